@@ -1,0 +1,25 @@
+// Builds the bundles: the CLI (ESM, split so a run loads what it needs lazily). The editor host and
+// the webview bundles are added by their own build steps.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const production = process.argv.includes('--production');
+
+await build({
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir: 'dist/cli',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outExtension: { '.js': '.mjs' },
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  define: { DELEGATE_VERSION: JSON.stringify(pkg.version) },
+  // CommonJS dependencies (the SDK) call require() for Node built-ins; ESM output needs a real one.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.log('built dist/cli');

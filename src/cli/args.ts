@@ -1,0 +1,107 @@
+/**
+ * The CLI's flags (a stable contract, scripts depend on it). Parsing is cheap and loads nothing
+ * heavy, so `--help` and usage errors answer at once.
+ */
+import { parseArgs } from 'node:util';
+import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface CliOptions {
+  prompt: string;
+  cwd: string;
+  outputFormat: OutputFormat;
+  model?: string;
+  maxTurns?: number;
+  subagentMaxTurns?: number;
+  maxParallel?: number;
+  maxDepth?: number;
+  permissionMode: PermissionMode;
+  verbose: boolean;
+}
+
+export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
+
+export const USAGE = `Usage: delegate -p PROMPT [options]
+
+Runs a coding agent in a folder; it can hand self-contained sub-jobs to subagents (the task tool).
+
+Options:
+  -p, --print PROMPT           the prompt (required; "-" reads it from stdin)
+  --cwd DIR                    the workspace folder (default: the current folder)
+  --output-format FORMAT       text (default) | json | stream-json
+  --model ID                   the model (default: $DELEGATE_MODEL or claude-sonnet-5-5)
+  --max-turns N                turn cap of the main agent (default 50)
+  --subagent-max-turns N       turn cap of each subagent (default 30)
+  --max-parallel N             task calls run at once (default 4)
+  --max-depth N                nesting depth of subagents (default 1: subagents cannot delegate)
+  --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
+  -v, --verbose                show subagents' tool calls on stderr
+  -h, --help                   this help
+  --version                    the version
+
+Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, XDG_DATA_HOME.
+Transcripts: $XDG_DATA_HOME/delegate/sessions (default ~/.local/share/delegate/sessions).
+Exit status: 0 finished (completed or max_turns), 1 error, 2 bad usage, 130 interrupted.`;
+
+export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        print: { type: 'string', short: 'p' },
+        cwd: { type: 'string' },
+        'output-format': { type: 'string' },
+        model: { type: 'string' },
+        'max-turns': { type: 'string' },
+        'subagent-max-turns': { type: 'string' },
+        'max-parallel': { type: 'string' },
+        'max-depth': { type: 'string' },
+        'permission-mode': { type: 'string' },
+        verbose: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  if (values.print === undefined || values.print === '') return { kind: 'error', message: 'a prompt is required: delegate -p "…"' };
+
+  const format = values['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
+    return { kind: 'error', message: `--output-format must be text, json or stream-json (got "${format}")` };
+  }
+  const mode = values['permission-mode'] ?? 'default';
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
+  }
+  const numbers: Record<string, number | undefined> = {};
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0]] as const) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) return { kind: 'error', message: `--${flag} must be an integer ≥ ${min} (got "${raw}")` };
+    numbers[flag] = n;
+  }
+  return {
+    kind: 'run',
+    options: {
+      prompt: values.print,
+      cwd: values.cwd ?? cwd,
+      outputFormat: format,
+      permissionMode: mode as PermissionMode,
+      verbose: values.verbose ?? false,
+      ...(values.model ? { model: values.model } : {}),
+      ...(numbers['max-turns'] !== undefined ? { maxTurns: numbers['max-turns'] } : {}),
+      ...(numbers['subagent-max-turns'] !== undefined ? { subagentMaxTurns: numbers['subagent-max-turns'] } : {}),
+      ...(numbers['max-parallel'] !== undefined ? { maxParallel: numbers['max-parallel'] } : {}),
+      ...(numbers['max-depth'] !== undefined ? { maxDepth: numbers['max-depth'] } : {}),
+    },
+  };
+}

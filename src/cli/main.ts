@@ -1,0 +1,48 @@
+/**
+ * `delegate` — the headless host. Parses flags at once (cheap), then loads the run module lazily,
+ * so `--help` and usage errors never pay for the SDK. Ctrl-C cancels the run (children too) and
+ * exits 130; a second Ctrl-C exits at once.
+ */
+import { readFileSync } from 'node:fs';
+import { parseCliArgs, USAGE } from './args';
+
+declare const DELEGATE_VERSION: string;
+
+async function main(): Promise<void> {
+  const parsed = parseCliArgs(process.argv.slice(2), process.cwd());
+  if (parsed.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
+  if (parsed.kind === 'version') return void process.stdout.write(`${typeof DELEGATE_VERSION === 'string' ? DELEGATE_VERSION : 'dev'}\n`);
+  if (parsed.kind === 'error') {
+    process.stderr.write(`delegate: ${parsed.message}\n${USAGE.split('\n')[0]}\nTry 'delegate --help'.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const options = parsed.options;
+  if (options.prompt === '-') options.prompt = readFileSync(0, 'utf8');
+
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  });
+  process.on('SIGTERM', () => controller.abort());
+
+  const { runCli } = await import('./run');
+  const out = {
+    stdout: (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve()))),
+    stderr: (text: string) => void process.stderr.write(text),
+  };
+  let code: number;
+  try {
+    code = await runCli(options, process.env, out, controller.signal);
+  } catch (err) {
+    // Anything unexpected still ends with one line, not a stack trace (DELEGATE_DEBUG=1 shows it).
+    process.stderr.write(`delegate: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.DELEGATE_DEBUG) console.error(err);
+    code = 1;
+  }
+  // Output is flushed and transcripts awaited by now; don't wait on idle sockets or stray timers.
+  process.exit(code);
+}
+
+void main();

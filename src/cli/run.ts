@@ -1,0 +1,72 @@
+/**
+ * One headless run: settings from flags and environment → session → output → exit code.
+ * Loaded lazily by main.ts, since it pulls in the SDK.
+ */
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { createAnthropicModel } from '../core/llm/anthropic-model';
+import { createSession } from '../core/session';
+import { defaultTranscriptRoot } from '../core/store/transcript-store';
+import type { CliOptions } from './args';
+import { headlessApprover } from './headless-approver';
+import { eventPrinter, resultObject, type Writers } from './output';
+
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
+
+export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: Writers, signal: AbortSignal): Promise<number> {
+  const apiKey = env.ANTHROPIC_API_KEY?.trim();
+  const authToken = env.ANTHROPIC_AUTH_TOKEN?.trim();
+  if (!apiKey && !authToken) {
+    out.stderr('delegate: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)\n');
+    return EXIT.error;
+  }
+  const workdir = resolve(options.cwd);
+  const info = await stat(workdir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    out.stderr(`delegate: --cwd is not a folder: ${workdir}\n`);
+    return EXIT.usage;
+  }
+  const model = createAnthropicModel({
+    ...(apiKey ? { apiKey } : {}),
+    ...(authToken ? { authToken } : {}),
+    ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+  });
+  const session = await createSession({
+    workdir,
+    model,
+    modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
+    mode: options.permissionMode,
+    approver: headlessApprover,
+    transcriptRoot: defaultTranscriptRoot(env, homedir()),
+    limits: {
+      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
+      ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    },
+  });
+  session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
+  const result = await session.run(options.prompt, signal);
+
+  if (options.outputFormat === 'text') {
+    if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+  } else {
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile)) + '\n');
+  }
+  switch (result.status) {
+    case 'completed':
+      return EXIT.ok;
+    case 'max_turns':
+      out.stderr(`delegate: stopped at the turn limit (${result.turns - 1} turns); the answer may be incomplete\n`);
+      return EXIT.ok;
+    case 'cancelled':
+      out.stderr(`delegate: interrupted; transcript: ${session.store.sessionFile}\n`);
+      return EXIT.interrupted;
+    case 'error':
+      out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.store.sessionFile})\n`);
+      return EXIT.error;
+  }
+}

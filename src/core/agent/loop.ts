@@ -1,0 +1,202 @@
+/**
+ * The agent loop, as a plain async function over (spec, services, signal); events go to the bus.
+ *
+ *   messages = [...history, user(prompt)]
+ *   loop:
+ *     turn > maxTurns? ─▶ one more request with tool_choice none + "answer now" note ─▶ max_turns
+ *     stream assistant message (text deltas → events)
+ *     no tool_use? ─▶ completed, final text is the result
+ *     run the calls: ordinary tools one by one in order, then `task` calls together (cap maxParallel)
+ *     append tool_results (in tool_use order, paired by id) and go on
+ *
+ * Parent and subagents run this same function; a subagent is just a spec with a fresh history.
+ * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
+ */
+import { addUsage, agentEmitter, emptyUsage, type AgentStatus, type Usage } from '../events';
+import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { ModelError } from '../llm/types';
+import { errorText } from '../policy/hooks';
+import { LoopGuard } from './loop-guard';
+import { FORCE_FINAL_NOTE } from './prompts';
+import { createTaskTool } from './task-tool';
+import { executeToolCall, type ToolCallScope } from './tool-executor';
+import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
+
+export async function runAgent(spec: AgentSpec, services: RunServices, signal: AbortSignal): Promise<AgentResult> {
+  const started = Date.now();
+  const { identity } = spec;
+  const emit = agentEmitter(services.bus, identity.agentId, identity.parentId);
+  const usage = emptyUsage();
+  const subagents: SubagentSummary[] = [];
+  const onChildFinished = (child: AgentResult, description: string): void => {
+    addUsage(usage, child.usage);
+    subagents.push(...child.subagents, summarize(child, identity.agentId, description));
+  };
+  const tools =
+    identity.depth < services.limits.maxDepth
+      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished }))
+      : spec.tools;
+  const scope: ToolCallScope = { identity, tools, services, emit, signal };
+  const guard = new LoopGuard();
+  const messages: MessageParam[] = [...spec.history, { role: 'user', content: spec.prompt }];
+  let turns = 0;
+  let toolCalls = 0;
+
+  const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
+    const durationMs = Date.now() - started;
+    await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
+    return { agentId: identity.agentId, status, result, turns, toolCalls, usage, durationMs, messages, subagents, ...(error ? { error } : {}) };
+  };
+
+  await emit({
+    type: 'agent_started',
+    prompt: spec.prompt,
+    depth: identity.depth,
+    model: services.modelId,
+    ...(identity.description !== undefined ? { description: identity.description } : {}),
+    ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
+  });
+  await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+
+  try {
+    for (;;) {
+      if (signal.aborted) return await finish('cancelled', 'Cancelled.');
+      const forcedFinal = turns >= spec.maxTurns;
+      if (forcedFinal) appendUserNote(messages, FORCE_FINAL_NOTE);
+      turns++;
+      await emit({ type: 'turn_started', turn: turns, forcedFinal });
+
+      const response = await streamTurn(spec, services, tools, messages, forcedFinal, turns, signal, emit);
+      addUsage(usage, response.usage);
+      await emit({ type: 'usage', turn: turns, usage: response.usage });
+      const assistant: MessageParam = { role: 'assistant', content: response.content.map(toParam) };
+      messages.push(assistant);
+      await emit({ type: 'message', message: assistant });
+
+      const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (forcedFinal || uses.length === 0) {
+        const text = finalText(response.content);
+        return await finish(forcedFinal ? 'max_turns' : 'completed', text);
+      }
+      toolCalls += uses.length;
+      const results = await runToolCalls(uses, scope, guard);
+      const resultMessage: MessageParam = { role: 'user', content: results };
+      messages.push(resultMessage);
+      await emit({ type: 'message', message: resultMessage });
+    }
+  } catch (err) {
+    if (signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return finish('cancelled', 'Cancelled.');
+    const message = errorText(err);
+    await emit({ type: 'error', message, retrying: false });
+    return finish('error', '', message);
+  }
+}
+
+async function streamTurn(
+  spec: AgentSpec,
+  services: RunServices,
+  tools: ToolCallScope['tools'],
+  messages: MessageParam[],
+  forcedFinal: boolean,
+  turn: number,
+  signal: AbortSignal,
+  emit: ToolCallScope['emit'],
+): ReturnType<RunServices['model']['stream']> {
+  // Deltas arrive synchronously from the stream; chain their events so they stay ordered and awaited.
+  let deltas: Promise<void> = Promise.resolve();
+  try {
+    return await services.model.stream(
+      {
+        model: services.modelId,
+        maxTokens: services.maxTokens,
+        system: spec.systemPrompt,
+        messages,
+        tools: tools.schemas(),
+        ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
+      },
+      signal,
+      {
+        onTextDelta: (text) => {
+          deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
+        },
+        onRetry: (message) => {
+          deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
+        },
+      },
+    );
+  } finally {
+    await deltas;
+  }
+}
+
+/** Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once. */
+async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard): Promise<ToolResultBlockParam[]> {
+  const results = new Map<string, ToolResultBlockParam>();
+  const blocked = new Map<string, string | undefined>();
+  for (const use of uses) blocked.set(use.id, guard.check(use.name, use.input));
+  const isTask = (use: ToolUseBlock): boolean => scope.tools.get(use.name)?.kind === 'delegate';
+
+  for (const use of uses.filter((u) => !isTask(u))) {
+    results.set(use.id, await executeToolCall(use, scope, blocked.get(use.id)));
+  }
+  await mapWithLimit(uses.filter(isTask), scope.services.limits.maxParallel, async (use) => {
+    results.set(use.id, await executeToolCall(use, scope, blocked.get(use.id)));
+  });
+  return uses.map((use) => results.get(use.id) as ToolResultBlockParam);
+}
+
+async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** The note goes into the last user message (after its tool_results, which must come first). */
+function appendUserNote(messages: MessageParam[], note: string): void {
+  const last = messages[messages.length - 1];
+  if (last && last.role === 'user' && Array.isArray(last.content)) {
+    last.content = [...last.content, { type: 'text', text: note }];
+  } else {
+    messages.push({ role: 'user', content: note });
+  }
+}
+
+function finalText(content: ContentBlock[]): string {
+  return content
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('')
+    .trim();
+}
+
+/** Response blocks back as request params; thinking blocks go back unchanged, as the API requires. */
+function toParam(block: ContentBlock): ContentBlockParam {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    default:
+      return block as unknown as ContentBlockParam;
+  }
+}
+
+function summarize(child: AgentResult, parentId: string, description: string): SubagentSummary {
+  const usage: Usage = { ...child.usage };
+  return {
+    id: child.agentId,
+    parentId,
+    description,
+    status: child.status,
+    num_turns: child.turns,
+    tool_calls: child.toolCalls,
+    usage,
+    result: child.result,
+    duration_ms: child.durationMs,
+  };
+}

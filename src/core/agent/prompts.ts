@@ -1,0 +1,34 @@
+/** System prompts of the parent and of subagents. */
+
+export function parentSystemPrompt(workdir: string, canDelegate: boolean): string {
+  const lines = [
+    `You are a coding agent working in the folder ${workdir}. Use the tools to inspect and change files there and to run commands.`,
+  ];
+  if (canDelegate) {
+    lines.push(
+      'Use the task tool to hand a self-contained sub-job (exploring a part of the code, a focused investigation, a well-specified change) to a subagent.',
+      'A subagent starts with a fresh context: it sees only the prompt you write, so include the goal, the scope, what you already know and the answer you need back.',
+      'It shares this folder with you, and returns only its final report. Independent tasks in one message run in parallel.',
+    );
+  }
+  lines.push('When you are done, answer the user concisely.');
+  return lines.join('\n');
+}
+
+export function subagentSystemPrompt(workdir: string, canDelegate: boolean): string {
+  return [
+    `You are a subagent working in the folder ${workdir}, on one task handed to you by another agent.`,
+    'You do not see that agent\'s conversation; the task below is all you are told. Complete it with the tools, then stop.',
+    canDelegate ? 'You may delegate a self-contained part of it with the task tool.' : '',
+    'Your final message is the only thing returned to the agent that asked, so make it a concise report with:',
+    '1. Conclusion: the answer or outcome.',
+    '2. Evidence: file paths with line numbers, commands and their key output.',
+    '3. Unconfirmed: what you could not verify.',
+    '4. Changes: files you created or modified, and commands with side effects (or "none").',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export const FORCE_FINAL_NOTE =
+  'You have reached the turn limit. Do not call any more tools. Give your final answer now, from what you have found so far, and say what is left undone.';

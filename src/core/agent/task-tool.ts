@@ -1,0 +1,120 @@
+/**
+ * The `task` tool: hands a self-contained sub-job to a subagent with a fresh context.
+ *
+ *   Parent agent                         Subagent (depth + 1)
+ *   +---------------------+              +------------------------------+
+ *   | messages = [...]    |   prompt     | messages = [user(prompt)]    |  <- fresh
+ *   | tool_use task{…}    | -----------> | same hooks, permissions, bus |
+ *   |                     |              | own tools (task only while   |
+ *   |                     |  final text  |   depth < maxDepth), turns,  |
+ *   | tool_result = text  | <----------- |   AbortController            |
+ *   +---------------------+              +------------------------------+
+ *
+ * Only the child's final text enters the parent's messages; its tool calls reach the event stream
+ * (transcripts, the tree view) and nowhere else.
+ */
+import type { AgentIdentity } from '../policy/types';
+import type { Tool, ToolResult } from '../tools/types';
+import { runAgent } from './loop';
+import { subagentSystemPrompt } from './prompts';
+import type { AgentResult, RunServices } from './types';
+
+export interface TaskInput {
+  prompt: string;
+  description?: string;
+}
+
+export interface TaskToolOptions {
+  parent: AgentIdentity;
+  services: RunServices;
+  /** Rolls the child's usage and summary up into the parent's result. */
+  onChildFinished(child: AgentResult, description: string): void;
+}
+
+export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
+  const { parent, services } = opts;
+  return {
+    name: 'task',
+    kind: 'delegate',
+    description:
+      'Run a subagent with a fresh context on a self-contained task. It shares the workspace folder and the tools, ' +
+      'but sees nothing of this conversation: the prompt must say everything it needs (goal, scope, what you know, what to report). ' +
+      'Only its final report comes back. Several task calls in one message run in parallel.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prompt: { type: 'string', description: 'The complete, self-contained task for the subagent.' },
+        description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
+      },
+      required: ['prompt'],
+    },
+    parse(raw) {
+      if (!raw || typeof raw !== 'object') return { ok: false, error: 'input must be an object with a "prompt" string' };
+      const { prompt, description } = raw as Record<string, unknown>;
+      if (typeof prompt !== 'string' || !prompt.trim()) return { ok: false, error: '"prompt" must be a non-empty string' };
+      if (description !== undefined && typeof description !== 'string') return { ok: false, error: '"description" must be a string' };
+      return { ok: true, input: description === undefined ? { prompt } : { prompt, description } };
+    },
+    paths: () => [],
+    summarize: (input) => input.description ?? firstLine(input.prompt),
+    async execute(input, ctx): Promise<ToolResult> {
+      const description = input.description?.trim() || firstLine(input.prompt);
+      const depth = parent.depth + 1;
+      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description };
+      // Each child gets its own controller, linked to the parent's signal: the seam for cancelling one child.
+      const controller = new AbortController();
+      const relay = (): void => controller.abort();
+      ctx.signal.addEventListener('abort', relay, { once: true });
+      if (ctx.signal.aborted) controller.abort();
+      services.controllers.set(identity.agentId, controller);
+      const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
+      let child: AgentResult;
+      try {
+        child = await runAgent(
+          {
+            identity,
+            systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth),
+            history: [],
+            prompt: input.prompt,
+            tools: services.baseTools,
+            maxTurns: services.limits.subagentMaxTurns,
+            toolUseId: ctx.toolUseId,
+          },
+          services,
+          controller.signal,
+        );
+      } finally {
+        ctx.signal.removeEventListener('abort', relay);
+        services.controllers.delete(identity.agentId);
+      }
+      opts.onChildFinished(child, description);
+      hookFailures.push(
+        ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
+      );
+      for (const failure of hookFailures) {
+        await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
+      }
+      return toToolResult(child, services.limits.subagentMaxTurns);
+    },
+  };
+}
+
+function toToolResult(child: AgentResult, maxTurns: number): ToolResult {
+  switch (child.status) {
+    case 'completed':
+      return { content: child.result || '(the subagent finished without a report)' };
+    case 'max_turns':
+      return {
+        content: `[The subagent reached its limit of ${maxTurns} turns; this answer may be incomplete.]\n${child.result || '(no report)'}`,
+      };
+    case 'cancelled':
+      return { content: 'The subagent was cancelled before it finished.', isError: true };
+    case 'error':
+      return { content: `The subagent failed: ${child.error ?? 'unknown error'}`, isError: true };
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

@@ -1,0 +1,123 @@
+/**
+ * Runs one tool call through the shared policy pipeline, for the parent and every subagent alike:
+ *
+ *   tool_use ─▶ known tool? ─▶ parse input ─▶ PreToolUse hooks ─▶ permission check ─▶ (ask approver)
+ *            ─▶ execute ─▶ PostToolUse hooks ─▶ cut to the output limit ─▶ tool_result
+ *
+ * Every failure along the way becomes an `is_error` tool_result the model can read; nothing throws
+ * through the loop.
+ */
+import type { AgentEmit } from '../events';
+import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { errorText } from '../policy/hooks';
+import type { AgentIdentity, ToolCallRequest } from '../policy/types';
+import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
+import { limitOutput } from './output-limit';
+import type { RunServices } from './types';
+
+export interface ToolCallScope {
+  identity: AgentIdentity;
+  tools: ToolRegistry;
+  services: RunServices;
+  emit: AgentEmit;
+  signal: AbortSignal;
+}
+
+export async function executeToolCall(use: ToolUseBlock, scope: ToolCallScope, blocked?: string): Promise<ToolResultBlockParam> {
+  const started = Date.now();
+  await scope.emit({ type: 'tool_started', toolUseId: use.id, name: use.name, input: use.input });
+  let result: ToolResult;
+  try {
+    result = blocked !== undefined ? { content: blocked, isError: true } : await runPipeline(use, scope);
+  } catch (err) {
+    // A tool or port that threw anyway: report it to the model, keep the run alive.
+    result = { content: `Tool ${use.name} failed: ${errorText(err)}`, isError: true };
+  }
+  if (scope.signal.aborted && !result.isError) result = { content: `${result.content}\n[run cancelled]`, isError: result.isError };
+  const limited = await limitOutput(result.content, scope.services.limits.maxOutputChars, (full) =>
+    scope.services.saveFullOutput(use.id, full),
+  );
+  await scope.emit({
+    type: 'tool_finished',
+    toolUseId: use.id,
+    name: use.name,
+    isError: result.isError === true,
+    output: limited.content,
+    durationMs: Date.now() - started,
+    ...(limited.fullOutputPath ? { fullOutputPath: limited.fullOutputPath } : {}),
+  });
+  return {
+    type: 'tool_result',
+    tool_use_id: use.id,
+    content: limited.content,
+    ...(result.isError ? { is_error: true } : {}),
+  };
+}
+
+async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<ToolResult> {
+  const { services, identity } = scope;
+  if (scope.signal.aborted) return { content: 'Not run: the run was cancelled.', isError: true };
+  const tool = scope.tools.get(use.name);
+  if (!tool) {
+    return { content: `Unknown tool "${use.name}". Available tools: ${scope.tools.names().join(', ')}.`, isError: true };
+  }
+  let parsed = tool.parse(use.input);
+  if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
+
+  const pre = await services.hooks.runPreToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input: parsed.input });
+  if (pre.denied !== undefined) return { content: `Denied by a PreToolUse hook: ${pre.denied}`, isError: true };
+  if (pre.input !== parsed.input) {
+    parsed = tool.parse(pre.input);
+    if (!parsed.ok) return { content: `A PreToolUse hook replaced the input with one that is invalid: ${parsed.error}`, isError: true };
+  }
+  const input: unknown = parsed.input;
+
+  const refusal = await checkPermission(tool, input, use, scope, pre.allowed);
+  if (refusal) return { content: refusal, isError: true };
+
+  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id });
+  return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output });
+}
+
+/** Returns a refusal text, or undefined when the call may run. */
+async function checkPermission(
+  tool: AnyTool,
+  input: unknown,
+  use: ToolUseBlock,
+  scope: ToolCallScope,
+  hookAllowed: boolean,
+): Promise<string | undefined> {
+  const request: ToolCallRequest = {
+    agent: scope.identity,
+    toolUseId: use.id,
+    toolName: tool.name,
+    kind: tool.kind,
+    input,
+    summary: tool.summarize(input),
+    paths: tool.paths(input),
+  };
+  const verdict = await scope.services.permissions.check(request);
+  if (verdict.behavior === 'allow') return undefined;
+  if (verdict.behavior === 'deny') return `Permission denied: ${verdict.reason}`;
+  if (hookAllowed) return undefined;
+
+  await scope.emit({ type: 'permission_asked', toolUseId: use.id, name: tool.name, input, reason: verdict.reason });
+  let answer: Awaited<ReturnType<typeof scope.services.approver.ask>>;
+  try {
+    answer = await scope.services.approver.ask(request, verdict.reason, scope.signal);
+  } catch (err) {
+    answer = { decision: 'deny', reason: `the approval prompt failed: ${errorText(err)}` };
+  }
+  await scope.emit({
+    type: 'permission_answered',
+    toolUseId: use.id,
+    name: tool.name,
+    decision: answer.decision,
+    ...(answer.reason ? { reason: answer.reason } : {}),
+  });
+  if (answer.decision === 'deny') {
+    return `Permission denied: ${answer.reason ?? 'the user denied this call'}. Do not retry it; continue without it or explain what you need.`;
+  }
+  if (answer.decision === 'allow_session') scope.services.permissions.rememberForSession(request);
+  return undefined;
+}

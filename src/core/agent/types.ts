@@ -1,0 +1,86 @@
+/**
+ * What one agent run needs and returns. A run's services are shared by the parent and every
+ * subagent (one hook registry, one permission policy, one approver, one event bus); each agent
+ * gets its own spec: identity, system prompt, tool registry, turn cap and AbortController.
+ */
+import type { AgentStatus, EventBus, Usage } from '../events';
+import type { MessageParam, ModelPort } from '../llm/types';
+import type { HookRegistry } from '../policy/hooks';
+import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
+import type { ToolRegistry } from '../tools/types';
+
+/** The permission checks every call goes through (PermissionPolicy implements it). */
+export interface PermissionChecker {
+  check(request: ToolCallRequest): Promise<PermissionVerdict>;
+  rememberForSession(request: ToolCallRequest): void;
+}
+
+export interface RunLimits {
+  maxTurns: number;
+  subagentMaxTurns: number;
+  /** Concurrent `task` calls of one assistant message. */
+  maxParallel: number;
+  /** Agents at depth < maxDepth get `task` (root is depth 0; default 1: children have none). */
+  maxDepth: number;
+  maxOutputChars: number;
+}
+
+export interface RunServices {
+  model: ModelPort;
+  modelId: string;
+  maxTokens: number;
+  workdir: string;
+  hooks: HookRegistry;
+  permissions: PermissionChecker;
+  approver: Approver;
+  bus: EventBus;
+  limits: RunLimits;
+  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob). */
+  baseTools: ToolRegistry;
+  /** Saves an output that was cut for the model; returns where. */
+  saveFullOutput(toolUseId: string, content: string): Promise<string>;
+  newAgentId(): string;
+  /** Every running agent's controller, by id: the seam for cancelling one subagent. */
+  controllers: Map<string, AbortController>;
+}
+
+export interface AgentSpec {
+  identity: AgentIdentity;
+  systemPrompt: string;
+  /** Earlier conversation (the editor's follow-up prompts); empty for a subagent. */
+  history: MessageParam[];
+  prompt: string;
+  tools: ToolRegistry;
+  maxTurns: number;
+  /** For a subagent: the parent's `task` tool_use id. */
+  toolUseId?: string;
+}
+
+export interface SubagentSummary {
+  id: string;
+  parentId: string | null;
+  description: string;
+  status: AgentStatus;
+  num_turns: number;
+  tool_calls: number;
+  usage: Usage;
+  result: string;
+  duration_ms: number;
+}
+
+export interface AgentResult {
+  agentId: string;
+  status: AgentStatus;
+  /** The final text (for a subagent: what goes back to the parent). */
+  result: string;
+  turns: number;
+  toolCalls: number;
+  /** Own usage plus every descendant's. */
+  usage: Usage;
+  durationMs: number;
+  error?: string;
+  /** The agent's whole conversation at the end (the root's is kept for follow-up prompts). */
+  messages: MessageParam[];
+  /** Every descendant that ran, in finishing order. */
+  subagents: SubagentSummary[];
+}

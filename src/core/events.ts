@@ -1,0 +1,147 @@
+/**
+ * The one event union of the core. Every host reads the run through it:
+ *
+ *   loop / task tool / tool executor ──emit──▶ EventBus ──▶ transcript store (awaited JSONL)
+ *                                                      ├──▶ CLI stream-json / text printer
+ *                                                      └──▶ VS Code view (tree reducer)
+ *
+ * Each event names the agent it belongs to and that agent's parent, and carries a
+ * session-wide sequence number so interleaved events of parallel subagents stay ordered.
+ */
+import type { MessageParam } from './llm/types';
+
+export type AgentStatus = 'completed' | 'max_turns' | 'error' | 'cancelled';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export const emptyUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+export function addUsage(into: Usage, add: Usage): Usage {
+  into.input_tokens += add.input_tokens;
+  into.output_tokens += add.output_tokens;
+  into.cache_creation_input_tokens += add.cache_creation_input_tokens;
+  into.cache_read_input_tokens += add.cache_read_input_tokens;
+  return into;
+}
+
+export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
+
+/** Event payloads, without the envelope the bus adds. */
+export type EventBody =
+  | {
+      type: 'agent_started';
+      /** Prompt the agent starts from (the user's prompt for the root, the task prompt for a child). */
+      prompt: string;
+      description?: string;
+      depth: number;
+      model: string;
+      /** For a subagent: the id of the parent's `task` tool_use that spawned it. */
+      toolUseId?: string;
+    }
+  | {
+      type: 'agent_finished';
+      status: AgentStatus;
+      result: string;
+      turns: number;
+      toolCalls: number;
+      /** This agent's usage plus every descendant's. */
+      usage: Usage;
+      durationMs: number;
+      error?: string;
+    }
+  /** A message appended to this agent's own conversation (what the model will see next turn). */
+  | { type: 'message'; message: MessageParam }
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'turn_started'; turn: number; forcedFinal: boolean }
+  | {
+      type: 'tool_started';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+    }
+  | {
+      type: 'tool_finished';
+      toolUseId: string;
+      name: string;
+      isError: boolean;
+      /** What the model received (already cut to the output limit). */
+      output: string;
+      durationMs: number;
+      /** Set when the output was cut: where the full output was saved. */
+      fullOutputPath?: string;
+    }
+  | {
+      type: 'permission_asked';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      reason: string;
+    }
+  | {
+      type: 'permission_answered';
+      toolUseId: string;
+      name: string;
+      decision: PermissionDecision;
+      reason?: string;
+    }
+  | { type: 'usage'; turn: number; usage: Usage }
+  | { type: 'error'; message: string; retrying: boolean };
+
+export interface EventEnvelope {
+  seq: number;
+  time: number;
+  sessionId: string;
+  agentId: string;
+  /** null for the root agent. */
+  parentId: string | null;
+}
+
+export type DelegateEvent = EventEnvelope & EventBody;
+
+export type EventOf<T extends DelegateEvent['type']> = Extract<DelegateEvent, { type: T }>;
+
+export type EventListener = (event: DelegateEvent) => void | Promise<void>;
+
+/**
+ * Assigns sequence numbers and fans each event out to every listener, awaiting them
+ * in order: when `emit` resolves, the transcript line is on disk.
+ */
+export class EventBus {
+  private seq = 0;
+  private readonly listeners: EventListener[] = [];
+
+  constructor(readonly sessionId: string) {}
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  async emit(agentId: string, parentId: string | null, body: EventBody): Promise<DelegateEvent> {
+    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...body } as DelegateEvent;
+    for (const listener of this.listeners) await listener(event);
+    return event;
+  }
+}
+
+/** The emitter an agent uses: bound to its own id and its parent's. */
+export type AgentEmit = (body: EventBody) => Promise<void>;
+
+export function agentEmitter(bus: EventBus, agentId: string, parentId: string | null): AgentEmit {
+  return async (body) => {
+    await bus.emit(agentId, parentId, body);
+  };
+}

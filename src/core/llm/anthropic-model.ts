@@ -1,0 +1,221 @@
+/**
+ * The ModelPort over the real Anthropic SDK: one streamed assistant message per call.
+ *
+ *   stream(request, signal, callbacks)
+ *     attempt ──▶ client.messages.stream(params, {signal: attempt's own AbortController, linked to `signal`})
+ *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries)
+ *       │  text deltas ──▶ callbacks.onTextDelta
+ *       │  idle watchdog: armed when the response headers arrive, reset by every body chunk (pings count);
+ *       │                 no byte for idleTimeoutMs ──▶ abort this attempt
+ *       ▼
+ *     failed after the stream started (`event: error`, idle, connection dropped)? ──▶ callbacks.onRetry(reason),
+ *       new attempt, at most `streamRetries` times. Anything else ──▶ ModelError (one line, no stack).
+ *
+ * onRetry contract: the failed attempt's text deltas were already forwarded. A host that shows streamed
+ * text must treat onRetry as "discard the partial text of this turn": the deltas that follow restart the
+ * message from its beginning.
+ *
+ * Credentials are passed explicitly (apiKey, else authToken): with neither, SDK 1.x would look for
+ * profile files, so this client refuses to start a request instead.
+ */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type Middleware } from '@anthropic-ai/sdk';
+import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
+
+export interface AnthropicModelOptions {
+  apiKey?: string;
+  /** Used only when no apiKey is given. */
+  authToken?: string;
+  /** Defaults to the SDK's (ANTHROPIC_BASE_URL, else https://api.anthropic.com). */
+  baseURL?: string;
+  /** SDK retries of connection errors and 408/409/429/5xx before a stream starts. Default 2. */
+  maxRetries?: number;
+  /** Abort and retry an attempt whose stream sends nothing for this long. Default 60 000. */
+  idleTimeoutMs?: number;
+  /** Harness retries of a stream that failed after it started. Default 2. */
+  streamRetries?: number;
+  /** Pause before harness retry n (1-based): n × this. Default 500. */
+  streamRetryDelayMs?: number;
+  /** How long the SDK waits for response headers (per attempt; timeouts are retried). Default 120 000. */
+  requestTimeoutMs?: number;
+}
+
+/** A failure after the stream started: worth another attempt. */
+class RetryableStreamFailure extends Error {}
+/** A host callback threw: rethrown as is, it is the host's bug, not the API's. */
+class CallbackFailure extends Error {
+  constructor(readonly error: unknown) {
+    super('callback failed');
+  }
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const NOT_RETRIED_IN_STREAM = new Set(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error']);
+
+export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
+  const credential = opts.apiKey ? { apiKey: opts.apiKey } : opts.authToken ? { authToken: opts.authToken } : null;
+  const keyHint = opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
+  const client =
+    credential &&
+    new Anthropic({
+      ...credential,
+      ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+      maxRetries: opts.maxRetries ?? 2,
+      timeout: opts.requestTimeoutMs ?? 120_000,
+    });
+  const idleMs = opts.idleTimeoutMs ?? 60_000;
+  const streamRetries = opts.streamRetries ?? 2;
+  const retryDelayMs = opts.streamRetryDelayMs ?? 500;
+
+  return {
+    async stream(request, signal, callbacks) {
+      if (!client) throw new ModelError('no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)', 'auth');
+      for (let attempt = 0; ; attempt++) {
+        if (signal.aborted) throw new ModelError('request aborted', 'aborted');
+        try {
+          return await attemptOnce(client, request, signal, callbacks, idleMs);
+        } catch (err) {
+          if (err instanceof CallbackFailure) throw err.error;
+          if (signal.aborted) throw new ModelError('request aborted', 'aborted');
+          if (!(err instanceof RetryableStreamFailure)) throw toModelError(err, keyHint, client.baseURL);
+          if (attempt >= streamRetries) {
+            throw new ModelError(`${err.message} (gave up after ${attempt + 1} attempts)`, 'api');
+          }
+          callbacks.onRetry?.(`${err.message}; retrying (${attempt + 1}/${streamRetries})`);
+          await pause(retryDelayMs * (attempt + 1), signal);
+        }
+      }
+    },
+  };
+}
+
+function toParams(r: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+  return {
+    model: r.model,
+    max_tokens: r.maxTokens,
+    messages: r.messages,
+    ...(r.system ? { system: r.system } : {}),
+    ...(r.tools.length > 0 ? { tools: r.tools } : {}),
+    ...(r.toolChoice === 'none' && r.tools.length > 0 ? { tool_choice: { type: 'none' as const } } : {}),
+  };
+}
+
+async function attemptOnce(
+  client: Anthropic,
+  request: ModelRequest,
+  signal: AbortSignal,
+  callbacks: ModelCallbacks,
+  idleMs: number,
+): Promise<ModelResponse> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  let idle = false;
+  let started = false;
+  let callbackError: CallbackFailure | null = null;
+  const touch = () => {
+    started = true;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      idle = true;
+      controller.abort();
+    }, idleMs);
+  };
+  // Arms the watchdog on a 2xx response and resets it on every body chunk.
+  const watchdog: Middleware = async (req, next) => {
+    const res = await next(req);
+    if (!res.ok || !res.body) return res;
+    touch();
+    const body = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          touch();
+          out.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+
+  try {
+    const stream = client.messages.stream(toParams(request), { signal: controller.signal, middleware: [watchdog] });
+    stream.on('text', (delta) => {
+      if (callbackError) return;
+      try {
+        callbacks.onTextDelta?.(delta);
+      } catch (error) {
+        callbackError = new CallbackFailure(error);
+        controller.abort();
+      }
+    });
+    const message = await stream.finalMessage();
+    const u = message.usage;
+    return {
+      content: message.content,
+      stopReason: message.stop_reason,
+      usage: {
+        input_tokens: u.input_tokens ?? 0,
+        output_tokens: u.output_tokens ?? 0,
+        cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+        cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+      },
+    };
+  } catch (err) {
+    if (callbackError) throw callbackError;
+    if (signal.aborted) throw err;
+    if (idle) throw new RetryableStreamFailure(`stream stalled: no data for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)}s` : `${idleMs}ms`}`);
+    if (started && !(err instanceof APIUserAbortError)) {
+      if (err instanceof APIError && err.status === undefined && err.type && NOT_RETRIED_IN_STREAM.has(err.type)) throw err;
+      const what = err instanceof APIError && err.type ? `${err.type}: ${err.apiMessage ?? oneLine(err.message)}` : errorText(err);
+      throw new RetryableStreamFailure(`stream failed (${what})`);
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The API's own message, else the error's message with its deepest cause (`connect ECONNREFUSED …`). */
+function errorText(err: unknown): string {
+  if (err instanceof APIError && err.apiMessage) return oneLine(err.apiMessage);
+  if (!(err instanceof Error)) return oneLine(String(err));
+  let root: unknown = err;
+  for (let i = 0; i < 5 && root instanceof Error && root.cause instanceof Error; i++) root = root.cause;
+  const cause = root !== err && root instanceof Error ? `: ${root.message}` : '';
+  return oneLine(`${err.message.replace(/\.$/, '')}${cause}`);
+}
+
+function toModelError(err: unknown, keyHint: string, baseURL: string): ModelError {
+  if (err instanceof ModelError) return err;
+  if (err instanceof APIUserAbortError) return new ModelError('request aborted', 'aborted');
+  if (err instanceof APIConnectionTimeoutError) return new ModelError(`no response from ${baseURL} (timed out)`, 'api');
+  if (err instanceof APIConnectionError) return new ModelError(`cannot reach ${baseURL}: ${errorText(err)}`, 'api');
+  if (!(err instanceof APIError) || err.status === undefined) {
+    // An `event: error` inside the stream has a type but no status.
+    const type = err instanceof APIError ? err.type : null;
+    const what = type ? `${type}: ${errorText(err)}` : errorText(err);
+    if (type === 'authentication_error' || type === 'permission_error') return new ModelError(`${what} — check ${keyHint}`, 'auth');
+    if (type === 'invalid_request_error' || type === 'not_found_error') return new ModelError(`request rejected (${what})`, 'bad_request');
+    return new ModelError(`API request failed: ${what}`, 'api');
+  }
+  const status = err.status;
+  const detail = errorText(err);
+  const type = err.type ? ` ${err.type}` : '';
+  if (status === 401) return new ModelError(`authentication failed (401): ${detail} — check ${keyHint}`, 'auth', status);
+  if (status === 403) return new ModelError(`permission denied (403): ${detail} — check ${keyHint} and its permissions`, 'auth', status);
+  if ([400, 404, 413, 422].includes(status)) return new ModelError(`request rejected (${status}${type}): ${detail}`, 'bad_request', status);
+  return new ModelError(`API error (${status}${type}): ${detail}`, 'api', status);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

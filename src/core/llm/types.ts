@@ -1,0 +1,52 @@
+/**
+ * The model port: what the loop needs from a model, in the Messages API's own shapes.
+ * The Anthropic client (real SDK) and the scripted test model both implement it.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Usage } from '../events';
+
+export type MessageParam = Anthropic.MessageParam;
+export type ContentBlock = Anthropic.ContentBlock;
+export type ContentBlockParam = Anthropic.ContentBlockParam;
+export type ToolUseBlock = Anthropic.ToolUseBlock;
+export type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
+export type ToolSchema = Anthropic.Tool;
+
+export interface ModelRequest {
+  model: string;
+  maxTokens: number;
+  system: string;
+  messages: MessageParam[];
+  tools: ToolSchema[];
+  /** `none` forces a text answer while keeping the tool definitions (the API rejects dropping them). */
+  toolChoice?: 'auto' | 'none';
+}
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason: string | null;
+  usage: Usage;
+}
+
+export interface ModelCallbacks {
+  onTextDelta?: (text: string) => void;
+  /** A retryable failure the model client is about to retry (stream error event, idle stream). */
+  onRetry?: (message: string) => void;
+}
+
+/** Errors the loop must classify: fatal ones end the run with one line, never a stack trace. */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'auth' | 'bad_request' | 'api' | 'aborted',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export interface ModelPort {
+  /** Streams one assistant message. Rejects with ModelError (kind 'aborted' when the signal fired). */
+  stream(request: ModelRequest, signal: AbortSignal, callbacks: ModelCallbacks): Promise<ModelResponse>;
+}

@@ -1,0 +1,93 @@
+/**
+ * The permission policy: one instance per run, shared by every agent. Turns a tool call into
+ * allow / deny / ask from the mode, workspace trust and session approvals. Two rules hold in every
+ * mode, bypassPermissions included: file paths stay inside WORKDIR, and the bash deny list.
+ */
+import { resolveInside } from '../tools/path-confinement';
+import { checkBashCommand } from './bash-deny-list';
+import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
+
+export interface PermissionPolicyOptions {
+  workdir: string;
+  mode: PermissionMode;
+  /** An untrusted workspace (e.g. a freshly cloned repo) gets read-only agents. Default true. */
+  trusted?: boolean;
+}
+
+/** The shell command of an exec call, when its input carries one. */
+function commandOf(req: ToolCallRequest): string | undefined {
+  const input = req.input;
+  if (typeof input !== 'object' || input === null) return undefined;
+  const command = (input as { command?: unknown }).command;
+  return typeof command === 'string' ? command : undefined;
+}
+
+export class PermissionPolicy {
+  private currentMode: PermissionMode;
+  private readonly workdir: string;
+  private readonly trusted: boolean;
+  /** "Allow for this session" answers: exact commands per exec tool. */
+  private readonly sessionCommands = new Set<string>();
+  private sessionWrites = false;
+
+  constructor(opts: PermissionPolicyOptions) {
+    this.workdir = opts.workdir;
+    this.currentMode = opts.mode;
+    this.trusted = opts.trusted ?? true;
+  }
+
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.currentMode = mode;
+  }
+
+  /** Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR. */
+  rememberForSession(req: ToolCallRequest): void {
+    if (req.kind === 'write') this.sessionWrites = true;
+    else if (req.kind === 'exec') {
+      const command = commandOf(req);
+      if (command !== undefined) this.sessionCommands.add(`${req.toolName}\0${command}`);
+    }
+  }
+
+  async check(req: ToolCallRequest): Promise<PermissionVerdict> {
+    for (const p of req.paths) {
+      const where = await resolveInside(this.workdir, p);
+      if (!where.ok) return { behavior: 'deny', reason: `${req.toolName}: ${where.reason}` };
+    }
+
+    const command = req.kind === 'exec' ? (commandOf(req) ?? req.summary) : undefined;
+    if (command !== undefined) {
+      const verdict = checkBashCommand(command);
+      if (verdict.denied) return { behavior: 'deny', reason: verdict.reason };
+    }
+
+    const mutates = req.kind === 'write' || req.kind === 'exec';
+    if (mutates && !this.trusted) {
+      return {
+        behavior: 'deny',
+        reason: `workspace is not trusted: agents are read-only here, so ${req.toolName} (${req.kind}) is not allowed; trust the workspace to enable edits and commands`,
+      };
+    }
+
+    const mode = this.currentMode;
+    if (!mutates) return { behavior: 'allow' };
+    if (mode === 'plan') {
+      return {
+        behavior: 'deny',
+        reason: `plan mode: only read-only tools may run, so ${req.toolName} (${req.kind}) is not allowed; present the plan instead`,
+      };
+    }
+    if (mode === 'bypassPermissions') return { behavior: 'allow' };
+
+    if (req.kind === 'write') {
+      if (mode === 'acceptEdits' || this.sessionWrites) return { behavior: 'allow' };
+      return { behavior: 'ask', reason: `${req.toolName} wants to change ${req.summary || req.paths.join(', ')}` };
+    }
+    if (command !== undefined && this.sessionCommands.has(`${req.toolName}\0${command}`)) return { behavior: 'allow' };
+    return { behavior: 'ask', reason: `${req.toolName} wants to run: ${req.summary}` };
+  }
+}

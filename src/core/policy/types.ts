@@ -1,0 +1,40 @@
+/**
+ * Policy contracts shared by every agent of a run: one PermissionPolicy, one Approver and one
+ * HookRegistry instance serve the parent and all its subagents (context isolation is not isolation of authority).
+ */
+import type { PermissionDecision } from '../events';
+import type { ToolKind } from '../tools/types';
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+
+/** Who is acting: hooks and approval prompts name the agent. */
+export interface AgentIdentity {
+  agentId: string;
+  parentId: string | null;
+  depth: number;
+  /** The task description for a subagent; undefined for the root agent. */
+  description?: string;
+}
+
+export interface ToolCallRequest {
+  agent: AgentIdentity;
+  toolUseId: string;
+  toolName: string;
+  kind: ToolKind;
+  input: unknown;
+  /** The tool's one-line summary (command or path). */
+  summary: string;
+  /** Paths as given by the model (the tool's `paths(input)`). */
+  paths: string[];
+}
+
+export type PermissionVerdict =
+  | { behavior: 'allow' }
+  | { behavior: 'deny'; reason: string }
+  | { behavior: 'ask'; reason: string };
+
+/** Asked when the verdict is `ask`. Hosts implement it: the editor shows a modal; the CLI refuses. */
+export interface Approver {
+  ask(request: ToolCallRequest, reason: string, signal: AbortSignal): Promise<{ decision: PermissionDecision; reason?: string }>;
+}

@@ -1,0 +1,78 @@
+/**
+ * Durable JSONL transcripts, built from the event stream and awaited per event:
+ *
+ *   <root>/<session>.jsonl                          root agent's events + every subagent's start/finish
+ *   <root>/<session>/subagents/agent-<id>.jsonl     everything one subagent did
+ *   <root>/<session>/tool-outputs/<tool_use_id>.txt full text of outputs cut for the model
+ *
+ * Each line is appended with one write and awaited before the run goes on, so a run killed
+ * mid-way leaves valid lines up to its last event. `text_delta` events are not stored: the
+ * `message` event that follows holds the whole text.
+ */
+import { appendFile, mkdir, writeFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DelegateEvent, EventListener } from '../events';
+
+export interface TranscriptStore {
+  readonly sessionId: string;
+  readonly sessionFile: string;
+  readonly sessionDir: string;
+  agentFile(agentId: string): string;
+  /** The bus listener that writes each event where it belongs. */
+  readonly listener: EventListener;
+  /** Saves a full tool output; returns its path. */
+  saveToolOutput(toolUseId: string, content: string): Promise<string>;
+}
+
+export async function createTranscriptStore(root: string, sessionId: string, rootAgentId: string): Promise<TranscriptStore> {
+  const sessionFile = join(root, `${sessionId}.jsonl`);
+  const sessionDir = join(root, sessionId);
+  const subagentDir = join(sessionDir, 'subagents');
+  const outputDir = join(sessionDir, 'tool-outputs');
+  await mkdir(root, { recursive: true });
+  let subagentDirReady: Promise<unknown> | undefined;
+  let outputDirReady: Promise<unknown> | undefined;
+  // One chain per file keeps lines in emit order even when parallel agents interleave.
+  const chains = new Map<string, Promise<void>>();
+
+  const append = (file: string, line: string): Promise<void> => {
+    const next = (chains.get(file) ?? Promise.resolve()).then(() => appendFile(file, line, 'utf8'));
+    chains.set(file, next);
+    return next;
+  };
+
+  const agentFile = (agentId: string): string => join(subagentDir, `agent-${agentId}.jsonl`);
+
+  const listener: EventListener = async (event: DelegateEvent) => {
+    if (event.type === 'text_delta') return;
+    const line = JSON.stringify(event) + '\n';
+    const isRoot = event.agentId === rootAgentId;
+    const lifecycle = event.type === 'agent_started' || event.type === 'agent_finished';
+    const writes: Promise<void>[] = [];
+    if (isRoot || lifecycle) writes.push(append(sessionFile, line));
+    if (!isRoot) {
+      subagentDirReady ??= mkdir(subagentDir, { recursive: true });
+      await subagentDirReady;
+      writes.push(append(agentFile(event.agentId), line));
+    }
+    await Promise.all(writes);
+  };
+
+  const saveToolOutput = async (toolUseId: string, content: string): Promise<string> => {
+    outputDirReady ??= mkdir(outputDir, { recursive: true });
+    await outputDirReady;
+    const file = join(outputDir, `${toolUseId.replace(/[^\w.-]/g, '_')}.txt`);
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, content, 'utf8');
+    await rename(tmp, file);
+    return file;
+  };
+
+  return { sessionId, sessionFile, sessionDir, agentFile, listener, saveToolOutput };
+}
+
+/** Where the CLI keeps transcripts: $XDG_DATA_HOME/delegate, default ~/.local/share/delegate. */
+export function defaultTranscriptRoot(env: NodeJS.ProcessEnv, home: string): string {
+  const dataHome = env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() ? env.XDG_DATA_HOME : join(home, '.local', 'share');
+  return join(dataHome, 'delegate', 'sessions');
+}

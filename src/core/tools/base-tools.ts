@@ -1,0 +1,27 @@
+/**
+ * The five workspace tools every agent gets (the `task` tool is added by the agent layer).
+ * Order matters only for how the model sees the list: bash, read_file, write_file, edit_file, glob.
+ */
+import { createBashTool, type BashToolOptions } from './bash';
+import { createEditFileTool } from './edit-file';
+import { createGlobTool } from './glob';
+import { createNodeFileOps } from './node-file-ops';
+import { createReadFileTool } from './read-file';
+import { ToolRegistry, type FileOps } from './types';
+import { createWriteFileTool } from './write-file';
+
+export interface BaseToolOptions extends BashToolOptions {
+  /** File access port; node:fs when omitted. */
+  ops?: FileOps;
+}
+
+export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {
+  const ops = opts.ops ?? createNodeFileOps();
+  return new ToolRegistry([
+    createBashTool(workdir, opts),
+    createReadFileTool(workdir, ops),
+    createWriteFileTool(workdir, ops),
+    createEditFileTool(workdir, ops),
+    createGlobTool(workdir),
+  ]);
+}

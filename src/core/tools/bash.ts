@@ -1,0 +1,195 @@
+/**
+ * `bash`: runs one shell command in the workspace in its own process group, so a timeout, a cancel,
+ * or the end of the command takes every process it started with it (no orphans left running).
+ */
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { asRecord } from './read-file';
+import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
+
+export interface BashInput {
+  command: string;
+  /** Milliseconds. */
+  timeout?: number;
+}
+
+export interface BashToolOptions {
+  defaultTimeoutMs: number;
+  maxTimeoutMs: number;
+  /** Characters of combined output kept in memory and returned (head + tail when more). */
+  maxOutputChars: number;
+  /** Between SIGTERM and SIGKILL of the process group. */
+  killGraceMs?: number;
+}
+
+const DEFAULT_KILL_GRACE_MS = 1000;
+
+/** Keeps the first and last halves of a stream of text, counting what fell in between. */
+class HeadTailBuffer {
+  private head = '';
+  private tail = '';
+  private total = 0;
+  private readonly headMax: number;
+  private readonly tailMax: number;
+
+  constructor(max: number) {
+    this.headMax = Math.floor(max / 2);
+    this.tailMax = max - this.headMax;
+  }
+
+  push(chunk: string): void {
+    this.total += chunk.length;
+    let rest = chunk;
+    if (this.head.length < this.headMax) {
+      const take = this.headMax - this.head.length;
+      this.head += rest.slice(0, take);
+      rest = rest.slice(take);
+    }
+    if (rest === '') return;
+    this.tail += rest;
+    // Trim lazily (at twice the size) so a flood of small chunks does not copy on every push.
+    if (this.tail.length > this.tailMax * 2) this.tail = this.tail.slice(-this.tailMax);
+  }
+
+  text(): string {
+    const tail = this.tailMax > 0 ? this.tail.slice(-this.tailMax) : '';
+    const dropped = this.total - this.head.length - tail.length;
+    if (dropped <= 0) return this.head + tail;
+    return `${this.head}\n[... ${dropped} characters of output dropped ...]\n${tail}`;
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export function createBashTool(workdir: string, opts: BashToolOptions): Tool<BashInput> {
+  const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command with /bin/bash -c in the workspace root. stdin is empty (/dev/null), so interactive ' +
+      `programs must be given flags that avoid prompts. timeout is in milliseconds (default ${opts.defaultTimeoutMs}, ` +
+      `max ${opts.maxTimeoutMs}). stdout and stderr are returned interleaved with the exit code; very long output keeps ` +
+      'its beginning and end. Processes the command leaves in the background are stopped when it finishes.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The command line to run.' },
+        timeout: { type: 'integer', minimum: 1, description: 'Timeout in milliseconds.' },
+      },
+      required: ['command'],
+    },
+    kind: 'exec',
+
+    parse(raw): ParseResult<BashInput> {
+      const rec = asRecord(raw);
+      if (!rec) return { ok: false, error: 'bash input must be an object with a "command" string' };
+      if (typeof rec.command !== 'string' || rec.command.trim() === '') return { ok: false, error: 'bash needs "command" (a non-empty string)' };
+      const t = rec.timeout;
+      if (t !== undefined && t !== null && (typeof t !== 'number' || !Number.isInteger(t) || t < 1)) {
+        return { ok: false, error: 'timeout must be a positive integer number of milliseconds' };
+      }
+      return { ok: true, input: { command: rec.command, timeout: typeof t === 'number' ? t : undefined } };
+    },
+
+    paths: () => [],
+    summarize: (input) => input.command,
+
+    execute: (input, ctx) => runCommand(workdir, input, ctx, opts, grace),
+  };
+}
+
+function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: BashToolOptions, grace: number): Promise<ToolResult> {
+  if (ctx.signal.aborted) return Promise.resolve({ content: 'Command cancelled before it started', isError: true });
+  const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
+
+  return new Promise<ToolResult>((resolve) => {
+    const out = new HeadTailBuffer(opts.maxOutputChars);
+    const child = spawn('/bin/bash', ['-c', input.command], {
+      cwd: workdir,
+      // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Pagers and credential prompts would wait forever on a closed stdin.
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    });
+
+    let timedOut = false;
+    let aborted = false;
+    let terminating = false;
+    let settled = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const timers: NodeJS.Timeout[] = [];
+
+    const terminate = (): void => {
+      if (terminating || child.pid === undefined) return;
+      terminating = true;
+      const pid = child.pid;
+      signalGroup(pid, 'SIGTERM');
+      // Not cleared on close: a process that ignores SIGTERM but let go of our pipes still dies.
+      const kill = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
+      kill.unref();
+      // If something escaped the group (setsid) and still holds our pipes, stop waiting for them.
+      timers.push(
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish();
+        }, grace + 1000),
+      );
+    };
+
+    // After the command exited, a late timeout or cancel only cleans up; it does not relabel the result.
+    const onAbort = (): void => {
+      if (exit) return;
+      aborted = true;
+      terminate();
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        if (exit) return;
+        timedOut = true;
+        terminate();
+      }, timeoutMs),
+    );
+
+    const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+    child.stdout?.on('data', (b: Buffer) => out.push(decoders.stdout.write(b)));
+    child.stderr?.on('data', (b: Buffer) => out.push(decoders.stderr.write(b)));
+
+    function finish(spawnError?: Error): void {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      ctx.signal.removeEventListener('abort', onAbort);
+      out.push(decoders.stdout.end() + decoders.stderr.end());
+      if (spawnError) {
+        resolve({ content: `could not run bash: ${spawnError.message}`, isError: true });
+        return;
+      }
+      const text = out.text();
+      const body = text === '' ? '(no output)' : text.replace(/\n$/, '');
+      if (timedOut) resolve({ content: `${body}\nCommand timed out after ${timeoutMs} ms (process group killed)`, isError: true });
+      else if (aborted) resolve({ content: `${body}\nCommand cancelled (process group killed)`, isError: true });
+      else if (exit?.signal) resolve({ content: `${body}\n[killed by signal ${exit.signal}]`, isError: true });
+      else {
+        const code = exit?.code ?? -1;
+        resolve({ content: `${body}\n[exit code ${code}]`, isError: code !== 0 });
+      }
+    }
+
+    child.on('error', (err) => finish(err));
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // The command is over: stop whatever it left in the background so nothing outlives the call.
+      terminate();
+    });
+    child.on('close', () => finish());
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * The tool contract. A tool is made by a factory over ports (file ops, process runner), so the
+ * editor host and tests can swap the ports; failures come back as `isError` results, never throws.
+ */
+import type { ToolSchema } from '../llm/types';
+
+/** What a call can do, which is what permission modes reason about. */
+export type ToolKind = 'read' | 'write' | 'exec' | 'delegate';
+
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  agentId: string;
+  toolUseId: string;
+}
+
+export type ParseResult<I> = { ok: true; input: I } | { ok: false; error: string };
+
+export interface Tool<I = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolSchema['input_schema'];
+  readonly kind: ToolKind;
+  /** Checks the model's raw input; a clear message on failure goes back to the model as an error result. */
+  parse(raw: unknown): ParseResult<I>;
+  /** Paths the call reads or writes, as the model gave them (for confinement checks and the UI). */
+  paths(input: I): string[];
+  /** One line for permission prompts and the task tree: the command, or the path. */
+  summarize(input: I): string;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Erases the input type so differently-typed tools share one registry. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: a registry holds tools of many input types
+export type AnyTool = Tool<any>;
+
+/** One registry per agent: the child gets a filtered copy (no `task` past max depth). */
+export class ToolRegistry {
+  private readonly byName = new Map<string, AnyTool>();
+
+  constructor(tools: Iterable<AnyTool> = []) {
+    for (const tool of tools) this.add(tool);
+  }
+
+  add(tool: AnyTool): this {
+    if (this.byName.has(tool.name)) throw new Error(`duplicate tool: ${tool.name}`);
+    this.byName.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  schemas(): ToolSchema[] {
+    return [...this.byName.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  }
+
+  /** A new registry with the same tools plus `extra`. */
+  with(...extra: AnyTool[]): ToolRegistry {
+    return new ToolRegistry([...this.byName.values(), ...extra]);
+  }
+}
+
+/** File access port; paths are absolute and already confined by the caller. */
+export interface FileOps {
+  readFile(absPath: string): Promise<Buffer>;
+  /** Atomic: write to a temp file beside the target, then rename. Creates parent folders. */
+  writeFileAtomic(absPath: string, content: string): Promise<void>;
+  exists(absPath: string): Promise<boolean>;
+}

@@ -1,0 +1,56 @@
+/**
+ * Display strings for view nodes (pure): token counts, durations, the task meta line
+ * ("3 turns · 12 tools · 8.1k tokens · 42s") and status words.
+ */
+import type { TaskNode, TaskStatus, TokenCount, ToolCallNode } from './types';
+
+export function formatTokens(tokens: TokenCount): string {
+  const n = tokens.input + tokens.output;
+  if (n < 1000) return `${n} tokens`;
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k tokens`;
+  return `${(n / 1_000_000).toFixed(1)}M tokens`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)}s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.floor(s % 60);
+  if (m < 60) return `${m}m ${rest.toString().padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${(m % 60).toString().padStart(2, '0')}m`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `now` is used for a running task's elapsed time. */
+export function taskMeta(task: TaskNode, now: number): string {
+  const parts = [plural(task.turns, 'turn'), plural(task.toolCalls, 'tool'), formatTokens(task.tokens)];
+  const ms = task.durationMs ?? (task.status === 'running' ? now - task.startedAt : undefined);
+  if (ms !== undefined) parts.push(formatDuration(ms));
+  return parts.join(' · ');
+}
+
+export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
+  running: 'Running',
+  completed: 'Completed',
+  max_turns: 'Turn limit reached',
+  error: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** The row state word of a tool call, or '' when nothing needs saying (a plain success). */
+export function toolStateLabel(tool: ToolCallNode): string {
+  if (tool.permission === 'asked' && tool.status === 'running') return 'waiting for approval';
+  if (tool.permission === 'denied') return 'denied';
+  switch (tool.status) {
+    case 'running':
+      return 'running';
+    case 'error':
+      return 'error';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return '';
+  }
+}

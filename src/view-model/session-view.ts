@@ -1,0 +1,261 @@
+/**
+ * The session view reducer: folds the core's events into a `SessionViewState` that both the
+ * extension host (keeps it, sends it as the snapshot) and the webview (renders it) hold.
+ *
+ * `applyEvent` MUTATES the state in place (no copies: 5,000 tool calls stay O(1) per event) and
+ * records the ids of the nodes it changed in the optional `touched` set, so a renderer can update
+ * exactly those. Events already applied (same session, seq not above the last one) are skipped,
+ * so a snapshot followed by an overlapping batch is harmless. Pure TS: no DOM, no vscode.
+ */
+import type { DelegateEvent, EventOf, Usage } from '../core/events';
+import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
+import { isToolResultMessage, messageText, preview } from './summarize';
+import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
+import {
+  TOTALS_KEY,
+  VIEW_STATE_VERSION,
+  type SessionViewState,
+  type TaskNode,
+  type TextNode,
+  type TokenCount,
+} from './types';
+
+export * from './types';
+export type { Touched } from './store';
+
+export function createSessionView(): SessionViewState {
+  return {
+    version: VIEW_STATE_VERSION,
+    items: [],
+    nodes: {},
+    agents: {},
+    lastSeq: {},
+    totals: { tokens: { input: 0, output: 0 }, toolCalls: 0, tasks: 0 },
+    running: false,
+    nextLocalId: 0,
+  };
+}
+
+/** Adds the user's prompt to the conversation (the host calls it when the user sends). Returns its id. */
+export function addUserPrompt(state: SessionViewState, text: string, time: number, touched: Touched = new Set()): string {
+  const id = nextLocalId(state, 'user');
+  placeNode(state, { kind: 'user', id, text, time }, null, touched);
+  return id;
+}
+
+/** Applies a batch in order; returns the touched set (the one given, or a new one). */
+export function applyEvents(state: SessionViewState, events: Iterable<DelegateEvent>, touched: Touched = new Set()): Touched {
+  for (const event of events) applyEvent(state, event, touched);
+  return touched;
+}
+
+/** Folds one event into `state` (mutating it). Returns false when the event was a replay and skipped. */
+export function applyEvent(state: SessionViewState, event: DelegateEvent, touched: Touched = new Set()): boolean {
+  const last = state.lastSeq[event.sessionId] ?? 0;
+  if (event.seq <= last) return false;
+  state.lastSeq[event.sessionId] = event.seq;
+  if (event.type !== 'agent_started') ensureAgent(state, event, touched);
+  switch (event.type) {
+    case 'agent_started':
+      onAgentStarted(state, event, touched);
+      break;
+    case 'agent_finished':
+      onAgentFinished(state, event, touched);
+      break;
+    case 'message':
+      onMessage(state, event, touched);
+      break;
+    case 'text_delta':
+      if (isRoot(state, event.agentId)) textNode(state, event.agentId, event.turn, touched).text += event.text;
+      break;
+    case 'turn_started':
+      onTurnStarted(state, event, touched);
+      break;
+    case 'tool_started':
+      onToolStarted(state, event, touched);
+      break;
+    case 'tool_finished':
+      onToolFinished(state, event, touched);
+      break;
+    case 'permission_asked':
+      onPermissionAsked(state, event, touched);
+      break;
+    case 'permission_answered':
+      onPermissionAnswered(state, event, touched);
+      break;
+    case 'usage':
+      onUsage(state, event, touched);
+      break;
+    case 'error':
+      onError(state, event, touched);
+      break;
+  }
+  return true;
+}
+
+function isRoot(state: SessionViewState, agentId: string): boolean {
+  const entry = state.agents[agentId];
+  return entry !== undefined && entry.taskId === null;
+}
+
+/** An event for an agent never announced (e.g. a transcript cut at the start): register it. */
+function ensureAgent(state: SessionViewState, event: DelegateEvent, touched: Touched): void {
+  if (state.agents[event.agentId]) return;
+  if (event.parentId === null) {
+    state.agents[event.agentId] = { parentId: null, depth: 0, taskId: null, turn: 0, running: true };
+    return;
+  }
+  const task = ensureTaskNode(
+    state,
+    { agentId: event.parentId, toolUseId: `agent:${event.agentId}`, name: 'task', input: {}, time: event.time },
+    touched,
+  );
+  task.agentId = event.agentId;
+  state.agents[event.agentId] = { parentId: event.parentId, depth: task.depth, taskId: task.id, turn: 0, running: true };
+}
+
+function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, touched: Touched): void {
+  if (e.parentId === null) {
+    state.agents[e.agentId] = { parentId: null, depth: e.depth, taskId: null, turn: 0, running: true };
+    notePrompt(state, e.prompt, e.time, touched);
+    setRunning(state, true, touched);
+    return;
+  }
+  const toolUseId = e.toolUseId ?? `agent:${e.agentId}`;
+  const existing = getTask(state, taskNodeId(toolUseId));
+  const task =
+    existing ?? ensureTaskNode(state, { agentId: e.parentId, toolUseId, name: 'task', input: { description: e.description, prompt: e.prompt }, time: e.time }, touched);
+  task.agentId = e.agentId;
+  if (e.description) task.description = e.description;
+  task.prompt = e.prompt;
+  task.depth = e.depth;
+  task.model = e.model;
+  task.status = 'running';
+  task.startedAt = e.time;
+  touched.add(task.id);
+  state.agents[e.agentId] = { parentId: e.parentId, depth: e.depth, taskId: task.id, turn: 0, running: true };
+}
+
+function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, touched: Touched): void {
+  const entry = state.agents[e.agentId];
+  if (entry) entry.running = false;
+  const task = getTask(state, entry?.taskId);
+  if (!task) {
+    settleOpenCalls(state, state.items, e.agentId, touched);
+    if (e.status === 'error') addNotice(state, 'error', e.error ?? (e.result || 'The agent failed.'), e.time, touched);
+    else if (e.status === 'cancelled') addNotice(state, 'info', 'Stopped.', e.time, touched);
+    else if (e.status === 'max_turns') addNotice(state, 'warning', `Stopped after ${e.turns} turns (turn limit reached).`, e.time, touched);
+    setRunning(state, Object.values(state.agents).some((a) => a.taskId === null && a.running), touched);
+    return;
+  }
+  settleOpenCalls(state, task.children, e.agentId, touched);
+  task.status = e.status;
+  task.turns = e.turns;
+  task.toolCalls = e.toolCalls;
+  task.tokens = tokensOf(e.usage);
+  task.durationMs = e.durationMs;
+  if (e.result) task.result = preview(e.result).text;
+  if (e.error !== undefined) task.error = e.error;
+  task.warning = undefined;
+  touched.add(task.id);
+}
+
+function onMessage(state: SessionViewState, e: EventOf<'message'>, touched: Touched): void {
+  if (!isRoot(state, e.agentId)) return;
+  if (e.message.role === 'user') {
+    if (!isToolResultMessage(e.message)) notePrompt(state, messageText(e.message), e.time, touched);
+    return;
+  }
+  const text = messageText(e.message);
+  const turn = state.agents[e.agentId]?.turn ?? 0;
+  const existing = state.nodes[textId(e.agentId, turn)];
+  if (!existing && text.trim() === '') return;
+  const node = textNode(state, e.agentId, turn, touched);
+  node.text = text;
+  node.final = true;
+}
+
+function onTurnStarted(state: SessionViewState, e: EventOf<'turn_started'>, touched: Touched): void {
+  const entry = state.agents[e.agentId];
+  if (entry) entry.turn = e.turn;
+  const task = getTask(state, entry?.taskId);
+  if (task) {
+    task.turns = Math.max(task.turns, e.turn);
+    task.warning = undefined;
+    touched.add(task.id);
+  }
+}
+
+function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched): void {
+  const add = tokensOf(e.usage);
+  state.totals.tokens.input += add.input;
+  state.totals.tokens.output += add.output;
+  touched.add(TOTALS_KEY);
+  forEachTaskUpward(state, e.agentId, (task) => {
+    // A finished task already holds its authoritative total (agent_finished.usage).
+    if (task.status !== 'running') return;
+    task.tokens.input += add.input;
+    task.tokens.output += add.output;
+    touched.add(task.id);
+  });
+}
+
+function onError(state: SessionViewState, e: EventOf<'error'>, touched: Touched): void {
+  const task = getTask(state, state.agents[e.agentId]?.taskId);
+  if (task) {
+    if (e.retrying) task.warning = e.message;
+    else task.error = e.message;
+    touched.add(task.id);
+    return;
+  }
+  addNotice(state, e.retrying ? 'warning' : 'error', e.retrying ? `Retrying: ${e.message}` : e.message, e.time, touched);
+}
+
+const textId = (agentId: string, turn: number): string => `text:${agentId}:${turn}`;
+
+function textNode(state: SessionViewState, agentId: string, turn: number, touched: Touched): TextNode {
+  const entry = state.agents[agentId];
+  if (entry && turn > entry.turn) entry.turn = turn;
+  const id = textId(agentId, turn);
+  const existing = state.nodes[id];
+  touched.add(id);
+  if (existing?.kind === 'text') return existing;
+  const node: TextNode = { kind: 'text', id, agentId, turn, text: '', final: false };
+  placeNode(state, node, null, touched);
+  return node;
+}
+
+/**
+ * A root prompt seen in the event stream. The host usually added it already (`addUserPrompt`)
+ * just before the run started, so it is skipped when it repeats the last conversation item.
+ */
+function notePrompt(state: SessionViewState, text: string, time: number, touched: Touched): void {
+  if (text.trim() === '') return;
+  const lastId = state.items[state.items.length - 1];
+  const last = lastId === undefined ? undefined : state.nodes[lastId];
+  if (last?.kind === 'user' && last.text === text) return;
+  addUserPrompt(state, text, time, touched);
+}
+
+function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info', text: string, time: number, touched: Touched): void {
+  const id = nextLocalId(state, 'notice');
+  placeNode(state, { kind: 'notice', id, level, text, time }, null, touched);
+}
+
+function setRunning(state: SessionViewState, running: boolean, touched: Touched): void {
+  if (state.running === running) return;
+  state.running = running;
+  touched.add(TOTALS_KEY);
+}
+
+function tokensOf(usage: Usage): TokenCount {
+  return {
+    input: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens,
+    output: usage.output_tokens,
+  };
+}
+
+/** Every task node in the session, in no particular order (tests, host summaries). */
+export function allTasks(state: SessionViewState): TaskNode[] {
+  return Object.values(state.nodes).filter((n): n is TaskNode => n.kind === 'task');
+}

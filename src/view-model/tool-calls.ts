@@ -1,0 +1,136 @@
+/**
+ * Reducer cases for calls: tool rows, `task` calls (which become task nodes), permission asks
+ * and answers. Every case is O(1) in the number of nodes.
+ */
+import type { EventOf } from '../core/events';
+import { getTask, getTool, placeNode, taskNodeId, taskOfAgent, toolNodeId, type Touched } from './store';
+import { inputJson, inputPaths, preview, summarizeInput, taskDescription } from './summarize';
+import { TASK_TOOL_NAME, TOTALS_KEY, type SessionViewState, type TaskNode, type ToolCallNode } from './types';
+
+interface CallRef {
+  agentId: string;
+  toolUseId: string;
+  name: string;
+  input: unknown;
+  time: number;
+}
+
+/** The task node for a `task` tool_use, created (under the calling agent) on first sight. */
+export function ensureTaskNode(state: SessionViewState, call: CallRef, touched: Touched): TaskNode {
+  const id = taskNodeId(call.toolUseId);
+  const existing = getTask(state, id);
+  if (existing) return existing;
+  const { description, prompt } = taskDescription(call.input);
+  const parentDepth = state.agents[call.agentId]?.depth ?? 0;
+  const node: TaskNode = {
+    kind: 'task',
+    id,
+    toolUseId: call.toolUseId,
+    agentId: null,
+    parentAgentId: call.agentId,
+    depth: parentDepth + 1,
+    description,
+    prompt,
+    status: 'running',
+    turns: 0,
+    toolCalls: 0,
+    tokens: { input: 0, output: 0 },
+    startedAt: call.time,
+    children: [],
+  };
+  placeNode(state, node, call.agentId, touched);
+  state.totals.tasks += 1;
+  touched.add(TOTALS_KEY);
+  return node;
+}
+
+function ensureToolNode(state: SessionViewState, call: CallRef, touched: Touched): ToolCallNode {
+  const id = toolNodeId(call.toolUseId);
+  const existing = getTool(state, id);
+  if (existing) return existing;
+  const node: ToolCallNode = {
+    kind: 'tool',
+    id,
+    toolUseId: call.toolUseId,
+    agentId: call.agentId,
+    name: call.name,
+    summary: summarizeInput(call.name, call.input),
+    paths: inputPaths(call.input),
+    inputJson: inputJson(call.input),
+    status: 'running',
+    startedAt: call.time,
+  };
+  placeNode(state, node, call.agentId, touched);
+  return node;
+}
+
+export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'>, touched: Touched): void {
+  const call: CallRef = { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: e.input, time: e.time };
+  const isNew = !state.nodes[taskNodeId(e.toolUseId)] && !state.nodes[toolNodeId(e.toolUseId)];
+  if (e.name === TASK_TOOL_NAME) ensureTaskNode(state, call, touched);
+  else ensureToolNode(state, call, touched);
+  if (!isNew) return;
+  state.totals.toolCalls += 1;
+  touched.add(TOTALS_KEY);
+  const owner = taskOfAgent(state, e.agentId);
+  if (owner) {
+    owner.toolCalls += 1;
+    touched.add(owner.id);
+  }
+}
+
+export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finished'>, touched: Touched): void {
+  const task = getTask(state, taskNodeId(e.toolUseId));
+  if (task) {
+    // The subagent's own agent_finished is authoritative; this only fills what it did not set.
+    if (task.status === 'running') {
+      task.status = e.isError ? 'error' : 'completed';
+      if (e.isError) task.error ??= e.output;
+    }
+    if (task.result === undefined && !e.isError) task.result = preview(e.output).text;
+    task.durationMs ??= e.durationMs;
+    touched.add(task.id);
+    return;
+  }
+  const tool = getTool(state, toolNodeId(e.toolUseId)) ??
+    ensureToolNode(state, { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: undefined, time: e.time }, touched);
+  tool.status = e.isError ? 'error' : 'ok';
+  const out = preview(e.output);
+  tool.output = out.text;
+  tool.outputTruncated = out.truncated || e.fullOutputPath !== undefined;
+  if (e.fullOutputPath !== undefined) tool.fullOutputPath = e.fullOutputPath;
+  tool.durationMs = e.durationMs;
+  if (tool.permission === 'asked') tool.permission = 'allowed';
+  touched.add(tool.id);
+}
+
+export function onPermissionAsked(state: SessionViewState, e: EventOf<'permission_asked'>, touched: Touched): void {
+  const call: CallRef = { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: e.input, time: e.time };
+  const node = e.name === TASK_TOOL_NAME ? ensureTaskNode(state, call, touched) : ensureToolNode(state, call, touched);
+  node.permission = 'asked';
+  if (node.kind === 'tool') node.permissionReason = e.reason;
+  touched.add(node.id);
+}
+
+export function onPermissionAnswered(state: SessionViewState, e: EventOf<'permission_answered'>, touched: Touched): void {
+  const node = getTask(state, taskNodeId(e.toolUseId)) ?? getTool(state, toolNodeId(e.toolUseId));
+  if (!node) return;
+  node.permission = e.decision === 'deny' ? 'denied' : 'allowed';
+  if (node.kind === 'tool' && e.reason !== undefined) node.permissionReason = e.reason;
+  if (node.kind === 'task' && e.decision === 'deny' && node.status === 'running') {
+    node.status = 'error';
+    node.error = e.reason ?? 'Denied';
+  }
+  touched.add(node.id);
+}
+
+/** Rows of a finished agent still shown as running (cancelled mid-call) stop spinning. */
+export function settleOpenCalls(state: SessionViewState, ids: readonly string[], agentId: string, touched: Touched): void {
+  for (const id of ids) {
+    const node = state.nodes[id];
+    if (node?.kind === 'tool' && node.agentId === agentId && node.status === 'running') {
+      node.status = 'cancelled';
+      touched.add(id);
+    }
+  }
+}

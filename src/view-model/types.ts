@@ -1,0 +1,142 @@
+/**
+ * The session view state: what the side panel shows, built only from the core's events.
+ *
+ * It is a normalised, JSON-serialisable store — the extension host keeps one and sends it whole
+ * as the `snapshot` on (re)load; the webview keeps its own copy and folds event batches into it.
+ * Every node lives once in `nodes` (keyed by a stable id) and is referenced by id from
+ * `items` (the conversation, in order) and from `TaskNode.children`, so lookups are O(1) and
+ * `JSON.parse(JSON.stringify(state))` round-trips without losing identity.
+ *
+ * Node ids: `user:<n>`, `text:<agentId>:<turn>`, `tool:<toolUseId>`, `task:<toolUseId>`,
+ * `notice:<n>`.
+ */
+import type { AgentStatus } from '../core/events';
+
+export const VIEW_STATE_VERSION = 1;
+
+/** Name of the delegation tool: its calls become task nodes, not tool rows. */
+export const TASK_TOOL_NAME = 'task';
+
+/** Cut applied to tool output, tool input JSON and task results kept in the state. */
+export const PREVIEW_LIMIT = 2048;
+
+export type TaskStatus = 'running' | AgentStatus;
+/** `cancelled`: the agent finished (stopped, errored) while the call was still open. */
+export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled';
+/** Permission state of a call: shown as a row state ("waiting for approval" / "denied"). */
+export type PermissionState = 'asked' | 'allowed' | 'denied';
+
+export interface TokenCount {
+  /** input_tokens + cache_creation_input_tokens + cache_read_input_tokens */
+  input: number;
+  output: number;
+}
+
+export interface UserPromptNode {
+  kind: 'user';
+  id: string;
+  text: string;
+  time: number;
+}
+
+/** The root agent's text for one turn: text_delta accumulates, the `message` event finalises. */
+export interface TextNode {
+  kind: 'text';
+  id: string;
+  agentId: string;
+  turn: number;
+  text: string;
+  final: boolean;
+}
+
+/** A root-level error or stop notice (a subagent's errors are shown on its task node). */
+export interface NoticeNode {
+  kind: 'notice';
+  id: string;
+  level: 'error' | 'warning' | 'info';
+  text: string;
+  time: number;
+}
+
+export interface ToolCallNode {
+  kind: 'tool';
+  id: string;
+  toolUseId: string;
+  /** The agent that made the call. */
+  agentId: string;
+  name: string;
+  /** One line: the command, the path, the pattern… */
+  summary: string;
+  /** File paths named by the input (clickable: `open_file`). */
+  paths: string[];
+  /** Pretty-printed input, cut to PREVIEW_LIMIT. */
+  inputJson: string;
+  status: ToolCallStatus;
+  permission?: PermissionState;
+  permissionReason?: string;
+  /** Output preview, cut to PREVIEW_LIMIT. */
+  output?: string;
+  outputTruncated?: boolean;
+  fullOutputPath?: string;
+  startedAt: number;
+  durationMs?: number;
+}
+
+export interface TaskNode {
+  kind: 'task';
+  id: string;
+  /** The parent's `task` tool_use id. */
+  toolUseId: string;
+  /** The subagent's id; null until its `agent_started` arrives. */
+  agentId: string | null;
+  /** The agent that called `task`. */
+  parentAgentId: string;
+  depth: number;
+  description: string;
+  prompt: string;
+  model?: string;
+  status: TaskStatus;
+  turns: number;
+  toolCalls: number;
+  /** Live sum of this agent's and its descendants' usage; the final figure from `agent_finished`. */
+  tokens: TokenCount;
+  startedAt: number;
+  durationMs?: number;
+  /** Result preview, cut to PREVIEW_LIMIT. */
+  result?: string;
+  error?: string;
+  /** Last retryable error (cleared by the next turn). */
+  warning?: string;
+  permission?: PermissionState;
+  /** Ids of this subagent's tool calls and nested task nodes, in call order. */
+  children: string[];
+}
+
+export type ViewNode = UserPromptNode | TextNode | NoticeNode | ToolCallNode | TaskNode;
+
+export interface AgentEntry {
+  parentId: string | null;
+  depth: number;
+  /** Node id of the agent's task node; null for a root agent. */
+  taskId: string | null;
+  turn: number;
+  running: boolean;
+}
+
+export interface SessionViewState {
+  version: number;
+  /** Conversation order: node ids of user prompts, root text, root tool calls, tasks, notices. */
+  items: string[];
+  nodes: Record<string, ViewNode>;
+  agents: Record<string, AgentEntry>;
+  /** Highest seq applied, per session id: replayed events (snapshot + overlapping batch) are skipped. */
+  lastSeq: Record<string, number>;
+  totals: { tokens: TokenCount; toolCalls: number; tasks: number };
+  /** A root agent is running. */
+  running: boolean;
+  /** Counter for user/notice ids. */
+  nextLocalId: number;
+}
+
+/** Key added to the touched set when session totals or the running flag changed. */
+export const TOTALS_KEY = '#totals';

@@ -1,0 +1,74 @@
+/** Runs the built CLI (bin/delegate.js) as a user would, against a local Messages-API server. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(__dirname, '..', '..');
+const BIN = join(REPO, 'bin', 'delegate.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(join(REPO, 'dist', 'cli', 'main.mjs'))) throw new Error('dist/cli is missing: run `npm run build` first');
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  /** Called once the process is up (e.g. to send SIGINT later). */
+  onSpawn?: (child: ChildProcess) => void;
+  timeoutMs?: number;
+}
+
+export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`delegate did not exit in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipes drain.
+      setImmediate(() => resolvePromise({ code, signal, stdout, stderr }));
+    });
+    opts.onSpawn?.(child);
+  });
+}
+
+/** A workspace folder and a data home for one test. */
+export function makeDirs(): { workdir: string; dataHome: string } {
+  const root = mkdtempSync(join(tmpdir(), 'delegate-cli-'));
+  const workdir = join(root, 'ws');
+  const dataHome = join(root, 'data');
+  mkdirSync(workdir);
+  return { workdir, dataHome };
+}
+
+export function lastJsonLine(stdout: string): Record<string, unknown> {
+  const lines = stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? 'null') as Record<string, unknown>;
+}
+
+/** Every line of a JSONL file, parsed (fails on any invalid line). */
+export function readJsonl(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export function listFiles(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir) : [];
+}

@@ -1,0 +1,77 @@
+/** Test wiring for the loop: real bus, hooks and loop; in-memory tools and an allow-all (or scripted) policy. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { EventBus, type DelegateEvent } from '../../src/core/events';
+import type { PermissionChecker, RunServices } from '../../src/core/agent/types';
+import { HookRegistry } from '../../src/core/policy/hooks';
+import type { Approver, PermissionVerdict, ToolCallRequest } from '../../src/core/policy/types';
+import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/types';
+import type { ModelPort } from '../../src/core/llm/types';
+import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
+
+/** A tool that answers from a function: enough to drive the loop without touching the disk. */
+export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
+  return {
+    name,
+    kind,
+    description: `fake ${name}`,
+    inputSchema: { type: 'object', properties: {} },
+    parse: (raw) => (raw && typeof raw === 'object' ? { ok: true, input: raw as Record<string, unknown> } : { ok: false, error: 'input must be an object' }),
+    paths: (input) => (typeof input.path === 'string' ? [input.path] : []),
+    summarize: (input) => JSON.stringify(input),
+    execute: async (input) => ({ content: await run(input) }),
+  };
+}
+
+export class RecordingPolicy implements PermissionChecker {
+  readonly checked: ToolCallRequest[] = [];
+  constructor(private readonly decide: (req: ToolCallRequest) => PermissionVerdict = () => ({ behavior: 'allow' })) {}
+  async check(req: ToolCallRequest): Promise<PermissionVerdict> {
+    this.checked.push(req);
+    return this.decide(req);
+  }
+  rememberForSession(): void {}
+}
+
+export interface TestRun {
+  services: RunServices;
+  events: DelegateEvent[];
+  outputDir: string;
+}
+
+export function makeServices(model: ModelPort, overrides: Partial<RunServices> = {}): TestRun {
+  const events: DelegateEvent[] = [];
+  const bus = new EventBus('test-session');
+  bus.subscribe((e) => {
+    events.push(e);
+  });
+  const outputDir = mkdtempSync(join(tmpdir(), 'delegate-out-'));
+  let n = 0;
+  const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
+  const services: RunServices = {
+    model,
+    modelId: 'test-model',
+    maxTokens: 1000,
+    workdir: '/tmp',
+    hooks: new HookRegistry(),
+    permissions: new RecordingPolicy(),
+    approver: denyAll,
+    bus,
+    limits: { ...DEFAULT_LIMITS },
+    baseTools: new ToolRegistry([
+      fakeTool('read_file', 'read', (i) => `contents of ${String(i.path)}`),
+      fakeTool('bash', 'exec', (i) => `ran ${String(i.command)}`),
+    ]),
+    saveFullOutput: async (id, content) => {
+      const file = join(outputDir, `${id}.txt`);
+      await writeFile(file, content);
+      return file;
+    },
+    newAgentId: () => `sub${++n}`,
+    controllers: new Map(),
+    ...overrides,
+  };
+  return { services, events, outputDir };
+}

@@ -1,0 +1,180 @@
+/**
+ * Tree rows for tool calls and for the "prompt" / "result" rows of a task: one
+ * `<vscode-tree-item>` each, updated in place. A row's detail (input JSON, output preview,
+ * full text) is a child tree-item created only when the row is first expanded, so thousands
+ * of collapsed rows cost one element each.
+ */
+import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
+import { toolStateLabel } from '../src/view-model/format';
+import type { ToolCallNode } from '../src/view-model/session-view';
+import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
+import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
+
+export interface RowActions {
+  openFile(path: string): void;
+  openDiff(agentId: string, toolUseId: string): void;
+}
+
+/** A tree-item with its id; `branch` is set by hand so the arrow shows before any child exists. */
+export function treeItem(id: string, className: string): VscodeTreeItem {
+  const item = document.createElement('vscode-tree-item');
+  item.dataset.id = id;
+  item.className = className;
+  item.branch = true;
+  return item;
+}
+
+function slotted<T extends HTMLElement>(node: T, slot: string): T {
+  node.slot = slot;
+  return node;
+}
+
+/** A clickable path (posts `open_file`); the click does not toggle the row. */
+export function pathLink(path: string, label: string, actions: RowActions): HTMLSpanElement {
+  const link = el('span', 'path-link', label);
+  link.title = `Open ${path}`;
+  link.dataset.path = path;
+  link.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    actions.openFile(link.dataset.path ?? path);
+  });
+  return link;
+}
+
+function section(title: string, body: HTMLElement): HTMLElement {
+  const wrap = el('div', 'detail-section');
+  wrap.append(el('div', 'detail-heading', title), body);
+  return wrap;
+}
+
+/** The detail child of a row: a non-interactive tree-item holding free-form content. */
+function detailItem(ownerId: string): { item: VscodeTreeItem; body: HTMLDivElement } {
+  const item = document.createElement('vscode-tree-item');
+  item.dataset.detailOf = ownerId;
+  item.className = 'detail-item';
+  item.slot = 'children';
+  const body = el('div', 'detail-body');
+  body.addEventListener('click', (ev) => ev.stopPropagation());
+  item.append(body);
+  return { item, body };
+}
+
+export class ToolRow {
+  readonly item: VscodeTreeItem;
+  private readonly summary: HTMLSpanElement;
+  private readonly stateText: HTMLSpanElement;
+  private readonly stateIcon: HTMLSpanElement;
+  private detail: { body: HTMLDivElement; output: HTMLPreElement; outputSection: HTMLElement; extra: HTMLDivElement } | null = null;
+  private node: ToolCallNode;
+
+  constructor(node: ToolCallNode, private readonly actions: RowActions) {
+    this.node = node;
+    this.item = treeItem(node.id, 'tool-row');
+    const icon = codicon(toolIcon(node.name), 'row-icon');
+    const name = el('span', 'tool-name', node.name);
+    this.summary = slotted(el('span', 'tool-summary'), 'description');
+    const first = node.paths[0];
+    if (first !== undefined) this.summary.append(pathLink(first, node.summary, actions));
+    else this.summary.textContent = node.summary;
+    this.summary.title = node.summary;
+    const deco = slotted(el('span', 'row-deco'), 'decoration');
+    this.stateText = el('span', 'row-state');
+    this.stateIcon = codicon('check');
+    deco.append(this.stateText, this.stateIcon);
+    this.item.append(icon, name, this.summary, deco);
+    if (isFileChangeTool(node.name)) this.item.append(this.diffAction());
+    this.update(node);
+  }
+
+  private diffAction(): HTMLSpanElement {
+    const action = slotted(codicon('diff', 'row-action'), 'actions');
+    action.title = 'Open diff';
+    action.setAttribute('role', 'button');
+    action.setAttribute('aria-label', 'Open diff');
+    action.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      this.actions.openDiff(this.node.agentId, this.node.toolUseId);
+    });
+    return action;
+  }
+
+  update(node: ToolCallNode): void {
+    this.node = node;
+    const state = toolStateIcon(node);
+    const label = toolStateLabel(node);
+    setAttr(this.item, 'data-status', node.status);
+    setAttr(this.item, 'data-permission', node.permission ?? null);
+    setClassName(this.stateText, `row-state ${state.tone}`);
+    setText(this.stateText, label);
+    setHidden(this.stateText, label === '');
+    setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
+    if (this.detail) this.fillDetail();
+  }
+
+  /** Creates the input/output child (on first expand). */
+  materialize(): void {
+    if (this.detail) return;
+    const { item, body } = detailItem(this.node.id);
+    const input = el('pre', 'detail-pre', this.node.inputJson);
+    const output = el('pre', 'detail-pre detail-output');
+    const outputSection = section('Output', output);
+    const extra = el('div', 'detail-extra');
+    body.append(extra, section('Input', input), outputSection);
+    this.detail = { body, output, outputSection, extra };
+    this.fillDetail();
+    this.item.append(item);
+  }
+
+  private fillDetail(): void {
+    if (!this.detail) return;
+    const n = this.node;
+    const { output, extra } = this.detail;
+    setText(output, n.output ?? (n.status === 'running' ? 'Running…' : '(no output)'));
+    output.classList.toggle('is-error', n.status === 'error');
+    extra.replaceChildren();
+    if (n.permissionReason) extra.append(el('div', 'detail-note', `${n.permission === 'denied' ? 'Denied' : 'Approval'}: ${n.permissionReason}`));
+    if (n.durationMs !== undefined) extra.append(el('div', 'detail-note', `Took ${n.durationMs} ms`));
+    if (n.fullOutputPath) {
+      const line = el('div', 'detail-note', 'Output was cut. Full output: ');
+      line.append(pathLink(n.fullOutputPath, n.fullOutputPath, this.actions));
+      extra.append(line);
+    }
+    setHidden(extra, extra.childElementCount === 0);
+  }
+}
+
+/** A labelled text row ("Prompt", "Result", "Error") whose detail is the full text. */
+export class TextRow {
+  readonly item: VscodeTreeItem;
+  private readonly icon: HTMLSpanElement;
+  private readonly title: HTMLSpanElement;
+  private readonly line: HTMLSpanElement;
+  private pre: HTMLPreElement | null = null;
+  private text = '';
+
+  constructor(readonly id: string, className: string) {
+    this.item = treeItem(id, `text-row ${className}`);
+    this.icon = codicon('comment', 'row-icon');
+    this.title = el('span', 'text-row-title');
+    this.line = slotted(el('span', 'text-row-line'), 'description');
+    this.item.append(this.icon, this.title, this.line);
+  }
+
+  set(icon: string, tone: string, title: string, text: string): void {
+    this.text = text;
+    setCodicon(this.icon, icon, `row-icon ${tone}`);
+    setText(this.title, title);
+    const first = text.trim().split('\n', 1)[0] ?? '';
+    setText(this.line, first);
+    this.line.title = first;
+    if (this.pre) setText(this.pre, text);
+  }
+
+  materialize(): void {
+    if (this.pre) return;
+    const { item, body } = detailItem(this.id);
+    this.pre = el('pre', 'detail-pre', this.text);
+    body.append(this.pre);
+    this.item.append(item);
+  }
+}

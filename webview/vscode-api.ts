@@ -1,0 +1,43 @@
+/**
+ * The webview's link to the host: the typed `acquireVsCodeApi` handle (posting
+ * `WebviewToHost` messages) and the small state VS Code keeps across panel reloads —
+ * the user's expand/collapse choices and the unsent prompt draft.
+ */
+import type { WebviewToHost } from '../src/protocol';
+
+export interface PersistedState {
+  v: 1;
+  /** Node id → open, only for nodes the user toggled. */
+  expanded: Record<string, boolean>;
+  draft: string;
+}
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: PersistedState): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api: VsCodeApi = acquireVsCodeApi();
+
+export function post(message: WebviewToHost): void {
+  api.postMessage(message);
+}
+
+export function loadState(): PersistedState {
+  const raw = api.getState();
+  const empty: PersistedState = { v: 1, expanded: {}, draft: '' };
+  if (typeof raw !== 'object' || raw === null) return empty;
+  const r = raw as Partial<PersistedState>;
+  const expanded: Record<string, boolean> = {};
+  if (typeof r.expanded === 'object' && r.expanded !== null) {
+    for (const [id, open] of Object.entries(r.expanded)) if (typeof open === 'boolean') expanded[id] = open;
+  }
+  return { v: 1, expanded, draft: typeof r.draft === 'string' ? r.draft : '' };
+}
+
+export function saveState(state: PersistedState): void {
+  api.setState(state);
+}
