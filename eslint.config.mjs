@@ -2,6 +2,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const nodeGlobals = Object.fromEntries(
+  ['process', 'console', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate',
+    'Buffer', 'performance', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone', 'queueMicrotask']
+    .map((name) => [name, 'readonly']),
+);
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.tools/**', 'test-artifacts/**', '.bench/**', 'media/**'] },
   js.configs.recommended,
@@ -22,9 +28,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
-    languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', performance: 'readonly', fetch: 'readonly', AbortController: 'readonly' },
-    },
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: nodeGlobals },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -27,8 +27,8 @@ export interface CliOptions {
 
 export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const entries = Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env });
+    const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

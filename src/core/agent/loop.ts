@@ -79,7 +79,7 @@ export async function runAgent(spec: AgentSpec, services: RunServices, signal: A
         return await finish(forcedFinal ? 'max_turns' : 'completed', text);
       }
       toolCalls += uses.length;
-      const results = await runToolCalls(uses, scope, guard);
+      const results = await runToolCalls(uses, scope, guard, response.stopReason === 'max_tokens');
       const resultMessage: MessageParam = { role: 'user', content: results };
       messages.push(resultMessage);
       await emit({ type: 'message', message: resultMessage });
@@ -130,10 +130,15 @@ async function streamTurn(
 }
 
 /** Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once. */
-async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard): Promise<ToolResultBlockParam[]> {
+async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
   const results = new Map<string, ToolResultBlockParam>();
   const blocked = new Map<string, string | undefined>();
   for (const use of uses) blocked.set(use.id, guard.check(use.name, use.input));
+  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
+  const last = uses[uses.length - 1];
+  if (cutOff && last) {
+    blocked.set(last.id, 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.');
+  }
   const isTask = (use: ToolUseBlock): boolean => scope.tools.get(use.name)?.kind === 'delegate';
 
   for (const use of uses.filter((u) => !isTask(u))) {

@@ -13,6 +13,8 @@ export interface ScriptedReply {
   text?: string;
   toolUses?: { name: string; input: unknown; id?: string }[];
   usage?: Partial<Usage>;
+  /** Defaults to tool_use when there are tool uses, else end_turn. */
+  stopReason?: string;
   /** Reject with this error instead of answering (e.g. a fatal API error). */
   error?: ModelError;
   /** Wait this long (abortable) before answering. */
@@ -68,7 +70,7 @@ export class ScriptedModel implements ModelPort {
     }
     return {
       content,
-      stopReason: reply.toolUses?.length ? 'tool_use' : 'end_turn',
+      stopReason: reply.stopReason ?? (reply.toolUses?.length ? 'tool_use' : 'end_turn'),
       usage: { ...emptyUsage(), input_tokens: 10, output_tokens: 5, ...reply.usage },
     };
   }

@@ -30,7 +30,10 @@ export interface ModelResponse {
 
 export interface ModelCallbacks {
   onTextDelta?: (text: string) => void;
-  /** A retryable failure the model client is about to retry (stream error event, idle stream). */
+  /**
+   * A retryable failure the model client is about to retry (stream error event, idle stream). The
+   * failed attempt's text deltas were already forwarded: hosts drop this turn's partial text here.
+   */
   onRetry?: (message: string) => void;
 }
 

@@ -44,8 +44,8 @@ export interface SubagentStopContext {
 type Awaitable<T> = T | Promise<T>;
 
 export interface HookHandlers {
-  PreToolUse: (ctx: PreToolUseContext) => Awaitable<PreToolUseDecision | void>;
-  PostToolUse: (ctx: PostToolUseContext) => Awaitable<{ output: ToolResult } | void>;
+  PreToolUse: (ctx: PreToolUseContext) => Awaitable<PreToolUseDecision | undefined>;
+  PostToolUse: (ctx: PostToolUseContext) => Awaitable<{ output: ToolResult } | undefined>;
   SubagentStart: (ctx: SubagentStartContext) => Awaitable<void>;
   SubagentStop: (ctx: SubagentStopContext) => Awaitable<void>;
 }
@@ -82,7 +82,7 @@ export class HookRegistry {
     let input = ctx.input;
     let allowed = false;
     for (const handler of this.handlers.PreToolUse) {
-      let decision: PreToolUseDecision | void;
+      let decision: PreToolUseDecision | undefined;
       try {
         decision = await handler({ ...ctx, input });
       } catch (err) {

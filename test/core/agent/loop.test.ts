@@ -180,6 +180,26 @@ describe('agent loop', () => {
     assert.equal(result.status, 'completed');
   });
 
+  it('does not run a tool call cut off by max_tokens', async () => {
+    let runs = 0;
+    const base = new ToolRegistry([fakeTool('bash', 'exec', () => `run ${++runs}`)]);
+    const model = new ScriptedModel()
+      .script('default', { toolUses: [{ name: 'bash', input: { command: 'ls' } }, { name: 'bash', input: { command: 'rm -rf bu' } }], stopReason: 'max_tokens' })
+      .script('default', (req) => {
+        const last = req.messages.at(-1);
+        assert.ok(last && Array.isArray(last.content));
+        const [first, second] = last.content;
+        assert.ok(first?.type === 'tool_result' && !first.is_error);
+        assert.ok(second?.type === 'tool_result' && second.is_error === true);
+        assert.match(String(second.content), /output token limit/);
+        return { text: 'ok' };
+      });
+    const { services } = makeServices(model, { baseTools: base });
+    await runAgent(rootSpec(services), services, new AbortController().signal);
+    model.assertDone();
+    assert.equal(runs, 1);
+  });
+
   it('gives a subagent the task tool only below maxDepth', async () => {
     const model = new ScriptedModel((req) => (req.system === 'PARENT SYSTEM' ? 'parent' : firstUserText(req)))
       .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'level1' } }] }, { text: 'top done' })
