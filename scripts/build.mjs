@@ -1,5 +1,5 @@
-// Builds the bundles: the CLI (ESM, split so a run loads what it needs lazily). The editor host and
-// the webview bundles are added by their own build steps.
+// Builds the three bundles: the CLI (ESM, split so a run loads what it needs lazily), the editor
+// host (CommonJS, `vscode` external) and the panel's webview (browser, scripts/build-webview.mjs).
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 
@@ -23,3 +23,20 @@ await build({
   logLevel: 'warning',
 });
 console.log('built dist/cli');
+
+await build({
+  entryPoints: ['src/vscode/extension.ts'],
+  outfile: 'dist/extension.js',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['vscode'],
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+});
+console.log('built dist/extension.js');
+
+if (production) process.argv.push('--prod');
+await import('./build-webview.mjs');

@@ -156,7 +156,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   task.durationMs = e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
-  task.warning = undefined;
+  delete task.warning;
   touched.add(task.id);
 }
 
@@ -181,7 +181,7 @@ function onTurnStarted(state: SessionViewState, e: EventOf<'turn_started'>, touc
   const task = getTask(state, entry?.taskId);
   if (task) {
     task.turns = Math.max(task.turns, e.turn);
-    task.warning = undefined;
+    delete task.warning;
     touched.add(task.id);
   }
 }

@@ -66,10 +66,9 @@ function ensureToolNode(state: SessionViewState, call: CallRef, touched: Touched
 
 export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'>, touched: Touched): void {
   const call: CallRef = { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: e.input, time: e.time };
-  const isNew = !state.nodes[taskNodeId(e.toolUseId)] && !state.nodes[toolNodeId(e.toolUseId)];
+  // Node may exist already (permission_asked or the child's agent_started came first).
   if (e.name === TASK_TOOL_NAME) ensureTaskNode(state, call, touched);
   else ensureToolNode(state, call, touched);
-  if (!isNew) return;
   state.totals.toolCalls += 1;
   touched.add(TOTALS_KEY);
   const owner = taskOfAgent(state, e.agentId);

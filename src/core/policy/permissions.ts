@@ -25,7 +25,7 @@ function commandOf(req: ToolCallRequest): string | undefined {
 export class PermissionPolicy {
   private currentMode: PermissionMode;
   private readonly workdir: string;
-  private readonly trusted: boolean;
+  private trusted: boolean;
   /** "Allow for this session" answers: exact commands per exec tool. */
   private readonly sessionCommands = new Set<string>();
   private sessionWrites = false;
@@ -42,6 +42,15 @@ export class PermissionPolicy {
 
   setMode(mode: PermissionMode): void {
     this.currentMode = mode;
+  }
+
+  /** The editor can grant workspace trust while a session is open. */
+  setTrusted(trusted: boolean): void {
+    this.trusted = trusted;
+  }
+
+  get isTrusted(): boolean {
+    return this.trusted;
   }
 
   /** Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR. */

@@ -3,6 +3,7 @@
  * or the end of the command takes every process it started with it (no orphans left running).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { asRecord } from './read-file';
 import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
@@ -170,7 +171,9 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       ctx.signal.removeEventListener('abort', onAbort);
       out.push(decoders.stdout.end() + decoders.stderr.end());
       if (spawnError) {
-        resolve({ content: `could not run bash: ${spawnError.message}`, isError: true });
+        // spawn blames /bin/bash (ENOENT) when it is really the cwd that is missing.
+        const why = existsSync(workdir) ? spawnError.message : `workspace folder does not exist: ${workdir}`;
+        resolve({ content: `could not run bash: ${why}`, isError: true });
         return;
       }
       const text = out.text();

@@ -1,0 +1,41 @@
+/** The API key: kept in SecretStorage, with ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN as fallback. */
+import * as vscode from 'vscode';
+
+const SECRET = 'delegate.anthropicApiKey';
+
+export interface Credentials {
+  apiKey?: string;
+  authToken?: string;
+}
+
+export async function readCredentials(secrets: vscode.SecretStorage): Promise<Credentials | undefined> {
+  const stored = (await secrets.get(SECRET))?.trim();
+  if (stored) return { apiKey: stored };
+  const envKey = process.env.ANTHROPIC_API_KEY?.trim();
+  if (envKey) return { apiKey: envKey };
+  const envToken = process.env.ANTHROPIC_AUTH_TOKEN?.trim();
+  if (envToken) return { authToken: envToken };
+  return undefined;
+}
+
+export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
+  const key = await vscode.window.showInputBox({
+    title: 'Delegate: Set API Key',
+    prompt: 'Your Anthropic API key (stored in VS Code\'s secret storage). Leave empty to remove it.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (key === undefined) return false;
+  if (key.trim()) await secrets.store(SECRET, key.trim());
+  else await secrets.delete(SECRET);
+  return true;
+}
+
+/** A missing key gets a message with a button, never a stack trace. */
+export async function explainMissingKey(): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(
+    'Delegate needs an Anthropic API key: set one, or start VS Code with ANTHROPIC_API_KEY in its environment.',
+    'Set API Key',
+  );
+  if (choice === 'Set API Key') await vscode.commands.executeCommand('delegate.setApiKey');
+}

@@ -1,0 +1,83 @@
+/**
+ * The editor host: a thin shell over the core. It wires the session controller, the panel, the
+ * commands, the status bar and workspace trust, and returns a small API the extension tests use.
+ */
+import * as vscode from 'vscode';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promptForApiKey } from './api-key';
+import { EditorApprover } from './approver';
+import { DIFF_SCHEME } from './diff-store';
+import { SessionController } from './session-controller';
+import { readSettings } from './settings';
+import { createStatusBar } from './status-bar';
+import { DelegateViewProvider, VIEW_ID } from './view-provider';
+
+export interface DelegateApi {
+  controller: SessionController;
+  approver: EditorApprover;
+  view: DelegateViewProvider;
+  activationMs: number;
+}
+
+export function activate(context: vscode.ExtensionContext): DelegateApi {
+  const started = performance.now();
+  const approver = new EditorApprover();
+  const controller = new SessionController(context, approver);
+  const view = new DelegateViewProvider(context.extensionUri, controller);
+  const status = createStatusBar();
+
+  context.subscriptions.push(
+    controller,
+    view,
+    status.item,
+    controller.onStatus((s) => status.update(s)),
+    vscode.window.registerWebviewViewProvider(VIEW_ID, view),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
+      provideTextDocumentContent: (uri) => controller.diffs?.provideTextDocumentContent(uri) ?? '',
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => controller.setTrusted(true)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.permissions.setMode(readSettings().permissionMode);
+    }),
+    vscode.commands.registerCommand('delegate.ask', async (prompt?: string) => {
+      const text =
+        typeof prompt === 'string'
+          ? prompt
+          : await vscode.window.showInputBox({ title: 'Delegate: Ask', prompt: 'What should the agent do?', placeHolder: 'e.g. Find where the config is parsed and explain it', ignoreFocusOut: true });
+      if (!text?.trim()) return;
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      await controller.ask(text);
+    }),
+    vscode.commands.registerCommand('delegate.stop', () => controller.stop()),
+    vscode.commands.registerCommand('delegate.newSession', () => controller.newSession()),
+    vscode.commands.registerCommand('delegate.setApiKey', () => promptForApiKey(context.secrets)),
+    vscode.commands.registerCommand('delegate.openTranscript', () => openTranscript(controller)),
+  );
+  void vscode.commands.executeCommand('setContext', 'delegate.running', false);
+  return { controller, approver, view, activationMs: performance.now() - started };
+}
+
+export function deactivate(): void {}
+
+/** Opens the session transcript, or one subagent's, picked from a list. */
+async function openTranscript(controller: SessionController): Promise<void> {
+  const store = controller.current?.store;
+  if (!store) {
+    void vscode.window.showInformationMessage('Delegate: no session yet — ask something first.');
+    return;
+  }
+  const subagentDir = join(store.sessionDir, 'subagents');
+  const children = await readdir(subagentDir).catch(() => [] as string[]);
+  let file = store.sessionFile;
+  if (children.length > 0) {
+    const picks = [
+      { label: 'Session', description: 'the main agent, and each subagent\'s start and finish', file: store.sessionFile },
+      ...children.sort().map((name) => ({ label: name.replace(/\.jsonl$/, ''), description: 'everything this subagent did', file: join(subagentDir, name) })),
+    ];
+    const pick = await vscode.window.showQuickPick(picks, { title: 'Delegate: Open Transcript' });
+    if (!pick) return;
+    file = pick.file;
+  }
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+}

@@ -1,0 +1,182 @@
+/**
+ * The editor's side of a session: owns the core Session, keeps the view state (the snapshot a
+ * reloaded panel gets), runs prompts, stops them, and tells listeners about events and status.
+ *
+ *   Ask… / panel prompt ─▶ controller.ask() ─▶ core session.run() ─▶ bus events
+ *                                                   │
+ *            view state (applyEvent) ◀──────────────┤──▶ onEvents ─▶ panel (batched), status bar
+ */
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { DelegateEvent, Usage } from '../core/events';
+import { createAnthropicModel } from '../core/llm/anthropic-model';
+import { createSession, type Session } from '../core/session';
+import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
+import { explainMissingKey, readCredentials } from './api-key';
+import type { EditorApprover } from './approver';
+import { DiffStore } from './diff-store';
+import { readSettings } from './settings';
+
+export interface ControllerStatus {
+  running: boolean;
+  tokens: number;
+}
+
+export class SessionController implements vscode.Disposable {
+  private session: Session | undefined;
+  private detachDiffs: (() => void) | undefined;
+  private view: SessionViewState = createSessionView();
+  private running: AbortController | undefined;
+  private tokens = 0;
+  private trustNoticeShown = false;
+  diffs: DiffStore | undefined;
+
+  private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
+  private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
+  private readonly promptEmitter = new vscode.EventEmitter<{ text: string; time: number }>();
+  private readonly resetEmitter = new vscode.EventEmitter<void>();
+  readonly onEvents = this.eventsEmitter.event;
+  readonly onStatus = this.statusEmitter.event;
+  readonly onPrompt = this.promptEmitter.event;
+  readonly onReset = this.resetEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly approver: EditorApprover,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get current(): Session | undefined {
+    return this.session;
+  }
+
+  snapshot(): { state: SessionViewState; running: boolean } {
+    return { state: this.view, running: this.isRunning };
+  }
+
+  status(): ControllerStatus {
+    return { running: this.isRunning, tokens: this.tokens };
+  }
+
+  /** Runs one prompt; resolves when the run ends. Problems are shown to the user, never thrown. */
+  async ask(prompt: string): Promise<void> {
+    const text = prompt.trim();
+    if (!text) return;
+    if (this.running) {
+      void vscode.window.showInformationMessage('Delegate is still working on the last prompt: stop it first, or wait.');
+      return;
+    }
+    const session = await this.ensureSession();
+    if (!session) return;
+    const time = Date.now();
+    addUserPrompt(this.view, text, time);
+    this.promptEmitter.fire({ text, time });
+    this.running = new AbortController();
+    this.trustNoticeShown = false;
+    this.setContext();
+    try {
+      const result = await session.run(text, this.running.signal);
+      if (result.status === 'error') void vscode.window.showErrorMessage(`Delegate: ${result.error ?? 'the run failed'}`);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.running = undefined;
+      this.setContext();
+    }
+  }
+
+  stop(): void {
+    this.running?.abort();
+  }
+
+  /** Forgets the conversation (the transcripts stay on disk). */
+  newSession(): void {
+    this.stop();
+    this.detachDiffs?.();
+    this.session = undefined;
+    this.diffs = undefined;
+    this.view = createSessionView();
+    this.tokens = 0;
+    this.resetEmitter.fire();
+    this.statusEmitter.fire(this.status());
+  }
+
+  /** Trust can be granted while a session is open: the policy follows. */
+  setTrusted(trusted: boolean): void {
+    this.session?.permissions.setTrusted(trusted);
+  }
+
+  private async ensureSession(): Promise<Session | undefined> {
+    if (this.session) return this.session;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') {
+      void vscode.window.showErrorMessage('Delegate works in a folder: open a folder first.');
+      return undefined;
+    }
+    const credentials = await readCredentials(this.context.secrets);
+    if (!credentials) {
+      void explainMissingKey();
+      return undefined;
+    }
+    const settings = readSettings();
+    const storage = this.context.storageUri ?? this.context.globalStorageUri;
+    const session = await createSession({
+      workdir: folder.uri.fsPath,
+      model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
+      modelId: settings.model,
+      mode: settings.permissionMode,
+      trusted: vscode.workspace.isTrusted,
+      approver: this.approver,
+      limits: settings.limits,
+      bashTimeoutMs: settings.bashTimeoutMs,
+      transcriptRoot: join(storage.fsPath, 'sessions'),
+    });
+    this.diffs = new DiffStore(folder.uri.fsPath);
+    this.detachDiffs = this.diffs.attach(session.hooks);
+    session.bus.subscribe((event) => this.onEvent(session, event));
+    this.session = session;
+    return session;
+  }
+
+  private onEvent(session: Session, event: DelegateEvent): void {
+    if (session !== this.session) return;
+    applyEvent(this.view, event);
+    if (event.type === 'usage') {
+      this.tokens += totalTokens(event.usage);
+      this.statusEmitter.fire(this.status());
+    }
+    if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();
+    this.eventsEmitter.fire([event]);
+  }
+
+  private showTrustNotice(): void {
+    if (this.trustNoticeShown) return;
+    this.trustNoticeShown = true;
+    void vscode.window
+      .showWarningMessage('Delegate: this workspace is not trusted, so agents are read-only (writes and bash are refused).', 'Manage Workspace Trust')
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+  }
+
+  private setContext(): void {
+    void vscode.commands.executeCommand('setContext', 'delegate.running', this.isRunning);
+    this.statusEmitter.fire(this.status());
+  }
+
+  dispose(): void {
+    this.stop();
+    this.detachDiffs?.();
+    this.eventsEmitter.dispose();
+    this.statusEmitter.dispose();
+    this.promptEmitter.dispose();
+    this.resetEmitter.dispose();
+  }
+}
+
+function totalTokens(usage: Usage): number {
+  return usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+}

@@ -1,0 +1,30 @@
+/** The `delegate.*` settings, read into one typed object. */
+import * as vscode from 'vscode';
+import type { RunLimits } from '../core/agent/types';
+import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
+
+export interface DelegateSettings {
+  model: string;
+  baseUrl: string | undefined;
+  permissionMode: PermissionMode;
+  limits: Partial<RunLimits>;
+  bashTimeoutMs: number;
+}
+
+export function readSettings(): DelegateSettings {
+  const c = vscode.workspace.getConfiguration('delegate');
+  const mode = c.get<string>('permissionMode', 'default');
+  const baseUrl = c.get<string>('baseUrl', '').trim() || process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  return {
+    model: c.get<string>('model', 'claude-sonnet-5-5').trim() || 'claude-sonnet-5-5',
+    baseUrl,
+    permissionMode: (PERMISSION_MODES as readonly string[]).includes(mode) ? (mode as PermissionMode) : 'default',
+    limits: {
+      maxTurns: c.get<number>('maxTurns', 50),
+      subagentMaxTurns: c.get<number>('subagentMaxTurns', 30),
+      maxParallel: c.get<number>('maxParallelSubagents', 4),
+      maxDepth: c.get<number>('maxDepth', 1),
+    },
+    bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
+  };
+}

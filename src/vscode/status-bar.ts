@@ -1,0 +1,18 @@
+/** The status bar item: running or idle, and the session's tokens; a click reveals the panel. */
+import * as vscode from 'vscode';
+import { formatTokens } from '../view-model/format';
+import type { ControllerStatus } from './session-controller';
+
+export function createStatusBar(): { item: vscode.StatusBarItem; update(status: ControllerStatus): void } {
+  const item = vscode.window.createStatusBarItem('delegate.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'Delegate';
+  item.command = 'delegate.panel.focus';
+  const update = (status: ControllerStatus): void => {
+    const tokens = status.tokens > 0 ? ` · ${formatTokens({ input: status.tokens, output: 0 })}` : '';
+    item.text = status.running ? `$(sync~spin) Delegate: running${tokens}` : `$(hubot) Delegate${tokens}`;
+    item.tooltip = status.running ? 'Delegate is working — click to show the panel' : 'Delegate is idle — click to show the panel';
+  };
+  update({ running: false, tokens: 0 });
+  item.show();
+  return { item, update };
+}

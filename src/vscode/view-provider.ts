@@ -1,0 +1,142 @@
+/**
+ * The "Delegate" webview view. The host keeps the state; the panel gets one snapshot when it
+ * (re)loads and then batches of events (one message per ~frame, never the whole state per change).
+ * Nonce CSP for scripts, resources only from the extension's dist/ and media/.
+ */
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import type { DelegateEvent } from '../core/events';
+import type { HostToWebview, WebviewToHost } from '../protocol';
+import type { SessionController } from './session-controller';
+
+export const VIEW_ID = 'delegate.panel';
+const BATCH_MS = 16;
+
+export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private queue: DelegateEvent[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Every message posted, for the extension tests (bounded). */
+  readonly posted: HostToWebview['type'][] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: SessionController,
+  ) {
+    this.disposables.push(
+      controller.onEvents((events) => this.enqueue(events)),
+      controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
+      controller.onPrompt(({ text, time }) => {
+        this.flush();
+        this.post({ type: 'user_prompt', text, time });
+      }),
+      controller.onReset(() => this.sendSnapshot()),
+    );
+  }
+
+  get isVisible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    view.webview.html = this.html(view.webview);
+    view.webview.onDidReceiveMessage((message: WebviewToHost) => this.onMessage(message), undefined, this.disposables);
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  private async onMessage(message: WebviewToHost): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.queue = [];
+        this.sendSnapshot();
+        break;
+      case 'prompt':
+        await this.controller.ask(message.text);
+        break;
+      case 'stop':
+        this.controller.stop();
+        break;
+      case 'open_file':
+        await this.openFile(message.path);
+        break;
+      case 'open_diff':
+        if (!(await this.controller.diffs?.open(message.toolUseId))) {
+          void vscode.window.showInformationMessage('Delegate: this change is no longer available to compare (it was made in an earlier editor session).');
+        }
+        break;
+    }
+  }
+
+  private async openFile(path: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const abs = isAbsolute(path) || !folder ? path : resolve(folder, path);
+    try {
+      await vscode.window.showTextDocument(vscode.Uri.file(abs), { preview: true });
+    } catch {
+      void vscode.window.showWarningMessage(`Delegate: cannot open ${path}`);
+    }
+  }
+
+  private sendSnapshot(): void {
+    const { state, running } = this.controller.snapshot();
+    this.post({ type: 'snapshot', state, running });
+  }
+
+  private enqueue(events: DelegateEvent[]): void {
+    if (!this.view?.visible) return; // a hidden panel reloads from a snapshot when shown again
+    this.queue.push(...events);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0) return;
+    const events = this.queue;
+    this.queue = [];
+    this.post({ type: 'events', events });
+  }
+
+  private post(message: HostToWebview): void {
+    if (!this.view) return;
+    if (this.posted.length < 10_000) this.posted.push(message.type);
+    void this.view.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const asset = (name: string): vscode.Uri => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource} 'unsafe-inline'`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link id="vscode-codicon-stylesheet" rel="stylesheet" href="${asset('codicon.css').toString()}">
+<title>Delegate</title>
+</head>
+<body>
+<script nonce="${nonce}" src="${asset('main.js').toString()}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
