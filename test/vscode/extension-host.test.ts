@@ -1,0 +1,164 @@
+/**
+ * Runs inside the real VS Code extension host (real `vscode` API): activation, commands, the view
+ * provider, approvals through the injectable prompt, transcripts. The local Messages-API server
+ * runs in this same process; the extension reaches it through the `delegate.baseUrl` setting.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DelegateApi } from '../../src/vscode/extension';
+import type { ApprovalQuestion } from '../../src/vscode/approver';
+import { modalPrompt } from '../../src/vscode/approver';
+import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
+import { allTasks } from '../../src/view-model/session-view';
+import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+
+const EXTENSION_ID = 'delegate-dev.delegate';
+const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+
+describe('Delegate in the extension host', () => {
+  let api: DelegateApi;
+  let server: MessagesApiServer;
+  let workdir: string;
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<DelegateApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    api = await ext.activate();
+    server = await startMessagesApiServer();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test workspace is open');
+    workdir = folder.uri.fsPath;
+    process.env.ANTHROPIC_API_KEY = 'test-key';
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
+    await config.update('model', 'test-model', vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    api.approver.prompt = modalPrompt;
+    await server.close();
+  });
+
+  let since = 0;
+  /** This test's requests only: the server lives across tests. */
+  const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
+
+  beforeEach(() => {
+    api.controller.newSession();
+    since = server.messageRequests().length;
+  });
+
+  it('activates quickly and registers its commands and view', async () => {
+    console.log(`activation took ${api.activationMs.toFixed(1)} ms`);
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['delegate.ask', 'delegate.stop', 'delegate.newSession', 'delegate.setApiKey', 'delegate.openTranscript', 'delegate.panel.focus']) {
+      assert.ok(commands.includes(id), `${id} is registered`);
+    }
+    await vscode.commands.executeCommand('delegate.panel.focus');
+    await waitFor(() => api.view.posted.includes('snapshot'), 'the panel loads and gets a snapshot');
+  });
+
+  it('runs Ask… with a subagent: the task node holds the child\'s calls, the parent never sees them', async () => {
+    const CANARY = 'CANARY-ext-host-7781';
+    writeFileSync(join(workdir, 'notes.md'), `remember ${CANARY}\n`);
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'read_file', input: { path: 'notes.md' } }), reply.text('Conclusion: notes.md has the reminder.')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [reply.toolUse({ name: 'task', input: { prompt: 'Read notes.md and report.', description: 'read the notes' } }), reply.text('Done: the notes hold a reminder.')],
+      },
+    ]);
+    await vscode.commands.executeCommand('delegate.ask', 'What do the notes say?');
+    server.assertAllConsumed();
+    const { state } = api.controller.snapshot();
+    const tasks = allTasks(state);
+    assert.equal(tasks.length, 1);
+    const task = tasks[0] as TaskNode;
+    assert.equal(task.description, 'read the notes');
+    assert.equal(task.status, 'completed');
+    const children = task.children.map((id: string) => state.nodes[id] as ViewNode);
+    assert.equal(children.length, 1);
+    assert.equal(children[0]?.kind, 'tool');
+    for (const req of requests().filter((r) => !isChild(r))) {
+      assert.ok(!JSON.stringify(req.body).includes(CANARY), 'the parent never held the child\'s tool output');
+    }
+    const transcript = api.controller.current?.store.sessionFile;
+    assert.ok(transcript && existsSync(transcript), 'the transcript is in the extension\'s storage');
+    assert.ok(readFileSync(transcript, 'utf8').includes('agent_finished'));
+  });
+
+  it('asks before a subagent writes, naming the subagent; Deny leaves the file untouched', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    const questions: ApprovalQuestion[] = [];
+    api.approver.prompt = async (q) => {
+      questions.push(q);
+      return 'deny';
+    };
+    writeFileSync(join(workdir, 'keep.txt'), 'original\n');
+    server.route([
+      {
+        name: 'child',
+        match: isChild,
+        replies: [reply.toolUse({ name: 'write_file', input: { path: 'keep.txt', content: 'overwritten\n' } }), reply.text('I was not allowed to write.')],
+      },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Rewrite keep.txt', description: 'rewrite keep' } }), reply.text('ok')] },
+    ]);
+    await api.controller.ask('Rewrite keep.txt');
+    server.assertAllConsumed();
+    assert.equal(questions.length, 1);
+    assert.equal(questions[0]?.who, 'Subagent “rewrite keep”');
+    assert.equal(questions[0]?.toolName, 'write_file');
+    assert.equal(readFileSync(join(workdir, 'keep.txt'), 'utf8'), 'original\n');
+    const childResults = lastToolResults(requests().filter(isChild)[1] as RecordedRequest);
+    assert.equal(childResults[0]?.is_error, true);
+    assert.match(String(childResults[0]?.content), /denied/);
+  });
+
+  it('Allow for this session stops asking for writes; the change opens as a diff', async () => {
+    let asked = 0;
+    api.approver.prompt = async () => {
+      asked++;
+      return 'allow_session';
+    };
+    server.script(
+      reply.toolUse({ name: 'write_file', input: { path: 'a.txt', content: 'one\n' } }),
+      reply.toolUse({ name: 'write_file', input: { path: 'b.txt', content: 'two\n' } }),
+      reply.text('wrote both'),
+    );
+    await api.controller.ask('write two files');
+    server.assertAllConsumed();
+    assert.equal(asked, 1);
+    assert.equal(readFileSync(join(workdir, 'b.txt'), 'utf8'), 'two\n');
+    const writeId = lastToolResults(requests()[1] as RecordedRequest)[0]?.tool_use_id;
+    assert.ok(typeof writeId === 'string');
+    assert.ok(await api.controller.diffs?.open(writeId));
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+  });
+
+  it('Stop cancels a running subagent', async () => {
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.stall()] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'wait', description: 'waiter' } })] },
+    ]);
+    const run = api.controller.ask('start and wait');
+    await waitFor(() => requests().some(isChild), 'the child asked the model');
+    assert.equal(api.controller.isRunning, true);
+    await vscode.commands.executeCommand('delegate.stop');
+    await run;
+    const task = allTasks(api.controller.snapshot().state)[0];
+    assert.equal(task?.status, 'cancelled');
+    assert.equal(api.controller.isRunning, false);
+  });
+});
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
