@@ -1,0 +1,62 @@
+// Runs every suite in turn — unit + CLI (mocha), webview (headless Chromium), extension host (real
+// VS Code), end to end (real VS Code driven by Playwright) — and closes with one total line,
+// "N passed, N failed", summed from each suite's own closing line. Exits non-zero if any suite failed.
+//   node scripts/test-all.mjs [unit] [webview] [vscode] [e2e]     (default: all)
+import { spawn } from 'node:child_process';
+
+const SUITES = {
+  unit: ['npx', ['mocha']],
+  webview: ['npx', ['mocha', '--config', 'test/webview/.mocharc.json', '--reporter', 'test/support/summary-reporter.cjs']],
+  vscode: ['node', ['scripts/test-vscode.mjs']],
+  e2e: ['node', ['scripts/test-e2e.mjs']],
+};
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(SUITES);
+const summary = /^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/;
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const rows = [];
+
+for (const name of wanted) {
+  const suite = SUITES[name];
+  if (!suite) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
+  const started = Date.now();
+  console.log(`\n=== ${name} ===`);
+  const { code, last } = await run(...suite);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  if (!last) {
+    // A suite that crashed before its summary counts as one failure, so it can't pass silently.
+    failed += 1;
+    rows.push(`${name}: no summary line (exit ${code}) in ${seconds}s`);
+    continue;
+  }
+  passed += last.passed;
+  failed += last.failed + (code !== 0 && last.failed === 0 ? 1 : 0);
+  skipped += last.skipped;
+  rows.push(`${name}: ${last.passed} passed, ${last.failed} failed${code !== 0 && last.failed === 0 ? ` (exit ${code})` : ''} in ${seconds}s`);
+}
+
+console.log(`\n=== all suites ===\n${rows.join('\n')}`);
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);
+
+/** Runs a suite with its output passed through; remembers its last summary line. */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let last;
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        const m = summary.exec(line.replace(/\x1b\[[0-9;]*m/g, '').trim());
+        if (m) last = { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) };
+      }
+    });
+    child.on('close', (code) => resolve({ code, last }));
+  });
+}
