@@ -20,6 +20,7 @@ const DEFAULT_SETTINGS = {
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 // Everything started here is stopped when this process ends, however it ends.
@@ -28,12 +29,20 @@ let hooked = false;
 function hookProcessExit() {
   if (hooked) return;
   hooked = true;
-  process.on('exit', () => {
-    for (const fn of cleanups) fn();
-  });
+  const runAll = () => {
+    for (const fn of cleanups) {
+      try {
+        fn();
+      } catch (err) {
+        console.error(`[editor] cleanup failed: ${err.message}`);
+      }
+    }
+    cleanups.clear();
+  };
+  process.on('exit', runAll);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
-      for (const fn of cleanups) fn();
+      runAll();
       process.exit(sig === 'SIGINT' ? 130 : 143);
     });
   }
@@ -55,6 +64,22 @@ export async function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** SIGKILLs every process whose command line contains `needle` (e.g. a unique temp folder); returns how many. */
+export function killProcessesMatching(needle) {
+  let n = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (Number(pid) !== process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) {
+        process.kill(Number(pid), 'SIGKILL');
+        n++;
+      }
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return n;
 }
 
 function killGroup(pgid, signal) {
@@ -82,20 +107,26 @@ export function installVsix(vsixPath, extensionsDir, env = editorEnv()) {
  * @param {'enabled'|'disabled'} [o.workspaceTrust]  'enabled' (default): the "Do you trust the authors" dialog appears
  * @param {number} [o.port]  default: a free port
  * @param {string[]} [o.vsixPaths]  .vsix files installed into the fresh extensions folder before start
+ * @param {string[]} [o.disableExtensions]  extension ids to disable, e.g. built-ins a test does not need ('GitHub.copilot-chat')
  * @param {(line: string) => void} [o.onOutput]  the server's stdout/stderr lines
  */
-export async function startEditor({ workspace, userSettings = {}, workspaceTrust = 'enabled', port, vsixPaths = [], onOutput, startTimeoutMs = 60_000 } = {}) {
+export async function startEditor({ workspace, userSettings = {}, workspaceTrust = 'enabled', port, vsixPaths = [], disableExtensions = [], onOutput, startTimeoutMs = 60_000 } = {}) {
   if (!['enabled', 'disabled'].includes(workspaceTrust)) throw new Error(`workspaceTrust must be 'enabled' or 'disabled', got ${workspaceTrust}`);
   if (!fs.existsSync(editorPaths.serverMain)) throw new Error(`editor not installed: run node scripts/editor/install-editor.mjs`);
   port ??= await freePort();
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'delegate-editor-'));
   const dirs = { base, serverData: path.join(base, 'server-data'), userData: path.join(base, 'user-data'), extensions: path.join(base, 'extensions'), tmp: path.join(base, 'tmp') };
   for (const d of Object.values(dirs)) fs.mkdirSync(d, { recursive: true });
-  const settings = { ...DEFAULT_SETTINGS, 'security.workspace.trust.enabled': workspaceTrust === 'enabled', ...userSettings };
+  const trust = workspaceTrust === 'enabled'
+    ? // the "Do you trust the authors" dialog came reliably only with 'always' (with the default 'once' it sometimes
+      // never came and the window just stayed in Restricted Mode)
+      { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'always' }
+    : { 'security.workspace.trust.enabled': false };
+  const settings = { ...DEFAULT_SETTINGS, ...trust, ...userSettings };
   fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
   fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   // TMPDIR inside our folder: the server's IPC sockets then go away with it.
-  const env = { ...editorEnv(), TMPDIR: dirs.tmp, VSCODE_CLI_DISABLE_KEYCHAIN_ENCRYPT: '1' };
+  const env = { ...editorEnv(), TMPDIR: dirs.tmp };
   const removeDirs = () => fs.rmSync(base, { recursive: true, force: true, maxRetries: 3 });
   for (const v of vsixPaths) {
     try {
@@ -108,6 +139,7 @@ export async function startEditor({ workspace, userSettings = {}, workspaceTrust
 
   const args = [editorPaths.serverMain, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms', '--disable-telemetry', '--enable-smoke-test-driver', '--server-data-dir', dirs.serverData, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   if (workspaceTrust === 'disabled') args.push('--disable-workspace-trust');
+  for (const id of disableExtensions) args.push('--disable-extension', id);
   // detached: the child calls setsid(), so it leads its own process group, which stop() kills whole.
   const child = spawn(editorPaths.node, args, { env, cwd: base, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
@@ -123,7 +155,7 @@ export async function startEditor({ workspace, userSettings = {}, workspaceTrust
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   let exited = null;
-  child.on('exit', (code, signal) => (exited = { code, signal }));
+  const exitedPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
 
   let stopped = false;
   const killNow = () => {
@@ -137,7 +169,7 @@ export async function startEditor({ workspace, userSettings = {}, workspaceTrust
     stopped = true;
     unregister();
     if (killGroup(pgid, 'SIGTERM')) {
-      for (let i = 0; i < 30 && killGroup(pgid, 0); i++) await sleep(100);
+      for (let i = 0; i < 10 && killGroup(pgid, 0); i++) await sleep(100);
       killGroup(pgid, 'SIGKILL'); // whatever ignored SIGTERM (file watcher, agent host, pty host)
       for (let i = 0; i < 20 && killGroup(pgid, 0); i++) await sleep(50);
     }
@@ -165,5 +197,6 @@ export async function startEditor({ workspace, userSettings = {}, workspaceTrust
     }
     await sleep(200);
   }
-  return { url, port, pid: child.pid, workspace, dirs, output: () => output.join('\n'), stop };
+  // exited: resolves {code, signal} when the server process ends (by stop() or on its own).
+  return { url, port, pid: child.pid, workspace, dirs, exited: exitedPromise, output: () => output.join('\n'), stop };
 }
