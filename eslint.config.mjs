@@ -9,7 +9,7 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.tools/**', 'test-artifacts/**', '.bench/**', 'media/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-test/**', '.tools/**', 'test-artifacts/**', '.bench/**', 'media/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

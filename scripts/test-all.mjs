@@ -41,6 +41,11 @@ console.log(`\n=== all suites ===\n${rows.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
 
+/** Colour codes would hide a summary line from the pattern. */
+function stripAnsi(text) {
+  return text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+}
+
 /** Runs a suite with its output passed through; remembers its last summary line. */
 function run(cmd, args) {
   return new Promise((resolve) => {
@@ -53,7 +58,7 @@ function run(cmd, args) {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
-        const m = summary.exec(line.replace(/\x1b\[[0-9;]*m/g, '').trim());
+        const m = summary.exec(stripAnsi(line).trim());
         if (m) last = { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) };
       }
     });
