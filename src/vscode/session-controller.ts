@@ -79,7 +79,7 @@ export class SessionController implements vscode.Disposable {
     this.setContext();
     try {
       const result = await session.run(text, this.running.signal);
-      if (result.status === 'error') void vscode.window.showErrorMessage(`Delegate: ${result.error ?? 'the run failed'}`);
+      if (result.status === 'error') this.showRunError(result.error ?? 'the run failed');
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
@@ -150,6 +150,18 @@ export class SessionController implements vscode.Disposable {
     }
     if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();
     this.eventsEmitter.fire([event]);
+  }
+
+  /** One line; an authentication failure offers to set the key (the core's hint names the env variable). */
+  private showRunError(message: string): void {
+    const auth = /\b(401|403)\b|authentication|permission_error/.test(message);
+    if (!auth) {
+      void vscode.window.showErrorMessage(`Delegate: ${message}`);
+      return;
+    }
+    void vscode.window.showErrorMessage(`Delegate: ${message.replace(/ — check \w+.*$/, '')}. Check the API key.`, 'Set API Key').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('delegate.setApiKey');
+    });
   }
 
   private showTrustNotice(): void {
