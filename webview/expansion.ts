@@ -27,6 +27,15 @@ export class Expansion {
     this.save();
   }
 
+  /** Forgets choices for nodes a new snapshot no longer has (keeps the saved state small). */
+  retain(keep: (id: string) => boolean): void {
+    const entries = Object.entries(this.state.expanded);
+    const kept = entries.filter(([id]) => keep(id));
+    if (kept.length === entries.length) return;
+    this.state.expanded = Object.fromEntries(kept);
+    this.save();
+  }
+
   get draft(): string {
     return this.state.draft;
   }

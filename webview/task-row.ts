@@ -1,6 +1,6 @@
 /**
- * A task node as a tree-item: status icon + description, the meta line
- * (turns · tools · tokens · duration) as the item description, a status word as decoration,
+ * A task node as a two-line tree-item — status icon + description over a dimmed line with the
+ * status word and turns · tools · tokens · duration (one line got cut in a narrow side bar) —
  * and children — a "Prompt" row, the subagent's calls (tool rows and nested tasks, created by
  * the renderer) and a "Result"/"Error" row once there is one. Children are created only when
  * the task is first expanded; after that new calls are appended as they arrive.
@@ -17,7 +17,14 @@ export interface TaskRowHost {
   createChild(id: string): VscodeTreeItem | null;
   /** Registers a prompt/result row so expanding it can fill its detail. */
   registerTextRow(row: TextRow): void;
+  /** How many of `wanted` rows may be built now (0 once the frame's time box is used up). */
+  takeBudget(wanted: number, bulk?: boolean): number;
+  /** Asks for `sync()` again on the next frame (budget ran out, or earlier rows are being revealed). */
+  defer(row: TaskRow): void;
 }
+
+/** A task shows at most its last ROW_WINDOW calls until the user asks for the earlier ones. */
+export const ROW_WINDOW = 250;
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
   running: 'tone-running',
@@ -34,24 +41,32 @@ export class TaskRow {
   private readonly meta: HTMLSpanElement;
   private readonly statusWord: HTMLSpanElement;
   private readonly warning: HTMLSpanElement;
+  private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
-  private renderedChildren = 0;
+  /** Children rendered: indices [start, end) of node.children. */
+  private start = 0;
+  private end = 0;
+  private more: { item: VscodeTreeItem; label: HTMLSpanElement } | null = null;
+  private revealing = false;
   materialized = false;
   node: TaskNode;
 
   constructor(node: TaskNode, private readonly host: TaskRowHost) {
     this.node = node;
     this.item = treeItem(node.id, 'task-row');
+    // Two lines in the label: [status icon, description, retry warning] over [status word, meta].
+    const text = el('div', 'task-text');
+    const line1 = el('div', 'task-line');
+    const line2 = el('div', 'task-line task-sub');
     this.icon = codicon('loading', 'row-icon');
     this.title = el('span', 'task-title');
-    this.meta = el('span', 'task-meta');
-    this.meta.slot = 'description';
-    const deco = el('span', 'row-deco');
-    deco.slot = 'decoration';
-    this.warning = codicon('warning', 'tone-warn');
+    this.warning = codicon('warning', 'tone-warn task-warning');
     this.statusWord = el('span', 'row-state');
-    deco.append(this.warning, this.statusWord);
-    this.item.append(this.icon, this.title, this.meta, deco);
+    this.meta = el('span', 'task-meta');
+    line1.append(this.icon, this.title, this.warning);
+    line2.append(this.statusWord, this.meta);
+    text.append(line1, line2);
+    this.item.append(text);
     this.update(node, Date.now());
   }
 
@@ -68,49 +83,109 @@ export class TaskRow {
     setText(this.title, node.description);
     this.title.title = node.prompt ? `${node.description}\n\n${node.prompt}` : node.description;
     this.updateMeta(now);
-    const word = node.status === 'running' || node.status === 'completed' ? '' : TASK_STATUS_LABEL[node.status].toLowerCase();
+    const word = node.status === 'completed' ? '' : TASK_STATUS_LABEL[node.status];
     setText(this.statusWord, word);
     setClassName(this.statusWord, `row-state ${tone}`);
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
-    if (this.materialized) {
-      this.syncChildren();
-      this.syncOutcome();
-    }
+    if (this.materialized) this.sync();
   }
 
   updateMeta(now: number): void {
     setText(this.meta, taskMeta(this.node, now));
   }
 
-  /** Builds the children (first expand). */
+  /** Builds the children (first expand): the prompt row and the last ROW_WINDOW calls. */
   materialize(): void {
     if (this.materialized) return;
     this.materialized = true;
     const prompt = new TextRow(`prompt:${this.node.id}`, 'prompt-row');
-    prompt.set('comment', 'tone-muted', 'Prompt', this.node.prompt || this.node.description);
     prompt.item.slot = 'children';
+    this.prompt = prompt;
     this.host.registerTextRow(prompt);
     this.item.append(prompt.item);
-    this.syncChildren();
-    this.syncOutcome();
+    this.start = this.end = Math.max(0, this.node.children.length - ROW_WINDOW);
+    if (this.start > 0) this.addMoreRow();
+    this.sync();
   }
 
-  /** Appends rows for children added since the last call (before the outcome row). */
-  private syncChildren(): void {
-    const ids = this.node.children;
-    if (this.renderedChildren >= ids.length) return;
+  /**
+   * Builds rows still missing, within the frame's budget: new calls first (appended before the
+   * outcome row), then — while revealing — earlier calls just above the shown ones.
+   */
+  sync(): void {
+    if (!this.materialized) return;
+    this.prompt?.set('comment', 'tone-muted', 'Prompt', this.node.prompt || this.node.description);
+    for (;;) {
+      const missing = this.node.children.length - this.end;
+      const n = missing > 0 ? this.host.takeBudget(missing) : 0;
+      if (n === 0) break;
+      this.item.insertBefore(this.rows(this.end, this.end + n), this.outcome?.item ?? null);
+      this.end += n;
+    }
+    while (this.revealing && this.more && this.end >= this.node.children.length) {
+      const n = this.host.takeBudget(this.start, true);
+      if (n === 0) break;
+      this.more.item.after(this.rows(this.start - n, this.start));
+      this.start -= n;
+      if (this.start === 0) {
+        this.more.item.remove();
+        this.more = null;
+        this.revealing = false;
+      }
+    }
+    this.updateMoreRow();
+    this.syncOutcome();
+    if (this.end < this.node.children.length || this.revealing) this.host.defer(this);
+  }
+
+  private rows(from: number, to: number): DocumentFragment {
     const fragment = document.createDocumentFragment();
-    for (let i = this.renderedChildren; i < ids.length; i++) {
+    const ids = this.node.children;
+    for (let i = from; i < to; i++) {
       const id = ids[i];
       const child = id === undefined ? null : this.host.createChild(id);
       if (!child) continue;
       child.slot = 'children';
       fragment.append(child);
     }
-    this.renderedChildren = ids.length;
-    this.item.insertBefore(fragment, this.outcome?.item ?? null);
+    return fragment;
+  }
+
+  /** A leaf row "Show N earlier calls": thousands of rows cost seconds to build, so they wait for a click. */
+  private addMoreRow(): void {
+    const item = document.createElement('vscode-tree-item');
+    item.className = 'more-row';
+    item.dataset.moreOf = this.node.id;
+    item.slot = 'children';
+    const label = el('span', 'more-label');
+    item.append(codicon('unfold', 'row-icon'), label);
+    const reveal = (ev: Event): void => {
+      ev.stopPropagation();
+      this.revealEarlier();
+    };
+    // Capture: the tree-item's own click handler (in its shadow) stops propagation before the host hears it.
+    item.addEventListener('click', reveal, { capture: true });
+    item.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') reveal(ev);
+    });
+    this.more = { item, label };
+    this.updateMoreRow();
+    this.item.append(item);
+  }
+
+  private updateMoreRow(): void {
+    if (!this.more) return;
+    const n = this.start;
+    setText(this.more.label, this.revealing ? `Loading ${n.toLocaleString('en-US')} earlier calls…` : `Show ${n.toLocaleString('en-US')} earlier call${n === 1 ? '' : 's'}`);
+  }
+
+  private revealEarlier(): void {
+    if (this.revealing || !this.more) return;
+    this.revealing = true;
+    this.updateMoreRow();
+    this.host.defer(this);
   }
 
   private syncOutcome(): void {

@@ -5,7 +5,7 @@
  * of collapsed rows cost one element each.
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
-import { toolStateLabel } from '../src/view-model/format';
+import { formatDuration, toolStateLabel } from '../src/view-model/format';
 import type { ToolCallNode } from '../src/view-model/session-view';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
@@ -64,7 +64,7 @@ export class ToolRow {
   private readonly summary: HTMLSpanElement;
   private readonly stateText: HTMLSpanElement;
   private readonly stateIcon: HTMLSpanElement;
-  private detail: { body: HTMLDivElement; output: HTMLPreElement; outputSection: HTMLElement; extra: HTMLDivElement } | null = null;
+  private detail: { output: HTMLPreElement; outputHeading: HTMLElement; extra: HTMLDivElement } | null = null;
   private node: ToolCallNode;
 
   constructor(node: ToolCallNode, private readonly actions: RowActions) {
@@ -118,9 +118,10 @@ export class ToolRow {
     const input = el('pre', 'detail-pre', this.node.inputJson);
     const output = el('pre', 'detail-pre detail-output');
     const outputSection = section('Output', output);
+    const outputHeading = outputSection.firstElementChild as HTMLElement;
     const extra = el('div', 'detail-extra');
     body.append(extra, section('Input', input), outputSection);
-    this.detail = { body, output, outputSection, extra };
+    this.detail = { output, outputHeading, extra };
     this.fillDetail();
     this.item.append(item);
   }
@@ -128,12 +129,12 @@ export class ToolRow {
   private fillDetail(): void {
     if (!this.detail) return;
     const n = this.node;
-    const { output, extra } = this.detail;
+    const { output, outputHeading, extra } = this.detail;
+    setText(outputHeading, n.durationMs === undefined ? 'Output' : `Output · ${formatDuration(n.durationMs)}`);
     setText(output, n.output ?? (n.status === 'running' ? 'Running…' : '(no output)'));
     output.classList.toggle('is-error', n.status === 'error');
     extra.replaceChildren();
     if (n.permissionReason) extra.append(el('div', 'detail-note', `${n.permission === 'denied' ? 'Denied' : 'Approval'}: ${n.permissionReason}`));
-    if (n.durationMs !== undefined) extra.append(el('div', 'detail-note', `Took ${n.durationMs} ms`));
     if (n.fullOutputPath) {
       const line = el('div', 'detail-note', 'Output was cut. Full output: ');
       line.append(pathLink(n.fullOutputPath, n.fullOutputPath, this.actions));

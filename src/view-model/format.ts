@@ -25,7 +25,9 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** `now` is used for a running task's elapsed time. */
 export function taskMeta(task: TaskNode, now: number): string {
-  const parts = [plural(task.turns, 'turn'), plural(task.toolCalls, 'tool'), formatTokens(task.tokens)];
+  const parts = [plural(task.turns, 'turn'), plural(task.toolCalls, 'tool')];
+  // A task that has not reported usage yet shows no "0 tokens".
+  if (task.tokens.input + task.tokens.output > 0 || task.status !== 'running') parts.push(formatTokens(task.tokens));
   const ms = task.durationMs ?? (task.status === 'running' ? now - task.startedAt : undefined);
   if (ms !== undefined) parts.push(formatDuration(ms));
   return parts.join(' · ');

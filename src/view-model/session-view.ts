@@ -36,8 +36,14 @@ export function createSessionView(): SessionViewState {
   };
 }
 
-/** Adds the user's prompt to the conversation (the host calls it when the user sends). Returns its id. */
+/**
+ * Adds the user's prompt to the conversation (the host calls it when the user sends). Returns its
+ * id. The same prompt (text and time) arriving twice — in a snapshot and as a message — is kept once.
+ */
 export function addUserPrompt(state: SessionViewState, text: string, time: number, touched: Touched = new Set()): string {
+  const lastId = state.items[state.items.length - 1];
+  const last = lastId === undefined ? undefined : state.nodes[lastId];
+  if (last?.kind === 'user' && last.text === text && last.time === time) return last.id;
   const id = nextLocalId(state, 'user');
   placeNode(state, { kind: 'user', id, text, time }, null, touched);
   return id;

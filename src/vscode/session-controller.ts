@@ -9,7 +9,6 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { DelegateEvent, Usage } from '../core/events';
-import { createAnthropicModel } from '../core/llm/anthropic-model';
 import { createSession, type Session } from '../core/session';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import { explainMissingKey, readCredentials } from './api-key';
@@ -122,6 +121,8 @@ export class SessionController implements vscode.Disposable {
       return undefined;
     }
     const settings = readSettings();
+    // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
+    const { createAnthropicModel } = await import('../core/llm/anthropic-model');
     const storage = this.context.storageUri ?? this.context.globalStorageUri;
     const session = await createSession({
       workdir: folder.uri.fsPath,

@@ -1,0 +1,165 @@
+/**
+ * The built panel in headless Chromium: snapshot + event batches in, DOM and posted messages out.
+ * Builds dist/webview first; skipped when /usr/bin/chromium is absent.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import { browserAvailable, launch, openPanel, posted, ROOT_DIR, savedState, send } from './browser';
+import { finishedSession, ROOT, runningSession } from './fixtures';
+
+const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+
+function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
+  const state = createSessionView();
+  applyEvents(state, events);
+  return state;
+}
+
+describe('webview panel (headless Chromium)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let page: Page;
+
+  before(function () {
+    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+    if (!browserAvailable()) this.skip();
+  });
+  before(async function () {
+    if (!browserAvailable()) this.skip();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await openPanel(browser);
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('posts ready, then renders a task from event batches, live, without rebuilding its row', async () => {
+    assert.deepEqual(await posted(page), [{ type: 'ready' }]);
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false });
+    const s = runningSession();
+    const events = s.take();
+    const cut = events.findIndex((e) => e.type === 'tool_started' && e.toolUseId === 'u2');
+    await send(page, { type: 'events', events: events.slice(0, cut) });
+    const task = page.locator(item('task:tu-up'));
+    await assert.doesNotReject(task.waitFor());
+    assert.equal(await task.locator('.task-title').first().textContent(), 'Upgrade esbuild and fix the build');
+    assert.equal(await task.getAttribute('data-status'), 'running');
+    assert.equal(await task.getAttribute('open'), '', 'a running task is expanded');
+    assert.ok(await task.locator('.codicon-loading.codicon-modifier-spin').first().isVisible());
+    await page.evaluate((sel) => {
+      (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> } }).document.querySelector(sel).marker = 42;
+    }, item('task:tu-up'));
+    await send(page, { type: 'events', events: events.slice(cut) });
+    const marker = await page.evaluate(
+      (sel) => (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> } }).document.querySelector(sel).marker,
+      item('task:tu-up'),
+    );
+    assert.equal(marker, 42, 'the task row element is updated in place');
+    const rows = await task.locator(':scope > vscode-tree-item.tool-row, :scope > vscode-tree-item.task-row').evaluateAll((els) =>
+      els.map((e) => (e as unknown as { dataset: { id: string } }).dataset.id),
+    );
+    assert.deepEqual(rows, ['tool:u1', 'tool:u2', 'tool:u3', 'task:tu-nested', 'tool:u4']);
+    const nested = page.locator(item('task:tu-nested'));
+    assert.equal(await nested.getAttribute('data-status'), 'running');
+    assert.equal(await nested.locator(':scope > vscode-tree-item.tool-row').count(), 2);
+    assert.equal(await page.locator(item('tool:u2')).getAttribute('data-status'), 'error');
+    assert.match((await page.locator(item('tool:u4')).textContent()) ?? '', /waiting for approval/);
+  });
+
+  it('shows the end of a task: completed with turns and tokens, collapsed, result row', async () => {
+    const s = runningSession();
+    await send(page, { type: 'snapshot', state: snapshotOf(s.take()), running: true });
+    s.emit('agent-up', ROOT, { type: 'permission_answered', toolUseId: 'u4', name: 'bash', decision: 'deny', reason: 'not now' });
+    s.emit('agent-up', ROOT, { type: 'tool_finished', toolUseId: 'u4', name: 'bash', isError: true, output: 'Permission denied', durationMs: 3 });
+    await send(page, { type: 'events', events: s.take() });
+    assert.match((await page.locator(item('tool:u4')).textContent()) ?? '', /denied/);
+    s.childFinish('agent-nested', 'agent-up', 'completed', 1, 2, [900, 90], 'No breaking changes.');
+    s.childFinish('agent-up', ROOT, 'completed', 3, 5, [12_000, 1500], 'Build fixed.');
+    s.taskEnd(ROOT, null, 'tu-up', 'Build fixed.');
+    await send(page, { type: 'events', events: s.take() });
+    const task = page.locator(item('task:tu-up'));
+    assert.equal(await task.getAttribute('data-status'), 'completed');
+    assert.equal(await task.getAttribute('open'), null, 'a finished task collapses');
+    const meta = (await task.locator('.task-meta').first().textContent()) ?? '';
+    assert.equal(meta, '3 turns · 5 tools · 14k tokens · 12s');
+    assert.ok(await task.locator('.codicon-check').first().count());
+    assert.equal(await task.locator(':scope > vscode-tree-item.outcome-row .text-row-line').textContent(), 'Build fixed.');
+  });
+
+  it('keeps the user’s expand/collapse choices across a reload', async () => {
+    const state = snapshotOf(finishedSession().events);
+    await send(page, { type: 'snapshot', state, running: false });
+    for (const id of ['task:tu-a', 'task:tu-b', 'task:tu-c']) assert.equal(await page.locator(item(id)).getAttribute('open'), null);
+    await page.locator(`${item('task:tu-a')} .task-title`).click();
+    await page.locator(`${item('tool:a2')} .tool-name`).click();
+    await send(page);
+    assert.deepEqual((await savedState(page)) as unknown, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' });
+    assert.match((await page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
+
+    const reloaded = await openPanel(browser, await savedState(page));
+    try {
+      await send(reloaded, { type: 'snapshot', state, running: false });
+      assert.equal(await reloaded.locator(item('task:tu-a')).getAttribute('open'), '');
+      assert.equal(await reloaded.locator(item('tool:a2')).getAttribute('open'), '');
+      assert.equal(await reloaded.locator(item('task:tu-b')).getAttribute('open'), null);
+      assert.ok(await reloaded.locator(`${item('tool:a2')} .detail-output`).isVisible());
+    } finally {
+      await reloaded.close();
+    }
+  });
+
+  it('Enter posts the prompt, Shift+Enter adds a newline, Stop posts stop', async () => {
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false });
+    const input = page.locator('vscode-textarea.prompt-input textarea');
+    await input.click();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    assert.equal((await posted(page)).filter((m) => m.type === 'prompt').length, 0);
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted(page)).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'first line\nsecond line' }]);
+    assert.equal(await input.inputValue(), '', 'the box is cleared after sending');
+
+    const stop = page.locator('vscode-button.stop-button');
+    assert.equal(await stop.getAttribute('disabled'), '');
+    await send(page, { type: 'status', running: true });
+    assert.equal(await stop.getAttribute('disabled'), null);
+    await stop.click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'stop' });
+  });
+
+  it('posts open_file for a clicked path and open_diff for a write row', async () => {
+    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
+    await page.locator(`${item('tool:u1')} .path-link`).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
+    assert.equal(await page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
+    await page.locator(`${item('tool:u3')} .tool-name`).hover();
+    await page.locator(`${item('tool:u3')} .row-action`).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
+  });
+
+  it('adds the prompt sent by the host and streams the parent text', async () => {
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'user_prompt', text: 'Hi there', time: 1 });
+    assert.equal(await page.locator('.msg-user .msg-text').textContent(), 'Hi there');
+    const s = finishedSession();
+    const events = s.take();
+    const firstDelta = events.findIndex((e) => e.type === 'text_delta');
+    await send(page, { type: 'events', events: events.slice(0, firstDelta + 1) });
+    const text = page.locator('.msg-assistant').first();
+    const full = 'I will split this into three investigations and run them in parallel.';
+    assert.equal(await text.textContent(), full.slice(0, Math.floor(full.length / 2)));
+    assert.ok(await text.evaluate((e) => (e as unknown as { classList: { contains(c: string): boolean } }).classList.contains('is-streaming')));
+    await send(page, { type: 'events', events: events.slice(firstDelta + 1) });
+    assert.equal(await text.textContent(), full);
+    assert.equal(await page.locator('.msg-user').count(), 2, 'host prompt + the run’s own prompt (different text)');
+    assert.match((await page.locator('.msg-assistant code').first().textContent()) ?? '', /50 ms/);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The prompt box at the bottom: a vscode-textarea (Enter sends, Shift+Enter inserts a
+ * newline, IME composition is respected), Send and Stop buttons, and the session totals line.
+ */
+import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
+import type { VscodeTextarea } from '@vscode-elements/elements/dist/vscode-textarea/vscode-textarea.js';
+import { el, setText } from './dom';
+
+export interface ComposerCallbacks {
+  send(text: string): void;
+  stop(): void;
+  draftChanged(text: string): void;
+}
+
+export class Composer {
+  readonly element: HTMLElement;
+  private readonly input: VscodeTextarea;
+  private readonly sendButton: VscodeButton;
+  private readonly stopButton: VscodeButton;
+  private readonly totals: HTMLElement;
+
+  constructor(draft: string, private readonly callbacks: ComposerCallbacks) {
+    this.element = el('footer', 'composer');
+    this.input = document.createElement('vscode-textarea');
+    this.input.className = 'prompt-input';
+    this.input.rows = 3;
+    this.input.resize = 'vertical';
+    this.input.placeholder = 'Ask Delegate…  (Enter to send, Shift+Enter for a new line)';
+    this.input.value = draft;
+    this.input.addEventListener('keydown', (ev) => this.onKeyDown(ev));
+    this.input.addEventListener('input', () => this.callbacks.draftChanged(this.input.value));
+
+    this.sendButton = document.createElement('vscode-button');
+    this.sendButton.className = 'send-button';
+    this.sendButton.icon = 'send';
+    this.sendButton.textContent = 'Send';
+    this.sendButton.addEventListener('click', () => this.submit());
+
+    this.stopButton = document.createElement('vscode-button');
+    this.stopButton.className = 'stop-button';
+    this.stopButton.secondary = true;
+    this.stopButton.icon = 'debug-stop';
+    this.stopButton.textContent = 'Stop';
+    this.stopButton.disabled = true;
+    this.stopButton.addEventListener('click', () => {
+      if (!this.stopButton.disabled) this.callbacks.stop();
+    });
+
+    this.totals = el('span', 'totals');
+    const bar = el('div', 'composer-bar');
+    const buttons = el('div', 'composer-buttons');
+    buttons.append(this.stopButton, this.sendButton);
+    bar.append(this.totals, buttons);
+    this.element.append(this.input, bar);
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  setRunning(running: boolean): void {
+    if (this.stopButton.disabled === !running) return;
+    this.stopButton.disabled = !running;
+    this.element.classList.toggle('is-running', running);
+  }
+
+  setTotals(text: string): void {
+    setText(this.totals, text);
+  }
+
+  private onKeyDown(ev: KeyboardEvent): void {
+    if (ev.key !== 'Enter' || ev.shiftKey || ev.isComposing || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    ev.preventDefault();
+    this.submit();
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (text.trim() === '') return;
+    this.callbacks.send(text);
+    this.input.value = '';
+    this.callbacks.draftChanged('');
+  }
+}

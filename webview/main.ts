@@ -1,0 +1,125 @@
+/**
+ * Webview entry of the Delegate panel. Builds the layout (scrolling conversation + prompt box),
+ * posts `ready`, takes the host's `snapshot`, then folds `events` batches into its state copy
+ * and re-renders the touched nodes once per animation frame.
+ */
+import '@vscode-elements/elements/dist/vscode-tree/index.js';
+import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { HostToWebview } from '../src/protocol';
+import { formatTokens } from '../src/view-model/format';
+import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
+import { Composer } from './composer';
+import { el } from './dom';
+import { Expansion } from './expansion';
+import { ConversationRenderer, emptyHint } from './renderer';
+import { installStyles } from './styles';
+import { patchVscodeTree } from './tree-patches';
+import { post } from './vscode-api';
+
+patchVscodeTree();
+installStyles();
+
+const expansion = new Expansion();
+const log = el('main', 'log');
+const conversation = el('div', 'conversation');
+const hint = emptyHint();
+log.append(hint, conversation);
+
+const renderer = new ConversationRenderer(
+  conversation,
+  expansion,
+  {
+    openFile: (path) => post({ type: 'open_file', path }),
+    openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
+  },
+  () => schedule(),
+);
+
+let state: SessionViewState = createSessionView();
+let hostRunning = false;
+let pending = new Set<string>();
+let frame = 0;
+let needsReset = true;
+
+const composer = new Composer(expansion.draft, {
+  send: (text) => post({ type: 'prompt', text }),
+  stop: () => post({ type: 'stop' }),
+  draftChanged: (text) => {
+    expansion.draft = text;
+  },
+});
+
+const app = el('div', 'app');
+app.append(log, composer.element);
+document.body.append(app);
+
+function nearBottom(): boolean {
+  return log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+}
+
+// Follow the conversation while the user is at the bottom. Rows lay out after the flush (lit
+// renders their shadow trees in a microtask), so the scroll happens when the content resizes,
+// shortly after a flush — a user expanding a row is not scrolled away from it.
+let stick = true;
+let stickUntil = 0;
+log.addEventListener('scroll', () => (stick = nearBottom()), { passive: true });
+new ResizeObserver(() => {
+  if (stick && performance.now() < stickUntil) log.scrollTop = log.scrollHeight;
+}).observe(conversation);
+
+function flush(): void {
+  frame = 0;
+  if (stick) stickUntil = performance.now() + 250;
+  if (needsReset) {
+    needsReset = false;
+    renderer.reset(state);
+  } else {
+    renderer.update(state, pending);
+  }
+  pending = new Set();
+  hint.hidden = state.items.length > 0;
+  const running = hostRunning || state.running;
+  composer.setRunning(running);
+  const t = state.totals;
+  const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, formatTokens(t.tokens)];
+  composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '));
+}
+
+function schedule(): void {
+  if (frame === 0) frame = requestAnimationFrame(flush);
+}
+
+window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
+  const msg = ev.data;
+  switch (msg.type) {
+    case 'snapshot':
+      state = msg.state;
+      expansion.retain((id) => id.replace(/^(prompt|outcome):/, '') in msg.state.nodes);
+      hostRunning = msg.running;
+      pending = new Set();
+      needsReset = true;
+      break;
+    case 'events':
+      applyEvents(state, msg.events, pending);
+      break;
+    case 'status':
+      hostRunning = msg.running;
+      break;
+    case 'user_prompt':
+      addUserPrompt(state, msg.text, msg.time, pending);
+      break;
+    default:
+      return;
+  }
+  schedule();
+});
+
+setInterval(() => {
+  if (frame === 0) renderer.tick(Date.now());
+}, 1000);
+
+schedule();
+composer.focus();
+post({ type: 'ready' });
