@@ -51,7 +51,8 @@ describe('Delegate in the extension host', () => {
   });
 
   it('activates quickly and registers its commands and view', async () => {
-    console.log(`activation took ${api.activationMs.toFixed(1)} ms`);
+    const b = api.activationBreakdown;
+    console.log(`activation took ${api.activationMs.toFixed(1)} ms (imports ${b.importsMs.toFixed(1)}, editor wait ${b.waitMs.toFixed(1)}, activate() ${b.activateMs.toFixed(1)})`);
     const commands = await vscode.commands.getCommands(true);
     for (const id of ['delegate.ask', 'delegate.stop', 'delegate.newSession', 'delegate.setApiKey', 'delegate.openTranscript', 'delegate.panel.focus']) {
       assert.ok(commands.includes(id), `${id} is registered`);
