@@ -1,0 +1,72 @@
+// `npm run bench` (= build, then this): the harness's speed and memory figures, each printed beside its
+// target. A benchmark, not a test: it exits 0 when every scenario ran (targets missed or not), 1 when a
+// scenario crashed. Everything is measured side by side in one run, repeated, as median [min–max].
+//
+//   1. harness time per turn       core in-process: scripted model; real SDK → local server (0 and 50 ms)
+//   2. CLI                         first request after spawn, wall time, peak RSS (1 and 3 subagents)
+//   3. parallel subagents          3 children vs the slowest alone (core and CLI)
+//   4. parent context growth       20 tool calls inline vs the same calls in one subagent
+//
+// The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
+// (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
+// `node scripts/bench.mjs 2 4` runs only sections 2 and 4.
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { benchCli } from './bench/cli.mjs';
+import { benchGrowth } from './bench/growth.mjs';
+import { benchParallel } from './bench/parallel.mjs';
+import { startServerProcess } from './bench/server-client.mjs';
+import { makeScratch, Report } from './bench/util.mjs';
+
+const bundle = fileURLToPath(new URL('../dist/cli/main.mjs', import.meta.url));
+if (!existsSync(bundle)) {
+  console.error('dist/cli/main.mjs is missing: run `npm run build` first (or `npm run bench`, which builds)');
+  process.exit(1);
+}
+
+const started = performance.now();
+const builtAt = () => statSync(bundle).mtime;
+const bundleTime = builtAt();
+const report = new Report();
+report.write(`Delegate benchmark — ${new Date().toISOString()}`);
+report.write(`node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
+report.write(`CLI bundle: dist/cli/main.mjs, ${statSync(bundle).size} bytes, built ${bundleTime.toISOString()}`);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+report.write(`load average ${load()} (other work on the machine inflates wall times: see the CPU and "waiting" rows)`);
+report.write('Figures: median [min–max, n runs]; targets apply to the median.');
+
+// Loading the core through tsx takes a second or so: import it after the header is out.
+const { benchHarness } = await import('./bench/core.mjs');
+
+const scratch = makeScratch();
+const server = await startServerProcess();
+const sections = [
+  ['1. Harness time per turn', benchHarness],
+  ['2. CLI: time to first request, wall time, peak RSS', benchCli],
+  ['3. Parallel subagents', benchParallel],
+  ['4. Parent context growth per delegated task', benchGrowth],
+];
+const only = process.argv.slice(2).map(Number);
+const crashed = [];
+try {
+  for (const [title, run] of sections.filter((_, i) => only.length === 0 || only.includes(i + 1))) {
+    report.section(title);
+    try {
+      await run(report, server, scratch);
+    } catch (err) {
+      crashed.push(title);
+      report.note(`CRASHED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    }
+  }
+} finally {
+  await server.close();
+  scratch.remove();
+}
+
+report.section(`Summary (${((performance.now() - started) / 1000).toFixed(0)} s; load average now ${load()})`);
+report.note(`targets met: ${report.met.length}, missed: ${report.missed.length}${crashed.length ? `, scenarios crashed: ${crashed.length}` : ''}`);
+for (const miss of report.missed) report.note(`missed: ${miss}`);
+for (const title of crashed) report.note(`crashed: ${title}`);
+if (builtAt().getTime() !== bundleTime.getTime()) report.note('WARNING: dist/cli was rebuilt during the run (a concurrent build?): CLI figures may mix two builds.');
+process.exitCode = crashed.length ? 1 : 0;

@@ -1,0 +1,140 @@
+// Section 2, and the CLI runner the other sections share: spawns the built bundle (`node bin/delegate.js`)
+// against the local server, times it from spawn to the first request and to exit, and follows its peak
+// RSS by reading /proc/<pid>/status (VmHWM, the kernel's high-water mark) every few ms while it lives.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { delegatePlan, readJobs } from './plans.mjs';
+import { repeat } from './util.mjs';
+
+const BIN = fileURLToPath(new URL('../../bin/delegate.js', import.meta.url));
+const POLL_MS = 4;
+const TIMEOUT_MS = 30_000;
+export const PROMPT = 'Benchmark prompt: do as scripted.';
+const NO_WASM_TIER_UP = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'];
+
+/**
+ * One look at a live process: its peak RSS so far (VmHWM) and its main thread's time on a CPU and time
+ * spent runnable but waiting for one (schedstat, ns). null once it is gone.
+ */
+function sample(pid) {
+  try {
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const [runNs, waitNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { at: Date.now(), peakKiB: hwm ? Number(hwm[1]) : 0, cpuMs: runNs / 1e6, waitMs: waitNs / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/** The last sample taken at or before `at` (Date.now() time). */
+export const sampleAt = (samples, at) => samples.filter((s) => s.at <= at).at(-1) ?? { cpuMs: NaN, waitMs: NaN };
+
+/** Runs `node ...args` to its exit: { code, stdout, stderr, spawnedAt (Date.now()), wallMs, peakMiB, samples }. */
+export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.HOME }) {
+  return new Promise((resolve, reject) => {
+    const spawnedAt = Date.now();
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const samples = [];
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const poll = setInterval(() => {
+      const s = sample(child.pid);
+      if (s) samples.push(s);
+    }, POLL_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    let wallMs = 0;
+    child.once('error', reject);
+    child.once('exit', () => {
+      wallMs = performance.now() - t0;
+      clearInterval(poll);
+      clearTimeout(timer);
+    });
+    // 'close' comes after 'exit', once the pipes are drained.
+    child.once('close', (code, signal) => {
+      const peakMiB = Math.max(0, ...samples.map((s) => s.peakKiB)) / 1024;
+      resolve({ code: code ?? signal, stdout, stderr, spawnedAt, wallMs, peakMiB, samples });
+    });
+  });
+}
+
+/**
+ * One CLI run answering `plan`. Fails unless it exits 0 with status completed and the server used up
+ * the plan exactly. `events` are the stream-json lines (with format stream-json), `requests` the server's.
+ */
+export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [] } = {}) {
+  await server.plan(plan);
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANTHROPIC_API_KEY: 'bench-key',
+    ANTHROPIC_BASE_URL: server.baseURL,
+    XDG_DATA_HOME: scratch.dataDir(),
+  };
+  const run = await runNode([...nodeArgs, BIN, '-p', PROMPT, '--cwd', scratch.workdir, '--output-format', format], env);
+  const st = await server.stats({ bodies });
+  if (run.code !== 0) throw new Error(`delegate exited ${run.code}: ${run.stderr.trim().slice(0, 500)}`);
+  const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const result = lines.at(-1);
+  if (result?.status !== 'completed') throw new Error(`delegate run ended "${result?.status}": ${result?.error ?? ''}`);
+  if (st.problems.length) throw new Error(`server: ${st.problems.join('; ')}`);
+  const firstAt = st.requests[0].receivedAt;
+  const lastAt = st.requests.at(-1).receivedAt;
+  return {
+    ...run,
+    firstRequestMs: firstAt - run.spawnedAt,
+    /** The CLI's main thread by the first request: time on a CPU, and time waiting for one. */
+    firstRequestCpu: sampleAt(run.samples, firstAt),
+    /** From the last request's arrival to the process being gone (answer, output, exit). */
+    exitMs: run.spawnedAt + run.wallMs - lastAt,
+    result,
+    events: lines.slice(0, -1),
+    requests: st.requests,
+  };
+}
+
+export async function benchCli(report, server, scratch) {
+  report.note(
+    [
+      'The built bundle, spawned as `node bin/delegate.js -p … --output-format json`, local server latency 0.',
+      'first request = spawn() to the request\'s arrival at the server (both Date.now(), ±1 ms). Peak RSS =',
+      `VmHWM of the CLI process, read from /proc every ${POLL_MS} ms until it exits, with the main thread's CPU and`,
+      'run-queue times (/proc/<pid>/schedstat): "waiting for a CPU" is what a busy machine adds. Environment:',
+      'PATH, HOME, the API variables and XDG_DATA_HOME only. Runs alternate; warm-up discarded.',
+      'Subagent runs: the parent sends task call(s) in one message, each child reads 3 files (3 turns) and reports.',
+    ].join('\n'),
+  );
+  const one = delegatePlan(readJobs(['JOB-A']));
+  const three = delegatePlan(readJobs(['JOB-A', 'JOB-B', 'JOB-C']));
+  await runCli(server, scratch, one);
+  const pairs = await repeat(5, async () => ({
+    one: await runCli(server, scratch, one),
+    three: await runCli(server, scratch, three),
+    // What-if: V8 keeps Node's fetch (undici's llhttp WebAssembly) on its baseline compiler, no background TurboFan.
+    liftoff: await runCli(server, scratch, three, { nodeArgs: NO_WASM_TIER_UP }),
+  }));
+  const all = pairs.flatMap((p) => [p.one, p.three]);
+
+  const bare = await repeat(5, () => runNode(['-e', '0']));
+  const version = await repeat(5, () => runNode([BIN, '--version']));
+  report.row('node -e 0: wall time (Node\'s own start)', bare.map((r) => r.wallMs));
+  report.row('delegate --version: wall time', version.map((r) => r.wallMs));
+  report.row('node -e 0: main-thread CPU', bare.map((r) => r.samples.at(-1)?.cpuMs ?? NaN), { digits: 0 });
+  report.row('first request after spawn', all.map((r) => r.firstRequestMs), { digits: 0, max: 150 });
+  report.row('  main-thread CPU by then', all.map((r) => r.firstRequestCpu.cpuMs), { digits: 0 });
+  report.row('  main thread waiting for a CPU by then', all.map((r) => r.firstRequestCpu.waitMs), { digits: 0 });
+  report.row('wall time, one subagent', pairs.map((p) => p.one.wallMs), { digits: 0 });
+  report.row('wall time, three parallel subagents', pairs.map((p) => p.three.wallMs), { digits: 0 });
+  report.row('  last request → process gone', all.map((r) => r.exitMs), { digits: 0 });
+  report.row('node -e 0: peak RSS', bare.map((r) => r.peakMiB), { unit: 'MiB' });
+  report.row('delegate --version: peak RSS', version.map((r) => r.peakMiB), { unit: 'MiB' });
+  report.row('peak RSS, one subagent', pairs.map((p) => p.one.peakMiB), { unit: 'MiB', max: 80 });
+  report.row('peak RSS, three parallel subagents', pairs.map((p) => p.three.peakMiB), { unit: 'MiB', max: 80 });
+  report.note(`what-if, node ${NO_WASM_TIER_UP.join(' ')} (no TurboFan for the fetch client's WebAssembly):`);
+  report.row('  peak RSS, three parallel subagents', pairs.map((p) => p.liftoff.peakMiB), { unit: 'MiB' });
+  report.row('  last request → process gone', pairs.map((p) => p.liftoff.exitMs), { digits: 0 });
+  report.row('  wall time, three parallel subagents', pairs.map((p) => p.liftoff.wallMs), { digits: 0 });
+}

@@ -1,0 +1,107 @@
+// Shared helpers of the benchmark: statistics over repeated runs, the report (figures next to their
+// targets), the scratch workspace every scenario reads, and loading the project's TypeScript sources.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { require as tsxRequire } from 'tsx/cjs/api';
+
+/** Loads a TypeScript module of the repo (path relative to the repo root) through tsx. */
+export function loadTs(repoPath) {
+  return tsxRequire(`../../${repoPath}`, import.meta.url);
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Median, min and max of a list of numbers. */
+export function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1], n: sorted.length };
+}
+
+/** Runs fn() n times in a row; returns the list of what it returned. */
+export async function repeat(n, fn) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await fn(i));
+  return out;
+}
+
+const num = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
+
+/**
+ * Prints rows `label  median unit  [min–max, n]  target` and counts targets met and missed.
+ * A target is { max } (the median must not exceed it) or { equals } (for yes/no checks).
+ */
+export class Report {
+  constructor(write = (line) => console.log(line)) {
+    this.write = write;
+    this.met = [];
+    this.missed = [];
+  }
+
+  section(title) {
+    this.write(`\n${title}`);
+  }
+
+  note(text) {
+    for (const line of text.split('\n')) this.write(`   ${line}`);
+  }
+
+  /** values: a list (median/min/max are shown) or a single number. */
+  row(label, values, { unit = 'ms', digits = 1, max } = {}) {
+    const list = Array.isArray(values) ? values : [values];
+    const s = stats(list);
+    const spread = list.length > 1 ? `  [${num(s.min, digits)}–${num(s.max, digits)}, n=${s.n}]` : '';
+    let target = '';
+    if (max !== undefined) {
+      const ok = s.median <= max;
+      const by = ok ? '' : ` by ${num(s.median - max, digits)} ${unit} (${Math.round((s.median / max - 1) * 100)}%)`;
+      target = `   target ≤ ${max} ${unit}: ${ok ? 'ok' : `MISSED${by}`}`;
+      (ok ? this.met : this.missed).push(`${label}: ${num(s.median, digits)} ${unit} (target ≤ ${max})`);
+    }
+    this.write(`   ${label.padEnd(46)} ${num(s.median, digits).padStart(8)} ${unit}${spread}${target}`);
+    return s;
+  }
+
+  /** A yes/no check with its target. */
+  check(label, ok, detail = '') {
+    (ok ? this.met : this.missed).push(label);
+    this.write(`   ${label.padEnd(46)} ${ok ? 'yes' : 'NO'}${detail ? `  (${detail})` : ''}   target: yes`);
+  }
+}
+
+/** Unique marker per workspace file: if one shows up in a parent's request, a child's output leaked. */
+export const canary = (i) => `CANARY-${String(i).padStart(2, '0')}-7f3a`;
+
+export const GROWTH_FILES = Array.from({ length: 20 }, (_, i) => `files/f${String(i + 1).padStart(2, '0')}.txt`);
+
+/**
+ * A scratch workspace (read-only for every scenario) and a scratch root for transcripts:
+ *   small.txt, notes.md   cheap read_file / glob targets
+ *   files/f01..f20.txt    ~3 KB each, each with its own canary line
+ */
+export function makeScratch() {
+  const root = mkdtempSync(join(tmpdir(), 'delegate-bench-'));
+  const workdir = join(root, 'ws');
+  mkdirSync(join(workdir, 'files'), { recursive: true });
+  writeFileSync(join(workdir, 'small.txt'), 'export const answer = 42;\n'.repeat(8));
+  writeFileSync(join(workdir, 'notes.md'), '# Notes\n\nNothing to see here.\n');
+  GROWTH_FILES.forEach((file, i) => {
+    const line = (n) => `line ${n} of ${file}: lorem ipsum dolor sit amet, consectetur adipiscing elit.\n`;
+    const body = Array.from({ length: 40 }, (_, n) => line(n + 1)).join('');
+    writeFileSync(join(workdir, file), `${canary(i + 1)}\n${body}`);
+  });
+  let runs = 0;
+  return {
+    root,
+    workdir,
+    /** A fresh folder for one run's transcripts (or a CLI's XDG_DATA_HOME). */
+    dataDir: () => {
+      const dir = join(root, `data-${++runs}`);
+      mkdirSync(dir);
+      return dir;
+    },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
