@@ -1,11 +1,13 @@
 // Builds the three bundles: the CLI (ESM, split so a run loads what it needs lazily), the editor
 // host (CommonJS, `vscode` external) and the panel's webview (browser, scripts/build-webview.mjs).
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
 
+// Split chunks have hashed names: clear old ones so they don't pile up.
+rmSync('dist/cli', { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli',
@@ -16,7 +18,8 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.mjs' },
   sourcemap: production ? false : 'linked',
-  minify: production,
+  // Always minified: less to parse on every start (the source map keeps stack traces readable).
+  minify: true,
   define: { DELEGATE_VERSION: JSON.stringify(pkg.version) },
   // CommonJS dependencies (the SDK) call require() for Node built-ins; ESM output needs a real one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -50,6 +50,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   });
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   const result = await session.run(options.prompt, signal);
+  session.close();
 
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);

@@ -48,6 +48,8 @@ export interface Session {
   /** Every running agent's controller (the root's included), by agent id. */
   readonly controllers: Map<string, AbortController>;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /** Closes the transcript files; the session can still run later (they reopen). */
+  close(): void;
 }
 
 export async function createSession(config: SessionConfig): Promise<Session> {
@@ -109,5 +111,5 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     }
   };
 
-  return { id, bus, store, hooks, permissions, history, controllers: services.controllers, run };
+  return { id, bus, store, hooks, permissions, history, controllers: services.controllers, run, close: () => store.close() };
 }

@@ -95,6 +95,7 @@ export class SessionController implements vscode.Disposable {
   newSession(): void {
     this.stop();
     this.detachDiffs?.();
+    this.session?.close();
     this.session = undefined;
     this.diffs = undefined;
     this.view = createSessionView();
@@ -183,6 +184,7 @@ export class SessionController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.detachDiffs?.();
+    this.session?.close();
     this.eventsEmitter.dispose();
     this.statusEmitter.dispose();
     this.promptEmitter.dispose();

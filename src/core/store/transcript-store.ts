@@ -5,11 +5,13 @@
  *   <root>/<session>/subagents/agent-<id>.jsonl     everything one subagent did
  *   <root>/<session>/tool-outputs/<tool_use_id>.txt full text of outputs cut for the model
  *
- * Each line is appended with one write and awaited before the run goes on, so a run killed
- * mid-way leaves valid lines up to its last event. `text_delta` events are not stored: the
- * `message` event that follows holds the whole text.
+ * Each line is appended with one write before the run goes on (files stay open in append mode;
+ * a synchronous write of one line costs microseconds, an open-append-close hundreds of them), so
+ * a run killed mid-way leaves valid lines up to its last event. `text_delta` events are not
+ * stored: the `message` event that follows holds the whole text.
  */
-import { appendFile, mkdir, writeFile, rename } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdir, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DelegateEvent, EventListener } from '../events';
 
@@ -22,6 +24,8 @@ export interface TranscriptStore {
   readonly listener: EventListener;
   /** Saves a full tool output; returns its path. */
   saveToolOutput(toolUseId: string, content: string): Promise<string>;
+  /** Closes the open transcript files (a later event reopens them). */
+  close(): void;
 }
 
 export async function createTranscriptStore(root: string, sessionId: string, rootAgentId: string): Promise<TranscriptStore> {
@@ -30,32 +34,36 @@ export async function createTranscriptStore(root: string, sessionId: string, roo
   const subagentDir = join(sessionDir, 'subagents');
   const outputDir = join(sessionDir, 'tool-outputs');
   await mkdir(root, { recursive: true });
-  let subagentDirReady: Promise<unknown> | undefined;
   let outputDirReady: Promise<unknown> | undefined;
-  // One chain per file keeps lines in emit order even when parallel agents interleave.
-  const chains = new Map<string, Promise<void>>();
+  let subagentDirMade = false;
+  const fds = new Map<string, number>();
 
-  const append = (file: string, line: string): Promise<void> => {
-    const next = (chains.get(file) ?? Promise.resolve()).then(() => appendFile(file, line, 'utf8'));
-    chains.set(file, next);
-    return next;
+  const append = (file: string, line: string): void => {
+    let fd = fds.get(file);
+    if (fd === undefined) {
+      fd = openSync(file, 'a');
+      fds.set(file, fd);
+    }
+    writeSync(fd, line);
   };
 
   const agentFile = (agentId: string): string => join(subagentDir, `agent-${agentId}.jsonl`);
 
-  const listener: EventListener = async (event: DelegateEvent) => {
+  const listener: EventListener = (event: DelegateEvent) => {
     if (event.type === 'text_delta') return;
     const line = JSON.stringify(event) + '\n';
     const isRoot = event.agentId === rootAgentId;
-    const lifecycle = event.type === 'agent_started' || event.type === 'agent_finished';
-    const writes: Promise<void>[] = [];
-    if (isRoot || lifecycle) writes.push(append(sessionFile, line));
+    if (isRoot || event.type === 'agent_started' || event.type === 'agent_finished') append(sessionFile, line);
     if (!isRoot) {
-      subagentDirReady ??= mkdir(subagentDir, { recursive: true });
-      await subagentDirReady;
-      writes.push(append(agentFile(event.agentId), line));
+      if (!subagentDirMade) mkdirSync(subagentDir, { recursive: true });
+      subagentDirMade = true;
+      append(agentFile(event.agentId), line);
     }
-    await Promise.all(writes);
+  };
+
+  const close = (): void => {
+    for (const fd of fds.values()) closeSync(fd);
+    fds.clear();
   };
 
   const saveToolOutput = async (toolUseId: string, content: string): Promise<string> => {
@@ -68,7 +76,7 @@ export async function createTranscriptStore(root: string, sessionId: string, roo
     return file;
   };
 
-  return { sessionId, sessionFile, sessionDir, agentFile, listener, saveToolOutput };
+  return { sessionId, sessionFile, sessionDir, agentFile, listener, saveToolOutput, close };
 }
 
 /** Where the CLI keeps transcripts: $XDG_DATA_HOME/delegate, default ~/.local/share/delegate. */

@@ -4,7 +4,6 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { globby } from 'globby';
 import { asRecord } from './read-file';
 import type { ParseResult, Tool } from './types';
 
@@ -70,6 +69,8 @@ export function createGlobTool(workdir: string): Tool<GlobInput> {
 
       let found: string[];
       try {
+        // Loaded on first use: a run that never globs does not pay for it at start-up.
+        const { globby } = await import('globby');
         found = await globby(input.pattern, {
           cwd: root,
           gitignore: true,
