@@ -1,0 +1,89 @@
+/**
+ * What a user does in the workbench, as Playwright steps: open the Delegate view from the activity
+ * bar, run commands from the command palette (F1), answer input boxes, find the modal dialog and
+ * notifications. Selectors are VS Code 1.139's workbench DOM.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { editorModule } from './editor';
+
+/** Clicks the "Delegate" icon in the activity bar and waits for the panel's webview to load. */
+export async function openDelegateView(page: Page): Promise<void> {
+  const label = 'a.action-label[aria-label^="Delegate"]';
+  const icon = page.locator(`.activitybar .action-item ${label}`);
+  await icon.waitFor({ state: 'visible', timeout: 60_000 });
+  // The icon toggles the side bar: click only when the Delegate container is not already showing.
+  const item = page.locator('.activitybar .action-item').filter({ has: page.locator(label) });
+  if ((await item.getAttribute('aria-selected')) !== 'true') await icon.click();
+  const { webviewFrame } = await editorModule();
+  await webviewFrame(page).locator('footer.composer').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/**
+ * Runs a command from the command palette (F1) by its title ("Delegate: New Session"). The palette lists
+ * what is registered when it opens: an extension registered a moment later shows "No matching commands",
+ * so the palette is closed and opened again until the command shows (or `timeoutMs` passes).
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const input = widget.locator('.quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw err;
+    }
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Waits for the input box titled `title` (showInputBox), types `text` and presses Enter. */
+export async function answerInputBox(page: Page, title: string, text: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
+  const input = widget.locator('.quick-input-box input');
+  await input.fill(text);
+  await input.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
+/** "Delegate: Ask…" from the palette, then the prompt typed into its input box. */
+export async function askFromPalette(page: Page, prompt: string): Promise<void> {
+  await runCommand(page, 'Delegate: Ask…');
+  await answerInputBox(page, 'Delegate: Ask', prompt);
+}
+
+/** "Delegate: Set API Key" from the palette, then the key typed into its password box. */
+export async function setApiKeyFromPalette(page: Page, key: string): Promise<void> {
+  await runCommand(page, 'Delegate: Set API Key');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Delegate: Set API Key' }).waitFor({ timeout: 15_000 });
+  if ((await input.getAttribute('type')) !== 'password') throw new Error('the API key box does not mask what is typed');
+  await answerInputBox(page, 'Delegate: Set API Key', key);
+}
+
+/** The modal dialog (showWarningMessage with modal: true) whose message contains `text`. */
+export function modalDialog(page: Page, text: string): Locator {
+  return page.locator('.monaco-dialog-box', { hasText: text });
+}
+
+/**
+ * A notification containing `text`: its toast if one shows, else the entry in the notifications center
+ * (opened through the palette; headless toasts are not reliable, see docs/real-editor.md).
+ */
+export async function notification(page: Page, text: string, timeoutMs = 20_000): Promise<Locator> {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  try {
+    await toast.waitFor({ state: 'visible', timeout: Math.min(timeoutMs, 2_000) });
+    return toast;
+  } catch {
+    const mod = await editorModule();
+    return mod.findNotification(page, text, timeoutMs);
+  }
+}
