@@ -83,7 +83,8 @@ export class TaskRow {
     setText(this.title, node.description);
     this.title.title = node.prompt ? `${node.description}\n\n${node.prompt}` : node.description;
     this.updateMeta(now);
-    const word = node.status === 'completed' ? '' : TASK_STATUS_LABEL[node.status];
+    // The icon already says completed or running (spinner); the word is for the states that need reading.
+    const word = node.status === 'completed' || node.status === 'running' ? '' : TASK_STATUS_LABEL[node.status];
     setText(this.statusWord, word);
     setClassName(this.statusWord, `row-state ${tone}`);
     setHidden(this.statusWord, word === '');

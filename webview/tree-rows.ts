@@ -107,6 +107,7 @@ export class ToolRow {
     setClassName(this.stateText, `row-state ${state.tone}`);
     setText(this.stateText, label);
     setHidden(this.stateText, label === '');
+    setAttr(this.stateText, 'title', label === 'approval?' ? 'waiting for your approval' : null);
     setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
     if (this.detail) this.fillDetail();
   }

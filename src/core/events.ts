@@ -113,12 +113,15 @@ export type EventOf<T extends DelegateEvent['type']> = Extract<DelegateEvent, { 
 export type EventListener = (event: DelegateEvent) => void | Promise<void>;
 
 /**
- * Assigns sequence numbers and fans each event out to every listener, awaiting them
- * in order: when `emit` resolves, the transcript line is on disk.
+ * Assigns sequence numbers and fans each event out to every listener, in sequence order (parallel
+ * subagents emit concurrently; an async listener must still not see seq 2 before seq 1). When
+ * `emit` resolves, every listener has handled the event: the transcript line is written.
  */
 export class EventBus {
   private seq = 0;
   private readonly listeners: EventListener[] = [];
+  /** Deliveries run one after another, so every listener sees events in sequence order, even async ones. */
+  private delivery: Promise<void> = Promise.resolve();
 
   constructor(readonly sessionId: string) {}
 
@@ -132,7 +135,12 @@ export class EventBus {
 
   async emit(agentId: string, parentId: string | null, body: EventBody): Promise<DelegateEvent> {
     const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...body } as DelegateEvent;
-    for (const listener of this.listeners) await listener(event);
+    const delivered = this.delivery.then(async () => {
+      for (const listener of this.listeners) await listener(event);
+    });
+    // A failing listener fails this emit (its caller reports it) but must not block later events.
+    this.delivery = delivered.catch(() => undefined);
+    await delivered;
     return event;
   }
 }

@@ -26,10 +26,11 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 /** `now` is used for a running task's elapsed time. */
 export function taskMeta(task: TaskNode, now: number): string {
   const parts = [plural(task.turns, 'turn'), plural(task.toolCalls, 'tool')];
-  // A task that has not reported usage yet shows no "0 tokens".
-  if (task.tokens.input + task.tokens.output > 0 || task.status !== 'running') parts.push(formatTokens(task.tokens));
+  // Duration before tokens: in a narrow side bar the end of the line is what gets cut.
   const ms = task.durationMs ?? (task.status === 'running' ? now - task.startedAt : undefined);
   if (ms !== undefined) parts.push(formatDuration(ms));
+  // A task that has not reported usage yet shows no "0 tokens".
+  if (task.tokens.input + task.tokens.output > 0 || task.status !== 'running') parts.push(formatTokens(task.tokens));
   return parts.join(' · ');
 }
 
@@ -43,7 +44,7 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
 
 /** The row state word of a tool call, or '' when nothing needs saying (a plain success). */
 export function toolStateLabel(tool: ToolCallNode): string {
-  if (tool.permission === 'asked' && tool.status === 'running') return 'waiting for approval';
+  if (tool.permission === 'asked' && tool.status === 'running') return 'approval?';
   if (tool.permission === 'denied') return 'denied';
   switch (tool.status) {
     case 'running':

@@ -25,15 +25,20 @@ export const DENY = 'Deny';
 
 export const modalPrompt: ApprovalPrompt = async (q) => {
   const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
+  const scope =
+    q.request.kind === 'exec'
+      ? `"${ALLOW_SESSION}" allows this exact command until the session ends.`
+      : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
+  // Deny is the close affordance: Escape denies, and VS Code adds no separate Cancel button.
   const pick = await vscode.window.showWarningMessage(
     `${q.who} wants to ${action}`,
-    { modal: true, detail: `${q.summary}\n\n${capitalize(q.reason)}.` },
-    ALLOW,
-    ALLOW_SESSION,
-    DENY,
+    { modal: true, detail: `${q.summary}\n\n${scope}` },
+    { title: ALLOW },
+    { title: ALLOW_SESSION },
+    { title: DENY, isCloseAffordance: true },
   );
-  if (pick === ALLOW) return 'allow';
-  if (pick === ALLOW_SESSION) return 'allow_session';
+  if (pick?.title === ALLOW) return 'allow';
+  if (pick?.title === ALLOW_SESSION) return 'allow_session';
   return 'deny';
 };
 
@@ -56,8 +61,4 @@ export class EditorApprover implements Approver {
 function who(request: ToolCallRequest): string {
   const { agent } = request;
   return agent.depth === 0 ? 'The main agent' : `Subagent “${agent.description ?? agent.agentId}”`;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -169,7 +169,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await panel.toolRows(task).first().and(panel.frame.locator('[data-status="ok"]')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await waitUntil(() => requests().filter(isChild).length === 2, 'the subagent is waiting on its (stalled) second model reply');
     await page.waitForTimeout(1500); // the elapsed time ticks once a second
-    assert.match(await task.locator('.task-sub').innerText(), /Running/);
+    assert.match(await task.locator('.task-sub').innerText(), /\d+(\.\d+)?s\b/, 'a running task shows its elapsed time');
     await screenshot(page, 'running-task');
 
     assert.equal(await panel.isIdle(), false, 'Stop is enabled while running');
@@ -200,6 +200,9 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     const row = panel.toolRows(task).first();
     await row.and(panel.frame.locator('[data-permission="asked"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     await screenshot(page, 'permission-modal');
+    const buttons = await modal.getByRole('button').allInnerTexts();
+    for (const name of ['Allow', 'Allow for this session', 'Deny']) assert.ok(buttons.includes(name), `the modal offers ${name}: ${buttons.join(', ')}`);
+    assert.ok(!buttons.includes('Cancel'), 'Deny is the only way out: no separate Cancel');
 
     await modal.getByRole('button', { name: 'Deny', exact: true }).click();
     await modal.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
