@@ -6,6 +6,8 @@
 //   2. CLI                         first request after spawn, wall time, peak RSS (1 and 3 subagents)
 //   3. parallel subagents          3 children vs the slowest alone (core and CLI)
 //   4. parent context growth       20 tool calls inline vs the same calls in one subagent
+//   5. the panel                   5,000-call snapshot, event-to-DOM under a 1,000-event burst (headless Chromium)
+//   6. extension activation        inside the real VS Code (code-server's, installed into .tools/)
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -14,6 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchCli } from './bench/cli.mjs';
+import { benchActivation, benchPanel } from './bench/editor.mjs';
 import { benchGrowth } from './bench/growth.mjs';
 import { benchParallel } from './bench/parallel.mjs';
 import { startServerProcess } from './bench/server-client.mjs';
@@ -46,6 +49,8 @@ const sections = [
   ['2. CLI: time to first request, wall time, peak RSS', benchCli],
   ['3. Parallel subagents', benchParallel],
   ['4. Parent context growth per delegated task', benchGrowth],
+  ['5. The panel (headless Chromium)', benchPanel],
+  ['6. Extension activation (real VS Code)', benchActivation],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];
