@@ -57,10 +57,12 @@ async function check(url, screenshot) {
   const browser = await openBrowserPage(url);
   try {
     await waitForWorkbench(browser.page);
-    await browser.page.waitForTimeout(3000); // let the explorer and extensions settle for the picture
+    // The installed extension's activity-bar entry proves the .vsix loaded (it appears a few seconds after the workbench).
+    await browser.page.locator('.activitybar [aria-label^="Delegate"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await browser.page.waitForTimeout(1000); // let the explorer settle for the picture
     fs.mkdirSync(path.dirname(screenshot), { recursive: true });
     await browser.page.screenshot({ path: screenshot });
-    log(`check: workbench rendered; screenshot ${path.relative(process.cwd(), screenshot)}`);
+    log(`check: workbench rendered with Delegate in the activity bar; screenshot ${path.relative(process.cwd(), screenshot)}`);
   } finally {
     await browser.close();
   }
