@@ -176,6 +176,33 @@ describe('delegate CLI', function () {
     assert.equal(lines.at(-1)?.status, 'cancelled');
   });
 
+  it('leaves only valid transcript lines when killed mid-run', async () => {
+    api.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.stall()] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'look around' } })] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir], {
+      env: env(),
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (api.messageRequests().filter(isChild).length === 2) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+          }
+        }, 10);
+      },
+    });
+    assert.equal(run.signal, 'SIGKILL');
+    const root = join(dirs.dataHome, 'delegate', 'sessions');
+    const sessionFile = listFiles(root).find((f) => f.endsWith('.jsonl'));
+    assert.ok(sessionFile, 'the session transcript exists');
+    const lines = readJsonl(join(root, sessionFile)); // throws on any invalid line
+    assert.ok(lines.some((l) => l.type === 'agent_started'));
+    const subagents = join(root, sessionFile.replace(/\.jsonl$/, ''), 'subagents');
+    const childLines = readJsonl(join(subagents, listFiles(subagents)[0] as string));
+    assert.ok(childLines.some((l) => l.type === 'tool_finished' && l.name === 'glob'), 'the child\'s finished call was on disk before the kill');
+  });
+
   it('refuses approval-needing calls headless, naming the mode flag; bypassPermissions runs them', async () => {
     api.script(reply.toolUse({ name: 'bash', input: { command: 'echo hello > made.txt' } }), reply.text('could not'));
     const refused = await runDelegate(['-p', 'make a file', '--cwd', dirs.workdir], { env: env() });

@@ -302,6 +302,23 @@ describe('agent loop', () => {
     assert.ok(childTool && childTool.parentId === 'main' && childTool.type === 'tool_finished' && childTool.isError);
   });
 
+  it('lets PreToolUse replace the input and PostToolUse replace the output, for children too', async () => {
+    const ran: string[] = [];
+    const base = new ToolRegistry([fakeTool('bash', 'exec', (i) => (ran.push(String(i.command)), `ran ${String(i.command)}`))]);
+    const model = new ScriptedModel((req) => (isChild(req) ? 'child' : 'parent'))
+      .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'list' } }] }, { text: 'done' })
+      .script('child', { toolUses: [{ name: 'bash', input: { command: 'ls -R /' } }] }, (req) => {
+        assert.match(json(req.messages.at(-1)), /\[redacted by hook\]/);
+        return { text: 'listed' };
+      });
+    const { services } = makeServices(model, { baseTools: base });
+    services.hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'bash' ? { decision: 'replace', input: { command: 'ls' } } : undefined));
+    services.hooks.on('PostToolUse', (ctx) => (ctx.toolName === 'bash' ? { output: { content: '[redacted by hook]' } } : undefined));
+    await runAgent(rootSpec(services), services, new AbortController().signal);
+    model.assertDone();
+    assert.deepEqual(ran, ['ls'], 'the replaced input ran, not the original');
+  });
+
   it('asks the approver when the policy says ask; a denial becomes an error result', async () => {
     const model = new ScriptedModel((req) => (isChild(req) ? 'child' : 'parent'))
       .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'write', description: 'writer' } }] }, { text: 'done' })
