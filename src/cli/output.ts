@@ -6,6 +6,7 @@
  */
 import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent, Usage } from '../core/events';
+import { oneLine, summarizeInput } from '../view-model/summarize';
 import type { OutputFormat } from './args';
 
 export interface ResultObject {
@@ -53,37 +54,35 @@ export interface Writers {
 export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writers): (event: DelegateEvent) => Promise<void> | void {
   if (format === 'stream-json') return (event) => out.stdout(JSON.stringify(event) + '\n');
   if (!verbose) return () => {};
+  // Parallel subagents interleave: every line names the agent it belongs to.
+  const labels = new Map<string, string>();
+  const label = (agentId: string): string => labels.get(agentId) ?? agentId;
   return (event) => {
-    const indent = event.parentId === null ? '' : '  '.repeat(depthOf(event));
+    const who = event.parentId === null ? '' : `[${label(event.agentId)}] `;
     switch (event.type) {
       case 'agent_started':
-        if (event.parentId !== null) out.stderr(`${indent}▸ task ${event.description ?? ''} [${event.agentId}]\n`);
+        if (event.parentId !== null) {
+          labels.set(event.agentId, event.description ?? event.agentId);
+          out.stderr(`[${label(event.agentId)}] started (subagent ${event.agentId}, depth ${event.depth})\n`);
+        }
         break;
       case 'tool_started':
-        out.stderr(`${indent}  ${event.name} ${brief(event.input)}\n`);
+        out.stderr(`${who}${event.name} ${summarizeInput(event.name, event.input)}\n`);
         break;
       case 'tool_finished':
-        if (event.isError) out.stderr(`${indent}    ✗ ${event.output.split('\n')[0]?.slice(0, 160) ?? ''}\n`);
+        if (event.isError) out.stderr(`${who}  ✗ ${oneLine(event.output, 160)}\n`);
         break;
       case 'agent_finished':
-        if (event.parentId !== null) out.stderr(`${indent}◂ ${event.status} in ${event.turns} turns, ${event.toolCalls} tool calls\n`);
+        if (event.parentId !== null) {
+          const tokens = event.usage.input_tokens + event.usage.output_tokens;
+          out.stderr(`${who}${event.status} · ${event.turns} turns · ${event.toolCalls} tool calls · ${tokens} tokens · ${(event.durationMs / 1000).toFixed(1)}s\n`);
+        }
         break;
       case 'error':
-        out.stderr(`${indent}! ${event.message}\n`);
+        out.stderr(`${who}! ${event.message}\n`);
         break;
       default:
         break;
     }
   };
-}
-
-const depths = new Map<string, number>();
-function depthOf(event: DelegateEvent): number {
-  if (event.type === 'agent_started') depths.set(event.agentId, event.depth);
-  return depths.get(event.agentId) ?? 1;
-}
-
-function brief(input: unknown): string {
-  const text = JSON.stringify(input) ?? '';
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
