@@ -116,9 +116,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   schedule();
 });
 
-setInterval(() => {
-  if (frame === 0) renderer.tick(Date.now());
-}, 1000);
+// Running tasks' elapsed time ticks even while no event arrives (a subagent waiting on a slow model).
+setInterval(() => renderer.tick(Date.now()), 1000);
 
 schedule();
 composer.focus();

@@ -168,8 +168,8 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await panel.waitForStatus(task, 'running');
     await panel.toolRows(task).first().and(panel.frame.locator('[data-status="ok"]')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await waitUntil(() => requests().filter(isChild).length === 2, 'the subagent is waiting on its (stalled) second model reply');
-    await page.waitForTimeout(1500); // the elapsed time ticks once a second
-    assert.match(await task.locator('.task-sub').innerText(), /\d+(\.\d+)?s\b/, 'a running task shows its elapsed time');
+    // The elapsed time ticks once a second while nothing else happens: it must pass one second.
+    await waitUntilAsync(async () => /\b\d+(\.\d+)?s\b/.test(await task.locator('.task-sub').innerText()), 'the running task shows seconds elapsed');
     await screenshot(page, 'running-task');
 
     assert.equal(await panel.isIdle(), false, 'Stop is enabled while running');
@@ -222,8 +222,12 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
 });
 
 async function waitUntil(test: () => boolean, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
+  await waitUntilAsync(async () => test(), what, timeoutMs);
+}
+
+async function waitUntilAsync(test: () => Promise<boolean>, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!test()) {
+  while (!(await test())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
