@@ -69,7 +69,9 @@ export async function runAgent(spec: AgentSpec, services: RunServices, signal: A
       const response = await streamTurn(spec, services, tools, messages, forcedFinal, turns, signal, emit);
       addUsage(usage, response.usage);
       await emit({ type: 'usage', turn: turns, usage: response.usage });
-      const assistant: MessageParam = { role: 'assistant', content: response.content.map(toParam) };
+      // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
+      const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
+      const assistant: MessageParam = { role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] };
       messages.push(assistant);
       await emit({ type: 'message', message: assistant });
 

@@ -156,6 +156,20 @@ describe('agent loop', () => {
     assert.ok(events.some((e) => e.type === 'turn_started' && e.forcedFinal));
   });
 
+  it('drops tool calls the model still makes on the forced final turn, so the kept conversation stays valid', async () => {
+    const model = new ScriptedModel()
+      .script('default', { toolUses: [{ name: 'read_file', input: { path: 'a' } }] })
+      .script('default', { text: 'stopping here', toolUses: [{ name: 'read_file', input: { path: 'b' } }] });
+    const { services } = makeServices(model);
+    const result = await runAgent(rootSpec(services, 'go', 1), services, new AbortController().signal);
+    model.assertDone();
+    assert.equal(result.status, 'max_turns');
+    assert.equal(result.result, 'stopping here');
+    const last = result.messages.at(-1);
+    assert.ok(last && last.role === 'assistant' && Array.isArray(last.content));
+    assert.deepEqual(last.content.map((b) => b.type), ['text']);
+  });
+
   it('does not run the third identical consecutive call and tells the model to stop', async () => {
     let runs = 0;
     const base = new ToolRegistry([fakeTool('bash', 'exec', () => `run ${++runs}`)]);
