@@ -15,7 +15,7 @@
 import { addUsage, agentEmitter, emptyUsage, type AgentStatus, type Usage } from '../events';
 import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
-import { errorText } from '../policy/hooks';
+import { errorText } from '../errors';
 import { LoopGuard } from './loop-guard';
 import { FORCE_FINAL_NOTE } from './prompts';
 import { createTaskTool } from './task-tool';

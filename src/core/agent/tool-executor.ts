@@ -9,7 +9,7 @@
  */
 import type { AgentEmit } from '../events';
 import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
-import { errorText } from '../policy/hooks';
+import { errorText } from '../errors';
 import type { AgentIdentity, ToolCallRequest } from '../policy/types';
 import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
 import { limitOutput } from './output-limit';

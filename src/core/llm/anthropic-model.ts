@@ -19,6 +19,7 @@
  * profile files, so this client refuses to start a request instead.
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type Middleware } from '@anthropic-ai/sdk';
+import { abortableDelay } from '../errors';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
 export interface AnthropicModelOptions {
@@ -81,7 +82,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
             throw new ModelError(`${err.message} (gave up after ${attempt + 1} attempts)`, 'api');
           }
           callbacks.onRetry?.(`${err.message}; retrying (${attempt + 1}/${streamRetries})`);
-          await pause(retryDelayMs * (attempt + 1), signal);
+          await abortableDelay(retryDelayMs * (attempt + 1), signal);
         }
       }
     },
@@ -206,16 +207,4 @@ function toModelError(err: unknown, keyHint: string, baseURL: string): ModelErro
   if (status === 403) return new ModelError(`permission denied (403): ${detail} — check ${keyHint} and its permissions`, 'auth', status);
   if ([400, 404, 413, 422].includes(status)) return new ModelError(`request rejected (${status}${type}): ${detail}`, 'bad_request', status);
   return new ModelError(`API error (${status}${type}): ${detail}`, 'api', status);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -5,6 +5,7 @@
  *   route(request) ──▶ "child-a" ──▶ [step, step, …]   (concurrent subagents get their own script)
  *                 └──▶ "default" ──▶ [step, step, …]
  */
+import { abortableDelay } from '../errors';
 import { emptyUsage, type Usage } from '../events';
 import type { ContentBlock, ModelCallbacks, ModelPort, ModelRequest, ModelResponse } from './types';
 import { ModelError } from './types';
@@ -86,18 +87,6 @@ export class ScriptedModel implements ModelPort {
 function describeLast(request: ModelRequest): string {
   const last = request.messages.at(-1);
   return last ? JSON.stringify(last.content).slice(0, 200) : '(none)';
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** The text of a request's first user message: a handy routing key for concurrent subagents. */

@@ -9,6 +9,7 @@
  * Handlers run in registration order. A handler that throws denies the call (PreToolUse) or is
  * reported and ignored (others): a broken hook must fail closed, never crash the run.
  */
+import { errorText } from '../errors';
 import type { AgentStatus } from '../events';
 import type { ToolResult } from '../tools/types';
 import type { AgentIdentity } from './types';
@@ -129,8 +130,4 @@ export class HookRegistry {
     }
     return failures;
   }
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
