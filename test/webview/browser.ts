@@ -21,8 +21,13 @@ interface HarnessWindow {
   requestAnimationFrame(cb: () => void): number;
 }
 
-export function browserAvailable(): boolean {
-  return existsSync(CHROMIUM) && existsSync(HARNESS);
+/**
+ * Fails (never skips) when the browser or the built panel is missing: a suite that quietly skips on a machine
+ * without Chromium would pass CI while testing nothing. `npm test` installs Chromium first when run as root.
+ */
+export function requireBrowser(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: run sudo apt-get update && sudo apt-get install -y chromium (npm test does it as root)`);
+  if (!existsSync(HARNESS)) throw new Error(`the panel is not built (${HARNESS} is missing): run npm run build`);
 }
 
 export async function launch(): Promise<Browser> {

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { ARTIFACTS, browserAvailable, launch, openPanel, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, requireBrowser, launch, openPanel, ROOT_DIR, send } from './browser';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -32,7 +32,7 @@ describe('webview panel at scale, and screenshots', function () {
 
   before(async function () {
     execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    if (!browserAvailable()) this.skip();
+    requireBrowser();
     browser = await launch();
     mkdirSync(ARTIFACTS, { recursive: true });
   });

@@ -1,13 +1,13 @@
 /**
  * The built panel in headless Chromium: snapshot + event batches in, DOM and posted messages out.
- * Builds dist/webview first; skipped when /usr/bin/chromium is absent.
+ * Builds dist/webview first; fails with the install command when /usr/bin/chromium is absent.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { browserAvailable, launch, openPanel, posted, ROOT_DIR, savedState, send } from './browser';
+import { requireBrowser, launch, openPanel, posted, ROOT_DIR, savedState, send } from './browser';
 import { finishedSession, ROOT, runningSession } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -23,12 +23,9 @@ describe('webview panel (headless Chromium)', function () {
   let browser: Browser;
   let page: Page;
 
-  before(function () {
+  before(async () => {
     execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    if (!browserAvailable()) this.skip();
-  });
-  before(async function () {
-    if (!browserAvailable()) this.skip();
+    requireBrowser();
     browser = await launch();
   });
   after(async () => {
