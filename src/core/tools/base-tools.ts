@@ -6,6 +6,7 @@ import { createBashTool, type BashToolOptions } from './bash';
 import { createEditFileTool } from './edit-file';
 import { createGlobTool } from './glob';
 import { createNodeFileOps } from './node-file-ops';
+import { PathLocks } from './path-locks';
 import { createReadFileTool } from './read-file';
 import { ToolRegistry, type FileOps } from './types';
 import { createWriteFileTool } from './write-file';
@@ -17,11 +18,13 @@ export interface BaseToolOptions extends BashToolOptions {
 
 export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {
   const ops = opts.ops ?? createNodeFileOps();
+  // One lock table for both writing tools: a write racing an edit of the same file is ordered too.
+  const locks = new PathLocks();
   return new ToolRegistry([
     createBashTool(workdir, opts),
     createReadFileTool(workdir, ops),
-    createWriteFileTool(workdir, ops),
-    createEditFileTool(workdir, ops),
+    createWriteFileTool(workdir, ops, locks),
+    createEditFileTool(workdir, ops, locks),
     createGlobTool(workdir),
   ]);
 }

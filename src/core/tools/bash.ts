@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { asRecord } from './read-file';
+import { asRecord } from './file-access';
 import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
 
 export interface BashInput {

@@ -4,7 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { asRecord } from './read-file';
+import { asRecord } from './file-access';
 import type { ParseResult, Tool } from './types';
 
 export interface GlobInput {

@@ -1,8 +1,11 @@
 /**
  * `read_file`: returns a text file's lines (a window of them with offset/limit), confined to the
- * workspace. Binary files are refused rather than dumped as mojibake into the model's context.
+ * workspace. Only regular files are opened (a FIFO would block); binary files are refused rather than
+ * dumped as mojibake into the model's context; a file that is not UTF-8 is decoded and the model told so.
  */
+import { asRecord, checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
+import { encodingNote, sniffText } from './text-encoding';
 import type { FileOps, ParseResult, Tool } from './types';
 
 export interface ReadFileInput {
@@ -13,35 +16,6 @@ export interface ReadFileInput {
 
 /** Without a limit a huge file would flood the context; the model can page on with offset. */
 const DEFAULT_LIMIT = 2000;
-/** Git's heuristic: a NUL byte in the first 8 KB means binary. */
-const BINARY_SNIFF_BYTES = 8000;
-
-export function looksBinary(buf: Buffer): boolean {
-  return buf.subarray(0, BINARY_SNIFF_BYTES).includes(0);
-}
-
-/** A one-line reason for a failed fs call, naming the path as the model gave it. */
-export function describeFsError(err: unknown, displayPath: string): string {
-  const code = err instanceof Error && 'code' in err ? String(err.code) : '';
-  switch (code) {
-    case 'ENOENT':
-      return `file not found: ${displayPath}`;
-    case 'EISDIR':
-      return `${displayPath} is a directory, not a file (use glob to list files)`;
-    case 'ENOTDIR':
-      return `a parent of ${displayPath} is a file, not a directory`;
-    case 'EACCES':
-    case 'EPERM':
-      return `permission denied: ${displayPath}`;
-    default:
-      return `cannot access ${displayPath}: ${err instanceof Error ? err.message : String(err)}`;
-  }
-}
-
-/** Shared input check: a plain object (extra fields are tolerated). */
-export function asRecord(raw: unknown): Record<string, unknown> | undefined {
-  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
-}
 
 function optionalPositiveInt(rec: Record<string, unknown>, key: string): number | undefined | string {
   const v = rec[key];
@@ -90,19 +64,24 @@ export function createReadFileTool(workdir: string, ops: FileOps): Tool<ReadFile
     paths: (input) => [input.path],
     summarize: (input) => input.path,
 
-    async execute(input) {
+    async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);
       if (!where.ok) return { content: where.reason, isError: true };
+      const target = await checkTarget(ops, where.absPath, input.path, 'read');
+      if (!target.ok) return { content: target.reason, isError: true };
       let buf: Buffer;
       try {
-        buf = await ops.readFile(where.absPath);
+        buf = await ops.readFile(where.absPath, ctx.signal);
       } catch (err) {
         return { content: describeFsError(err, input.path), isError: true };
       }
-      if (looksBinary(buf)) {
+      const sniffed = sniffText(buf);
+      if (sniffed.kind === 'binary') {
         return { content: `${input.path} looks like a binary file (${buf.length} bytes); read_file only returns text`, isError: true };
       }
-      const lines = splitLines(buf.toString('utf8'));
+      const note = encodingNote(sniffed);
+      const noted = (content: string): string => (note ? `${content}\n[${input.path} is ${note}; edit_file keeps its encoding]` : content);
+      const lines = splitLines(sniffed.text);
       if (lines.length === 0) return { content: `(${input.path} is empty)` };
 
       const offset = input.offset ?? 1;
@@ -113,9 +92,9 @@ export function createReadFileTool(workdir: string, ops: FileOps): Tool<ReadFile
       const end = Math.min(lines.length, offset - 1 + limit);
       const shown = lines.slice(offset - 1, end).join('\n');
       const remaining = lines.length - end;
-      if (remaining <= 0) return { content: shown };
+      if (remaining <= 0) return { content: noted(shown) };
       return {
-        content: `${shown}\n[showed lines ${offset}-${end} of ${lines.length}; ${remaining} more lines, continue with offset=${end + 1}]`,
+        content: noted(`${shown}\n[showed lines ${offset}-${end} of ${lines.length}; ${remaining} more lines, continue with offset=${end + 1}]`),
       };
     },
   };

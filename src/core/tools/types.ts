@@ -70,10 +70,23 @@ export class ToolRegistry {
   }
 }
 
+export interface FileInfo {
+  type: 'file' | 'directory' | 'fifo' | 'socket' | 'character device' | 'block device' | 'other';
+  size: number;
+  /** Permission bits (st_mode & 0o7777). */
+  mode: number;
+}
+
 /** File access port; paths are absolute and already confined by the caller. */
 export interface FileOps {
-  readFile(absPath: string): Promise<Buffer>;
-  /** Atomic: write to a temp file beside the target, then rename. Creates parent folders. */
-  writeFileAtomic(absPath: string, content: string): Promise<void>;
+  /**
+   * Reads a regular file. Never blocks on a FIFO or a device: anything that is not a regular file is
+   * refused with NotRegularFileError before a byte is read. Aborts (ABORT_ERR) when `signal` fires.
+   */
+  readFile(absPath: string, signal?: AbortSignal): Promise<Buffer>;
+  /** What is at the path (symlinks followed), or undefined when nothing is; never opens it. */
+  stat(absPath: string): Promise<FileInfo | undefined>;
+  /** Atomic: write to a temp file beside the target, then rename. Creates parent folders; keeps the mode. */
+  writeFileAtomic(absPath: string, content: string | Uint8Array): Promise<void>;
   exists(absPath: string): Promise<boolean>;
 }

@@ -1,17 +1,24 @@
 /**
  * `write_file`: creates or replaces a whole file inside the workspace, atomically, making parent
  * folders as needed. For small changes to an existing file the model should prefer edit_file.
+ *
+ * Replacing an existing file keeps what the model cannot see: its encoding (a Windows-1252 or UTF-16
+ * file stays one, a UTF-8 BOM stays), its CRLF line endings when the new text uses plain "\n", and its
+ * mode. Only regular files its owner may write are replaced; the same per-path lock as edit_file
+ * orders a write against a parallel edit of the same file.
  */
+import { asRecord, checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
-import { asRecord, describeFsError } from './read-file';
-import type { FileOps, ParseResult, Tool } from './types';
+import { PathLocks } from './path-locks';
+import { encodeAs, sniffText, type SniffedText } from './text-encoding';
+import type { FileOps, ParseResult, Tool, ToolResult } from './types';
 
 export interface WriteFileInput {
   path: string;
   content: string;
 }
 
-export function createWriteFileTool(workdir: string, ops: FileOps): Tool<WriteFileInput> {
+export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLocks = new PathLocks()): Tool<WriteFileInput> {
   return {
     name: 'write_file',
     description:
@@ -38,17 +45,61 @@ export function createWriteFileTool(workdir: string, ops: FileOps): Tool<WriteFi
     paths: (input) => [input.path],
     summarize: (input) => input.path,
 
-    async execute(input) {
+    async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);
       if (!where.ok) return { content: where.reason, isError: true };
-      const existed = await ops.exists(where.absPath);
-      try {
-        await ops.writeFileAtomic(where.absPath, input.content);
-      } catch (err) {
-        return { content: describeFsError(err, input.path), isError: true };
-      }
-      const bytes = Buffer.byteLength(input.content, 'utf8');
-      return { content: `${existed ? 'Overwrote' : 'Created'} ${input.path} (${bytes} bytes written)` };
+      return locks.run(where.absPath, () => writeLocked(ops, where.absPath, input, ctx.signal));
     },
   };
+}
+
+async function writeLocked(ops: FileOps, absPath: string, input: WriteFileInput, signal: AbortSignal): Promise<ToolResult> {
+  const target = await checkTarget(ops, absPath, input.path, 'write', true);
+  if (!target.ok) return { content: target.reason, isError: true };
+  const existed = target.info !== undefined;
+  let previous: SniffedText | undefined;
+  if (existed) {
+    try {
+      const sniffed = sniffText(await ops.readFile(absPath, signal));
+      if (sniffed.kind === 'text') previous = sniffed;
+    } catch (err) {
+      return { content: describeFsError(err, input.path), isError: true };
+    }
+  }
+  const { bytes, notes } = encodeLike(input.content, previous);
+  if (signal.aborted) return { content: `Not written: the run was cancelled before ${input.path} was written`, isError: true };
+  try {
+    await ops.writeFileAtomic(absPath, bytes);
+  } catch (err) {
+    return { content: describeFsError(err, input.path), isError: true };
+  }
+  const kept = notes.length ? `; ${notes.join(', ')}` : '';
+  return { content: `${existed ? 'Overwrote' : 'Created'} ${input.path} (${bytes.length} bytes written${kept})` };
+}
+
+/** The new content in the old file's encoding, BOM and line endings, where the new text allows it. */
+function encodeLike(content: string, previous: SniffedText | undefined): { bytes: Buffer; notes: string[] } {
+  if (!previous) return { bytes: Buffer.from(content, 'utf8'), notes: [] };
+  const notes: string[] = [];
+  let text = content;
+  const crlf = (previous.text.match(/\r\n/g)?.length ?? 0) > (previous.text.match(/(?<!\r)\n/g)?.length ?? 0);
+  if (crlf && !text.includes('\r') && text.includes('\n')) {
+    text = text.replace(/\n/g, '\r\n');
+    notes.push('kept CRLF line endings');
+  }
+  const encoded = encodeAs(text, previous.encoding);
+  if (!encoded.ok) {
+    notes.push(`written as UTF-8: the file was ${previous.encoding}, which cannot hold ${encoded.unencodable.slice(0, 5).join(' ')}`);
+    return { bytes: Buffer.from(text, 'utf8'), notes };
+  }
+  if (previous.encoding !== 'utf-8') notes.push(`kept its ${previous.encoding} encoding`);
+  const bom = previous.bomLength ? bomOf(previous.encoding) : Buffer.alloc(0);
+  if (previous.bomLength && previous.encoding === 'utf-8') notes.push('kept its byte-order mark');
+  return { bytes: Buffer.concat([bom, encoded.bytes]), notes };
+}
+
+function bomOf(encoding: SniffedText['encoding']): Buffer {
+  if (encoding === 'utf-16le') return Buffer.from([0xff, 0xfe]);
+  if (encoding === 'utf-16be') return Buffer.from([0xfe, 0xff]);
+  return Buffer.from([0xef, 0xbb, 0xbf]);
 }
