@@ -12,6 +12,8 @@ const { EventBus } = loadTs('src/core/events.ts');
 const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
 const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
+const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
+const { ProcessGroups } = loadTs('src/core/tools/process-groups.ts');
 const { ScriptedModel, firstUserText } = loadTs('src/core/llm/scripted-model.ts');
 const { createAnthropicModel } = loadTs('src/core/llm/anthropic-model.ts');
 
@@ -111,7 +113,8 @@ async function runBareLoop(model, scratch) {
     baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000 }),
     saveFullOutput: async () => '(not saved)',
     newAgentId: () => 'child',
-    controllers: new Map(),
+    agents: new AgentRegistry(),
+    processes: new ProcessGroups(),
   };
   const identity = { agentId: 'main', parentId: null, depth: 0 };
   const spec = { identity, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: services.baseTools, maxTurns: TURNS + 10 };

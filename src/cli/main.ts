@@ -1,11 +1,12 @@
 /**
  * `delegate` — the headless host. Parses flags at once (cheap), then loads the run module lazily,
- * so `--help` and usage errors never pay for the SDK. Ctrl-C cancels the run (children too) and
- * exits 130; a second Ctrl-C exits at once.
+ * so `--help` and usage errors never pay for the SDK. Every exit path (signals, crashes, a closed
+ * stdout) is handled in exit-guard.ts: Ctrl-C cancels the run and exits 130, a second one forces it.
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { parseCliArgs, USAGE } from './args';
+import { ExitGuard } from './exit-guard';
 
 // Node's fetch parses HTTP with a WebAssembly module that V8 recompiles in the background: ~300 ms
 // of CPU and ~25 MiB of peak RSS for a short run, and exit waits for it. The baseline tier is enough.
@@ -27,28 +28,30 @@ async function main(): Promise<void> {
   if (options.prompt === '-') options.prompt = readFileSync(0, 'utf8');
 
   const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  });
-  process.on('SIGTERM', () => controller.abort());
+  const guard = new ExitGuard({ controller, stderr: (text) => void process.stderr.write(text) });
+  guard.install();
 
   const { runCli } = await import('./run');
   const out = {
-    stdout: (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve()))),
+    // A reader that went away (`| head -n1`) ends the run quietly: later writes are dropped, not thrown.
+    stdout: (text: string) =>
+      new Promise<void>((resolve) => {
+        if (guard.stdoutClosed) return resolve();
+        process.stdout.write(text, () => resolve());
+      }),
     stderr: (text: string) => void process.stderr.write(text),
   };
   let code: number;
   try {
-    code = await runCli(options, process.env, out, controller.signal);
+    code = await runCli(options, process.env, out, controller.signal, { onSession: (session) => guard.attach(session) });
   } catch (err) {
     // Anything unexpected still ends with one line, not a stack trace (DELEGATE_DEBUG=1 shows it).
     process.stderr.write(`delegate: ${err instanceof Error ? err.message : String(err)}\n`);
     if (process.env.DELEGATE_DEBUG) console.error(err);
     code = 1;
   }
-  // Output is flushed and transcripts awaited by now; don't wait on idle sockets or stray timers.
-  process.exit(code);
+  // Output is flushed and transcripts awaited by now; kill what commands left behind, don't wait on idle sockets.
+  await guard.finish(code);
 }
 
 void main();

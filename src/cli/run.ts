@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createAnthropicModel } from '../core/llm/anthropic-model';
-import { createSession } from '../core/session';
+import { createSession, type Session } from '../core/session';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
@@ -16,7 +16,12 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
-export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: Writers, signal: AbortSignal): Promise<number> {
+export interface RunHooks {
+  /** Called as soon as the session exists: the exit paths clean up its agents and process groups. */
+  onSession?(session: Session): void;
+}
+
+export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: Writers, signal: AbortSignal, hooks: RunHooks = {}): Promise<number> {
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
   const authToken = env.ANTHROPIC_AUTH_TOKEN?.trim();
   if (!apiKey && !authToken) {
@@ -48,6 +53,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     },
   });
+  hooks.onSession?.(session);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   const result = await session.run(options.prompt, signal);
   session.close();

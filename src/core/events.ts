@@ -143,6 +143,23 @@ export class EventBus {
     await delivered;
     return event;
   }
+
+  /**
+   * Delivers at once and synchronously, ahead of queued deliveries: for the last records of a process
+   * that is about to die (the transcript writer is synchronous, so the line is on disk when this returns).
+   */
+  emitNow(agentId: string, parentId: string | null, body: EventBody): DelegateEvent {
+    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...body } as DelegateEvent;
+    for (const listener of this.listeners) {
+      try {
+        const pending = listener(event);
+        if (pending) pending.catch(() => undefined);
+      } catch {
+        // A dying process keeps writing what it can.
+      }
+    }
+    return event;
+  }
 }
 
 /** The emitter an agent uses: bound to its own id and its parent's. */

@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventBus } from './events';
+import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { parentSystemPrompt } from './agent/prompts';
@@ -17,6 +18,7 @@ import { PermissionPolicy } from './policy/permissions';
 import type { Approver, PermissionMode } from './policy/types';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
+import { ProcessGroups } from './tools/process-groups';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -45,9 +47,20 @@ export interface Session {
   readonly permissions: PermissionPolicy;
   /** The root agent's conversation so far. */
   readonly history: MessageParam[];
-  /** Every running agent's controller (the root's included), by agent id. */
-  readonly controllers: Map<string, AbortController>;
+  /** The running agents (the root's included) and their controllers. */
+  readonly agents: AgentRegistry;
+  /** Process groups the session's `bash` calls started and that may still be alive. */
+  readonly processes: ProcessGroups;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
+  cancel(agentId: string): boolean;
+  /**
+   * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
+   * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
+   */
+  shutdown(reason: string, graceMs?: number): Promise<void>;
+  /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
+  shutdownNow(reason: string): void;
   /** Closes the transcript files; the session can still run later (they reopen). */
   close(): void;
 }
@@ -61,6 +74,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true });
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...config.limits };
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
+  const agents = new AgentRegistry();
+  const processes = new ProcessGroups();
   const services: RunServices = {
     model: config.model,
     modelId: config.modelId,
@@ -76,40 +91,89 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
       // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
       maxOutputChars: 10_000_000,
+      groups: processes,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     newAgentId: () => randomBytes(4).toString('hex'),
-    controllers: new Map(),
+    agents,
+    processes,
   };
   const history: MessageParam[] = [];
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
-    const controller = new AbortController();
-    const relay = (): void => controller.abort();
-    signal.addEventListener('abort', relay, { once: true });
-    if (signal.aborted) controller.abort();
-    services.controllers.set(ROOT_AGENT_ID, controller);
-    try {
-      const result = await runAgent(
-        {
-          identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
-          systemPrompt: parentSystemPrompt(config.workdir, limits.maxDepth > 0),
-          history: [...history],
-          prompt,
-          tools: services.baseTools,
-          maxTurns: limits.maxTurns,
-        },
-        services,
-        controller.signal,
-      );
-      // Keep the conversation for a follow-up prompt only when it ended in a valid state.
-      if (result.status === 'completed' || result.status === 'max_turns') history.splice(0, history.length, ...result.messages);
-      return result;
-    } finally {
-      signal.removeEventListener('abort', relay);
-      services.controllers.delete(ROOT_AGENT_ID);
+    const result = await runAgent(
+      {
+        identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
+        systemPrompt: parentSystemPrompt(config.workdir, limits.maxDepth > 0),
+        history: [...history],
+        prompt,
+        tools: services.baseTools,
+        maxTurns: limits.maxTurns,
+      },
+      services,
+      signal,
+    );
+    // Keep the conversation for a follow-up prompt only when it ended in a valid state.
+    if (result.status === 'completed' || result.status === 'max_turns') history.splice(0, history.length, ...result.messages);
+    return result;
+  };
+
+  /** One `agent_finished` per agent still running, written now (the bus's synchronous path). */
+  const recordInterruption = (reason: string): void => {
+    for (const live of agents.running().reverse()) {
+      if (live.finishRecorded) continue;
+      live.finishRecorded = true;
+      const { agentId, parentId } = live.identity;
+      bus.emitNow(agentId, parentId, {
+        type: 'agent_finished',
+        status: 'cancelled',
+        result: '',
+        turns: live.turns,
+        toolCalls: live.toolCalls,
+        usage: { ...live.usage },
+        durationMs: Date.now() - live.startedAt,
+        error: `interrupted: ${reason}`,
+      });
     }
   };
 
-  return { id, bus, store, hooks, permissions, history, controllers: services.controllers, run, close: () => store.close() };
+  const shutdown = async (reason: string, graceMs = 1000): Promise<void> => {
+    agents.cancelAll('interrupted');
+    await processes.terminateAll(graceMs);
+    // Give the loops a moment to record their own `cancelled` ends; whatever is still running is recorded here.
+    await Promise.race([waitUntil(() => agents.size === 0), new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 500)))]);
+    recordInterruption(reason);
+  };
+
+  const shutdownNow = (reason: string): void => {
+    agents.cancelAll('interrupted');
+    processes.killAllNow();
+    recordInterruption(reason);
+  };
+
+  return {
+    id,
+    bus,
+    store,
+    hooks,
+    permissions,
+    history,
+    agents,
+    processes,
+    run,
+    cancel: (agentId) => agents.cancel(agentId, 'user'),
+    shutdown,
+    shutdownNow,
+    close: () => store.close(),
+  };
+}
+
+function waitUntil(done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = (): void => {
+      if (done()) resolve();
+      else setTimeout(poll, 10);
+    };
+    poll();
+  });
 }

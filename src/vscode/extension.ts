@@ -24,6 +24,9 @@ export interface DelegateApi {
   activationBreakdown: { importsMs: number; waitMs: number; activateMs: number };
 }
 
+/** The controller deactivate() shuts down. */
+let active: SessionController | undefined;
+
 /** When this file's own body ran: everything it imports has been evaluated by now. */
 const importsDone = performance.now();
 
@@ -31,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
   const approver = new EditorApprover();
   const controller = new SessionController(context, approver);
+  active = controller;
   const view = new DelegateViewProvider(context.extensionUri, controller);
   const status = createStatusBar();
 
@@ -73,7 +77,10 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   };
 }
 
-export function deactivate(): void {}
+/** The editor is closing or reloading: every agent stops, every process group it started is killed (no orphans). */
+export async function deactivate(): Promise<void> {
+  await active?.shutdown('the editor closed the extension');
+}
 
 /** Opens the session transcript, or one subagent's, picked from a list. */
 async function openTranscript(controller: SessionController): Promise<void> {

@@ -181,8 +181,16 @@ export class SessionController implements vscode.Disposable {
     this.statusEmitter.fire(this.status());
   }
 
+  /** Stops the run, kills every process group the session started, records the interruption. */
+  async shutdown(reason: string): Promise<void> {
+    const session = this.session;
+    this.stop();
+    await session?.shutdown(reason);
+  }
+
   dispose(): void {
     this.stop();
+    this.session?.shutdownNow('the extension was disposed');
     this.detachDiffs?.();
     this.session?.close();
     this.eventsEmitter.dispose();

@@ -10,6 +10,8 @@ import type { Approver, PermissionVerdict, ToolCallRequest } from '../../src/cor
 import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/types';
 import type { ModelPort } from '../../src/core/llm/types';
 import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
+import { AgentRegistry } from '../../src/core/agent/agent-registry';
+import { ProcessGroups } from '../../src/core/tools/process-groups';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */
 export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
@@ -70,7 +72,8 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
       return file;
     },
     newAgentId: () => `sub${++n}`,
-    controllers: new Map(),
+    agents: new AgentRegistry(),
+    processes: new ProcessGroups(),
     ...overrides,
   };
   return { services, events, outputDir };

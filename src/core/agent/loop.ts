@@ -12,7 +12,7 @@
  * Parent and subagents run this same function; a subagent is just a spec with a fresh history.
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
-import { addUsage, agentEmitter, emptyUsage, type AgentStatus, type Usage } from '../events';
+import { addUsage, agentEmitter, type AgentStatus, type Usage } from '../events';
 import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
@@ -20,13 +20,26 @@ import { LoopGuard } from './loop-guard';
 import { FORCE_FINAL_NOTE } from './prompts';
 import { createTaskTool } from './task-tool';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
+import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
 
-export async function runAgent(spec: AgentSpec, services: RunServices, signal: AbortSignal): Promise<AgentResult> {
-  const started = Date.now();
+export async function runAgent(spec: AgentSpec, services: RunServices, parentSignal: AbortSignal): Promise<AgentResult> {
   const { identity } = spec;
+  // The registry owns this agent's controller (linked to the parent's signal): cancel(id) stops just this one.
+  const live = services.agents.start(identity, parentSignal);
+  try {
+    return await loop(spec, services, live);
+  } finally {
+    services.agents.end(identity.agentId);
+  }
+}
+
+async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent): Promise<AgentResult> {
+  const started = live.startedAt;
+  const { identity } = spec;
+  const signal = live.signal;
   const emit = agentEmitter(services.bus, identity.agentId, identity.parentId);
-  const usage = emptyUsage();
+  const usage = live.usage;
   const subagents: SubagentSummary[] = [];
   const onChildFinished = (child: AgentResult, description: string): void => {
     addUsage(usage, child.usage);
@@ -44,7 +57,11 @@ export async function runAgent(spec: AgentSpec, services: RunServices, signal: A
 
   const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
     const durationMs = Date.now() - started;
-    await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
+    if (status === 'cancelled' && live.stoppedBy === 'user' && !error) error = 'stopped by the user';
+    // An interruption (the process is going away) may already have written this agent's last record.
+    if (!live.finishRecorded) {
+      await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
+    }
     return { agentId: identity.agentId, status, result, turns, toolCalls, usage, durationMs, messages, subagents, ...(error ? { error } : {}) };
   };
 
@@ -60,10 +77,11 @@ export async function runAgent(spec: AgentSpec, services: RunServices, signal: A
 
   try {
     for (;;) {
-      if (signal.aborted) return await finish('cancelled', 'Cancelled.');
+      if (signal.aborted) return await finish('cancelled', partialText(messages));
       const forcedFinal = turns >= spec.maxTurns;
       if (forcedFinal) appendUserNote(messages, FORCE_FINAL_NOTE);
       turns++;
+      live.turns = turns;
       await emit({ type: 'turn_started', turn: turns, forcedFinal });
 
       const response = await streamTurn(spec, services, tools, messages, forcedFinal, turns, signal, emit);
@@ -81,13 +99,14 @@ export async function runAgent(spec: AgentSpec, services: RunServices, signal: A
         return await finish(forcedFinal ? 'max_turns' : 'completed', text);
       }
       toolCalls += uses.length;
+      live.toolCalls = toolCalls;
       const results = await runToolCalls(uses, scope, guard, response.stopReason === 'max_tokens');
       const resultMessage: MessageParam = { role: 'user', content: results };
       messages.push(resultMessage);
       await emit({ type: 'message', message: resultMessage });
     }
   } catch (err) {
-    if (signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return finish('cancelled', 'Cancelled.');
+    if (signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return finish('cancelled', partialText(messages));
     const message = errorText(err);
     await emit({ type: 'error', message, retrying: false });
     return finish('error', '', message);
@@ -168,6 +187,16 @@ function appendUserNote(messages: MessageParam[], note: string): void {
   } else {
     messages.push({ role: 'user', content: note });
   }
+}
+
+/** What a stopped agent had said so far: its assistant text, in order (empty when it said nothing). */
+function partialText(messages: MessageParam[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
+    for (const b of m.content) if (b.type === 'text' && b.text.trim() && b.text !== '(no answer)') parts.push(b.text.trim());
+  }
+  return parts.join('\n\n');
 }
 
 function finalText(content: ContentBlock[]): string {

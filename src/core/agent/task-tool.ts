@@ -61,32 +61,21 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const description = input.description?.trim() || firstLine(input.prompt);
       const depth = parent.depth + 1;
       const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description };
-      // Each child gets its own controller, linked to the parent's signal: the seam for cancelling one child.
-      const controller = new AbortController();
-      const relay = (): void => controller.abort();
-      ctx.signal.addEventListener('abort', relay, { once: true });
-      if (ctx.signal.aborted) controller.abort();
-      services.controllers.set(identity.agentId, controller);
       const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
-      let child: AgentResult;
-      try {
-        child = await runAgent(
-          {
-            identity,
-            systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth),
-            history: [],
-            prompt: input.prompt,
-            tools: services.baseTools,
-            maxTurns: services.limits.subagentMaxTurns,
-            toolUseId: ctx.toolUseId,
-          },
-          services,
-          controller.signal,
-        );
-      } finally {
-        ctx.signal.removeEventListener('abort', relay);
-        services.controllers.delete(identity.agentId);
-      }
+      // The child's controller is made by the agent registry, linked to this call's signal.
+      const child = await runAgent(
+        {
+          identity,
+          systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth),
+          history: [],
+          prompt: input.prompt,
+          tools: services.baseTools,
+          maxTurns: services.limits.subagentMaxTurns,
+          toolUseId: ctx.toolUseId,
+        },
+        services,
+        ctx.signal,
+      );
       opts.onChildFinished(child, description);
       hookFailures.push(
         ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
@@ -94,12 +83,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       for (const failure of hookFailures) {
         await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
       }
-      return toToolResult(child, services.limits.subagentMaxTurns);
+      return toToolResult(child, services.limits.subagentMaxTurns, ctx.signal.aborted);
     },
   };
 }
 
-function toToolResult(child: AgentResult, maxTurns: number): ToolResult {
+function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boolean): ToolResult {
   switch (child.status) {
     case 'completed':
       return { content: child.result || '(the subagent finished without a report)' };
@@ -107,8 +96,12 @@ function toToolResult(child: AgentResult, maxTurns: number): ToolResult {
       return {
         content: `[The subagent reached its limit of ${maxTurns} turns; this answer may be incomplete.]\n${child.result || '(no report)'}`,
       };
-    case 'cancelled':
-      return { content: 'The subagent was cancelled before it finished.', isError: true };
+    case 'cancelled': {
+      const partial = child.result ? `\nWhat it had reported before it was stopped:\n${child.result}` : '\nIt had not reported anything yet.';
+      // Stopped by the user on its own: the parent goes on with this as an ordinary result to weigh.
+      if (!parentStopped) return { content: `[The user stopped this subagent before it finished. Do not restart it unless the user asks.]${partial}` };
+      return { content: `The subagent was cancelled before it finished.${partial}`, isError: true };
+    }
     case 'error':
       return { content: `The subagent failed: ${child.error ?? 'unknown error'}`, isError: true };
   }

@@ -7,7 +7,9 @@ import type { AgentStatus, EventBus, Usage } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
+import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
+import type { AgentRegistry } from './agent-registry';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -40,8 +42,10 @@ export interface RunServices {
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
   newAgentId(): string;
-  /** Every running agent's controller, by id: the seam for cancelling one subagent. */
-  controllers: Map<string, AbortController>;
+  /** The running agents and their controllers: the seam for cancelling one subagent. */
+  agents: AgentRegistry;
+  /** Process groups started by `bash`, so every exit path can kill what is left. */
+  processes: ProcessGroups;
 }
 
 export interface AgentSpec {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { asRecord } from './file-access';
+import { ProcessGroups } from './process-groups';
 import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
 
 export interface BashInput {
@@ -21,6 +22,8 @@ export interface BashToolOptions {
   maxOutputChars: number;
   /** Between SIGTERM and SIGKILL of the process group. */
   killGraceMs?: number;
+  /** The session's list of live process groups (every exit path kills what is in it); a private one when omitted. */
+  groups?: ProcessGroups;
 }
 
 const DEFAULT_KILL_GRACE_MS = 1000;
@@ -60,16 +63,9 @@ class HeadTailBuffer {
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
 export function createBashTool(workdir: string, opts: BashToolOptions): Tool<BashInput> {
   const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const groups = opts.groups ?? new ProcessGroups();
   return {
     name: 'bash',
     description:
@@ -101,11 +97,11 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
     paths: () => [],
     summarize: (input) => input.command,
 
-    execute: (input, ctx) => runCommand(workdir, input, ctx, opts, grace),
+    execute: (input, ctx) => runCommand(workdir, input, ctx, opts, grace, groups),
   };
 }
 
-function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: BashToolOptions, grace: number): Promise<ToolResult> {
+function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: BashToolOptions, grace: number, groups: ProcessGroups): Promise<ToolResult> {
   if (ctx.signal.aborted) return Promise.resolve({ content: 'Command cancelled before it started', isError: true });
   const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
 
@@ -119,6 +115,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       // Pagers and credential prompts would wait forever on a closed stdin.
       env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
     });
+    if (child.pid !== undefined) groups.add(child.pid, input.command);
 
     let timedOut = false;
     let aborted = false;
@@ -131,10 +128,16 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       if (terminating || child.pid === undefined) return;
       terminating = true;
       const pid = child.pid;
-      signalGroup(pid, 'SIGTERM');
-      // Not cleared on close: a process that ignores SIGTERM but let go of our pipes still dies.
-      const kill = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
-      kill.unref();
+      // Nobody left in the group (the usual end of a command): it is forgotten, nothing more to kill.
+      if (groups.signal(pid, 'SIGTERM')) {
+        // Not cleared on close: a process that ignores SIGTERM but let go of our pipes still dies. Unref'd: an
+        // exit before it fires is covered by the session's exit paths, which kill every group still listed.
+        const kill = setTimeout(() => {
+          groups.signal(pid, 'SIGKILL');
+          groups.remove(pid);
+        }, grace);
+        kill.unref();
+      }
       // If something escaped the group (setsid) and still holds our pipes, stop waiting for them.
       timers.push(
         setTimeout(() => {

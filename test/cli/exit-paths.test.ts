@@ -1,0 +1,165 @@
+/**
+ * Hostile runs of the built CLI (real SDK, local Messages-API server, real processes and signals):
+ * parallel children editing one file, a FIFO in the folder, commands that ignore SIGTERM, a second
+ * Ctrl-C, SIGHUP, a reader that closes stdout. Nothing may be lost, hang, or be left running.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { assertBuilt, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
+
+const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+
+/** True while a process with this pid exists and is not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function waitFor(check: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  return new Promise((resolve) => {
+    const poll = (): void => {
+      if (check()) resolve(true);
+      else if (Date.now() > until) resolve(false);
+      else setTimeout(poll, 20);
+    };
+    poll();
+  });
+}
+
+const readPid = (file: string): number => Number(readFileSync(file, 'utf8').trim());
+
+describe('delegate CLI: hostile runs', function () {
+  this.timeout(30_000);
+  let api: MessagesApiServer;
+  let dirs: { workdir: string; dataHome: string };
+  const pids: number[] = [];
+  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+
+  before(assertBuilt);
+  beforeEach(async () => {
+    api = await startMessagesApiServer();
+    dirs = makeDirs();
+  });
+  afterEach(async () => {
+    for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    await api.close();
+  });
+
+  it('four parallel children editing different lines of one file: every edit is on disk', async () => {
+    writeFileSync(join(dirs.workdir, 'config.ini'), ['[a]', 'one=1', '[b]', 'two=2', '[c]', 'three=3', '[d]', 'four=4', ''].join('\n'));
+    const edits = [['one=1', 'one=ONE'], ['two=2', 'two=TWO'], ['three=3', 'three=THREE'], ['four=4', 'four=FOUR']] as const;
+    api.route([
+      ...edits.map(([from, to]) => ({
+        name: from,
+        match: `EDIT ${from}`,
+        replies: [reply.toolUse({ name: 'edit_file', input: { path: 'config.ini', old_text: from, new_text: to } }), reply.text(`changed ${from}`)],
+      })),
+      { name: 'parent', match: () => true, replies: [reply.toolUse(edits.map(([from]) => ({ name: 'task', input: { prompt: `EDIT ${from}` } }))), reply.text('all edited')] },
+    ]);
+    const run = await runDelegate(['-p', 'edit', '--cwd', dirs.workdir, '--permission-mode', 'acceptEdits'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    const childResults = api.messageRequests().filter(isChild).flatMap((r) => lastToolResults(r)).map((r) => String(r.content));
+    assert.equal(childResults.filter((c) => c.startsWith('Edited config.ini')).length, 4, childResults.join('\n'));
+    assert.equal(readFileSync(join(dirs.workdir, 'config.ini'), 'utf8'), ['[a]', 'one=ONE', '[b]', 'two=TWO', '[c]', 'three=THREE', '[d]', 'four=FOUR', ''].join('\n'));
+  });
+
+  it('read_file on a FIFO is refused at once and the run ends normally', async () => {
+    execFileSync('mkfifo', [join(dirs.workdir, 'queue')]);
+    api.script(reply.toolUse({ name: 'read_file', input: { path: 'queue' } }), reply.text('it is a pipe'));
+    const t0 = Date.now();
+    const run = await runDelegate(['-p', 'read the queue', '--cwd', dirs.workdir], { env: env(), timeoutMs: 10_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(Date.now() - t0 < 5000);
+    assert.match(String(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content), /queue is a named pipe \(FIFO\), not a regular file/);
+  });
+
+  it('a second Ctrl-C while a command ignores SIGTERM ends within 2 s, kills its process group and records the interruption', async () => {
+    const pidFile = join(dirs.workdir, 'stubborn.pid');
+    api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
+    let secondAt = 0;
+    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+      env: env(),
+      onSpawn: (child) => {
+        void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
+          pids.push(readPid(pidFile));
+          child.kill('SIGINT');
+          setTimeout(() => {
+            secondAt = Date.now();
+            child.kill('SIGINT');
+          }, 50);
+        });
+      },
+    });
+    const endedAfter = Date.now() - secondAt;
+    assert.ok(run.code === 130 || run.signal === 'SIGINT', `exit ${run.code} / ${run.signal}: ${run.stderr}`);
+    assert.ok(endedAfter < 2500, `ended ${endedAfter} ms after the second Ctrl-C`);
+    const sleeper = readPid(pidFile);
+    assert.ok(await waitFor(() => !alive(sleeper), 1000), `the sleep (pid ${sleeper}) that ignored SIGTERM was killed`);
+    const transcript = readJsonl(sessionFile(dirs.dataHome));
+    const end = transcript.filter((l) => l.type === 'agent_finished').at(-1);
+    assert.equal(end?.status, 'cancelled', JSON.stringify(transcript.at(-1)));
+  });
+
+  it('SIGHUP (terminal closed) cancels, kills a process group that ignores SIGTERM, records it, and exits', async () => {
+    const pidFile = join(dirs.workdir, 'hup.pid');
+    api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM HUP; sleep 300 & echo $! > hup.pid; wait` } }));
+    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+      env: env(),
+      onSpawn: (child) => {
+        void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
+          pids.push(readPid(pidFile));
+          child.kill('SIGHUP');
+        });
+      },
+    });
+    assert.ok(run.code === 130 || run.signal === 'SIGHUP', `exit ${run.code} / ${run.signal}: ${run.stderr}`);
+    assert.ok(await waitFor(() => !alive(readPid(pidFile)), 1000), 'the sleep that ignored SIGTERM and SIGHUP was killed');
+    const lines = readJsonl(sessionFile(dirs.dataHome));
+    assert.equal(lines.filter((l) => l.type === 'agent_finished').at(-1)?.status, 'cancelled');
+  });
+
+  it('a finished command’s background child that ignores SIGTERM does not outlive the CLI', async () => {
+    api.script(
+      reply.toolUse({ name: 'bash', input: { command: `(trap '' TERM; exec sleep 300) >/dev/null 2>&1 & echo $! > bg.pid` } }),
+      reply.text('started it'),
+    );
+    const run = await runDelegate(['-p', 'start a daemon', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    const pid = readPid(join(dirs.workdir, 'bg.pid'));
+    pids.push(pid);
+    assert.ok(await waitFor(() => !alive(pid), 1500), `background sleep ${pid} was killed with its group`);
+  });
+
+  it('stream-json into a reader that closes after one line ends quietly, without a stack trace', async () => {
+    api.script(reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.text('done', { delayMs: 300 }));
+    let firstLine = '';
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'stream-json'], {
+      env: env(),
+      onSpawn: (child) => {
+        child.stdout?.once('data', (d: Buffer) => {
+          firstLine = d.toString().split('\n')[0] ?? '';
+          child.stdout?.destroy(); // like `head -n1` exiting
+        });
+      },
+    });
+    assert.match(firstLine, /"type":"agent_started"/);
+    assert.ok(run.code === 0 || run.code === 130, `exit ${run.code}: ${run.stderr}`);
+    assert.doesNotMatch(run.stderr, /EPIPE|\n\s+at /, run.stderr);
+  });
+});
+
+/** The one session transcript under a data home. */
+function sessionFile(dataHome: string): string {
+  const dir = join(dataHome, 'delegate', 'sessions');
+  const name = execFileSync('ls', [dir], { encoding: 'utf8' }).split('\n').find((f) => f.endsWith('.jsonl'));
+  if (!name) throw new Error(`no transcript in ${dir}`);
+  return join(dir, name);
+}

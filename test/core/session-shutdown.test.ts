@@ -1,0 +1,102 @@
+// A session's exit paths: shutdown kills every process group its bash calls started (even ones that
+// ignore SIGTERM) and records each unfinished agent once; cancel(id) stops one subagent only.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSession } from '../../src/core/session';
+import { ScriptedModel } from '../../src/core/llm/scripted-model';
+import type { DelegateEvent } from '../../src/core/events';
+
+const allow = { ask: async () => ({ decision: 'allow' as const }) };
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function readLines(file: string): DelegateEvent[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DelegateEvent);
+}
+
+describe('session shutdown', () => {
+  let workdir: string;
+  let transcriptRoot: string;
+  beforeEach(() => {
+    workdir = mkdtempSync(join(tmpdir(), 'delegate-shut-ws-'));
+    transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-shut-tr-'));
+  });
+
+  it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
+    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const running = session.run('go', new AbortController().signal);
+    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
+    assert.equal(session.processes.size, 1);
+    session.shutdownNow('test ended');
+    await until(() => !alive(pid), 1000);
+    const result = await running;
+    assert.equal(result.status, 'cancelled');
+    const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
+    assert.equal(ends.length, 1, 'recorded once, not again by the loop');
+    assert.equal(ends[0]?.type === 'agent_finished' && ends[0].error, 'interrupted: test ended');
+    assert.equal(session.agents.size, 0);
+    assert.equal(session.processes.size, 0);
+  });
+
+  it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
+    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const running = session.run('go', new AbortController().signal);
+    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
+    const t0 = Date.now();
+    await session.shutdown('editor closed', 300);
+    assert.ok(Date.now() - t0 < 2000);
+    assert.equal(alive(pid), false);
+    assert.equal((await running).status, 'cancelled');
+    assert.equal(session.processes.size, 0);
+    const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
+    assert.equal(ends.length, 1);
+  });
+
+  it('cancel(id) stops one subagent: the parent gets a result saying the user stopped it, with what it had said, and goes on', async () => {
+    const route = (r: { messages: { content: unknown }[] }): string => JSON.stringify(r.messages[0]?.content).includes('SLOW') ? 'slow' : JSON.stringify(r.messages[0]?.content).includes('FAST') ? 'fast' : 'default';
+    const model = new ScriptedModel(route)
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'SLOW job', description: 'slow' } }, { name: 'task', input: { prompt: 'FAST job', description: 'fast' } }] }, (req) => ({ text: `parent saw: ${JSON.stringify(req.messages.at(-1)?.content)}` }))
+      .script('slow', { text: 'looked at half of it', toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] })
+      .script('fast', { text: 'fast done', delayMs: 100 });
+    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const events: DelegateEvent[] = [];
+    session.bus.subscribe((e) => void events.push(e));
+    const running = session.run('fan out', new AbortController().signal);
+    await until(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'));
+    const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');
+    const t0 = Date.now();
+    assert.equal(session.cancel(slow?.agentId ?? ''), true);
+    await until(() => events.some((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId));
+    assert.ok(Date.now() - t0 < 2000);
+    const result = await running;
+    assert.equal(result.status, 'completed');
+    assert.match(result.result, /The user stopped this subagent/);
+    assert.match(result.result, /looked at half of it/);
+    assert.match(result.result, /fast done/);
+    const slowEnd = events.find((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId);
+    assert.equal(slowEnd?.type === 'agent_finished' && slowEnd.error, 'stopped by the user');
+    assert.equal(session.cancel('nope'), false);
+    model.assertDone();
+  });
+});
