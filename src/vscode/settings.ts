@@ -9,6 +9,9 @@ export interface DelegateSettings {
   permissionMode: PermissionMode;
   limits: Partial<RunLimits>;
   bashTimeoutMs: number;
+  /** Tokens; undefined = from the model table. */
+  contextWindow: number | undefined;
+  compactThreshold: number;
 }
 
 export function readSettings(): DelegateSettings {
@@ -26,5 +29,7 @@ export function readSettings(): DelegateSettings {
       maxDepth: c.get<number>('maxDepth', 1),
     },
     bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
+    contextWindow: c.get<number>('contextWindow', 0) || undefined,
+    compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
   };
 }

@@ -198,7 +198,7 @@ describe('session: compaction', () => {
   it('compact() between prompts summarizes the root conversation and a resumed session holds the same', async () => {
     const dirs = sessionDirs();
     const model = new ScriptedModel((r) => (r.system.startsWith('You summarize') ? 'summary' : 'default'))
-      .script('default', { text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' })
+      .script('default', ...['one', 'two', 'three', 'four'].map((n) => ({ text: `${n}: ${'counting slowly and at length. '.repeat(40)}` })))
       .script('summary', { text: 'we counted to four' });
     const { session, events } = await open(model, dirs);
     for (const p of ['1', '2', '3', '4']) await session.run(p, new AbortController().signal);

@@ -51,13 +51,20 @@ export async function compactIfNeeded(scope: CompactionScope, deps: CompactionDe
   let summary: string | undefined;
   let keptMessages: number | undefined;
 
-  const cut = summaryCut(out);
+  // Asked for by the user: everything but the last turn is summarized (automatic compaction keeps more).
+  const cut = summaryCut(out, trigger === 'manual' ? 1 : KEEP_TURNS);
   if ((after >= limit || trigger !== 'auto') && cut > 0) {
     summary = await summarize(out.slice(0, cut), scope, deps);
     if (summary !== undefined) {
-      keptMessages = out.length - cut;
-      out = applyCompaction(scope.messages, { stubs, summary, keptMessages });
-      after = scope.fixedTokens + estimateMessagesTokens(out);
+      const kept = out.length - cut;
+      const summarized = applyCompaction(scope.messages, { stubs, summary, keptMessages: kept });
+      const size = scope.fixedTokens + estimateMessagesTokens(summarized);
+      // A summary longer than what it replaces (a short conversation) is not a compaction.
+      if (size < after) {
+        out = summarized;
+        after = size;
+        keptMessages = kept;
+      } else summary = undefined;
     }
   }
   if (Object.keys(stubs).length === 0 && summary === undefined) return undefined;

@@ -27,8 +27,9 @@ export function usageTokens(usage: Usage): number {
 }
 
 /**
- * A cheap upper-leaning estimate: ASCII runs at ~4 characters a token, anything else (CJK, accents,
- * emoji) at one token a character — characters over four badly undercounts Chinese text.
+ * A cheap upper-leaning estimate: ASCII at 3.5 characters a token (English prose is ~4, code and JSON
+ * less: erring high keeps the real context under the threshold), anything else (CJK, accents, emoji) at
+ * one token a character — characters over four badly undercounts Chinese text.
  */
 export function estimateTextTokens(text: string): number {
   let ascii = 0;
@@ -37,7 +38,7 @@ export function estimateTextTokens(text: string): number {
     if (text.charCodeAt(i) < 0x80) ascii++;
     else other++;
   }
-  return Math.ceil(ascii / 4) + other;
+  return Math.ceil(ascii / 3.5) + other;
 }
 
 export function estimateMessagesTokens(messages: readonly MessageParam[]): number {
@@ -66,7 +67,8 @@ export class ContextMeter {
   }
 
   size(messages: readonly MessageParam[]): number {
-    const base = this.coveredMessages > 0 ? this.measured : this.fixedTokens;
-    return base + estimateMessagesTokens(messages.slice(this.coveredMessages));
+    // An endpoint that reports no usage (some Anthropic-compatible ones) leaves only the estimate.
+    if (this.coveredMessages === 0 || this.measured === 0) return this.fixedTokens + estimateMessagesTokens(messages);
+    return this.measured + estimateMessagesTokens(messages.slice(this.coveredMessages));
   }
 }
