@@ -20,7 +20,7 @@ import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './comp
 import { ContextMeter, estimateTextTokens } from './context-size';
 import { appendUserNote, mergeConsecutive } from './conversation';
 import { LoopGuard } from './loop-guard';
-import { FORCE_FINAL_NOTE } from './prompts';
+import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
 import { createTaskTool } from './task-tool';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
 import type { RunningAgent } from './agent-registry';
@@ -57,6 +57,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const messages: MessageParam[] = [...spec.history, { role: 'user', content: spec.prompt }];
   let turns = 0;
   let toolCalls = 0;
+  let continuations = 0;
+  let cutAnswer = '';
   const fixedTokens = estimateTextTokens(spec.systemPrompt) + estimateTextTokens(JSON.stringify(tools.schemas()));
   const meter = new ContextMeter(fixedTokens);
   /** Compaction: the hook before each request; replaces the conversation in place when it ran. */
@@ -123,8 +125,19 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
 
       const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (forcedFinal || uses.length === 0) {
-        const text = finalText(response.content);
-        return await finish(forcedFinal ? 'max_turns' : 'completed', text);
+        const text = rawText(response.content);
+        // An answer cut by the output limit is continued, not returned half (the parts are joined).
+        if (!forcedFinal && response.stopReason === 'max_tokens' && continuations < MAX_CONTINUATIONS) {
+          continuations++;
+          cutAnswer += text;
+          messages.push({ role: 'user', content: [{ type: 'text', text: CONTINUE_NOTE }] });
+          await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+          continue;
+        }
+        const answer = (cutAnswer + text).trim();
+        if (response.stopReason === 'refusal') return await finish('error', answer, `the model refused to answer${answer ? `: ${oneLine(answer)}` : ''}`);
+        if (!forcedFinal && answer.trim() === '') return await finish('error', '', 'the model ended its turn without an answer (an empty response)');
+        return await finish(forcedFinal ? 'max_turns' : 'completed', answer);
       }
       toolCalls += uses.length;
       live.toolCalls = toolCalls;
@@ -178,25 +191,29 @@ async function streamTurn(
   }
 }
 
-/** Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once. */
+/**
+ * Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once.
+ * Results are kept by position, not id: a block whose id repeats an earlier one's is answered too.
+ */
 async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
-  const results = new Map<string, ToolResultBlockParam>();
-  const blocked = new Map<string, string | undefined>();
-  for (const use of uses) blocked.set(use.id, guard.check(use.name, use.input));
-  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
-  const last = uses[uses.length - 1];
-  if (cutOff && last) {
-    blocked.set(last.id, 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.');
-  }
-  const isTask = (use: ToolUseBlock): boolean => scope.tools.get(use.name)?.kind === 'delegate';
-
-  for (const use of uses.filter((u) => !isTask(u))) {
-    results.set(use.id, await executeToolCall(use, scope, blocked.get(use.id)));
-  }
-  await mapWithLimit(uses.filter(isTask), scope.services.limits.maxParallel, async (use) => {
-    results.set(use.id, await executeToolCall(use, scope, blocked.get(use.id)));
+  const results: ToolResultBlockParam[] = [];
+  const blocked: (string | undefined)[] = uses.map((use) => guard.check(use.name, use.input));
+  const seen = new Set<string>();
+  uses.forEach((use, i) => {
+    if (seen.has(use.id)) blocked[i] = `Not run: the tool_use id ${use.id} was already used by an earlier call in this message. Give every call its own id.`;
+    seen.add(use.id);
   });
-  return uses.map((use) => results.get(use.id) as ToolResultBlockParam);
+  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
+  if (cutOff && uses.length > 0) {
+    blocked[uses.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
+  }
+  const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
+  const indices = uses.map((_, i) => i);
+  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  await mapWithLimit(indices.filter(isTask), scope.services.limits.maxParallel, async (i) => {
+    results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  });
+  return results;
 }
 
 async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -217,11 +234,15 @@ function partialText(messages: MessageParam[]): string {
   return parts.join('\n\n');
 }
 
-function finalText(content: ContentBlock[]): string {
-  return content
-    .map((b) => (b.type === 'text' ? b.text : ''))
-    .join('')
-    .trim();
+const MAX_CONTINUATIONS = 3;
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function rawText(content: ContentBlock[]): string {
+  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 
 /** Response blocks back as request params; thinking blocks go back unchanged, as the API requires. */

@@ -32,3 +32,5 @@ export function subagentSystemPrompt(workdir: string, canDelegate: boolean): str
 
 export const FORCE_FINAL_NOTE =
   'You have reached the turn limit. Do not call any more tools. Give your final answer now, from what you have found so far, and say what is left undone.';
+
+export const CONTINUE_NOTE = 'Your answer was cut off by the output token limit. Continue exactly where it stopped, without repeating what you already wrote.';

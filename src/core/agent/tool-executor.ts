@@ -12,6 +12,7 @@ import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { errorText } from '../errors';
 import type { AgentIdentity, ToolCallRequest } from '../policy/types';
 import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
+import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
 import { limitOutput } from './output-limit';
 import type { RunServices } from './types';
 
@@ -60,6 +61,10 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   const tool = scope.tools.get(use.name);
   if (!tool) {
     return { content: `Unknown tool "${use.name}". Available tools: ${scope.tools.names().join(', ')}.`, isError: true };
+  }
+  const garbled = invalidJson(use.input);
+  if (garbled !== undefined) {
+    return { content: `Invalid input for ${use.name}: it is not valid JSON (${garbled.slice(0, 200)}${garbled.length > 200 ? '…' : ''}). Send the call again with a JSON object.`, isError: true };
   }
   let parsed = tool.parse(use.input);
   if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
@@ -120,4 +125,10 @@ async function checkPermission(
   }
   if (answer.decision === 'allow_session') scope.services.permissions.rememberForSession(request);
   return undefined;
+}
+
+/** The raw text of a tool input the stream could not parse as JSON, if that is what this is. */
+function invalidJson(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || !(INVALID_TOOL_INPUT in input)) return undefined;
+  return String((input as Record<string, unknown>)[INVALID_TOOL_INPUT]);
 }

@@ -2,7 +2,8 @@
  * The ModelPort over the real Anthropic SDK: one streamed assistant message per call.
  *
  *   stream(request, signal, callbacks)
- *     attempt ──▶ client.messages.stream(params, {signal: attempt's own AbortController, linked to `signal`})
+ *     attempt ──▶ client.messages.create({stream: true}) — raw events, accumulated by message-accumulator.ts
+ *                 (signal: the attempt's own AbortController, linked to `signal`)
  *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries)
  *       │  text deltas ──▶ callbacks.onTextDelta
  *       │  idle watchdog: armed when the response headers arrive, reset by every body chunk (pings count);
@@ -20,6 +21,7 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type Middleware } from '@anthropic-ai/sdk';
 import { abortableDelay } from '../errors';
+import { MessageAccumulator } from './message-accumulator';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
 export interface AnthropicModelOptions {
@@ -139,8 +141,9 @@ async function attemptOnce(
   };
 
   try {
-    const stream = client.messages.stream(toParams(request), { signal: controller.signal, middleware: [watchdog] });
-    stream.on('text', (delta) => {
+    // Raw events, accumulated here: the SDK's own accumulator throws on a tool input that is not valid JSON.
+    const stream = await client.messages.create({ ...toParams(request), stream: true }, { signal: controller.signal, middleware: [watchdog] });
+    const message = new MessageAccumulator((delta) => {
       if (callbackError) return;
       try {
         callbacks.onTextDelta?.(delta);
@@ -149,18 +152,10 @@ async function attemptOnce(
         controller.abort();
       }
     });
-    const message = await stream.finalMessage();
-    const u = message.usage;
-    return {
-      content: message.content,
-      stopReason: message.stop_reason,
-      usage: {
-        input_tokens: u.input_tokens ?? 0,
-        output_tokens: u.output_tokens ?? 0,
-        cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-        cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
-      },
-    };
+    for await (const event of stream) message.add(event);
+    if (callbackError) throw callbackError;
+    const done = message.result();
+    return { content: done.content, stopReason: done.stopReason, usage: done.usage };
   } catch (err) {
     if (callbackError) throw callbackError;
     if (signal.aborted) throw err;
