@@ -96,7 +96,7 @@ export class MessageAccumulator {
     const block = this.blocks[index];
     if (!block || !('input' in block)) return;
     const raw = block[jsonBuffer];
-    delete block[jsonBuffer];
+    block[jsonBuffer] = undefined; // symbol-keyed: never serialized, never sent back
     if (raw === undefined || raw.trim() === '') return; // no deltas: the input from content_block_start stands
     try {
       (block as { input: unknown }).input = JSON.parse(raw);
