@@ -13,6 +13,9 @@ import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } 
 import { Composer } from './composer';
 import { el } from './dom';
 import { Expansion } from './expansion';
+import { installLinkClicks } from './link-clicks';
+import { setWorkspaceFolders } from './markdown';
+import { installMarkdownStyles } from './markdown-styles';
 import { ConversationRenderer, emptyHint } from './renderer';
 import { installStyles } from './styles';
 import { patchVscodeTree } from './tree-patches';
@@ -20,6 +23,11 @@ import { post } from './vscode-api';
 
 patchVscodeTree();
 installStyles();
+installMarkdownStyles();
+installLinkClicks(document, {
+  openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
+  openExternal: (url) => post({ type: 'open_external', url }),
+});
 
 const expansion = new Expansion();
 const log = el('main', 'log');
@@ -107,6 +115,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'status':
       hostRunning = msg.running;
       break;
+    case 'workspace':
+      setWorkspaceFolders(msg.folders);
+      return;
     case 'user_prompt':
       addUserPrompt(state, msg.text, msg.time, pending);
       break;

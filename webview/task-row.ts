@@ -200,6 +200,6 @@ export class TaskRow {
       this.item.append(this.outcome.item);
     }
     if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
-    else this.outcome.set('reply', 'tone-ok', 'Result', text);
+    else this.outcome.set('reply', 'tone-ok', 'Result', text, true);
   }
 }
