@@ -47,7 +47,7 @@ export class CodeBlock {
     if (this.language !== '' && this.timer === undefined) {
       this.timer = window.setTimeout(() => {
         this.timer = undefined;
-        this.highlight();
+        if (this.body.isConnected) this.highlight();
       }, HIGHLIGHT_EVERY_MS);
     }
   }

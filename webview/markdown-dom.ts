@@ -1,11 +1,12 @@
 /**
- * markdown-it tokens → DOM nodes. Every element is created here from a fixed allow-list of tag
- * names and gets only class, data-*, title, start, role and tabindex attributes; all model text
- * goes in as text nodes. No HTML string is ever built or parsed, so no sanitizer is needed.
+ * markdown-it tokens → DOM nodes. Every element is created here (and in code-block.ts) from a
+ * fixed allow-list of tag names and gets only class, data-*, title, role, tabindex and aria
+ * attributes (plus an <ol>'s start); all model text goes in as
+ * text nodes. No HTML string is ever built or parsed, so no sanitizer is needed.
  */
 import type { Token } from 'markdown-it';
 import { CodeBlock, fenceLanguage } from './code-block';
-import { el } from './dom';
+import { codicon, el } from './dom';
 import { linkTarget, type LinkTarget } from './link-target';
 
 /** Block tags markdown-it opens; anything else (a future token type) becomes a plain div. */
@@ -125,14 +126,19 @@ function startsListItem(target: Node): boolean {
   return target instanceof HTMLParagraphElement && li instanceof HTMLLIElement && li.firstChild === target;
 }
 
-/** A GFM task-list item's "[ ] " / "[x] " as a read-only checkbox. */
+/**
+ * A GFM task-list item's "[ ] " / "[x] " as a read-only check mark (a codicon: a disabled native
+ * checkbox is greyed out to near invisibility in light themes).
+ */
 function appendTaskText(text: string, target: Node): void {
-  const box = el('input', 'md-task');
-  box.type = 'checkbox';
-  box.disabled = true;
-  box.checked = text[1] !== ' ';
-  target.appendChild(box);
-  target.appendChild(document.createTextNode(text.slice(3)));
+  const done = text[1] !== ' ';
+  const mark = codicon(done ? 'pass-filled' : 'circle-large-outline', `md-task ${done ? 'md-task-done' : ''}`.trim());
+  mark.removeAttribute('aria-hidden');
+  mark.setAttribute('role', 'checkbox');
+  mark.setAttribute('aria-checked', String(done));
+  mark.setAttribute('aria-readonly', 'true');
+  target.appendChild(mark);
+  target.appendChild(document.createTextNode(text.slice(4)));
 }
 
 function plainText(tokens: readonly Token[]): string {

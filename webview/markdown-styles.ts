@@ -21,7 +21,8 @@ const CSS = String.raw`
 .md li > p { margin: 0 0 4px; }
 .md li + li { margin-top: 2px; }
 .md li:has(> .md-task) { list-style: none; margin-left: -18px; }
-.md .md-task { margin: 0 6px 0 0; vertical-align: -2px; }
+.md .md-task { margin-right: 6px; vertical-align: -3px; color: var(--vscode-descriptionForeground); }
+.md .md-task-done { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
 .md blockquote {
   margin-left: 0; padding: 2px 0 2px 10px;
   border-left: 3px solid var(--vscode-textBlockQuote-border, var(--vscode-widget-border));

@@ -1,8 +1,8 @@
 /**
  * Model-written markdown in the panel: CommonMark + GFM tables, strikethrough, task lists and
  * autolinked URLs, parsed by markdown-it (html: false, so raw HTML stays text) and built as DOM
- * nodes by markdown-dom.ts. Re-rendering while text streams keeps the top-level blocks whose
- * source did not change and rebuilds only from the first changed one (in practice the tail).
+ * nodes by markdown-dom.ts. Re-rendering while text streams re-parses and rebuilds only from
+ * about the first changed line (in practice the tail): earlier top-level blocks keep their DOM.
  */
 import MarkdownIt, { type Env } from 'markdown-it';
 import { CodeBlock, fenceLanguage } from './code-block';

@@ -69,8 +69,9 @@ describe('webview markdown (headless Chromium)', function () {
     assert.deepEqual(await md.locator('ol > li').evaluateAll((els) => els.length), 2);
     assert.equal(await md.locator('ol > li strong').textContent(), 'twenty times');
     assert.equal(await md.locator('ol > li em').textContent(), 'CI');
-    assert.equal(await md.locator('ol ul > li > input.md-task[type=checkbox][disabled]').count(), 2);
-    assert.deepEqual(await md.locator('input.md-task').evaluateAll((els) => els.map((e) => (e as unknown as { checked: boolean }).checked)), [true, false]);
+    const marks = md.locator('ol ul > li > .md-task[role=checkbox]');
+    assert.deepEqual(await marks.evaluateAll((els) => els.map((e) => (e as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-checked'))), ['true', 'false']);
+    assert.deepEqual(await md.locator('ol ul > li').allTextContents(), ['local runs pass', 'CI passes']);
     assert.match((await md.locator('blockquote').textContent()) ?? '', /Tip: --retries 0 makes a flake show up at once\./);
     assert.equal(await md.locator('blockquote code.md-code-inline').textContent(), '--retries 0');
     assert.equal(await md.locator('p code.md-code-inline').first().textContent(), 'test/a.test.ts:12');
@@ -144,8 +145,15 @@ describe('webview markdown (headless Chromium)', function () {
   });
 
   it('hostile model text: raw HTML stays text, script links stay plain, nothing can run', async () => {
+    // Anything that even tried to run would also show up as a CSP violation (the harness has the webview's CSP).
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { __violations: string[]; document: { addEventListener(t: string, f: (e: { violatedDirective: string }) => void): void } };
+      w.__violations = [];
+      w.document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.violatedDirective));
+    });
     await showAnswer(page, HOSTILE);
     await page.waitForTimeout(200);
+    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __violations: string[] }).__violations), []);
     const msg = page.locator('.msg-assistant');
     assert.match((await msg.textContent()) ?? '', /<img src="x" onerror=.*<script>globalThis.__pwned = 'script'<\/script>/s);
     const found = await msg.evaluate((root) => {
