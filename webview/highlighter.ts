@@ -6,9 +6,9 @@
 import { HIGHLIGHTER_GLOBAL, type Highlighter } from './highlight-api';
 
 // Read while main.js runs: document.currentScript is null once the bundle has finished executing.
-const self = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
-const bundleUrl = self?.src ? new URL('highlight.js', self.src).href : null;
-const nonce = self?.nonce ?? '';
+const mainScript = document.currentScript instanceof HTMLScriptElement ? document.currentScript : null;
+const bundleUrl = mainScript?.src ? new URL('highlight.js', mainScript.src).href : null;
+const nonce = mainScript?.nonce ?? '';
 
 let loaded: Highlighter | null = null;
 let state: 'idle' | 'loading' | 'failed' = 'idle';
