@@ -1,5 +1,6 @@
-// Bundles the panel's browser code (webview/main.ts) into dist/webview/main.js and copies the
-// codicon font + stylesheet and the test harness page beside it.
+// Bundles the panel's browser code (webview/main.ts) into dist/webview/main.js, the highlighter
+// it loads on first use (webview/highlight-bundle.ts) into dist/webview/highlight.js, and copies
+// the codicon font + stylesheet and the test harness page beside them.
 //   node scripts/build-webview.mjs            development build (sourcemap, not minified)
 //   node scripts/build-webview.mjs --prod     minified, no sourcemap
 //   node scripts/build-webview.mjs --watch    rebuild on change
@@ -15,8 +16,8 @@ const prod = args.has('--prod') || process.env.NODE_ENV === 'production';
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
-  entryPoints: [join(root, 'webview', 'main.ts')],
-  outfile: join(outDir, 'main.js'),
+  entryPoints: { main: join(root, 'webview', 'main.ts'), highlight: join(root, 'webview', 'highlight-bundle.ts') },
+  outdir: outDir,
   bundle: true,
   format: 'iife',
   platform: 'browser',
@@ -43,6 +44,7 @@ if (args.has('--watch')) {
   console.log('build-webview: watching');
 } else {
   const result = await esbuild.build({ ...options, metafile: true });
-  const bytes = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('main.js'))?.[1].bytes ?? 0;
-  console.log(`build-webview: dist/webview/main.js ${(bytes / 1024).toFixed(0)} KB${prod ? ' (minified)' : ''}`);
+  const size = (name) => Object.entries(result.metafile.outputs).find(([file]) => file.endsWith(`/${name}`))?.[1].bytes ?? 0;
+  const kb = (name) => `dist/webview/${name} ${(size(name) / 1024).toFixed(0)} KB`;
+  console.log(`build-webview: ${kb('main.js')}, ${kb('highlight.js')} (loaded on first use)${prod ? ' (minified)' : ''}`);
 }

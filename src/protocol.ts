@@ -22,6 +22,8 @@ export type HostToWebview =
   | { type: 'snapshot'; state: SessionViewState; running: boolean }
   | { type: 'events'; events: DelegateEvent[] }
   | { type: 'status'; running: boolean }
+  /** Absolute paths of the workspace folders: markdown links may open files inside them only. */
+  | { type: 'workspace'; folders: string[] }
   | { type: 'user_prompt'; text: string; time: number }
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
   | { type: 'history'; sessions: SessionListItem[]; currentId?: string };
@@ -35,5 +37,8 @@ export type WebviewToHost =
   | { type: 'show_history' }
   | { type: 'open_session'; id: string }
   | { type: 'new_session' }
-  | { type: 'open_file'; path: string }
+  /** `line` is 1-based; the host reveals it. */
+  | { type: 'open_file'; path: string; line?: number }
+  /** An http(s) link in model text; the host checks the scheme again before opening it. */
+  | { type: 'open_external'; url: string }
   | { type: 'open_diff'; agentId: string; toolUseId: string };

@@ -14,6 +14,9 @@ import { Composer } from './composer';
 import { el } from './dom';
 import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
+import { installLinkClicks } from './link-clicks';
+import { setWorkspaceFolders } from './markdown';
+import { installMarkdownStyles } from './markdown-styles';
 import { ConversationRenderer, emptyHint } from './renderer';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
@@ -23,6 +26,11 @@ import { post } from './vscode-api';
 patchVscodeTree();
 installStyles();
 installSessionStyles();
+installMarkdownStyles();
+installLinkClicks(document, {
+  openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
+  openExternal: (url) => post({ type: 'open_external', url }),
+});
 
 const expansion = new Expansion();
 const log = el('main', 'log');
@@ -130,6 +138,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'status':
       hostRunning = msg.running;
       break;
+    case 'workspace':
+      setWorkspaceFolders(msg.folders);
+      return;
     case 'user_prompt':
       addUserPrompt(state, msg.text, msg.time, pending);
       break;

@@ -30,18 +30,8 @@ body {
 .msg-text { white-space: pre-wrap; user-select: text; }
 .msg-assistant { padding: 0 4px; }
 .msg-assistant .msg-text { white-space: normal; }
-.msg-para { white-space: pre-wrap; margin: 0 0 6px; }
-.msg-para:last-child { margin-bottom: 0; }
-.msg-assistant.is-streaming .msg-text > :last-child::after {
-  content: ''; display: inline-block; width: 6px; height: 1em; margin-left: 2px; vertical-align: text-bottom;
-  background: var(--vscode-editorCursor-foreground, var(--vscode-foreground)); opacity: 0.6;
-}
-code, .msg-code, .detail-pre { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px); }
+code, .detail-pre { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px); }
 code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBlock-background); }
-.msg-code {
-  margin: 4px 0 8px; padding: 6px 8px; border-radius: 3px; overflow-x: auto; white-space: pre;
-  background: var(--vscode-textCodeBlock-background);
-}
 
 .notice { display: flex; align-items: flex-start; gap: 6px; margin: 6px 10px; padding: 4px 8px; border-radius: 3px; line-height: 18px; }
 .notice .codicon { margin-top: 1px; }

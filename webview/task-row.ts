@@ -229,8 +229,8 @@ export class TaskRow {
       this.item.append(this.outcome.item);
     }
     // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
-    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [n.error, n.result].filter(Boolean).join('\n\n'));
+    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [n.error, n.result].filter(Boolean).join('\n\n'), true);
     else if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
-    else this.outcome.set('reply', 'tone-ok', 'Result', text);
+    else this.outcome.set('reply', 'tone-ok', 'Result', text, true);
   }
 }

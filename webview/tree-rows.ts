@@ -1,14 +1,15 @@
 /**
  * Tree rows for tool calls and for the "prompt" / "result" rows of a task: one
  * `<vscode-tree-item>` each, updated in place. A row's detail (input JSON, output preview,
- * full text) is a child tree-item created only when the row is first expanded, so thousands
- * of collapsed rows cost one element each.
+ * full text — a result as markdown) is a child tree-item created only when the row is first
+ * expanded, so thousands of collapsed rows cost one element each.
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import { formatDuration, toolStateLabel } from '../src/view-model/format';
 import type { ToolCallNode } from '../src/view-model/session-view';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
+import { MarkdownView } from './markdown';
 
 export interface RowActions {
   openFile(path: string): void;
@@ -153,8 +154,11 @@ export class TextRow {
   private readonly icon: HTMLSpanElement;
   private readonly title: HTMLSpanElement;
   private readonly line: HTMLSpanElement;
+  private body: HTMLDivElement | null = null;
   private pre: HTMLPreElement | null = null;
+  private markdown: MarkdownView | null = null;
   private text = '';
+  private asMarkdown = false;
 
   constructor(readonly id: string, className: string) {
     this.item = treeItem(id, `text-row ${className}`);
@@ -164,21 +168,38 @@ export class TextRow {
     this.item.append(this.icon, this.title, this.line);
   }
 
-  set(icon: string, tone: string, title: string, text: string): void {
+  /** `markdown`: the detail renders the text as markdown (a subagent's result), else as plain text. */
+  set(icon: string, tone: string, title: string, text: string, markdown = false): void {
     this.text = text;
+    this.asMarkdown = markdown;
     setCodicon(this.icon, icon, `row-icon ${tone}`);
     setText(this.title, title);
-    const first = text.trim().split('\n', 1)[0] ?? '';
+    const line = text.trim().split('\n', 1)[0] ?? '';
+    // The one-line summary of markdown leaves out a heading's, quote's or list item's marker.
+    const first = markdown ? line.replace(/^(?:#{1,6}|>|[-*+]|\d+[.)])\s+/, '') : line;
     setText(this.line, first);
     this.line.title = first;
-    if (this.pre) setText(this.pre, text);
+    this.fill();
   }
 
   materialize(): void {
-    if (this.pre) return;
+    if (this.body) return;
     const { item, body } = detailItem(this.id);
-    this.pre = el('pre', 'detail-pre', this.text);
-    body.append(this.pre);
+    this.body = body;
+    this.fill();
     this.item.append(item);
+  }
+
+  private fill(): void {
+    if (!this.body) return;
+    let content: HTMLElement;
+    if (this.asMarkdown) {
+      content = (this.markdown ??= new MarkdownView('detail-markdown')).element;
+      this.markdown.render(this.text);
+    } else {
+      content = this.pre ??= el('pre', 'detail-pre');
+      setText(this.pre, this.text);
+    }
+    if (this.body.firstChild !== content) this.body.replaceChildren(content);
   }
 }

@@ -33,6 +33,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.post({ type: 'user_prompt', text, time });
       }),
       controller.onReset(() => this.sendSnapshot()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.sendWorkspace()),
     );
   }
 
@@ -55,6 +56,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     switch (message.type) {
       case 'ready':
         this.queue = [];
+        this.sendWorkspace();
         this.sendSnapshot();
         break;
       case 'prompt':
@@ -76,7 +78,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.controller.newSession();
         break;
       case 'open_file':
-        await this.openFile(message.path);
+        await this.openFile(message.path, message.line);
+        break;
+      case 'open_external':
+        await this.openExternal(message.url);
         break;
       case 'open_diff':
         if (!(await this.controller.diffs?.open(message.toolUseId))) {
@@ -93,14 +98,39 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     this.post({ type: 'history', sessions, ...(this.controller.openSessionId ? { currentId: this.controller.openSessionId } : {}) });
   }
 
-  private async openFile(path: string): Promise<void> {
+  private async openFile(path: string, line?: number): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const abs = isAbsolute(path) || !folder ? path : resolve(folder, path);
+    const options: vscode.TextDocumentShowOptions = { preview: true };
+    if (line !== undefined && Number.isSafeInteger(line) && line > 0) {
+      const at = new vscode.Position(line - 1, 0);
+      options.selection = new vscode.Range(at, at);
+    }
     try {
-      await vscode.window.showTextDocument(vscode.Uri.file(abs), { preview: true });
+      await vscode.window.showTextDocument(vscode.Uri.file(abs), options);
     } catch {
       void vscode.window.showWarningMessage(`Delegate: cannot open ${path}`);
     }
+  }
+
+  /** Links in model text: the webview already refused other schemes; the check is repeated here, where it counts. */
+  private async openExternal(url: string): Promise<void> {
+    let uri: vscode.Uri | undefined;
+    try {
+      uri = vscode.Uri.parse(url, true);
+    } catch {
+      uri = undefined;
+    }
+    if (!uri || (uri.scheme !== 'http' && uri.scheme !== 'https') || uri.authority === '') {
+      void vscode.window.showWarningMessage(`Delegate: not opening ${url} (only http and https links open outside the editor)`);
+      return;
+    }
+    await vscode.env.openExternal(uri);
+  }
+
+  private sendWorkspace(): void {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    this.post({ type: 'workspace', folders });
   }
 
   private sendSnapshot(): void {
