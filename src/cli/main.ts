@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+import { probeBubblewrap } from '../core/sandbox/probe';
 import { parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
 
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const guard = new ExitGuard({ controller, stderr: (text) => void process.stderr.write(text) });
   guard.install();
 
+  // The sandbox probe (a ~10 ms spawn) runs while the SDK loads, so it adds nothing to start-up.
+  if (options.sandbox !== 'off') void probeBubblewrap();
   const { runCli } = await import('./run');
   const out = {
     // A reader that went away (`| head -n1`) ends the run quietly: later writes are dropped, not thrown.

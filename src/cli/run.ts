@@ -6,11 +6,12 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createAnthropicModel } from '../core/llm/anthropic-model';
+import { resolveSandbox } from '../core/sandbox/sandbox';
 import { createSession, type Session } from '../core/session';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
-import { eventPrinter, resultObject, type Writers } from './output';
+import { eventPrinter, resultObject, sandboxNotice, type Writers } from './output';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -34,6 +35,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: --cwd is not a folder: ${workdir}\n`);
     return EXIT.usage;
   }
+  const sandbox = { mode: options.sandbox, allowNetwork: options.allowNetwork };
+  const sandboxStatus = await resolveSandbox(sandbox);
+  const notice = sandboxNotice(sandboxStatus, options.verbose);
+  if (notice) out.stderr(notice);
+  if (sandboxStatus.kind === 'refused') return EXIT.usage;
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -45,6 +51,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
     mode: options.permissionMode,
     approver: headlessApprover,
+    sandbox,
     transcriptRoot: defaultTranscriptRoot(env, homedir()),
     limits: {
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
@@ -61,7 +68,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile)) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, sandboxStatus)) + '\n');
   }
   switch (result.status) {
     case 'completed':

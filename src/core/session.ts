@@ -19,6 +19,7 @@ import type { Approver, PermissionMode } from './policy/types';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
+import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -35,6 +36,8 @@ export interface SessionConfig {
   hooks?: HookRegistry;
   limits?: Partial<RunLimits>;
   bashTimeoutMs?: number;
+  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
+  sandbox?: SandboxSettings;
   transcriptRoot: string;
   sessionId?: string;
 }
@@ -51,6 +54,8 @@ export interface Session {
   readonly agents: AgentRegistry;
   /** Process groups the session's `bash` calls started and that may still be alive. */
   readonly processes: ProcessGroups;
+  /** What confines `bash` (status() says which sandbox is in force). */
+  readonly sandbox: Sandbox;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
@@ -76,6 +81,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
+  const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
+  // Probe now, not on the first command: hosts show the status, and the probe overlaps the first model call.
+  void sandbox.status();
   const services: RunServices = {
     model: config.model,
     modelId: config.modelId,
@@ -92,6 +100,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
       maxOutputChars: 10_000_000,
       groups: processes,
+      launcher: sandbox,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     newAgentId: () => randomBytes(4).toString('hex'),
@@ -160,6 +169,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     history,
     agents,
     processes,
+    sandbox,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     shutdown,
