@@ -158,6 +158,14 @@ describe('bash in the bubblewrap sandbox', function () {
     }
   });
 
+  it('without network, npm fails at once instead of retrying for a minute', async () => {
+    const started = Date.now();
+    const r = await run('npm view left-pad version', { timeout: 30_000 });
+    assert.equal(r.isError, true);
+    assert.match(r.content, /EAI_AGAIN|ENOTFOUND|getaddrinfo/);
+    assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
+  });
+
   it('on timeout every process inside is killed, one that left the group (setsid) and one that ignores TERM too', async () => {
     const m = marker();
     const started = Date.now();
