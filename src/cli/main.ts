@@ -32,8 +32,8 @@ async function main(): Promise<void> {
   const guard = new ExitGuard({ controller, stderr: (text) => void process.stderr.write(text) });
   guard.install();
 
-  // The sandbox probe (a ~10 ms spawn) runs while the SDK loads, so it adds nothing to start-up.
-  if (options.sandbox !== 'off') void probeBubblewrap();
+  // Where the sandbox status is needed before the run (sandbox-notice.ts), its probe runs while the SDK loads.
+  if (options.sandbox === 'on' || (options.sandbox === 'auto' && options.verbose)) void probeBubblewrap();
   const { runCli } = await import('./run');
   const out = {
     // A reader that went away (`| head -n1`) ends the run quietly: later writes are dropped, not thrown.

@@ -6,7 +6,7 @@
  */
 import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent, Usage } from '../core/events';
-import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
+import type { SandboxStatus } from '../core/sandbox/types';
 import { oneLine, summarizeInput } from '../view-model/summarize';
 import type { OutputFormat } from './args';
 
@@ -47,20 +47,6 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     })),
     ...(result.error ? { error: result.error } : {}),
   };
-}
-
-/**
- * The stderr line about the sandbox at start, if any: always when it is missing (auto fell back) or required
- * and missing (the run stops), otherwise only with --verbose.
- */
-export function sandboxNotice(status: SandboxStatus, verbose: boolean): string | undefined {
-  if (status.kind === 'refused') {
-    return `delegate: --sandbox on, but ${status.detail}; nothing was run (install bubblewrap, or choose --sandbox auto or off)\n`;
-  }
-  if (status.kind === 'none' && status.reason === 'unavailable') {
-    return `delegate: no sandbox: ${status.detail}, so bash commands run unconfined (the deny list still applies); install bubblewrap, or pass --sandbox off to silence this\n`;
-  }
-  return verbose ? `delegate: sandbox: ${describeSandbox(status)}\n` : undefined;
 }
 
 export interface Writers {

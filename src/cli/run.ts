@@ -11,7 +11,8 @@ import { createSession, type Session } from '../core/session';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
-import { eventPrinter, resultObject, sandboxNotice, type Writers } from './output';
+import { eventPrinter, resultObject, type Writers } from './output';
+import { announceSandbox, sandboxNotice } from './sandbox-notice';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -36,10 +37,14 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     return EXIT.usage;
   }
   const sandbox = { mode: options.sandbox, allowNetwork: options.allowNetwork };
-  const sandboxStatus = await resolveSandbox(sandbox);
-  const notice = sandboxNotice(sandboxStatus, options.verbose);
-  if (notice) out.stderr(notice);
-  if (sandboxStatus.kind === 'refused') return EXIT.usage;
+  if (options.sandbox === 'on') {
+    // Required: known before anything is sent, so a machine without it stops here.
+    const required = await resolveSandbox(sandbox);
+    if (required.kind === 'refused') {
+      out.stderr(sandboxNotice(required, false) ?? '');
+      return EXIT.usage;
+    }
+  }
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -61,14 +66,16 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     },
   });
   hooks.onSession?.(session);
+  const sandboxSaid = await announceSandbox(session, options.verbose, out);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   const result = await session.run(options.prompt, signal);
   session.close();
+  await sandboxSaid();
 
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, sandboxStatus)) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, await session.sandbox.status())) + '\n');
   }
   switch (result.status) {
     case 'completed':

@@ -81,9 +81,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
+  // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
-  // Probe now, not on the first command: hosts show the status, and the probe overlaps the first model call.
-  void sandbox.status();
   const services: RunServices = {
     model: config.model,
     modelId: config.modelId,

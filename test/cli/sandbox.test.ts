@@ -59,7 +59,7 @@ describe('delegate CLI: the bash sandbox', function () {
   /** A PATH whose `bwrap` is installed but refused, as under Ubuntu's AppArmor rule for user namespaces. */
   const refusingBwrapPath = (): string => {
     const bin = join(scratch, 'bin');
-    mkdirSync(bin);
+    mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
     chmodSync(join(bin, 'bwrap'), 0o755);
     return `${bin}:/usr/bin:/bin`;
@@ -84,6 +84,12 @@ describe('delegate CLI: the bash sandbox', function () {
     );
     assert.equal(lastJsonLine(run.stdout).sandbox, 'none');
     assert.equal(readFileSync(join(dirs.workdir, 'b.txt'), 'utf8'), 'two\n');
+    // A run that never calls bash still hears it once (the probe waits for the model's first reply, not for bash).
+    api.script(reply.text('just text'));
+    const quiet = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir], { env: env({ PATH: refusingBwrapPath() }) });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.equal(quiet.stdout, 'just text\n');
+    assert.equal(quiet.stderr.split('\n').filter((l) => l.startsWith('delegate: no sandbox:')).length, 1, quiet.stderr);
   });
 
   it('--sandbox off: no line unless -v, and the result says "none"', async () => {
