@@ -66,7 +66,7 @@ export interface Session {
   shutdown(reason: string, graceMs?: number): Promise<void>;
   /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
   shutdownNow(reason: string): void;
-  /** Closes the transcript files; the session can still run later (they reopen). */
+  /** Closes the transcript files and removes the sandbox's /tmp; the session can still run later (they reopen). */
   close(): void;
 }
 
@@ -148,6 +148,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const shutdown = async (reason: string, graceMs = 1000): Promise<void> => {
     agents.cancelAll('interrupted');
     await processes.terminateAll(graceMs);
+    sandbox.removeTempFolder();
     // Give the loops a moment to record their own `cancelled` ends; whatever is still running is recorded here.
     await Promise.race([waitUntil(() => agents.size === 0), new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 500)))]);
     recordInterruption(reason);
@@ -156,6 +157,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const shutdownNow = (reason: string): void => {
     agents.cancelAll('interrupted');
     processes.killAllNow();
+    sandbox.removeTempFolder();
     recordInterruption(reason);
   };
 
@@ -173,7 +175,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     shutdown,
     shutdownNow,
-    close: () => store.close(),
+    close: () => {
+      store.close();
+      sandbox.removeTempFolder();
+    },
   };
 }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
@@ -34,6 +34,14 @@ async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 25));
   }
   return true;
+}
+
+/** Private /tmp folders of sandboxes that ran commands in `workdir` (bwrap leaves the workspace's mount point in them). */
+function sandboxTemps(workdir: string): string[] {
+  return readdirSync(tmpdir())
+    .filter((n) => n.startsWith('delegate-sandbox-'))
+    .map((n) => join(tmpdir(), n))
+    .filter((d) => existsSync(join(d, relative('/tmp', workdir))));
 }
 
 const toolOutput = (api: MessagesApiServer, i = 1): string => String(lastToolResults(api.messageRequests()[i] as RecordedRequest)[0]?.content);
@@ -134,6 +142,7 @@ describe('delegate CLI: the bash sandbox', function () {
         assert.equal(existsSync(join(home, 'planted')), false);
         assert.equal(existsSync('/usr/local/delegate-cli-probe'), false);
         assert.equal(readFileSync(join(dirs.workdir, 'in-ws.txt'), 'utf8'), 'ok\n');
+        assert.deepEqual(sandboxTemps(dirs.workdir), [], 'the private /tmp is removed when the CLI ends');
       } finally {
         rmSync(home, { recursive: true, force: true });
       }
@@ -163,6 +172,8 @@ describe('delegate CLI: the bash sandbox', function () {
       });
       assert.equal(run.signal, 'SIGKILL', `exit ${run.code}: ${run.stderr}`);
       assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), `left running: ${pidsWith(`sleep ${marker}`).join(', ')}`);
+      // Nothing can clean up after a SIGKILL: the private /tmp stays (in the OS temp folder); the test removes it.
+      for (const d of sandboxTemps(dirs.workdir)) rmSync(d, { recursive: true, force: true });
     });
   });
 });

@@ -99,6 +99,14 @@ export class Sandbox implements CommandLauncher {
     return this.temp;
   }
 
+  /** Removes the private /tmp now (the session is closing); a later command gets a fresh one. */
+  removeTempFolder(): void {
+    if (!this.temp) return;
+    rmSync(this.temp, { recursive: true, force: true });
+    tempFolders.delete(this.temp);
+    this.temp = undefined;
+  }
+
   private async realWorkdir(workdir: string): Promise<string> {
     const known = this.realWorkdirs.get(workdir);
     if (known !== undefined) return known;
@@ -111,12 +119,4 @@ export class Sandbox implements CommandLauncher {
       return workdir;
     }
   }
-}
-
-/** Removes a sandbox's private temp folder now (tests; a host that outlives many sessions). */
-export function removeTempFolder(sandbox: Sandbox): void {
-  const dir = sandbox.tempFolder;
-  if (!dir) return;
-  rmSync(dir, { recursive: true, force: true });
-  tempFolders.delete(dir);
 }

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { Sandbox, removeTempFolder, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
+import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
 import { createSession } from '../../../src/core/session';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
@@ -71,7 +71,7 @@ describe('bash in the bubblewrap sandbox', function () {
     mkdirSync(ws);
   });
   afterEach(() => {
-    for (const s of sandboxes.splice(0)) removeTempFolder(s);
+    for (const s of sandboxes.splice(0)) s.removeTempFolder();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -235,10 +235,12 @@ describe('bash in the bubblewrap sandbox', function () {
     assert.deepEqual(await session.sandbox.status(), { kind: 'bubblewrap', network: false });
     const running = session.run('go', new AbortController().signal);
     assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 5000), 'the sleep started');
+    const temp = session.sandbox.tempFolder ?? '';
+    assert.ok(existsSync(temp), 'the session has a private /tmp');
     session.shutdownNow('test ended');
     assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 2000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
     assert.equal((await running).status, 'cancelled');
     assert.equal(session.processes.size, 0);
-    removeTempFolder(session.sandbox);
+    assert.equal(existsSync(temp), false, 'its /tmp went with it');
   });
 });
