@@ -8,6 +8,7 @@
 //   4. parent context growth       20 tool calls inline vs the same calls in one subagent
 //   5. the panel                   5,000-call snapshot, event-to-DOM under a 1,000-event burst (headless Chromium)
 //   6. extension activation        inside the real VS Code (code-server's, installed into .tools/)
+//   7. sessions that last          reopen a 5,000-call session, stop one subagent, a 200-turn child compacting
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -51,6 +52,7 @@ const sections = [
   ['4. Parent context growth per delegated task', benchGrowth],
   ['5. The panel (headless Chromium)', benchPanel],
   ['6. Extension activation (real VS Code)', benchActivation],
+  ['7. Sessions that last', (report, srv, scr) => import('./bench/sessions.mjs').then((m) => m.benchSessions(report, srv, scr))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

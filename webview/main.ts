@@ -13,13 +13,16 @@ import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } 
 import { Composer } from './composer';
 import { el } from './dom';
 import { Expansion } from './expansion';
+import { HistoryView } from './history-view';
 import { ConversationRenderer, emptyHint } from './renderer';
+import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
 import { patchVscodeTree } from './tree-patches';
 import { post } from './vscode-api';
 
 patchVscodeTree();
 installStyles();
+installSessionStyles();
 
 const expansion = new Expansion();
 const log = el('main', 'log');
@@ -33,6 +36,7 @@ const renderer = new ConversationRenderer(
   {
     openFile: (path) => post({ type: 'open_file', path }),
     openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
+    stopAgent: (agentId) => post({ type: 'stop_agent', agentId }),
   },
   () => schedule(),
 );
@@ -51,8 +55,27 @@ const composer = new Composer(expansion.draft, {
   },
 });
 
+const history = new HistoryView({
+  open: (id) => {
+    showConversation();
+    post({ type: 'open_session', id });
+  },
+  newSession: () => {
+    showConversation();
+    post({ type: 'new_session' });
+  },
+  close: () => showConversation(),
+});
+
+/** The history list replaces the conversation and the prompt box until the user goes back. */
+function showConversation(): void {
+  history.hide();
+  log.hidden = false;
+  composer.element.hidden = false;
+}
+
 const app = el('div', 'app');
-app.append(log, composer.element);
+app.append(history.element, log, composer.element);
 document.body.append(app);
 
 function nearBottom(): boolean {
@@ -110,6 +133,11 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'user_prompt':
       addUserPrompt(state, msg.text, msg.time, pending);
       break;
+    case 'history':
+      log.hidden = true;
+      composer.element.hidden = true;
+      history.show(msg.sessions, msg.currentId);
+      return;
     default:
       return;
   }

@@ -11,6 +11,7 @@ import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-
 import type { SessionViewState, ViewNode } from '../src/view-model/session-view';
 import { el } from './dom';
 import type { Expansion } from './expansion';
+import { compactionBlock, compactionRow } from './compaction-view';
 import { noticeBlock, TextBlock, userBlock } from './message-view';
 import { TaskRow } from './task-row';
 import { ToolRow, TextRow, type RowActions } from './tree-rows';
@@ -146,6 +147,7 @@ export class ConversationRenderer {
       this.currentTree = null;
       if (node.kind === 'user') fragment.append(userBlock(node));
       else if (node.kind === 'notice') fragment.append(noticeBlock(node));
+      else if (node.kind === 'compaction') fragment.append(compactionBlock(node));
       else {
         const block = new TextBlock(node);
         this.texts.set(id, block);
@@ -167,8 +169,10 @@ export class ConversationRenderer {
       this.applyOpen(id, row.item, false, () => row.materialize());
       return row.item;
     }
+    if (node.kind === 'compaction') return compactionRow(node);
     if (node.kind === 'task') {
       const row = new TaskRow(node, {
+        stopAgent: (agentId) => this.actions.stopAgent(agentId),
         createChild: (childId) => this.createChild(childId),
         registerTextRow: (textRow) => this.registerTextRow(textRow),
         takeBudget: (wanted, bulk) => this.takeBudget(wanted, bulk),

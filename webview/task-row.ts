@@ -13,6 +13,8 @@ import { TASK_STATUS_ICON } from './icons';
 import { TextRow, treeItem } from './tree-rows';
 
 export interface TaskRowHost {
+  /** Stops this task's subagent (the row's Stop action). */
+  stopAgent(agentId: string): void;
   /** Creates (and registers) the row of a child node; null for an unknown id. */
   createChild(id: string): VscodeTreeItem | null;
   /** Registers a prompt/result row so expanding it can fill its detail. */
@@ -41,6 +43,7 @@ export class TaskRow {
   private readonly meta: HTMLSpanElement;
   private readonly statusWord: HTMLSpanElement;
   private readonly warning: HTMLSpanElement;
+  private readonly stop: HTMLElement;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
   /** Children rendered: indices [start, end) of node.children. */
@@ -66,7 +69,8 @@ export class TaskRow {
     line1.append(this.icon, this.title, this.warning);
     line2.append(this.statusWord, this.meta);
     text.append(line1, line2);
-    this.item.append(text);
+    this.stop = this.stopAction();
+    this.item.append(text, this.stop);
     this.update(node, Date.now());
   }
 
@@ -89,8 +93,33 @@ export class TaskRow {
     setClassName(this.statusWord, `row-state ${tone}`);
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));
+    setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     if (this.materialized) this.sync();
+  }
+
+  /**
+   * The row's Stop action, shown while the subagent runs. In the decoration slot, not the hover-only
+   * actions slot: a runaway subagent's Stop must be in sight without hunting for it.
+   */
+  private stopAction(): HTMLElement {
+    const button = el('span', 'row-action task-stop codicon codicon-debug-stop');
+    button.slot = 'decoration';
+    button.setAttribute('role', 'button');
+    button.setAttribute('tabindex', '0');
+    button.title = 'Stop this subagent (the others and the main agent go on)';
+    button.setAttribute('aria-label', button.title);
+    const stop = (ev: Event): void => {
+      ev.stopPropagation();
+      ev.preventDefault();
+      if (this.node.agentId) this.host.stopAgent(this.node.agentId);
+    };
+    // Capture: the tree-item's own click handler would otherwise toggle the row first.
+    button.addEventListener('click', stop, { capture: true });
+    button.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') stop(ev);
+    });
+    return button;
   }
 
   updateMeta(now: number): void {
@@ -199,7 +228,9 @@ export class TaskRow {
       this.host.registerTextRow(this.outcome);
       this.item.append(this.outcome.item);
     }
-    if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
+    // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
+    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [n.error, n.result].filter(Boolean).join('\n\n'));
+    else if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
     else this.outcome.set('reply', 'tone-ok', 'Result', text);
   }
 }

@@ -13,6 +13,8 @@ import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
 export interface RowActions {
   openFile(path: string): void;
   openDiff(agentId: string, toolUseId: string): void;
+  /** Stops one running subagent (and its descendants); the parent goes on. */
+  stopAgent(agentId: string): void;
 }
 
 /** A tree-item with its id; `branch` is set by hand so the arrow shows before any child exists. */

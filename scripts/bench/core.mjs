@@ -113,6 +113,7 @@ async function runBareLoop(model, scratch) {
     baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000 }),
     saveFullOutput: async () => '(not saved)',
     newAgentId: () => 'child',
+    context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
     processes: new ProcessGroups(),
   };

@@ -21,11 +21,19 @@ export interface CliOptions {
   sandbox: SandboxMode;
   allowNetwork: boolean;
   verbose: boolean;
+  /** Go on with this session (its transcript). */
+  resume?: string;
+  /** Go on with the most recent session started in `cwd`. */
+  continueLast: boolean;
+  /** Compact the (resumed) conversation before the prompt, or alone when there is no prompt. */
+  compact: boolean;
+  contextWindow?: number;
 }
 
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
 
 export const USAGE = `Usage: delegate -p PROMPT [options]
+       delegate --resume ID | --continue  [-p PROMPT] [--compact]
 
 Runs a coding agent in a folder; it can hand self-contained sub-jobs to subagents (the task tool).
 
@@ -42,11 +50,17 @@ Options:
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
   --allow-network              sandboxed commands get the network: all of it (no per-host filter)
+  --resume ID                  continue that session: same id, its conversation, its transcript appended
+  -c, --continue               continue the most recent session started in --cwd
+  --compact                    compact the resumed conversation now (alone, or before -p)
+  --context-window N           the model's context window in tokens (default: from the model; or
+                               $DELEGATE_CONTEXT_WINDOW); compaction starts at 80% of it
   -v, --verbose                show subagents' tool calls on stderr
   -h, --help                   this help
   --version                    the version
 
-Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, XDG_DATA_HOME.
+Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, DELEGATE_CONTEXT_WINDOW,
+XDG_DATA_HOME.
 Transcripts: $XDG_DATA_HOME/delegate/sessions (default ~/.local/share/delegate/sessions).
 Exit status: 0 finished (completed or max_turns), 1 error, 2 bad usage, 130 interrupted.`;
 
@@ -70,6 +84,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
         verbose: { type: 'boolean', short: 'v' },
+        resume: { type: 'string' },
+        continue: { type: 'boolean', short: 'c' },
+        compact: { type: 'boolean' },
+        'context-window': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -79,7 +97,12 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
-  if (values.print === undefined || values.print === '') return { kind: 'error', message: 'a prompt is required: delegate -p "…"' };
+  const resuming = values.resume !== undefined || values.continue === true;
+  if (values.resume !== undefined && values.continue) return { kind: 'error', message: '--resume and --continue cannot be combined' };
+  if (values.resume === '') return { kind: 'error', message: '--resume needs a session id' };
+  if (values.compact && !resuming) return { kind: 'error', message: '--compact needs a session: add --resume ID or --continue' };
+  const hasPrompt = values.print !== undefined && values.print !== '';
+  if (!hasPrompt && !values.compact) return { kind: 'error', message: 'a prompt is required: delegate -p "…"' };
 
   const format = values['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
@@ -94,7 +117,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
   }
   const numbers: Record<string, number | undefined> = {};
-  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0]] as const) {
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000]] as const) {
     const raw = values[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -104,8 +127,12 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   return {
     kind: 'run',
     options: {
-      prompt: values.print,
+      prompt: values.print ?? '',
       cwd: values.cwd ?? cwd,
+      continueLast: values.continue ?? false,
+      compact: values.compact ?? false,
+      ...(values.resume !== undefined ? { resume: values.resume } : {}),
+      ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
       permissionMode: mode as PermissionMode,
       sandbox: sandbox as SandboxMode,

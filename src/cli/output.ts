@@ -85,6 +85,9 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'error':
         out.stderr(`${who}! ${event.message}\n`);
         break;
+      case 'compacted':
+        out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);
+        break;
       default:
         break;
     }

@@ -7,7 +7,10 @@ import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createAnthropicModel } from '../core/llm/anthropic-model';
 import { resolveSandbox } from '../core/sandbox/sandbox';
-import { createSession, type Session } from '../core/session';
+import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
+import { listSessions } from '../core/store/session-index';
+import { replaySession, type ResumeState } from '../core/store/session-replay';
+import { isValidSessionId, readTranscript } from '../core/store/transcript-reader';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
@@ -36,6 +39,17 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: --cwd is not a folder: ${workdir}\n`);
     return EXIT.usage;
   }
+  const transcriptRoot = defaultTranscriptRoot(env, homedir());
+  const resumed = await findSession(options, workdir, transcriptRoot);
+  if (typeof resumed === 'string') {
+    out.stderr(`delegate: ${resumed}\n`);
+    return EXIT.usage;
+  }
+  const contextWindow = options.contextWindow ?? envNumber(env.DELEGATE_CONTEXT_WINDOW);
+  if (contextWindow === null) {
+    out.stderr(`delegate: DELEGATE_CONTEXT_WINDOW must be an integer ≥ 1000 (got "${env.DELEGATE_CONTEXT_WINDOW}")\n`);
+    return EXIT.usage;
+  }
   const sandbox = { mode: options.sandbox, allowNetwork: options.allowNetwork };
   if (options.sandbox === 'on') {
     // Required: known before anything is sent, so a machine without it stops here.
@@ -57,7 +71,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     mode: options.permissionMode,
     approver: headlessApprover,
     sandbox,
-    transcriptRoot: defaultTranscriptRoot(env, homedir()),
+    transcriptRoot,
+    ...(resumed ? { resume: resumed } : {}),
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
     limits: {
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
@@ -68,6 +84,13 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   hooks.onSession?.(session);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
+  if (options.compact) {
+    const code = await compactNow(session, options, out, signal);
+    if (code !== EXIT.ok || !options.prompt) {
+      session.close();
+      return code;
+    }
+  }
   const result = await session.run(options.prompt, signal);
   session.close();
   await sandboxSaid();
@@ -90,4 +113,44 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.store.sessionFile})\n`);
       return EXIT.error;
   }
+}
+
+/** The session `--resume`/`--continue` name, rebuilt from its transcript; a one-line reason when there is none. */
+async function findSession(options: CliOptions, workdir: string, root: string): Promise<ResumeState | string | undefined> {
+  if (options.resume === undefined && !options.continueLast) return undefined;
+  let id = options.resume;
+  if (id === undefined) {
+    id = (await listSessions(root, { cwd: workdir }))[0]?.id;
+    if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${root})`;
+  }
+  if (!isValidSessionId(id)) return `not a session id: "${id}"`;
+  const events = await readTranscript(root, id);
+  if (!events) return `no session "${id}" in ${root}`;
+  return replaySession(id, events, ROOT_AGENT_ID);
+}
+
+function envNumber(raw: string | undefined): number | undefined | null {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1000 ? n : null;
+}
+
+/** `--compact`: compacts the resumed conversation and says what it did. */
+async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
+  let line: { tokens_before: number; tokens_after: number } | undefined;
+  const stop = session.bus.subscribe((e) => {
+    if (e.type === 'compacted' && e.agentId === ROOT_AGENT_ID) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
+  });
+  try {
+    await session.compact(signal);
+  } catch (err) {
+    out.stderr(`delegate: compaction failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT.error;
+  } finally {
+    stop();
+  }
+  const what = line ? `compacted: ${line.tokens_before.toLocaleString('en-US')} → ${line.tokens_after.toLocaleString('en-US')} tokens` : 'nothing to compact';
+  if (options.outputFormat === 'text' || options.prompt) out.stderr(`delegate: session ${session.id}: ${what}\n`);
+  else await out.stdout(JSON.stringify({ type: 'compacted', session_id: session.id, ...(line ?? { tokens_before: 0, tokens_after: 0 }), compacted: line !== undefined }) + '\n');
+  return EXIT.ok;
 }

@@ -47,6 +47,8 @@ export type EventBody =
       model: string;
       /** For a subagent: the id of the parent's `task` tool_use that spawned it. */
       toolUseId?: string;
+      /** For the root agent: the folder it works in (lists sessions per folder, `--continue`). */
+      cwd?: string;
     }
   | {
       type: 'agent_finished';
@@ -95,6 +97,20 @@ export type EventBody =
       reason?: string;
     }
   | { type: 'usage'; turn: number; usage: Usage }
+  /**
+   * The agent's conversation was compacted before its next request: old tool results were replaced by
+   * `stubs` (by tool_use id) and, with `summary`, all but the last `keptMessages` messages by a summary.
+   * The transcript keeps the originals; replaying this on them gives the compacted conversation.
+   */
+  | {
+      type: 'compacted';
+      trigger: 'auto' | 'manual' | 'overflow';
+      tokensBefore: number;
+      tokensAfter: number;
+      stubs: Record<string, string>;
+      summary?: string;
+      keptMessages?: number;
+    }
   | { type: 'error'; message: string; retrying: boolean };
 
 export interface EventEnvelope {
@@ -123,7 +139,13 @@ export class EventBus {
   /** Deliveries run one after another, so every listener sees events in sequence order, even async ones. */
   private delivery: Promise<void> = Promise.resolve();
 
-  constructor(readonly sessionId: string) {}
+  /** `lastSeq`: the highest seq already in the session's transcript (a resumed session goes on after it). */
+  constructor(
+    readonly sessionId: string,
+    lastSeq = 0,
+  ) {
+    this.seq = lastSeq;
+  }
 
   subscribe(listener: EventListener): () => void {
     this.listeners.push(listener);

@@ -4,18 +4,26 @@
  *
  *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
  *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
+ *
+ * A session is its transcript: created with `resume` (see store/session-replay.ts) it goes on where the
+ * transcript ends — same id, next seq, turns and agent ids that never repeat, the same conversation.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EventBus } from './events';
+import { agentEmitter, emptyUsage, EventBus } from './events';
 import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
+import { compactIfNeeded, type ContextSettings } from './agent/compactor';
+import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
+import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
 import type { AgentResult, RunLimits, RunServices } from './agent/types';
 import type { MessageParam, ModelPort } from './llm/types';
 import { HookRegistry } from './policy/hooks';
 import { PermissionPolicy } from './policy/permissions';
 import type { Approver, PermissionMode } from './policy/types';
+import { createSessionExit } from './session-exit';
+import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
@@ -40,6 +48,11 @@ export interface SessionConfig {
   sandbox?: SandboxSettings;
   transcriptRoot: string;
   sessionId?: string;
+  /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
+  resume?: ResumeState;
+  /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
+  contextWindow?: number;
+  compactThreshold?: number;
 }
 
 export interface Session {
@@ -48,7 +61,7 @@ export interface Session {
   readonly store: TranscriptStore;
   readonly hooks: HookRegistry;
   readonly permissions: PermissionPolicy;
-  /** The root agent's conversation so far. */
+  /** The root agent's conversation so far (what the next prompt's first request holds before it). */
   readonly history: MessageParam[];
   /** The running agents (the root's included) and their controllers. */
   readonly agents: AgentRegistry;
@@ -56,9 +69,12 @@ export interface Session {
   readonly processes: ProcessGroups;
   /** What confines `bash` (status() says which sandbox is in force). */
   readonly sandbox: Sandbox;
+  readonly context: ContextSettings;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
+  /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
+  compact(signal: AbortSignal): Promise<boolean>;
   /**
    * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
    * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
@@ -71,8 +87,9 @@ export interface Session {
 }
 
 export async function createSession(config: SessionConfig): Promise<Session> {
-  const id = config.sessionId ?? randomUUID();
-  const bus = new EventBus(id);
+  const resume = config.resume;
+  const id = resume?.sessionId ?? config.sessionId ?? randomUUID();
+  const bus = new EventBus(id, resume?.lastSeq ?? 0);
   const store = await createTranscriptStore(config.transcriptRoot, id, ROOT_AGENT_ID);
   bus.subscribe(store.listener);
   const hooks = config.hooks ?? new HookRegistry();
@@ -83,6 +100,18 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const processes = new ProcessGroups();
   // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
+  const context: ContextSettings = {
+    window: contextWindowFor(config.modelId, config.contextWindow),
+    threshold: config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD,
+  };
+  // Agent ids are unique for the life of the session, resumes included.
+  const usedIds = new Set(resume?.agentIds ?? []);
+  const newAgentId = (): string => {
+    for (;;) {
+      const candidate = randomBytes(4).toString('hex');
+      if (!usedIds.has(candidate)) return usedIds.add(candidate), candidate;
+    }
+  };
   const services: RunServices = {
     model: config.model,
     modelId: config.modelId,
@@ -102,65 +131,49 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       launcher: sandbox,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
-    newAgentId: () => randomBytes(4).toString('hex'),
+    newAgentId,
+    context,
     agents,
     processes,
   };
-  const history: MessageParam[] = [];
+  const history: MessageParam[] = [...(resume?.history ?? [])];
+  let rootTurns = resume?.rootTurns ?? 0;
+  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
     const result = await runAgent(
       {
         identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
-        systemPrompt: parentSystemPrompt(config.workdir, limits.maxDepth > 0),
+        systemPrompt,
         history: [...history],
         prompt,
         tools: services.baseTools,
         maxTurns: limits.maxTurns,
+        turnBase: rootTurns,
       },
       services,
       signal,
     );
-    // Keep the conversation for a follow-up prompt only when it ended in a valid state.
-    if (result.status === 'completed' || result.status === 'max_turns') history.splice(0, history.length, ...result.messages);
+    rootTurns += result.turns;
+    // Whatever the end, the prompt and what happened stay: a follow-up can refer to a stopped or failed run.
+    history.splice(0, history.length, ...conversationAfterRun(result.messages, result.status, result.error));
     return result;
   };
 
-  /** One `agent_finished` per agent still running, written now (the bus's synchronous path). */
-  const recordInterruption = (reason: string): void => {
-    for (const live of agents.running().reverse()) {
-      if (live.finishRecorded) continue;
-      live.finishRecorded = true;
-      const { agentId, parentId } = live.identity;
-      bus.emitNow(agentId, parentId, {
-        type: 'agent_finished',
-        status: 'cancelled',
-        result: '',
-        turns: live.turns,
-        toolCalls: live.toolCalls,
-        usage: { ...live.usage },
-        durationMs: Date.now() - live.startedAt,
-        error: `interrupted: ${reason}`,
-      });
-    }
+  const compact = async (signal: AbortSignal): Promise<boolean> => {
+    if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: compact between prompts');
+    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(services.baseTools.schemas()));
+    const emit = agentEmitter(bus, ROOT_AGENT_ID, null);
+    const out = await compactIfNeeded(
+      { messages: history, meter: new ContextMeter(fixedTokens), fixedTokens, emit, signal, usage: emptyUsage(), turn: rootTurns },
+      services,
+      'manual',
+    );
+    if (out) history.splice(0, history.length, ...out);
+    return out !== undefined;
   };
 
-  const shutdown = async (reason: string, graceMs = 1000): Promise<void> => {
-    agents.cancelAll('interrupted');
-    await processes.terminateAll(graceMs);
-    sandbox.removeTempFolder();
-    // Give the loops a moment to record their own `cancelled` ends; whatever is still running is recorded here.
-    await Promise.race([waitUntil(() => agents.size === 0), new Promise((resolve) => setTimeout(resolve, Math.min(graceMs, 500)))]);
-    recordInterruption(reason);
-  };
-
-  const shutdownNow = (reason: string): void => {
-    agents.cancelAll('interrupted');
-    processes.killAllNow();
-    sandbox.removeTempFolder();
-    recordInterruption(reason);
-  };
-
+  const exit = createSessionExit(agents, processes, bus);
   return {
     id,
     bus,
@@ -171,23 +184,22 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     processes,
     sandbox,
+    context,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
-    shutdown,
-    shutdownNow,
+    compact,
+    // The sandbox's private /tmp goes with the session, whichever way it ends.
+    shutdown: async (reason, graceMs) => {
+      await exit.shutdown(reason, graceMs);
+      sandbox.removeTempFolder();
+    },
+    shutdownNow: (reason) => {
+      exit.shutdownNow(reason);
+      sandbox.removeTempFolder();
+    },
     close: () => {
       store.close();
       sandbox.removeTempFolder();
     },
   };
-}
-
-function waitUntil(done: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const poll = (): void => {
-      if (done()) resolve();
-      else setTimeout(poll, 10);
-    };
-    poll();
-  });
 }

@@ -95,8 +95,50 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'error':
       onError(state, event, touched);
       break;
+    case 'compacted':
+      placeNode(
+        state,
+        {
+          kind: 'compaction',
+          id: `compaction:${event.seq}`,
+          agentId: event.agentId,
+          trigger: event.trigger,
+          tokensBefore: event.tokensBefore,
+          tokensAfter: event.tokensAfter,
+          stubbed: Object.keys(event.stubs).length,
+          summarized: event.summary !== undefined,
+          time: event.time,
+        },
+        event.agentId,
+        touched,
+      );
+      break;
   }
   return true;
+}
+
+/**
+ * For a session rebuilt from its transcript that is not running in this process: whatever still
+ * looks running was interrupted (the editor closed, the process died) before its end was recorded.
+ */
+export function settleInterrupted(state: SessionViewState, reason: string, touched: Touched = new Set()): void {
+  for (const node of Object.values(state.nodes)) {
+    if (node.kind === 'task' && node.status === 'running') {
+      node.status = 'cancelled';
+      node.error ??= `interrupted: ${reason}`;
+      touched.add(node.id);
+    } else if (node.kind === 'tool' && node.status === 'running') {
+      node.status = 'cancelled';
+      touched.add(node.id);
+    }
+  }
+  let rootWasRunning = false;
+  for (const agent of Object.values(state.agents)) {
+    if (agent.running && agent.taskId === null) rootWasRunning = true;
+    agent.running = false;
+  }
+  if (rootWasRunning) addNotice(state, 'warning', `Interrupted: ${reason}.`, Date.now(), touched);
+  setRunning(state, false, touched);
 }
 
 function isRoot(state: SessionViewState, agentId: string): boolean {
@@ -149,6 +191,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   if (!task) {
     settleOpenCalls(state, state.items, e.agentId, touched);
     if (e.status === 'error') addNotice(state, 'error', e.error ?? (e.result || 'The agent failed.'), e.time, touched);
+    else if (e.status === 'cancelled' && e.error?.startsWith('interrupted')) addNotice(state, 'warning', `${capitalize(e.error)}.`, e.time, touched);
     else if (e.status === 'cancelled') addNotice(state, 'info', 'Stopped.', e.time, touched);
     else if (e.status === 'max_turns') addNotice(state, 'warning', `Stopped after ${e.turns} turns (turn limit reached).`, e.time, touched);
     setRunning(state, Object.values(state.agents).some((a) => a.taskId === null && a.running), touched);
@@ -246,6 +289,10 @@ function notePrompt(state: SessionViewState, text: string, time: number, touched
 function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info', text: string, time: number, touched: Touched): void {
   const id = nextLocalId(state, 'notice');
   placeNode(state, { kind: 'notice', id, level, text, time }, null, touched);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function setRunning(state: SessionViewState, running: boolean, touched: Touched): void {

@@ -8,11 +8,12 @@
  * `JSON.parse(JSON.stringify(state))` round-trips without losing identity.
  *
  * Node ids: `user:<n>`, `text:<agentId>:<turn>`, `tool:<toolUseId>`, `task:<toolUseId>`,
- * `notice:<n>`.
+ * `notice:<n>`, `compaction:<seq>`. Turn numbers, agent ids and seq are unique for the life of a
+ * session (the core continues them across prompts and resumes), so no id is ever reused.
  */
 import type { AgentStatus } from '../core/events';
 
-export const VIEW_STATE_VERSION = 1;
+export const VIEW_STATE_VERSION = 2;
 
 /** Name of the delegation tool: its calls become task nodes, not tool rows. */
 export const TASK_TOOL_NAME = 'task';
@@ -112,7 +113,21 @@ export interface TaskNode {
   children: string[];
 }
 
-export type ViewNode = UserPromptNode | TextNode | NoticeNode | ToolCallNode | TaskNode;
+/** An agent's context was compacted before its next request (a row in its container). */
+export interface CompactionNode {
+  kind: 'compaction';
+  id: string;
+  agentId: string;
+  trigger: 'auto' | 'manual' | 'overflow';
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Tool outputs replaced by a stub, and whether the earlier part was summarized. */
+  stubbed: number;
+  summarized: boolean;
+  time: number;
+}
+
+export type ViewNode = UserPromptNode | TextNode | NoticeNode | ToolCallNode | TaskNode | CompactionNode;
 
 export interface AgentEntry {
   parentId: string | null;

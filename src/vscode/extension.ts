@@ -64,7 +64,14 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     vscode.commands.registerCommand('delegate.newSession', () => controller.newSession()),
     vscode.commands.registerCommand('delegate.setApiKey', () => promptForApiKey(context.secrets)),
     vscode.commands.registerCommand('delegate.openTranscript', () => openTranscript(controller)),
+    vscode.commands.registerCommand('delegate.showHistory', async () => {
+      await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+      await view.showHistory();
+    }),
+    vscode.commands.registerCommand('delegate.compact', () => controller.compact()),
   );
+  // The session open before a reload or restart comes back (read after activation: not on its clock).
+  setTimeout(() => void controller.restore(), 0);
   void vscode.commands.executeCommand('setContext', 'delegate.running', false);
   const end = performance.now();
   return {

@@ -5,16 +5,24 @@
  *   Ask… / panel prompt ─▶ controller.ask() ─▶ core session.run() ─▶ bus events
  *                                                   │
  *            view state (applyEvent) ◀──────────────┤──▶ onEvents ─▶ panel (batched), status bar
+ *
+ * A session is its transcript: the open session's id is kept in the workspace state, so a window
+ * reload or an editor restart reopens it (view rebuilt from the transcript; the core session is
+ * resumed from it on the next prompt). The history list opens any earlier one the same way.
  */
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
+import { ROOT_AGENT_ID } from '../core/session';
+import { replaySession } from '../core/store/session-replay';
+import { readTranscript } from '../core/store/transcript-reader';
+import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import { explainMissingKey, readCredentials } from './api-key';
 import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
+import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 
 export interface ControllerStatus {
@@ -33,6 +41,8 @@ export class SessionController implements vscode.Disposable {
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
+  /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
+  private resumeId: string | undefined;
   diffs: DiffStore | undefined;
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
@@ -96,18 +106,95 @@ export class SessionController implements vscode.Disposable {
     this.running?.abort();
   }
 
-  /** Forgets the conversation (the transcripts stay on disk). */
+  /** Starts over with an empty conversation (the transcripts stay on disk, in the history list). */
   newSession(): void {
     this.stop();
+    this.closeCurrent();
+    this.view = createSessionView();
+    this.tokens = 0;
+    void this.context.workspaceState.update(OPEN_SESSION_KEY, undefined);
+    this.resetEmitter.fire();
+    this.statusEmitter.fire(this.status());
+  }
+
+  /** Stops one subagent and its descendants; the parent goes on with what it had reported. */
+  stopAgent(agentId: string): boolean {
+    return this.session?.cancel(agentId) ?? false;
+  }
+
+  /** The id of the session shown in the panel (live or reopened), if any. */
+  get openSessionId(): string | undefined {
+    return this.session?.id ?? this.resumeId;
+  }
+
+  /** This workspace's sessions for the history list, newest first. */
+  async history(): Promise<SessionListItem[]> {
+    return historyList(transcriptRootOf(this.context), this.isRunning ? this.session?.id : undefined);
+  }
+
+  /**
+   * Shows a session from its transcript (the history list, or the one open before a reload); a new
+   * prompt then continues it. False (and a message) when it cannot be opened.
+   */
+  async openSession(id: string, quiet = false): Promise<boolean> {
+    if (id === this.openSessionId && this.view.items.length > 0) return true;
+    if (this.running) {
+      if (!quiet) void vscode.window.showInformationMessage('Delegate is working: stop it before opening another session.');
+      return false;
+    }
+    const loaded = await loadSessionView(transcriptRootOf(this.context), id);
+    if (!loaded) {
+      if (!quiet) void vscode.window.showWarningMessage(`Delegate: session ${id} has no transcript any more.`);
+      if (quiet) void this.context.workspaceState.update(OPEN_SESSION_KEY, undefined);
+      return false;
+    }
+    this.closeCurrent();
+    this.resumeId = id;
+    this.view = loaded.view;
+    this.tokens = loaded.tokens;
+    void this.context.workspaceState.update(OPEN_SESSION_KEY, id);
+    this.resetEmitter.fire();
+    this.statusEmitter.fire(this.status());
+    return true;
+  }
+
+  /** Reopens the session that was open before a window reload or an editor restart. */
+  async restore(): Promise<void> {
+    const id = this.context.workspaceState.get<string>(OPEN_SESSION_KEY);
+    if (id && !this.session) await this.openSession(id, true);
+  }
+
+  /** Compacts the main agent's conversation now (between prompts). */
+  async compact(): Promise<void> {
+    if (this.running) {
+      void vscode.window.showInformationMessage('Delegate is working: compact between prompts.');
+      return;
+    }
+    const session = await this.ensureSession();
+    if (!session) return;
+    const done = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Delegate: compacting the conversation…', cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        try {
+          return await session.compact(controller.signal);
+        } catch (err) {
+          void vscode.window.showErrorMessage(`Delegate: compaction failed: ${err instanceof Error ? err.message : String(err)}`);
+          return undefined;
+        }
+      },
+    );
+    if (done === false) void vscode.window.showInformationMessage('Delegate: nothing to compact yet.');
+  }
+
+  private closeCurrent(): void {
     this.detachDiffs?.();
     this.session?.close();
     this.session = undefined;
     this.diffs = undefined;
-    this.view = createSessionView();
-    this.tokens = 0;
+    this.resumeId = undefined;
     this.sandbox = undefined;
-    this.resetEmitter.fire();
-    this.statusEmitter.fire(this.status());
   }
 
   /** Trust can be granted while a session is open: the policy follows. */
@@ -130,8 +217,12 @@ export class SessionController implements vscode.Disposable {
     const settings = readSettings();
     // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
     const { createAnthropicModel } = await import('../core/llm/anthropic-model');
-    const storage = this.context.storageUri ?? this.context.globalStorageUri;
+    const transcriptRoot = transcriptRootOf(this.context);
+    const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
     const session = await createSession({
+      ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
+      ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+      compactThreshold: settings.compactThreshold,
       workdir: folder.uri.fsPath,
       model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
       modelId: settings.model,
@@ -141,8 +232,10 @@ export class SessionController implements vscode.Disposable {
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,
-      transcriptRoot: join(storage.fsPath, 'sessions'),
+      transcriptRoot,
     });
+    this.resumeId = undefined;
+    void this.context.workspaceState.update(OPEN_SESSION_KEY, session.id);
     this.diffs = new DiffStore(folder.uri.fsPath);
     this.detachDiffs = this.diffs.attach(session.hooks);
     session.bus.subscribe((event) => this.onEvent(session, event));

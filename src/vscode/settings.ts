@@ -11,6 +11,9 @@ export interface DelegateSettings {
   limits: Partial<RunLimits>;
   bashTimeoutMs: number;
   sandbox: SandboxSettings;
+  /** Tokens; undefined = from the model table. */
+  contextWindow: number | undefined;
+  compactThreshold: number;
 }
 
 export function readSettings(): DelegateSettings {
@@ -34,5 +37,7 @@ export function readSettings(): DelegateSettings {
       mode: (SANDBOX_MODES as readonly string[]).includes(sandbox) ? (sandbox as SandboxMode) : 'auto',
       allowNetwork: c.get<boolean>('allowNetwork', false) === true,
     },
+    contextWindow: c.get<number>('contextWindow', 0) || undefined,
+    compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
   };
 }

@@ -63,6 +63,18 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'stop':
         this.controller.stop();
         break;
+      case 'stop_agent':
+        this.controller.stopAgent(message.agentId);
+        break;
+      case 'show_history':
+        await this.showHistory();
+        break;
+      case 'open_session':
+        if (!(await this.controller.openSession(message.id))) this.sendSnapshot(); // back to what is open
+        break;
+      case 'new_session':
+        this.controller.newSession();
+        break;
       case 'open_file':
         await this.openFile(message.path);
         break;
@@ -72,6 +84,13 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         }
         break;
     }
+  }
+
+  /** Shows the history list in the panel (revealing the panel first). */
+  async showHistory(): Promise<void> {
+    const sessions = await this.controller.history();
+    this.flush();
+    this.post({ type: 'history', sessions, ...(this.controller.openSessionId ? { currentId: this.controller.openSessionId } : {}) });
   }
 
   private async openFile(path: string): Promise<void> {

@@ -72,6 +72,7 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
       return file;
     },
     newAgentId: () => `sub${++n}`,
+    context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
     processes: new ProcessGroups(),
     ...overrides,

@@ -154,7 +154,54 @@ describe('Delegate in the extension host', () => {
     assert.equal(task?.status, 'cancelled');
     assert.equal(api.controller.isRunning, false);
   });
+
+  it('deactivate (the editor closing) kills a command that ignores SIGTERM and records the interruption', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'bypassPermissions', vscode.ConfigurationTarget.Global);
+    const pidFile = join(workdir, 'stubborn.pid');
+    server.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
+    const run = api.controller.ask('start a stubborn command');
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const transcript = api.controller.current?.store.sessionFile;
+    // What deactivate() awaits (calling deactivate itself would end this extension host's tests).
+    await api.controller.shutdown('the editor closed the extension');
+    await run;
+    await waitFor(() => !isAlive(pid), 'the process that ignored SIGTERM is gone', 3000);
+    assert.ok(transcript);
+    const ends = readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string }).filter((e) => e.type === 'agent_finished');
+    assert.equal(ends.at(-1)?.status, 'cancelled');
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+  });
+
+  it('Show History and opening a session rebuild the view from the transcript; Compact Conversation compacts it', async () => {
+    server.route([
+      { name: 'summary', match: (r) => systemText(r).startsWith('You summarize'), replies: [reply.text('SUMMARY: counted to three')] },
+      { name: 'parent', match: () => true, replies: ['one', 'two', 'three'].map((n) => reply.text(`${n}: ${'counting at length. '.repeat(60)}`)) },
+    ]);
+    for (const p of ['1?', '2?', '3?']) await api.controller.ask(p);
+    const id = api.controller.openSessionId;
+    assert.ok(id);
+    api.controller.newSession();
+    const listed = await api.controller.history();
+    assert.equal(listed.find((s) => s.id === id)?.prompts, 3);
+    assert.ok(await api.controller.openSession(id));
+    const texts = Object.values(api.controller.snapshot().state.nodes).filter((n) => n.kind === 'text').map((n) => (n.kind === 'text' ? n.text : ''));
+    assert.deepEqual(texts.map((t) => t.split(':')[0]), ['one', 'two', 'three']);
+    await vscode.commands.executeCommand('delegate.compact');
+    const compacted = Object.values(api.controller.snapshot().state.nodes).find((n) => n.kind === 'compaction');
+    assert.ok(compacted, 'a compaction row');
+    server.assertAllConsumed();
+  });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;

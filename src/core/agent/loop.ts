@@ -16,6 +16,9 @@ import { addUsage, agentEmitter, type AgentStatus, type Usage } from '../events'
 import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
+import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
+import { ContextMeter, estimateTextTokens } from './context-size';
+import { appendUserNote, mergeConsecutive } from './conversation';
 import { LoopGuard } from './loop-guard';
 import { FORCE_FINAL_NOTE } from './prompts';
 import { createTaskTool } from './task-tool';
@@ -54,6 +57,28 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const messages: MessageParam[] = [...spec.history, { role: 'user', content: spec.prompt }];
   let turns = 0;
   let toolCalls = 0;
+  const fixedTokens = estimateTextTokens(spec.systemPrompt) + estimateTextTokens(JSON.stringify(tools.schemas()));
+  const meter = new ContextMeter(fixedTokens);
+  /** Compaction: the hook before each request; replaces the conversation in place when it ran. */
+  const compact = async (trigger: CompactionTrigger, turn: number): Promise<void> => {
+    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, services, trigger);
+    if (out) messages.splice(0, messages.length, ...out);
+  };
+  const request = async (forcedFinal: boolean, turn: number): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
+    await compact('auto', turn);
+    const sent = messages.length;
+    let response: Awaited<ReturnType<typeof streamTurn>>;
+    try {
+      response = await streamTurn(spec, services, tools, messages, forcedFinal, turn, signal, emit);
+    } catch (err) {
+      // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
+      if (!isPromptTooLong(err) || signal.aborted) throw err;
+      await compact('overflow', turn);
+      response = await streamTurn(spec, services, tools, messages, forcedFinal, turn, signal, emit);
+    }
+    meter.record(response.usage, sent);
+    return response;
+  };
 
   const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
     const durationMs = Date.now() - started;
@@ -72,6 +97,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     model: services.modelId,
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
+    ...(identity.parentId === null ? { cwd: services.workdir } : {}),
   });
   await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
 
@@ -82,11 +108,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       if (forcedFinal) appendUserNote(messages, FORCE_FINAL_NOTE);
       turns++;
       live.turns = turns;
-      await emit({ type: 'turn_started', turn: turns, forcedFinal });
+      // Turn numbers in events continue across a session's prompts, so view ids built on them stay unique.
+      const turnNo = (spec.turnBase ?? 0) + turns;
+      await emit({ type: 'turn_started', turn: turnNo, forcedFinal });
 
-      const response = await streamTurn(spec, services, tools, messages, forcedFinal, turns, signal, emit);
+      const response = await request(forcedFinal, turnNo);
       addUsage(usage, response.usage);
-      await emit({ type: 'usage', turn: turns, usage: response.usage });
+      await emit({ type: 'usage', turn: turnNo, usage: response.usage });
       // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
       const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
       const assistant: MessageParam = { role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] };
@@ -131,7 +159,7 @@ async function streamTurn(
         model: services.modelId,
         maxTokens: services.maxTokens,
         system: spec.systemPrompt,
-        messages,
+        messages: mergeConsecutive(messages),
         tools: tools.schemas(),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
       },
@@ -177,16 +205,6 @@ async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
     while (next < items.length) await fn(items[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
-/** The note goes into the last user message (after its tool_results, which must come first). */
-function appendUserNote(messages: MessageParam[], note: string): void {
-  const last = messages[messages.length - 1];
-  if (last && last.role === 'user' && Array.isArray(last.content)) {
-    last.content = [...last.content, { type: 'text', text: note }];
-  } else {
-    messages.push({ role: 'user', content: note });
-  }
 }
 
 /** What a stopped agent had said so far: its assistant text, in order (empty when it said nothing). */

@@ -10,6 +10,7 @@ import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from
 import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
+import type { ContextSettings } from './compactor';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -42,6 +43,8 @@ export interface RunServices {
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
   newAgentId(): string;
+  /** Window and threshold for compaction (every agent's context is measured against it). */
+  context: ContextSettings;
   /** The running agents and their controllers: the seam for cancelling one subagent. */
   agents: AgentRegistry;
   /** Process groups started by `bash`, so every exit path can kill what is left. */
@@ -58,6 +61,8 @@ export interface AgentSpec {
   maxTurns: number;
   /** For a subagent: the parent's `task` tool_use id. */
   toolUseId?: string;
+  /** Turns this agent already had in the session (the root's earlier prompts): event turn numbers continue after it. */
+  turnBase?: number;
 }
 
 export interface SubagentSummary {

@@ -197,6 +197,8 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      // A group that is already empty is forgotten now, not when its KILL timer fires.
+      if (child.pid !== undefined) groups.signal(child.pid, 0);
       ctx.signal.removeEventListener('abort', onAbort);
       out.push(decoders.stdout.end() + decoders.stderr.end());
       if (spawnError) {

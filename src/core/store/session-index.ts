@@ -1,0 +1,100 @@
+/**
+ * The sessions under a transcript folder, newest first, each summarized from its own transcript's
+ * root file: first prompt (title), folder, when, turns, tokens, how it ended. A small cache beside each
+ * transcript (`<id>.summary.json`, keyed by the transcript's size) keeps listing fast; the transcript
+ * stays the only source of truth.
+ */
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { AgentStatus, DelegateEvent } from '../events';
+import { isValidSessionId, sessionFileOf } from './transcript-reader';
+
+export type SessionStatus = AgentStatus | 'interrupted';
+
+export interface SessionSummary {
+  id: string;
+  /** The first prompt (one line, cut). */
+  title: string;
+  cwd?: string;
+  startedAt: number;
+  updatedAt: number;
+  prompts: number;
+  turns: number;
+  tokens: number;
+  /** How the last prompt ended; `interrupted` when its end was never recorded. */
+  status: SessionStatus;
+  transcript: string;
+}
+
+const CACHE_VERSION = 1;
+
+function titleOf(prompt: string): string {
+  const line = prompt.trim().split('\n')[0] ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+/** Summarizes one session from its root transcript file (undefined when it has no root prompt). */
+export async function summarizeSession(root: string, id: string): Promise<SessionSummary | undefined> {
+  if (!isValidSessionId(id)) return undefined;
+  const file = sessionFileOf(root, id);
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const cacheFile = join(root, `${id}.summary.json`);
+  try {
+    const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as { v: number; size: number; summary: SessionSummary };
+    if (cached.v === CACHE_VERSION && cached.size === info.size) return cached.summary;
+  } catch {
+    // No cache yet, or a stale or broken one: read the transcript.
+  }
+  const summary = await scan(file, id);
+  if (summary) {
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ v: CACHE_VERSION, size: info.size, summary }))
+      .then(() => rename(tmp, cacheFile))
+      .catch(() => undefined);
+  }
+  return summary;
+}
+
+async function scan(file: string, id: string): Promise<SessionSummary | undefined> {
+  let summary: SessionSummary | undefined;
+  let open = false;
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    let e: DelegateEvent;
+    try {
+      e = JSON.parse(line) as DelegateEvent;
+    } catch {
+      continue;
+    }
+    if (e.parentId !== null) continue;
+    if (e.type === 'agent_started') {
+      summary ??= { id, title: titleOf(e.prompt), ...(e.cwd ? { cwd: e.cwd } : {}), startedAt: e.time, updatedAt: e.time, prompts: 0, turns: 0, tokens: 0, status: 'completed', transcript: file };
+      summary.prompts++;
+      open = true;
+    }
+    if (!summary) continue;
+    summary.updatedAt = Math.max(summary.updatedAt, e.time);
+    if (e.type === 'turn_started') summary.turns = Math.max(summary.turns, e.turn);
+    if (e.type === 'agent_finished') {
+      const u = e.usage;
+      summary.tokens += u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+      summary.status = e.status;
+      open = false;
+    }
+  }
+  if (summary && open) summary.status = 'interrupted';
+  return summary;
+}
+
+/** Every session under `root` (only those started in `cwd` when given), newest first. */
+export async function listSessions(root: string, opts: { cwd?: string } = {}): Promise<SessionSummary[]> {
+  const names = await readdir(root).catch(() => [] as string[]);
+  const ids = names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length));
+  const summaries = await Promise.all(ids.map((id) => summarizeSession(root, id)));
+  return summaries
+    .filter((s): s is SessionSummary => s !== undefined && (opts.cwd === undefined || s.cwd === opts.cwd))
+    .sort((a, b) => b.updatedAt - a.updatedAt);
+}

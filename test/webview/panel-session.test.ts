@@ -1,0 +1,112 @@
+/**
+ * The panel's session features in headless Chromium: the history list (and opening a session from
+ * it), the Stop action of a running task row, compaction lines and rows.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import type { SessionListItem } from '../../src/protocol';
+import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ROOT, runningSession, Script } from './fixtures';
+
+const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+
+function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
+  const state = createSessionView();
+  applyEvents(state, events);
+  return state;
+}
+
+const now = Date.now();
+const sessions: SessionListItem[] = [
+  { id: 'sess-new', title: 'Make the flaky integration test deterministic', startedAt: now - 600_000, updatedAt: now - 120_000, prompts: 3, turns: 14, tokens: 182_000, status: 'completed' },
+  { id: 'sess-mid', title: 'Upgrade esbuild to 0.28 and fix the build', startedAt: now - 7_200_000, updatedAt: now - 7_000_000, prompts: 1, turns: 6, tokens: 48_200, status: 'interrupted' },
+  { id: 'sess-old', title: 'Explain how the config loader resolves environment overrides', startedAt: now - 3 * 86_400_000, updatedAt: now - 3 * 86_400_000, prompts: 2, turns: 4, tokens: 9_800, status: 'cancelled' },
+];
+
+describe('webview panel: history, stop one subagent, compaction', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+    requireBrowser();
+    browser = await launch();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await openPanel(browser);
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('lists sessions newest first with title, when, turns, tokens and status; opening one posts open_session', async () => {
+    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions, currentId: 'sess-mid' });
+    assert.equal(await page.locator('.log').isHidden(), true, 'the list replaces the conversation');
+    const rows = page.locator('.history-row');
+    assert.equal(await rows.count(), 3);
+    assert.equal(await rows.nth(0).locator('.history-row-text').textContent(), sessions[0]?.title);
+    assert.match((await rows.nth(0).locator('.history-row-meta').textContent()) ?? '', /2 min ago · 3 prompts · 14 turns · 182k tokens · completed/);
+    assert.match((await rows.nth(1).locator('.history-row-meta').textContent()) ?? '', /interrupted · open/);
+    assert.ok(await rows.nth(1).evaluate((e) => (e as unknown as { classList: { contains(c: string): boolean } }).classList.contains('is-current')));
+    await page.screenshot({ path: join(ARTIFACTS, 'history-list.png') });
+    await rows.nth(2).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'open_session', id: 'sess-old' });
+    assert.equal(await page.locator('.history').isHidden(), true);
+    assert.equal(await page.locator('.log').isVisible(), true);
+  });
+
+  it('Back returns to the conversation; New session posts new_session', async () => {
+    await send(page, { type: 'history', sessions, currentId: 'sess-new' });
+    await page.locator('.history-back').click();
+    assert.equal(await page.locator('.log').isVisible(), true);
+    await send(page, { type: 'history', sessions: [] });
+    assert.match((await page.locator('.history-empty').textContent()) ?? '', /No sessions yet/);
+    await page.locator('.history-new').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'new_session' });
+  });
+
+  it('a running task row has a Stop action that posts stop_agent for its subagent; finished rows have none', async () => {
+    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
+    const row = page.locator(item('task:tu-up'));
+    const stop = page.locator(`${item('task:tu-up')} > .row-action.codicon-debug-stop`);
+    assert.equal(await stop.isVisible(), true);
+    await stop.click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'stop_agent', agentId: 'agent-up' });
+    assert.equal(await row.getAttribute('open'), '', 'clicking Stop does not collapse the row');
+    const s = runningSession();
+    s.childFinish('agent-nested', 'agent-up', 'cancelled', 1, 2, [100, 10], 'partial', 'stopped by the user');
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    assert.equal(await page.locator(`${item('task:tu-nested')} > .row-action`).isHidden(), true);
+  });
+
+  it('shows compaction as a line for the main agent and as a row among a subagent’s calls', async () => {
+    const s = new Script();
+    s.rootStart('Read every log under logs/ and summarize the errors.');
+    s.turn(ROOT, null, 1);
+    s.taskStart(ROOT, null, 'tu-logs', 'kid', 'Read the logs', 1);
+    s.turn('kid', ROOT, 1);
+    s.tool('kid', ROOT, 'k1', 'bash', { command: 'cat logs/2026-11-*.log' }, 'lots of output');
+    s.emit('kid', ROOT, { type: 'compacted', trigger: 'auto', tokensBefore: 161_204, tokensAfter: 38_950, stubs: { k1: 'stub' }, summary: 'read 30 logs', keptMessages: 6 });
+    s.tool('kid', ROOT, 'k2', 'bash', { command: 'grep -c ERROR logs/*.log' }, '42');
+    s.emit(ROOT, null, { type: 'compacted', trigger: 'manual', tokensBefore: 24_500, tokensAfter: 6_100, stubs: {}, summary: 'asked to summarize logs', keptMessages: 4 });
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const line = page.locator('.notice.compaction');
+    assert.equal(await line.textContent(), 'compacted: 24,500 → 6,100 tokens');
+    assert.match((await line.getAttribute('title')) ?? '', /on request/);
+    const row = page.locator('vscode-tree-item.compaction-row');
+    assert.equal(await row.locator('.compaction-label').textContent(), 'compacted: 161,204 → 38,950 tokens');
+    assert.match((await row.getAttribute('title')) ?? '', /1 old tool output dropped \(kept on disk\), the earlier part summarized/);
+    const order = await page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
+    assert.deepEqual(order.filter((id) => !id.startsWith('prompt:')), ['tool:k1', `compaction:${s.events.find((e) => e.type === 'compacted')?.seq}`, 'tool:k2']);
+    await page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Styles of the session features: the history list, compaction lines and rows, and the Stop action
+ * of a running task row (its look is the tool rows' `.row-action`). A constructed stylesheet like styles.ts; theme variables only.
+ */
+
+const CSS = String.raw`
+.history { flex: 1 1 auto; overflow-y: auto; padding: 4px 0 10px; }
+.history[hidden] { display: none; }
+.history-header { display: flex; align-items: center; gap: 8px; padding: 4px 10px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); }
+.history-title { flex: 1 1 auto; font-weight: 600; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.history-header button {
+  display: inline-flex; align-items: center; gap: 4px; padding: 2px 6px; border-radius: 3px; cursor: pointer;
+  font: inherit; color: var(--vscode-textLink-foreground); background: transparent; border: 1px solid transparent;
+}
+.history-header button:hover { background: var(--vscode-toolbar-hoverBackground); }
+.history-header button:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.history-list { list-style: none; margin: 0; padding: 4px 0; }
+.history-row { padding: 6px 10px; cursor: pointer; border-left: 2px solid transparent; }
+.history-row:hover { background: var(--vscode-list-hoverBackground); }
+.history-row:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.history-row.is-current { border-left-color: var(--vscode-focusBorder); background: var(--vscode-list-inactiveSelectionBackground); }
+.history-row-title { display: flex; align-items: center; gap: 6px; min-width: 0; }
+.history-row-text { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.history-row-meta { margin: 2px 0 0 22px; font-size: 11px; color: var(--vscode-descriptionForeground); }
+.history-empty { padding: 12px 10px; color: var(--vscode-descriptionForeground); }
+.log[hidden], .composer[hidden] { display: none; }
+
+.compaction { font-size: 12px; }
+.compaction-row::part(label) { color: var(--vscode-descriptionForeground); }
+.compaction-label { margin-left: 4px; font-size: 12px; }
+
+.row-action[hidden] { display: none; }
+.task-stop { padding: 3px; color: var(--vscode-debugIcon-stopForeground, var(--vscode-errorForeground)); }
+`;
+
+export function installSessionStyles(): void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(CSS);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
