@@ -71,7 +71,7 @@ export class Sandbox implements CommandLauncher {
     private readonly ports: SandboxPorts = {},
   ) {}
 
-  /** Resolved once per session; starting it early (session creation) hides the probe's few milliseconds. */
+  /** Resolved once per session, on the first call: a host asking which sandbox is in force, or the first command. */
   status(): Promise<SandboxStatus> {
     this.statusPromise ??= resolveSandbox(this.settings, this.ports.probe);
     return this.statusPromise;
