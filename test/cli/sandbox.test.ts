@@ -119,7 +119,7 @@ describe('delegate CLI: the bash sandbox', function () {
     before(async function () {
       const probe = await probeBubblewrap();
       if (!probe.ok) {
-        console.log(`    (skipped: ${probe.reason}; install it with: apt-get install bubblewrap)`);
+        console.log(`    (skipped: ${probe.reason}${probe.reason.includes('not installed') ? '; install it with: apt-get install bubblewrap' : ''})`);
         this.skip();
       }
     });

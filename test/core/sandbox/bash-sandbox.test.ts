@@ -60,7 +60,7 @@ describe('bash in the bubblewrap sandbox', function () {
   before(async function () {
     const probe = await probeBubblewrap();
     if (!probe.ok) {
-      console.log(`    (skipped: ${probe.reason}; install it with: apt-get install bubblewrap)`);
+      console.log(`    (skipped: ${probe.reason}${probe.reason.includes('not installed') ? '; install it with: apt-get install bubblewrap' : ''})`);
       this.skip();
     }
   });
