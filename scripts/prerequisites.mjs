@@ -1,6 +1,7 @@
 // What the suites need from the machine beyond npm, installed by the project itself so a new user's
 // `npm ci && npm test` (and CI, which runs exactly that) works on a fresh Debian machine:
 //   suite      Debian packages
+//   unit       bubblewrap                    (the bash sandbox's tests run it for real)
 //   webview    chromium                      (headless panel tests)
 //   vscode     chromium, libkrb5-dev         (the test editor's client; its `kerberos` native module)
 //   e2e        chromium, libkrb5-dev
@@ -9,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 
 export const SUITE_PACKAGES = {
-  unit: [],
+  unit: ['bubblewrap'],
   webview: ['chromium'],
   vscode: ['chromium', 'libkrb5-dev'],
   e2e: ['chromium', 'libkrb5-dev'],

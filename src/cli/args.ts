@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
+import { SANDBOX_MODES, type SandboxMode } from '../core/sandbox/types';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -17,6 +18,8 @@ export interface CliOptions {
   maxParallel?: number;
   maxDepth?: number;
   permissionMode: PermissionMode;
+  sandbox: SandboxMode;
+  allowNetwork: boolean;
   verbose: boolean;
   /** Go on with this session (its transcript). */
   resume?: string;
@@ -44,6 +47,9 @@ Options:
   --max-parallel N             task calls run at once (default 4)
   --max-depth N                nesting depth of subagents (default 1: subagents cannot delegate)
   --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
+  --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
+                               on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
+  --allow-network              sandboxed commands get the network: all of it (no per-host filter)
   --resume ID                  continue that session: same id, its conversation, its transcript appended
   -c, --continue               continue the most recent session started in --cwd
   --compact                    compact the resumed conversation now (alone, or before -p)
@@ -75,6 +81,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'max-parallel': { type: 'string' },
         'max-depth': { type: 'string' },
         'permission-mode': { type: 'string' },
+        sandbox: { type: 'string' },
+        'allow-network': { type: 'boolean' },
         verbose: { type: 'boolean', short: 'v' },
         resume: { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
@@ -104,6 +112,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
   }
+  const sandbox = values.sandbox ?? 'auto';
+  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
+    return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
+  }
   const numbers: Record<string, number | undefined> = {};
   for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000]] as const) {
     const raw = values[flag];
@@ -123,6 +135,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
       permissionMode: mode as PermissionMode,
+      sandbox: sandbox as SandboxMode,
+      allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,
       ...(values.model ? { model: values.model } : {}),
       ...(numbers['max-turns'] !== undefined ? { maxTurns: numbers['max-turns'] } : {}),

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
+import { probeBubblewrap } from '../core/sandbox/probe';
 import { parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
 
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const guard = new ExitGuard({ controller, stderr: (text) => void process.stderr.write(text) });
   guard.install();
 
+  // Where the sandbox status is needed before the run (sandbox-notice.ts), its probe runs while the SDK loads.
+  if (options.sandbox === 'on' || (options.sandbox === 'auto' && options.verbose)) void probeBubblewrap();
   const { runCli } = await import('./run');
   const out = {
     // A reader that went away (`| head -n1`) ends the run quietly: later writes are dropped, not thrown.

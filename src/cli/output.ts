@@ -6,6 +6,7 @@
  */
 import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent, Usage } from '../core/events';
+import type { SandboxStatus } from '../core/sandbox/types';
 import { oneLine, summarizeInput } from '../view-model/summarize';
 import type { OutputFormat } from './args';
 
@@ -18,11 +19,13 @@ export interface ResultObject {
   duration_ms: number;
   session_id: string;
   transcript: string;
+  /** What confined the run's bash commands. */
+  sandbox: 'bubblewrap' | 'none';
   subagents: { id: string; description: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
   error?: string;
 }
 
-export function resultObject(result: AgentResult, sessionId: string, transcript: string): ResultObject {
+export function resultObject(result: AgentResult, sessionId: string, transcript: string, sandbox: SandboxStatus): ResultObject {
   return {
     type: 'result',
     status: result.status,
@@ -32,6 +35,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     duration_ms: result.durationMs,
     session_id: sessionId,
     transcript,
+    sandbox: sandbox.kind === 'bubblewrap' ? 'bubblewrap' : 'none',
     subagents: result.subagents.map((s) => ({
       id: s.id,
       description: s.description,

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createAnthropicModel } from '../core/llm/anthropic-model';
+import { resolveSandbox } from '../core/sandbox/sandbox';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { listSessions } from '../core/store/session-index';
 import { replaySession, type ResumeState } from '../core/store/session-replay';
@@ -14,6 +15,7 @@ import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { eventPrinter, resultObject, type Writers } from './output';
+import { announceSandbox, sandboxNotice } from './sandbox-notice';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -48,6 +50,15 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: DELEGATE_CONTEXT_WINDOW must be an integer ≥ 1000 (got "${env.DELEGATE_CONTEXT_WINDOW}")\n`);
     return EXIT.usage;
   }
+  const sandbox = { mode: options.sandbox, allowNetwork: options.allowNetwork };
+  if (options.sandbox === 'on') {
+    // Required: known before anything is sent, so a machine without it stops here.
+    const required = await resolveSandbox(sandbox);
+    if (required.kind === 'refused') {
+      out.stderr(sandboxNotice(required, false) ?? '');
+      return EXIT.usage;
+    }
+  }
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -59,6 +70,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
     mode: options.permissionMode,
     approver: headlessApprover,
+    sandbox,
     transcriptRoot,
     ...(resumed ? { resume: resumed } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),
@@ -70,6 +82,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     },
   });
   hooks.onSession?.(session);
+  const sandboxSaid = await announceSandbox(session, options.verbose, out);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   if (options.compact) {
     const code = await compactNow(session, options, out, signal);
@@ -80,11 +93,12 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   }
   const result = await session.run(options.prompt, signal);
   session.close();
+  await sandboxSaid();
 
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile)) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, await session.sandbox.status())) + '\n');
   }
   switch (result.status) {
     case 'completed':

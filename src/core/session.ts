@@ -27,6 +27,7 @@ import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
+import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -43,6 +44,8 @@ export interface SessionConfig {
   hooks?: HookRegistry;
   limits?: Partial<RunLimits>;
   bashTimeoutMs?: number;
+  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
+  sandbox?: SandboxSettings;
   transcriptRoot: string;
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
@@ -64,6 +67,8 @@ export interface Session {
   readonly agents: AgentRegistry;
   /** Process groups the session's `bash` calls started and that may still be alive. */
   readonly processes: ProcessGroups;
+  /** What confines `bash` (status() says which sandbox is in force). */
+  readonly sandbox: Sandbox;
   readonly context: ContextSettings;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
@@ -77,7 +82,7 @@ export interface Session {
   shutdown(reason: string, graceMs?: number): Promise<void>;
   /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
   shutdownNow(reason: string): void;
-  /** Closes the transcript files; the session can still run later (they reopen). */
+  /** Closes the transcript files and removes the sandbox's /tmp; the session can still run later (they reopen). */
   close(): void;
 }
 
@@ -93,6 +98,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
+  // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
+  const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
   const context: ContextSettings = {
     window: contextWindowFor(config.modelId, config.contextWindow),
     threshold: config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD,
@@ -121,6 +128,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
       maxOutputChars: 10_000_000,
       groups: processes,
+      launcher: sandbox,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     newAgentId,
@@ -175,12 +183,23 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     history,
     agents,
     processes,
+    sandbox,
     context,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     compact,
-    shutdown: exit.shutdown,
-    shutdownNow: exit.shutdownNow,
-    close: () => store.close(),
+    // The sandbox's private /tmp goes with the session, whichever way it ends.
+    shutdown: async (reason, graceMs) => {
+      await exit.shutdown(reason, graceMs);
+      sandbox.removeTempFolder();
+    },
+    shutdownNow: (reason) => {
+      exit.shutdownNow(reason);
+      sandbox.removeTempFolder();
+    },
+    close: () => {
+      store.close();
+      sandbox.removeTempFolder();
+    },
   };
 }

@@ -12,6 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { DelegateEvent, Usage } from '../core/events';
+import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
 import { ROOT_AGENT_ID } from '../core/session';
 import { replaySession } from '../core/store/session-replay';
@@ -27,6 +28,8 @@ import { readSettings } from './settings';
 export interface ControllerStatus {
   running: boolean;
   tokens: number;
+  /** What confines bash in the current session (describeSandbox), once known. */
+  sandbox?: string;
 }
 
 export class SessionController implements vscode.Disposable {
@@ -36,6 +39,8 @@ export class SessionController implements vscode.Disposable {
   private running: AbortController | undefined;
   private tokens = 0;
   private trustNoticeShown = false;
+  private sandboxNoticeShown = false;
+  private sandbox: SandboxStatus | undefined;
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   diffs: DiffStore | undefined;
@@ -67,7 +72,7 @@ export class SessionController implements vscode.Disposable {
   }
 
   status(): ControllerStatus {
-    return { running: this.isRunning, tokens: this.tokens };
+    return { running: this.isRunning, tokens: this.tokens, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
   }
 
   /** Runs one prompt; resolves when the run ends. Problems are shown to the user, never thrown. */
@@ -189,6 +194,7 @@ export class SessionController implements vscode.Disposable {
     this.session = undefined;
     this.diffs = undefined;
     this.resumeId = undefined;
+    this.sandbox = undefined;
   }
 
   /** Trust can be granted while a session is open: the policy follows. */
@@ -225,6 +231,7 @@ export class SessionController implements vscode.Disposable {
       approver: this.approver,
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
+      sandbox: settings.sandbox,
       transcriptRoot,
     });
     this.resumeId = undefined;
@@ -233,7 +240,23 @@ export class SessionController implements vscode.Disposable {
     this.detachDiffs = this.diffs.attach(session.hooks);
     session.bus.subscribe((event) => this.onEvent(session, event));
     this.session = session;
+    void session.sandbox.status().then((status) => this.onSandboxStatus(session, status));
     return session;
+  }
+
+  /** The status bar names the sandbox; a missing one is said once, a required one that cannot run at every session. */
+  private onSandboxStatus(session: Session, status: SandboxStatus): void {
+    if (session !== this.session) return;
+    this.sandbox = status;
+    this.statusEmitter.fire(this.status());
+    if (status.kind === 'refused') {
+      void vscode.window.showErrorMessage(`Delegate: delegate.sandbox is on, but ${status.detail}: bash commands are refused. Install bubblewrap, or set delegate.sandbox to auto or off.`);
+    } else if (status.kind === 'none' && status.reason === 'unavailable' && !this.sandboxNoticeShown) {
+      this.sandboxNoticeShown = true;
+      void vscode.window.showWarningMessage(
+        `Delegate: no sandbox (${status.detail}), so bash commands run unconfined; the deny list still applies. Install bubblewrap, or set delegate.sandbox to off to silence this.`,
+      );
+    }
   }
 
   private onEvent(session: Session, event: DelegateEvent): void {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { RunLimits } from '../core/agent/types';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
+import { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from '../core/sandbox/types';
 
 export interface DelegateSettings {
   model: string;
@@ -9,6 +10,7 @@ export interface DelegateSettings {
   permissionMode: PermissionMode;
   limits: Partial<RunLimits>;
   bashTimeoutMs: number;
+  sandbox: SandboxSettings;
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
@@ -17,6 +19,7 @@ export interface DelegateSettings {
 export function readSettings(): DelegateSettings {
   const c = vscode.workspace.getConfiguration('delegate');
   const mode = c.get<string>('permissionMode', 'default');
+  const sandbox = c.get<string>('sandbox', 'auto');
   const baseUrl = c.get<string>('baseUrl', '').trim() || process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
   return {
     model: c.get<string>('model', 'claude-sonnet-5-5').trim() || 'claude-sonnet-5-5',
@@ -29,6 +32,11 @@ export function readSettings(): DelegateSettings {
       maxDepth: c.get<number>('maxDepth', 1),
     },
     bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
+    sandbox: {
+      // A mistyped value must not turn the sandbox off: it means the default, auto.
+      mode: (SANDBOX_MODES as readonly string[]).includes(sandbox) ? (sandbox as SandboxMode) : 'auto',
+      allowNetwork: c.get<boolean>('allowNetwork', false) === true,
+    },
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
   };

@@ -1,4 +1,4 @@
-/** The status bar item: running or idle, and the session's tokens; a click reveals the panel. */
+/** The status bar item: running or idle, and the session's tokens; the tooltip names the bash sandbox; a click reveals the panel. */
 import * as vscode from 'vscode';
 import { formatTokens } from '../view-model/format';
 import type { ControllerStatus } from './session-controller';
@@ -10,7 +10,8 @@ export function createStatusBar(): { item: vscode.StatusBarItem; update(status: 
   const update = (status: ControllerStatus): void => {
     const tokens = status.tokens > 0 ? ` · ${formatTokens({ input: status.tokens, output: 0 })}` : '';
     item.text = status.running ? `$(sync~spin) Delegate: running${tokens}` : `$(hubot) Delegate${tokens}`;
-    item.tooltip = status.running ? 'Delegate is working — click to show the panel' : 'Delegate is idle — click to show the panel';
+    const state = status.running ? 'Delegate is working — click to show the panel' : 'Delegate is idle — click to show the panel';
+    item.tooltip = status.sandbox ? `${state}\nbash sandbox: ${status.sandbox}` : state;
   };
   update({ running: false, tokens: 0 });
   item.show();

@@ -36,6 +36,9 @@ function waitFor(check: () => boolean, ms: number): Promise<boolean> {
 
 const readPid = (file: string): number => Number(readFileSync(file, 'utf8').trim());
 
+/** For commands that write `$!` for the test to watch: a host pid only outside the sandbox's pid namespace (sandbox.test.ts covers it). */
+const NO_SANDBOX = ['--sandbox', 'off'];
+
 describe('delegate CLI: hostile runs', function () {
   this.timeout(30_000);
   let api: MessagesApiServer;
@@ -85,7 +88,7 @@ describe('delegate CLI: hostile runs', function () {
     const pidFile = join(dirs.workdir, 'stubborn.pid');
     api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
     let secondAt = 0;
-    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
       env: env(),
       onSpawn: (child) => {
         void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
@@ -111,7 +114,7 @@ describe('delegate CLI: hostile runs', function () {
   it('SIGHUP (terminal closed) cancels, kills a process group that ignores SIGTERM, records it, and exits', async () => {
     const pidFile = join(dirs.workdir, 'hup.pid');
     api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM HUP; sleep 300 & echo $! > hup.pid; wait` } }));
-    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
       env: env(),
       onSpawn: (child) => {
         void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
@@ -131,7 +134,7 @@ describe('delegate CLI: hostile runs', function () {
       reply.toolUse({ name: 'bash', input: { command: `(trap '' TERM; exec sleep 300) >/dev/null 2>&1 & echo $! > bg.pid` } }),
       reply.text('started it'),
     );
-    const run = await runDelegate(['-p', 'start a daemon', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+    const run = await runDelegate(['-p', 'start a daemon', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', ...NO_SANDBOX], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     const pid = readPid(join(dirs.workdir, 'bg.pid'));
     pids.push(pid);

@@ -9,6 +9,8 @@ import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
+/** These commands write `$!` for the test to watch: a host pid only without the sandbox's pid namespace. */
+const NO_SANDBOX = { mode: 'off' as const, allowNetwork: false };
 
 function alive(pid: number): boolean {
   try {
@@ -41,7 +43,7 @@ describe('session shutdown', () => {
 
   it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -59,7 +61,7 @@ describe('session shutdown', () => {
 
   it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));

@@ -4,7 +4,7 @@
  * runs in this same process; the extension reaches it through the `delegate.baseUrl` setting.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
@@ -158,10 +158,13 @@ describe('Delegate in the extension host', () => {
   it('deactivate (the editor closing) kills a command that ignores SIGTERM and records the interruption', async () => {
     await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'bypassPermissions', vscode.ConfigurationTarget.Global);
     const pidFile = join(workdir, 'stubborn.pid');
-    server.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
+    // Found by its arguments: inside the bash sandbox (its own pid namespace) `$!` is not a host pid.
+    const seconds = `300.${process.pid}`;
+    server.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep ${seconds} & echo started > stubborn.pid; wait` } }));
     const run = api.controller.ask('start a stubborn command');
     await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started');
-    const pid = Number(readFileSync(pidFile, 'utf8'));
+    let pid = 0;
+    await waitFor(() => (pid = hostPidOf(['sleep', seconds]) ?? 0) > 0, 'the sleep is seen from the host');
     const transcript = api.controller.current?.store.sessionFile;
     // What deactivate() awaits (calling deactivate itself would end this extension host's tests).
     await api.controller.shutdown('the editor closed the extension');
@@ -201,6 +204,20 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The host pid of a live process whose argument list is exactly `argv`. */
+function hostPidOf(argv: string[]): number | undefined {
+  const cmdline = `${argv.join('\0')}\0`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === cmdline && isAlive(Number(entry))) return Number(entry);
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return undefined;
 }
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

@@ -3,6 +3,7 @@
  * allow / deny / ask from the mode, workspace trust and session approvals. Two rules hold in every
  * mode, bypassPermissions included: file paths stay inside WORKDIR, and the bash deny list.
  */
+import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
 import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
@@ -70,7 +71,8 @@ export class PermissionPolicy {
 
     const command = req.kind === 'exec' ? (commandOf(req) ?? req.summary) : undefined;
     if (command !== undefined) {
-      const verdict = checkBashCommand(command);
+      // Commands start in WORKDIR: `rm -rf ..` from a workspace directly in HOME is HOME.
+      const verdict = checkBashCommand(command, { cwd: this.workdir, home: homedir() });
       if (verdict.denied) return { behavior: 'deny', reason: verdict.reason };
     }
 

@@ -6,6 +6,8 @@
 export interface Redirect {
   out: boolean;
   target: string;
+  /** `<<< word`: the word itself is the input. */
+  herestring?: boolean;
 }
 
 export interface SimpleCommand {
@@ -14,7 +16,12 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** Scripts inside $( ), backticks, <( ) and >( ) of this command. */
   nested: Script[];
+  /** Per word, the scripts of its `$(…)` placeholders in order (so a checker can work out what they print). */
+  substitutions?: Script[][];
 }
+
+/** The placeholder a `$( )` or backtick substitution leaves in its word. */
+export const SUBSTITUTION = '$(…)';
 
 export type Pipeline = SimpleCommand[];
 export type Script = Pipeline[];
@@ -56,16 +63,21 @@ export function parseScript(src: string, depth: number): Script {
   let cmd: SimpleCommand = { words: [], redirects: [], nested: [] };
   let word = '';
   let inWord = false;
-  let redirect: 'out' | 'in' | 'heredoc' | 'heredoc-strip' | undefined;
+  let redirect: 'out' | 'in' | 'herestring' | 'heredoc' | 'heredoc-strip' | undefined;
   const heredocs: { delim: string; strip: boolean }[] = [];
+  let wordSubs: Script[] = [];
 
   const endWord = (): void => {
     if (!inWord) return;
     if (redirect === 'heredoc' || redirect === 'heredoc-strip') heredocs.push({ delim: word, strip: redirect === 'heredoc-strip' });
-    else if (redirect) cmd.redirects.push({ out: redirect === 'out', target: word });
-    else cmd.words.push(word);
+    else if (redirect) cmd.redirects.push({ out: redirect === 'out', target: word, ...(redirect === 'herestring' ? { herestring: true } : {}) });
+    else {
+      (cmd.substitutions ??= [])[cmd.words.length] = wordSubs;
+      cmd.words.push(word);
+    }
     redirect = undefined;
     word = '';
+    wordSubs = [];
     inWord = false;
   };
   const endCommand = (): void => {
@@ -78,8 +90,11 @@ export function parseScript(src: string, depth: number): Script {
     if (pipeline.length) script.push(pipeline);
     pipeline = [];
   };
-  const sub = (inner: string): void => {
-    cmd.nested.push(parseScript(inner, depth + 1));
+  /** A nested script; `$( )` and backticks also belong to the word being built (process substitution does not). */
+  const sub = (inner: string, inWordText = true): void => {
+    const script = parseScript(inner, depth + 1);
+    cmd.nested.push(script);
+    if (inWordText) wordSubs.push(script);
   };
 
   let i = 0;
@@ -109,12 +124,12 @@ export function parseScript(src: string, depth: number): Script {
         } else if (d === '$' && src[i + 1] === '(') {
           const end = findClose(src, i + 2);
           sub(src.slice(i + 2, end - 1));
-          word += '$(…)';
+          word += SUBSTITUTION;
           i = end;
         } else if (d === '`') {
           const end = findBacktick(src, i + 1);
           sub(src.slice(i + 1, end - 1));
-          word += '$(…)';
+          word += SUBSTITUTION;
           i = end;
         } else {
           word += d;
@@ -125,18 +140,18 @@ export function parseScript(src: string, depth: number): Script {
     } else if (c === '`') {
       const end = findBacktick(src, i + 1);
       sub(src.slice(i + 1, end - 1));
-      word += '$(…)';
+      word += SUBSTITUTION;
       inWord = true;
       i = end;
     } else if (c === '$' && next === '(') {
       const end = findClose(src, i + 2);
       sub(src.slice(i + 2, end - 1));
-      word += '$(…)';
+      word += SUBSTITUTION;
       inWord = true;
       i = end;
     } else if ((c === '<' || c === '>') && next === '(' && !inWord) {
       const end = findClose(src, i + 2);
-      sub(src.slice(i + 2, end - 1));
+      sub(src.slice(i + 2, end - 1), false);
       word += `${c}(…)`;
       inWord = true;
       i = end;
@@ -187,7 +202,7 @@ export function parseScript(src: string, depth: number): Script {
       if (/[<>]&-?$/.test(op) && /[\d-]/.test(src[i] ?? '')) {
         // fd duplication (2>&1, <&-): no file involved.
         while (/[\d-]/.test(src[i] ?? '')) i++;
-      } else if (op.startsWith('<<<')) redirect = 'in';
+      } else if (op.startsWith('<<<')) redirect = 'herestring';
       else if (op.startsWith('<<')) redirect = op === '<<-' ? 'heredoc-strip' : 'heredoc';
       else redirect = op.startsWith('<') && !op.includes('>') ? 'in' : 'out';
     } else {

@@ -1,6 +1,8 @@
 /**
  * `bash`: runs one shell command in the workspace in its own process group, so a timeout, a cancel,
  * or the end of the command takes every process it started with it (no orphans left running).
+ * A launcher (the session's sandbox) decides what process runs it: plain /bin/bash, or bwrap around it;
+ * either way that process leads the group, so the kill paths below are the same.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,6 +26,20 @@ export interface BashToolOptions {
   killGraceMs?: number;
   /** The session's list of live process groups (every exit path kills what is in it); a private one when omitted. */
   groups?: ProcessGroups;
+  /** Wraps each command (e.g. in a sandbox) or refuses it; plain /bin/bash -c when omitted. */
+  launcher?: CommandLauncher;
+}
+
+/** The process that runs a command: its argv and extra environment. */
+export interface LaunchPlan {
+  file: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface CommandLauncher {
+  /** How to start `command` in `workdir`, or why it must not run at all. */
+  prepare(command: string, workdir: string): Promise<LaunchPlan | { refused: string }>;
 }
 
 const DEFAULT_KILL_GRACE_MS = 1000;
@@ -72,7 +88,11 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
       'Run a shell command with /bin/bash -c in the workspace root. stdin is empty (/dev/null), so interactive ' +
       `programs must be given flags that avoid prompts. timeout is in milliseconds (default ${opts.defaultTimeoutMs}, ` +
       `max ${opts.maxTimeoutMs}). stdout and stderr are returned interleaved with the exit code; very long output keeps ` +
-      'its beginning and end. Processes the command leaves in the background are stopped when it finishes.',
+      'its beginning and end. Processes the command leaves in the background are stopped when it finishes.' +
+      (opts.launcher
+        ? ' Commands may run in a sandbox: only the workspace and /tmp are writable, and the network may be off; ' +
+          '"Read-only file system" or a failed connection then means the sandbox, not a bug to work around.'
+        : ''),
     inputSchema: {
       type: 'object',
       properties: {
@@ -97,23 +117,29 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
     paths: () => [],
     summarize: (input) => input.command,
 
-    execute: (input, ctx) => runCommand(workdir, input, ctx, opts, grace, groups),
+    execute: async (input, ctx) => {
+      const cancelled = { content: 'Command cancelled before it started', isError: true };
+      if (ctx.signal.aborted) return cancelled;
+      const plan = opts.launcher ? await opts.launcher.prepare(input.command, workdir) : { file: '/bin/bash', args: ['-c', input.command] };
+      if ('refused' in plan) return { content: plan.refused, isError: true };
+      if (ctx.signal.aborted) return cancelled;
+      return runCommand(workdir, input, ctx, opts, grace, groups, plan);
+    },
   };
 }
 
-function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: BashToolOptions, grace: number, groups: ProcessGroups): Promise<ToolResult> {
-  if (ctx.signal.aborted) return Promise.resolve({ content: 'Command cancelled before it started', isError: true });
+function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: BashToolOptions, grace: number, groups: ProcessGroups, plan: LaunchPlan): Promise<ToolResult> {
   const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
 
   return new Promise<ToolResult>((resolve) => {
     const out = new HeadTailBuffer(opts.maxOutputChars);
-    const child = spawn('/bin/bash', ['-c', input.command], {
+    const child = spawn(plan.file, plan.args, {
       cwd: workdir,
       // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Pagers and credential prompts would wait forever on a closed stdin.
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env },
     });
     if (child.pid !== undefined) groups.add(child.pid, input.command);
 
@@ -176,7 +202,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       ctx.signal.removeEventListener('abort', onAbort);
       out.push(decoders.stdout.end() + decoders.stderr.end());
       if (spawnError) {
-        // spawn blames /bin/bash (ENOENT) when it is really the cwd that is missing.
+        // spawn blames the program (ENOENT) when it is really the cwd that is missing.
         const why = existsSync(workdir) ? spawnError.message : `workspace folder does not exist: ${workdir}`;
         resolve({ content: `could not run bash: ${why}`, isError: true });
         return;

@@ -141,4 +141,21 @@ describe('PermissionPolicy', () => {
   it('defaults to a trusted workspace', async () => {
     assert.equal(behavior(await new PermissionPolicy({ workdir: ws, mode: 'acceptEdits' }).check(write())), 'allow');
   });
+
+  it('judges bash paths from the workspace and HOME: `rm -rf ..` out of a workspace directly in HOME is denied', async () => {
+    const saved = process.env.HOME;
+    process.env.HOME = root; // the workspace `ws` sits directly in this "home"
+    try {
+      const p = policy('bypassPermissions');
+      const up = await p.check(bash('rm -rf ..'));
+      assert.equal(up.behavior, 'deny');
+      assert.match(up.behavior === 'deny' ? up.reason : '', new RegExp(`recursive delete of \\.\\. \\(${root}\\)`));
+      assert.equal(behavior(await p.check(bash('cd src && rm -rf ../../..'))), 'deny');
+      assert.equal(behavior(await p.check(bash('rm -rf ../outside'))), 'allow');
+      assert.equal(behavior(await p.check(bash('rm -rf .'))), 'allow');
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
 });
+
