@@ -12,6 +12,7 @@ const { EventBus } = loadTs('src/core/events.ts');
 const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
 const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
+const { checkBashCommand } = loadTs('src/core/policy/bash-deny-list.ts');
 const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
 const { ProcessGroups } = loadTs('src/core/tools/process-groups.ts');
 const { ScriptedModel, firstUserText } = loadTs('src/core/llm/scripted-model.ts');
@@ -170,6 +171,16 @@ export async function benchHarness(report, server, scratch) {
   report.row('  same without transcripts (bare runAgent)', pairs.map((p) => p.bare), { digits: 2 });
   report.row('  same with glob `*.md` instead of read_file', pairs.map((p) => p.glob.wall), { digits: 2 });
   report.row('    of which tool execution (tool_finished)', pairs.map((p) => p.glob.tools), { digits: 2 });
+
+  // The permission check parses every bash command: a model writing a 64 KB file through a heredoc or a
+  // long quoted string must not wait seconds for it (a backtracking regex once made it quadratic).
+  const big = [`printf '%s' "${'x'.repeat(64_000)}"`, `cat > notes.md <<'EOF'\n${'a line (of) text; '.repeat(3500)}\nEOF`];
+  const checks = await repeat(5, () => {
+    const t0 = performance.now();
+    for (const command of big) checkBashCommand(command);
+    return (performance.now() - t0) / big.length;
+  });
+  report.row('bash deny-list check of a 64 KB command', checks, { max: 50 });
 
   const inner = sdkModel(server.baseURL);
   for (const [delayMs, reps] of [[0, 7], [50, 3]]) {

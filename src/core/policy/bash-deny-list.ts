@@ -261,7 +261,9 @@ function checkParsed(script: Script, depth: number, state: LineState): string | 
 
 /** A function whose body calls itself in the background: `:(){ :|:& };:` and its renamed kin. */
 function forkBomb(command: string): boolean {
-  const defs = /(?:function\s+([^\s(){}|;&<>]+)\s*(?:\(\s*\))?|([^\s(){}|;&<>]+)\s*\(\s*\))\s*\{([^}]*)\}/g;
+  // A name may only start where a word starts (the lookbehind): tried at every position of a long word,
+  // `[^…]+\s*\(` backtracked over the rest of it each time — a 64 KB heredoc took seconds to check.
+  const defs = /(?:function\s+([^\s(){}|;&<>]+)\s*(?:\(\s*\))?|(?<![^\s;&|(){}<>])([^\s(){}|;&<>]+)\s*\(\s*\))\s*\{([^}]*)\}/g;
   for (const m of command.matchAll(defs)) {
     const name = m[1] ?? m[2] ?? '';
     const body = m[3] ?? '';
