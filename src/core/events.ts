@@ -9,6 +9,7 @@
  * session-wide sequence number so interleaved events of parallel subagents stay ordered.
  */
 import type { MessageParam } from './llm/types';
+import type { ToolKind } from './tools/types';
 
 export type AgentStatus = 'completed' | 'max_turns' | 'error' | 'cancelled';
 
@@ -70,6 +71,12 @@ export type EventBody =
       toolUseId: string;
       name: string;
       input: unknown;
+      /** What the tool declares about itself (unknown tools have neither): hosts need not guess from names. */
+      kind?: ToolKind;
+      /** The tool's own one-line summary of this call (the command, the path, the pattern…). */
+      summary?: string;
+      /** Files this call names (for links in the tree). */
+      paths?: string[];
     }
   | {
       type: 'tool_finished';

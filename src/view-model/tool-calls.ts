@@ -3,8 +3,9 @@
  * and answers. Every case is O(1) in the number of nodes.
  */
 import type { EventOf } from '../core/events';
+import type { ToolKind } from '../core/tools/types';
 import { getTask, getTool, placeNode, taskNodeId, taskOfAgent, toolNodeId, type Touched } from './store';
-import { inputJson, inputPaths, preview, summarizeInput, taskDescription } from './summarize';
+import { inputJson, inputPaths, oneLine, preview, summarizeInput, taskDescription } from './summarize';
 import { TASK_TOOL_NAME, TOTALS_KEY, type SessionViewState, type TaskNode, type ToolCallNode } from './types';
 
 interface CallRef {
@@ -13,6 +14,10 @@ interface CallRef {
   name: string;
   input: unknown;
   time: number;
+  /** What the tool said about the call (events from before tools said so lack them: guessed from the input). */
+  summary?: string;
+  paths?: string[];
+  kind?: ToolKind;
 }
 
 /** The task node for a `task` tool_use, created (under the calling agent) on first sight. */
@@ -54,8 +59,9 @@ function ensureToolNode(state: SessionViewState, call: CallRef, touched: Touched
     toolUseId: call.toolUseId,
     agentId: call.agentId,
     name: call.name,
-    summary: summarizeInput(call.name, call.input),
-    paths: inputPaths(call.input),
+    summary: call.summary !== undefined ? oneLine(call.summary) : summarizeInput(call.name, call.input),
+    paths: call.paths ?? inputPaths(call.input),
+    ...(call.kind ? { toolKind: call.kind } : {}),
     inputJson: inputJson(call.input),
     status: 'running',
     startedAt: call.time,
@@ -65,7 +71,16 @@ function ensureToolNode(state: SessionViewState, call: CallRef, touched: Touched
 }
 
 export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'>, touched: Touched): void {
-  const call: CallRef = { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: e.input, time: e.time };
+  const call: CallRef = {
+    agentId: e.agentId,
+    toolUseId: e.toolUseId,
+    name: e.name,
+    input: e.input,
+    time: e.time,
+    ...(e.summary !== undefined ? { summary: e.summary } : {}),
+    ...(e.paths ? { paths: e.paths } : {}),
+    ...(e.kind ? { kind: e.kind } : {}),
+  };
   // Node may exist already (permission_asked or the child's agent_started came first).
   if (e.name === TASK_TOOL_NAME) ensureTaskNode(state, call, touched);
   else ensureToolNode(state, call, touched);

@@ -12,6 +12,7 @@
  * session (the core continues them across prompts and resumes), so no id is ever reused.
  */
 import type { AgentStatus } from '../core/events';
+import type { ToolKind } from '../core/tools/types';
 
 export const VIEW_STATE_VERSION = 2;
 
@@ -70,6 +71,8 @@ export interface ToolCallNode {
   summary: string;
   /** File paths named by the input (clickable: `open_file`). */
   paths: string[];
+  /** What the tool declared it touches (read, write, exec, external…), when the event said. */
+  toolKind?: ToolKind;
   /** Pretty-printed input, cut to PREVIEW_LIMIT. */
   inputJson: string;
   status: ToolCallStatus;

@@ -26,7 +26,7 @@ export interface ToolCallScope {
 
 export async function executeToolCall(use: ToolUseBlock, scope: ToolCallScope, blocked?: string): Promise<ToolResultBlockParam> {
   const started = Date.now();
-  await scope.emit({ type: 'tool_started', toolUseId: use.id, name: use.name, input: use.input });
+  await scope.emit({ type: 'tool_started', toolUseId: use.id, name: use.name, input: use.input, ...describeCall(scope.tools.get(use.name), use.input) });
   let result: ToolResult;
   try {
     result = blocked !== undefined ? { content: blocked, isError: true } : await runPipeline(use, scope);
@@ -100,6 +100,7 @@ async function checkPermission(
     input,
     summary: tool.summarize(input),
     paths: tool.paths(input),
+    ...(tool.readOnly ? { readOnly: true } : {}),
   };
   const verdict = await scope.services.permissions.check(request);
   if (verdict.behavior === 'allow') return undefined;
@@ -131,4 +132,16 @@ async function checkPermission(
 function invalidJson(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null || !(INVALID_TOOL_INPUT in input)) return undefined;
   return String((input as Record<string, unknown>)[INVALID_TOOL_INPUT]);
+}
+
+/** The tool's own description of a call, for the event (nothing when the tool is unknown or its input does not parse). */
+function describeCall(tool: AnyTool | undefined, input: unknown): { kind?: AnyTool['kind']; summary?: string; paths?: string[] } {
+  if (!tool) return {};
+  const parsed = tool.parse(input);
+  if (!parsed.ok) return { kind: tool.kind };
+  try {
+    return { kind: tool.kind, summary: tool.summarize(parsed.input), paths: tool.paths(parsed.input) };
+  } catch {
+    return { kind: tool.kind };
+  }
 }

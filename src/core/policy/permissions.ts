@@ -30,6 +30,8 @@ export class PermissionPolicy {
   /** "Allow for this session" answers: exact commands per exec tool. */
   private readonly sessionCommands = new Set<string>();
   private sessionWrites = false;
+  /** "Allow for this session" answers for external tools (an MCP tool, the web), by tool name. */
+  private readonly sessionTools = new Set<string>();
 
   constructor(opts: PermissionPolicyOptions) {
     this.workdir = opts.workdir;
@@ -57,6 +59,7 @@ export class PermissionPolicy {
   /** Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR. */
   rememberForSession(req: ToolCallRequest): void {
     if (req.kind === 'write') this.sessionWrites = true;
+    else if (req.kind === 'external') this.sessionTools.add(req.toolName);
     else if (req.kind === 'exec') {
       const command = commandOf(req);
       if (command !== undefined) this.sessionCommands.add(`${req.toolName}\0${command}`);
@@ -76,7 +79,8 @@ export class PermissionPolicy {
       if (verdict.denied) return { behavior: 'deny', reason: verdict.reason };
     }
 
-    const mutates = req.kind === 'write' || req.kind === 'exec';
+    // An external tool (MCP, the web) may change things elsewhere unless it says it does not.
+    const mutates = req.kind === 'write' || req.kind === 'exec' || (req.kind === 'external' && !req.readOnly);
     if (mutates && !this.trusted) {
       return {
         behavior: 'deny',
@@ -85,6 +89,7 @@ export class PermissionPolicy {
     }
 
     const mode = this.currentMode;
+    if (req.kind === 'external') return this.checkExternal(req, mode);
     if (!mutates) return { behavior: 'allow' };
     if (mode === 'plan') {
       return {
@@ -100,5 +105,16 @@ export class PermissionPolicy {
     }
     if (command !== undefined && this.sessionCommands.has(`${req.toolName}\0${command}`)) return { behavior: 'allow' };
     return { behavior: 'ask', reason: `${req.toolName} wants to run: ${req.summary}` };
+  }
+
+  /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan unless read-only. */
+  private checkExternal(req: ToolCallRequest, mode: PermissionMode): PermissionVerdict {
+    if (mode === 'bypassPermissions') return { behavior: 'allow' };
+    if (mode === 'plan') {
+      if (req.readOnly) return { behavior: 'allow' };
+      return { behavior: 'deny', reason: `plan mode: ${req.toolName} may change things outside the workspace and does not declare itself read-only; present the plan instead` };
+    }
+    if (this.sessionTools.has(req.toolName)) return { behavior: 'allow' };
+    return { behavior: 'ask', reason: `${req.toolName} reaches outside Delegate${req.summary ? `: ${req.summary}` : ''}` };
   }
 }

@@ -27,6 +27,8 @@ export interface ToolCallRequest {
   summary: string;
   /** Paths as given by the model (the tool's `paths(input)`). */
   paths: string[];
+  /** An `external` tool that declared it changes nothing (MCP `readOnlyHint`). */
+  readOnly?: boolean;
 }
 
 export type PermissionVerdict =

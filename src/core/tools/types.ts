@@ -4,8 +4,12 @@
  */
 import type { ToolSchema } from '../llm/types';
 
-/** What a call can do, which is what permission modes reason about. */
-export type ToolKind = 'read' | 'write' | 'exec' | 'delegate';
+/**
+ * What a call can touch, which is what permission modes reason about (and the tree's icons and summaries
+ * follow): `read` the workspace, `write` it, `exec` commands, `delegate` to a subagent, `external` reaches
+ * outside Delegate (an MCP server, the web).
+ */
+export type ToolKind = 'read' | 'write' | 'exec' | 'delegate' | 'external';
 
 export interface ToolResult {
   content: string;
@@ -25,6 +29,8 @@ export interface Tool<I = unknown> {
   readonly description: string;
   readonly inputSchema: ToolSchema['input_schema'];
   readonly kind: ToolKind;
+  /** An `external` tool that declares it changes nothing (an MCP read-only hint): allowed in plan mode. */
+  readonly readOnly?: boolean;
   /** Checks the model's raw input; a clear message on failure goes back to the model as an error result. */
   parse(raw: unknown): ParseResult<I>;
   /** Paths the call reads or writes, as the model gave them (for confinement checks and the UI). */

@@ -1,0 +1,63 @@
+// Claude Code's tool names and input field names, both ways; and how external tools are permitted.
+import assert from 'node:assert/strict';
+import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import type { ToolCallRequest } from '../../../src/core/policy/types';
+import { claudeToolName, fromClaudeInput, ourToolName, toClaudeInput, toolNameAliases } from '../../../src/core/tools/tool-names';
+
+const known = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'mcp__docs__search']);
+
+describe('tool names', () => {
+  it('maps Claude Code names to ours and back; MCP names as they are; unknown ones to undefined', () => {
+    assert.equal(ourToolName('Read', known), 'read_file');
+    assert.equal(ourToolName('MultiEdit', known), 'edit_file');
+    assert.equal(ourToolName('Agent', known), 'task');
+    assert.equal(ourToolName('read_file', known), 'read_file');
+    assert.equal(ourToolName('mcp__docs__search', known), 'mcp__docs__search');
+    assert.equal(ourToolName('WebFetch', known), undefined, 'not a tool of this session');
+    assert.equal(ourToolName('NotATool', known), undefined);
+    assert.equal(claudeToolName('edit_file'), 'Edit');
+    assert.equal(claudeToolName('mcp__docs__search'), 'mcp__docs__search');
+    assert.deepEqual(toolNameAliases('edit_file').sort(), ['Edit', 'MultiEdit', 'edit_file']);
+  });
+
+  it('renames input fields for hooks and back for their updatedInput', () => {
+    const ours = { path: 'a.ts', old_text: 'x', new_text: 'y' };
+    const claude = toClaudeInput('edit_file', ours);
+    assert.deepEqual(claude, { file_path: 'a.ts', old_string: 'x', new_string: 'y' });
+    assert.deepEqual(fromClaudeInput('edit_file', claude), ours);
+    assert.deepEqual(toClaudeInput('bash', { command: 'ls' }), { command: 'ls' });
+  });
+});
+
+describe('permissions: external tools', () => {
+  const req = (readOnly = false): ToolCallRequest => ({
+    agent: { agentId: 'main', parentId: null, depth: 0 },
+    toolUseId: 't',
+    toolName: 'mcp__docs__search',
+    kind: 'external',
+    input: { q: 'x' },
+    summary: 'x',
+    paths: [],
+    ...(readOnly ? { readOnly } : {}),
+  });
+
+  it('asks in default and acceptEdits, allows in bypassPermissions, refuses in plan unless read-only', async () => {
+    const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
+    assert.equal((await policy.check(req())).behavior, 'ask');
+    policy.setMode('acceptEdits');
+    assert.equal((await policy.check(req())).behavior, 'ask');
+    policy.setMode('bypassPermissions');
+    assert.equal((await policy.check(req())).behavior, 'allow');
+    policy.setMode('plan');
+    assert.equal((await policy.check(req())).behavior, 'deny');
+    assert.equal((await policy.check(req(true))).behavior, 'allow');
+  });
+
+  it('remembers "Allow for this session" per tool; an untrusted workspace refuses a tool that may change things', async () => {
+    const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
+    policy.rememberForSession(req());
+    assert.equal((await policy.check(req())).behavior, 'allow');
+    const untrusted = new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions', trusted: false });
+    assert.equal((await untrusted.check(req())).behavior, 'deny');
+  });
+});
