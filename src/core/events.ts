@@ -118,7 +118,21 @@ export type EventBody =
       summary?: string;
       keptMessages?: number;
     }
-  | { type: 'error'; message: string; retrying: boolean };
+  | { type: 'error'; message: string; retrying: boolean }
+  /**
+   * A hook did something the user should see (routine allows and non-matches make no event): a command failed or
+   * timed out (`error`, never blocking), blocked a call or a prompt, rewrote an input, added context, made an agent
+   * go on (`continued`), or said something to the user (`message`, Claude Code's `systemMessage`).
+   */
+  | {
+      type: 'hook';
+      hookEvent: string;
+      outcome: 'error' | 'blocked' | 'rewrote' | 'context' | 'continued' | 'message';
+      message: string;
+      /** The command, for a settings-file hook; where it was configured. */
+      command?: string;
+      source?: string;
+    };
 
 export interface EventEnvelope {
   seq: number;

@@ -63,6 +63,8 @@ export interface AgentSpec {
   toolUseId?: string;
   /** Turns this agent already had in the session (the root's earlier prompts): event turn numbers continue after it. */
   turnBase?: number;
+  /** What hooks added to the prompt (UserPromptSubmit, SessionStart): sent after it, in the same user message. */
+  context?: string[];
 }
 
 export interface SubagentSummary {
