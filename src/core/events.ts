@@ -132,7 +132,9 @@ export type EventBody =
       /** The command, for a settings-file hook; where it was configured. */
       command?: string;
       source?: string;
-    };
+    }
+  /** Project instructions (AGENTS.md, CLAUDE.md, …) went into every agent's system prompt: which, how much, cut or not. */
+  | { type: 'instructions_loaded'; files: string[]; chars: number; cut: boolean; skipped?: string[] };
 
 export interface EventEnvelope {
   seq: number;

@@ -28,6 +28,10 @@ import { createTranscriptStore, type TranscriptStore } from './store/transcript-
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
+import { installCommandHooks } from './hooks/command-hooks';
+import type { HookSettings } from './hooks/hook-settings';
+import { createPromptGate } from './hooks/prompt-gate';
+import type { ProjectInstructions } from './instructions/project-instructions';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -53,6 +57,10 @@ export interface SessionConfig {
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
+  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
+  commandHooks?: HookSettings;
+  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
+  instructions?: ProjectInstructions;
 }
 
 export interface Session {
@@ -135,21 +143,39 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     agents,
     processes,
+    ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
+  if (config.commandHooks) {
+    installCommandHooks(hooks, config.commandHooks, {
+      sessionId: id,
+      workdir: config.workdir,
+      transcriptPath: store.sessionFile,
+      agentTranscriptPath: (agentId) => store.agentFile(agentId),
+      permissionMode: () => permissions.mode,
+      bus,
+      processes,
+    });
+  }
+  const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
+  const gate = createPromptGate({ hooks, bus, root, resumed: resume !== undefined, ...(config.instructions ? { instructions: config.instructions } : {}) });
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
-  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
+  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
+    const gated = await gate(prompt, signal);
+    if ('blocked' in gated) return gated.blocked;
     const result = await runAgent(
       {
-        identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
+        identity: root,
         systemPrompt,
         history: [...history],
         prompt,
         tools: services.baseTools,
         maxTurns: limits.maxTurns,
         turnBase: rootTurns,
+        ...(gated.context.length ? { context: gated.context } : {}),
       },
       services,
       signal,

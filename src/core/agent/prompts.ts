@@ -1,6 +1,6 @@
-/** System prompts of the parent and of subagents. */
+/** System prompts of the parent and of subagents; both end with the project's instructions when there are any. */
 
-export function parentSystemPrompt(workdir: string, canDelegate: boolean): string {
+export function parentSystemPrompt(workdir: string, canDelegate: boolean, instructions?: string): string {
   const lines = [
     `You are a coding agent working in the folder ${workdir}. Use the tools to inspect and change files there and to run commands.`,
   ];
@@ -12,11 +12,11 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean): strin
     );
   }
   lines.push('When you are done, answer the user concisely.');
-  return lines.join('\n');
+  return withInstructions(lines.join('\n'), instructions);
 }
 
-export function subagentSystemPrompt(workdir: string, canDelegate: boolean): string {
-  return [
+export function subagentSystemPrompt(workdir: string, canDelegate: boolean, instructions?: string): string {
+  const base = [
     `You are a subagent working in the folder ${workdir}, on one task handed to you by another agent.`,
     'You do not see that agent\'s conversation; the task below is all you are told. Complete it with the tools, then stop.',
     canDelegate ? 'You may delegate a self-contained part of it with the task tool.' : '',
@@ -28,6 +28,13 @@ export function subagentSystemPrompt(workdir: string, canDelegate: boolean): str
   ]
     .filter(Boolean)
     .join('\n');
+  return withInstructions(base, instructions);
+}
+
+/** The instructions section (instructions/project-instructions.ts builds it) after the harness's own words. */
+function withInstructions(base: string, instructions: string | undefined): string {
+  if (!instructions) return base;
+  return `${base}\n\nThe user's and the project's instructions follow; where they conflict with the above, they win.\n\n${instructions}`;
 }
 
 export const FORCE_FINAL_NOTE =

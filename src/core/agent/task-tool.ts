@@ -66,7 +66,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const child = await runAgent(
         {
           identity,
-          systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth),
+          systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth, services.projectInstructions),
           history: [],
           prompt: input.prompt,
           tools: services.baseTools,
