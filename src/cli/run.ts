@@ -16,6 +16,7 @@ import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
+import { loadWorkspaceFiles } from './workspace-files';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -64,7 +65,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
+  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir(), out);
   const session = await createSession({
+    ...workspaceFiles,
     workdir,
     model,
     modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
