@@ -24,6 +24,7 @@ import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
+import { loadWorkspaceFiles } from './workspace-files';
 
 export interface ControllerStatus {
   running: boolean;
@@ -41,6 +42,8 @@ export class SessionController implements vscode.Disposable {
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
+  /** Hook-file notices already shown in this window. */
+  private readonly hookNotices = new Set<string>();
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   diffs: DiffStore | undefined;
@@ -219,7 +222,10 @@ export class SessionController implements vscode.Disposable {
     const { createAnthropicModel } = await import('../core/llm/anthropic-model');
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
+    // Project hooks only in a trusted workspace; trust granted later applies from the next session.
+    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted, this.hookNotices);
     const session = await createSession({
+      ...workspaceFiles,
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
