@@ -125,12 +125,13 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     baseTools: createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
-      // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
-      maxOutputChars: 10_000_000,
+      // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
+      maxOutputChars: 1_000_000,
       groups: processes,
       launcher: sandbox,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
+    outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
     context,
     agents,

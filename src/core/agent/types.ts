@@ -42,6 +42,8 @@ export interface RunServices {
   baseTools: ToolRegistry;
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
+  /** Where a tool may stream a full output too large for memory (same place saveFullOutput uses). */
+  outputPathFor?(toolUseId: string): string;
   newAgentId(): string;
   /** Window and threshold for compaction (every agent's context is measured against it). */
   context: ContextSettings;
