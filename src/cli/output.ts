@@ -85,6 +85,9 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'error':
         out.stderr(`${who}! ${event.message}\n`);
         break;
+      case 'waiting':
+        out.stderr(`${who}… no answer from the API yet: ${Math.round(event.waitedMs / 1000)} s (attempt ${event.attempt})\n`);
+        break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);
         break;

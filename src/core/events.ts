@@ -118,7 +118,9 @@ export type EventBody =
       summary?: string;
       keptMessages?: number;
     }
-  | { type: 'error'; message: string; retrying: boolean };
+  | { type: 'error'; message: string; retrying: boolean }
+  /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
+  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number };
 
 export interface EventEnvelope {
   seq: number;

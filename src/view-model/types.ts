@@ -58,6 +58,8 @@ export interface NoticeNode {
   level: 'error' | 'warning' | 'info';
   text: string;
   time: number;
+  /** A "waiting for the API" notice: how long so far (it is updated in place, not repeated). */
+  waitedMs?: number;
 }
 
 export interface ToolCallNode {

@@ -184,6 +184,9 @@ async function streamTurn(
         onRetry: (message) => {
           deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
         },
+        onWaiting: ({ attempt, waitedMs }) => {
+          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
+        },
       },
     );
   } finally {
