@@ -119,6 +119,11 @@ export type EventBody =
       keptMessages?: number;
     }
   | { type: 'error'; message: string; retrying: boolean }
+  /**
+   * Something the user should know about the session's setup (an agent file, a hook or an MCP config that
+   * could not be used, which instruction files were loaded): the panel shows a notice, the CLI a stderr line.
+   */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
   /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
   | { type: 'waiting'; turn: number; attempt: number; waitedMs: number };
 

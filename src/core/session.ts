@@ -73,6 +73,8 @@ export interface Session {
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
+  /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
+  notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
   /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
   compact(signal: AbortSignal): Promise<boolean>;
   /**
@@ -188,6 +190,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
+    notify: async (level, text, source) => {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+    },
     compact,
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     shutdown: async (reason, graceMs) => {

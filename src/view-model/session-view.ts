@@ -98,6 +98,9 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'waiting':
       onWaiting(state, event, touched);
       break;
+    case 'notice':
+      addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
+      break;
     case 'compacted':
       placeNode(
         state,
