@@ -21,7 +21,7 @@ export interface ResultObject {
   transcript: string;
   /** What confined the run's bash commands. */
   sandbox: 'bubblewrap' | 'none';
-  subagents: { id: string; description: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
+  subagents: { id: string; description: string; agent_type: string; model: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
   error?: string;
 }
 
@@ -39,6 +39,8 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     subagents: result.subagents.map((s) => ({
       id: s.id,
       description: s.description,
+      agent_type: s.agent_type,
+      model: s.model,
       status: s.status,
       num_turns: s.num_turns,
       tool_calls: s.tool_calls,

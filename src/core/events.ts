@@ -50,6 +50,9 @@ export type EventBody =
       toolUseId?: string;
       /** For the root agent: the folder it works in (lists sessions per folder, `--continue`). */
       cwd?: string;
+      /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name) and its colour. */
+      agentType?: string;
+      color?: string;
     }
   | {
       type: 'agent_finished';

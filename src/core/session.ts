@@ -14,6 +14,7 @@ import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
 import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
@@ -50,6 +51,13 @@ export interface SessionConfig {
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
   resume?: ResumeState;
+  /**
+   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
+   * files that cannot be used become notices. Without it only the built-in agents exist.
+   */
+  agentFiles?: { home?: string; includeProject: boolean };
+  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
+  modelAliases?: Record<string, string>;
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
@@ -139,11 +147,17 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     processes,
   };
+  if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
+  const catalog = config.agentFiles
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
+    : undefined;
+  if (catalog) services.agentDefinitions = catalog.agents;
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    await reportAgentProblems();
     const result = await runAgent(
       {
         identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
@@ -174,6 +188,17 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     );
     if (out) history.splice(0, history.length, ...out);
     return out !== undefined;
+  };
+
+  // Agent files that could not be used are said once, as notices (the panel, the CLI's stderr).
+  const agentProblems = catalog?.problems ?? [];
+  let problemsReported = false;
+  const reportAgentProblems = async (): Promise<void> => {
+    if (problemsReported) return;
+    problemsReported = true;
+    for (const p of agentProblems) {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level: p.severity, text: p.reason, source: `${p.file}${p.line ? `:${p.line}` : ''}` });
+    }
   };
 
   const exit = createSessionExit(agents, processes, bus);

@@ -184,6 +184,8 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   task.prompt = e.prompt;
   task.depth = e.depth;
   task.model = e.model;
+  if (e.agentType) task.agentType = e.agentType;
+  if (e.color) task.color = e.color;
   task.status = 'running';
   task.startedAt = e.time;
   touched.add(task.id);

@@ -101,6 +101,9 @@ export interface TaskNode {
   description: string;
   prompt: string;
   model?: string;
+  /** The agent definition it runs (`Explore`, a file's name); its colour when the file sets one. */
+  agentType?: string;
+  color?: string;
   status: TaskStatus;
   turns: number;
   toolCalls: number;

@@ -77,6 +77,11 @@ export class ToolRegistry {
     return [...this.byName.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
 
+  /** A new registry with the tools whose names pass `keep`. */
+  filter(keep: (name: string) => boolean): ToolRegistry {
+    return new ToolRegistry([...this.byName.values()].filter((t) => keep(t.name)));
+  }
+
   /** A new registry with the same tools plus `extra`. */
   with(...extra: AnyTool[]): ToolRegistry {
     return new ToolRegistry([...this.byName.values(), ...extra]);
