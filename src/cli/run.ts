@@ -65,7 +65,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
-  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir(), out);
+  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
   const session = await createSession({
     ...workspaceFiles,
     workdir,
@@ -75,6 +75,8 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     approver: headlessApprover,
     sandbox,
     transcriptRoot,
+    agentFiles: { home: homedir(), includeProject: true },
+    ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
     ...(resumed ? { resume: resumed } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     limits: {
@@ -156,4 +158,14 @@ async function compactNow(session: Session, options: CliOptions, out: Writers, s
   if (options.outputFormat === 'text' || options.prompt) out.stderr(`delegate: session ${session.id}: ${what}\n`);
   else await out.stdout(JSON.stringify({ type: 'compacted', session_id: session.id, ...(line ?? { tokens_before: 0, tokens_after: 0 }), compacted: line !== undefined }) + '\n');
   return EXIT.ok;
+}
+
+/** DELEGATE_MODEL_ALIASES="sonnet=claude-sonnet-5-5,opus=…": agent definitions' `model` aliases. */
+function parseAliases(raw: string): Record<string, string> {
+  return Object.fromEntries(
+    raw
+      .split(',')
+      .map((pair) => pair.split('=').map((s) => s.trim()))
+      .filter((kv): kv is [string, string] => kv.length === 2 && kv[0] !== '' && kv[1] !== ''),
+  );
 }

@@ -14,6 +14,7 @@ import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
 import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
@@ -54,6 +55,15 @@ export interface SessionConfig {
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
   resume?: ResumeState;
+  /**
+   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
+   * files that cannot be used become notices. Without it only the built-in agents exist.
+   */
+  agentFiles?: { home?: string; includeProject: boolean };
+  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
+  ripgrepPath?: string;
+  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
+  modelAliases?: Record<string, string>;
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
@@ -81,6 +91,8 @@ export interface Session {
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
+  /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
+  notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
   /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
   compact(signal: AbortSignal): Promise<boolean>;
   /**
@@ -133,18 +145,25 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     baseTools: createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
-      // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
-      maxOutputChars: 10_000_000,
+      // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
+      maxOutputChars: 1_000_000,
       groups: processes,
+      ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
       launcher: sandbox,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
+    outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
     context,
     agents,
     processes,
     ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
+  if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
+  const catalog = config.agentFiles
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
+    : undefined;
+  if (catalog) services.agentDefinitions = catalog.agents;
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
       sessionId: id,
@@ -157,12 +176,21 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     });
   }
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
-  const gate = createPromptGate({ hooks, bus, root, resumed: resume !== undefined, ...(config.instructions ? { instructions: config.instructions } : {}) });
+  const gate = createPromptGate({
+    hooks,
+    bus,
+    root,
+    resumed: resume !== undefined,
+    modelId: config.modelId,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+    ...(config.commandHooks ? { notices: config.commandHooks.problems } : {}),
+  });
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    await reportAgentProblems();
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await gate(prompt, signal);
     if ('blocked' in gated) return gated.blocked;
@@ -199,6 +227,17 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     return out !== undefined;
   };
 
+  // Agent files that could not be used are said once, as notices (the panel, the CLI's stderr).
+  const agentProblems = catalog?.problems ?? [];
+  let problemsReported = false;
+  const reportAgentProblems = async (): Promise<void> => {
+    if (problemsReported) return;
+    problemsReported = true;
+    for (const p of agentProblems) {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level: p.severity, text: p.reason, source: `${p.file}${p.line ? `:${p.line}` : ''}` });
+    }
+  };
+
   const exit = createSessionExit(agents, processes, bus);
   return {
     id,
@@ -213,6 +252,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
+    notify: async (level, text, source) => {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+    },
     compact,
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     shutdown: async (reason, graceMs) => {

@@ -11,6 +11,9 @@
  * resumed from it on the next prompt). The history list opens any earlier one the same way.
  */
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { findRipgrep } from '../core/tools/ripgrep';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
@@ -42,8 +45,6 @@ export class SessionController implements vscode.Disposable {
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
-  /** Hook-file notices already shown in this window. */
-  private readonly hookNotices = new Set<string>();
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   diffs: DiffStore | undefined;
@@ -223,12 +224,16 @@ export class SessionController implements vscode.Disposable {
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
     // Project hooks only in a trusted workspace; trust granted later applies from the next session.
-    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted, this.hookNotices);
+    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
     const session = await createSession({
       ...workspaceFiles,
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      // Agent files: the user's always; the project's only in a trusted workspace.
+      agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
+      ...(editorRipgrep() ? { ripgrepPath: editorRipgrep() } : {}),
+      ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
       workdir: folder.uri.fsPath,
       model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
       modelId: settings.model,
@@ -320,6 +325,19 @@ export class SessionController implements vscode.Disposable {
     this.promptEmitter.dispose();
     this.resetEmitter.dispose();
   }
+}
+
+/** The ripgrep VS Code ships (its folder moved across versions), else `rg` on PATH. */
+function editorRipgrep(): string | undefined {
+  const root = vscode.env.appRoot;
+  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const platform = `${process.platform}-${process.arch}`;
+  return findRipgrep(
+    ['node_modules', 'node_modules.asar.unpacked'].flatMap((dir) => [
+      join(root, dir, '@vscode', 'ripgrep', 'bin', exe),
+      join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
+    ]),
+  );
 }
 
 function totalTokens(usage: Usage): number {

@@ -61,7 +61,7 @@ describe('delegate CLI: hooks and project instructions', function () {
     assert.ok(write && write.is_error !== true, JSON.stringify(write));
     assert.ok(existsSync(join(dirs.workdir, 'build', 'out.js')));
     assert.deepEqual(readLog(dirs, 'edits.log'), [`PreToolUse Write ${join(dirs.workdir, 'src/util.ts')}`, `PostToolUse Write ${join(dirs.workdir, 'src/util.ts')} success=true`]);
-    assert.match(run.stderr, /^delegate: hooks: \.claude\/settings\.local\.json: hooks\.PreToolUse\[0\]\.hooks\[0\]: type "prompt" is not supported \(only "command"\); ignored$/m);
+    assert.match(run.stderr, /^delegate: warning: \.claude\/settings\.local\.json: hooks\.PreToolUse\[0\]\.hooks\[0\]: type "prompt" is not supported \(only "command"\); ignored$/m);
     assert.match(run.stderr, /^instructions: AGENTS\.md, CLAUDE\.md, docs\/style\.md \(\d+ characters\)$/m);
     assert.match(run.stderr, /^hook PreToolUse blocked \(.*block-rm\.sh\): bash: Blocked by block-rm\.sh/m);
   });

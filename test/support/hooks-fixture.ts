@@ -69,7 +69,7 @@ export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, ex
   });
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
-  return { session, events, problems: commandHooks.problems };
+  return { session, events, problems: commandHooks.problems.map((p) => `${p.source}: ${p.text}`) };
 }
 
 /** The `hook` events, as "Event outcome: message" lines. */

@@ -141,6 +141,22 @@ describe('Delegate in the extension host', () => {
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
   });
 
+  it('grep and glob run on the ripgrep VS Code ships', async () => {
+    writeFileSync(join(workdir, 'grep-me.txt'), 'needle-7f2 in a haystack\n');
+    server.script(
+      reply.toolUse([
+        { name: 'grep', input: { pattern: 'needle-7f2', output_mode: 'content' } },
+        { name: 'glob', input: { pattern: '*.txt' } },
+      ]),
+      reply.text('found it'),
+    );
+    await api.controller.ask('find the needle');
+    server.assertAllConsumed();
+    const [grep, glob] = lastToolResults(requests()[1] as RecordedRequest).map((r) => String(r.content));
+    assert.equal(grep, 'grep-me.txt:1:needle-7f2 in a haystack');
+    assert.match(glob ?? '', /grep-me\.txt/);
+  });
+
   it('Stop cancels a running subagent', async () => {
     server.route([
       { name: 'child', match: isChild, replies: [reply.stall()] },
@@ -236,10 +252,11 @@ describe('Delegate in the extension host: hooks and project instructions', () =>
     const notices = Object.values(api.controller.snapshot().state.nodes).flatMap((n: ViewNode) => (n.kind === 'notice' ? [n.text] : []));
     assert.ok(notices.some((t) => /^Project instructions: CLAUDE\.md \(\d+ characters\)\.$/.test(t)), notices.join('\n'));
 
-    const said = new Set<string>();
-    const untrusted = await loadWorkspaceFiles(workdir, false, said);
+    const untrusted = await loadWorkspaceFiles(workdir, false);
     assert.equal(untrusted.commandHooks.groups.PreToolUse.length, 0, 'the workspace\'s hooks wait for trust');
-    assert.deepEqual([...said], ["Delegate: this workspace's hooks (.claude/settings.json) do not run until you trust it; your own (~/.claude/settings.json) do."]);
+    assert.deepEqual(untrusted.commandHooks.problems, [
+      { level: 'info', source: '.claude/settings.json', text: 'its hooks do not run until you trust this workspace (yours in ~/.claude/settings.json do)' },
+    ]);
     assert.deepEqual(untrusted.instructions.files, ['CLAUDE.md']);
   });
 });

@@ -13,7 +13,7 @@ import { claudeToolName, toClaudeInput } from '../tools/tool-names';
 import type { ToolResult } from '../tools/types';
 import type { HookEventName } from './hook-settings';
 
-/** What no agent carries yet: Claude Code's name for a subagent that is not a custom one. */
+/** Claude Code's name for a subagent that is not a custom one (an identity without a type is one). */
 export const DEFAULT_AGENT_TYPE = 'general-purpose';
 
 export interface PayloadSession {
@@ -26,9 +26,8 @@ export interface PayloadSession {
 
 export type Payload = Record<string, unknown>;
 
-/** Until agents have types of their own, every subagent is Claude Code's default kind. */
-export function agentTypeOf(_agent: AgentIdentity): string {
-  return DEFAULT_AGENT_TYPE;
+export function agentTypeOf(agent: AgentIdentity): string {
+  return agent.agentType ?? DEFAULT_AGENT_TYPE;
 }
 
 export function basePayload(event: HookEventName, session: PayloadSession, agent: AgentIdentity): Payload {

@@ -38,12 +38,21 @@ export interface HookGroup {
   hooks: CommandHook[];
 }
 
+/** Something to tell the user about a file (the session says it once, as a `notice` event). */
+export interface SettingsNotice {
+  level: 'warning' | 'info';
+  /** The file, as the user knows it. */
+  source: string;
+  /** Where in it and why: `hooks.PreToolUse[0].matcher: not a valid regular expression (…); entry skipped`. */
+  text: string;
+}
+
 export interface HookSettings {
   groups: Record<HookEventName, HookGroup[]>;
   /** Files that were read (display paths), hooks or not. */
   files: string[];
-  /** One line per problem: `file: where: why` (reported once by the host, then skipped). */
-  problems: string[];
+  /** Problems (a file or an entry skipped) and notes (hooks off, hooks waiting for trust). */
+  problems: SettingsNotice[];
   /** `disableAllHooks: true` in this file: nothing runs. */
   disabledBy?: string;
 }
@@ -81,19 +90,22 @@ export async function loadHookSettings(loc: SettingsLocation): Promise<HookSetti
       seen.add(real);
       text = await readFile(real, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') settings.problems.push(`${display}: cannot read it (${errorText(err)}); its hooks are skipped`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') settings.problems.push({ level: 'warning', source: display, text: `cannot read it (${errorText(err)}); its hooks are skipped` });
       continue;
     }
     settings.files.push(display);
     addFile(settings, display, text);
   }
-  if (settings.disabledBy) return { ...emptyHookSettings(), files: settings.files, problems: settings.problems, disabledBy: settings.disabledBy };
+  if (settings.disabledBy) {
+    const off = { level: 'info' as const, source: settings.disabledBy, text: '"disableAllHooks": true, so no hook runs' };
+    return { ...emptyHookSettings(), files: settings.files, problems: [...settings.problems, off], disabledBy: settings.disabledBy };
+  }
   return settings;
 }
 
 /** Validates one file's text and adds what is valid. Exported for tests of single entries. */
 export function addFile(settings: HookSettings, display: string, text: string): void {
-  const problem = (where: string, why: string): void => void settings.problems.push(`${display}: ${where}${why}`);
+  const problem = (where: string, why: string): void => void settings.problems.push({ level: 'warning', source: display, text: `${where}${why}` });
   let root: unknown;
   try {
     root = JSON.parse(text);

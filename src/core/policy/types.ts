@@ -15,6 +15,10 @@ export interface AgentIdentity {
   depth: number;
   /** The task description for a subagent; undefined for the root agent. */
   description?: string;
+  /** A mode narrower than the session's (an agent definition's permissionMode): the stricter one applies. */
+  mode?: PermissionMode;
+  /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name): hooks get it as `agent_type`. */
+  agentType?: string;
 }
 
 export interface ToolCallRequest {

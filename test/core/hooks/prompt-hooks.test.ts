@@ -116,7 +116,7 @@ describe('settings files that are broken', () => {
     // The user's settings file is a folder: unreadable.
     mkdirSync(join(dirs.home, '.claude', 'settings.json'), { recursive: true });
     const settings = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
-    assert.deepEqual(settings.problems, [
+    assert.deepEqual(settings.problems.map((p) => `${p.level} ${p.source}: ${p.text}`.replace(/^warning /, '')), [
       '~/.claude/settings.json: cannot read it (EISDIR: illegal operation on a directory, read); its hooks are skipped',
       '.claude/settings.local.json: hooks.Notification: Delegate does not fire this event; ignored',
       '.claude/settings.local.json: hooks.PreToolUes: unknown event (known: PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart); ignored',
@@ -129,10 +129,15 @@ describe('settings files that are broken', () => {
     ]);
     assert.deepEqual(settings.files, ['.claude/settings.json', '.claude/settings.local.json']);
     // What was valid runs: the project's hooks and the local Read hook.
-    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'read_file', input: { path: 'AGENTS.md' } }] }, { text: 'ok' });
-    const { session, problems } = await openFixtureSession(dirs, model);
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'read_file', input: { path: 'AGENTS.md' } }] }, { text: 'ok' }, { text: 'ok again' });
+    const { session, problems, events } = await openFixtureSession(dirs, model);
     assert.equal(problems.length, 9);
     await session.run('read', go());
+    await session.run('again', go());
+    // Said once, at the first prompt, as notices naming the file (the panel and the CLI show those).
+    const notices = events.flatMap((e) => (e.type === 'notice' ? [`${e.level} ${e.source}: ${e.text}`] : []));
+    assert.equal(notices.length, 9);
+    assert.equal(notices[1], 'warning .claude/settings.local.json: hooks.Notification: Delegate does not fire this event; ignored');
     assert.deepEqual(readLog(dirs, 'local.log'), ['local-read']);
     assert.equal(readLog(dirs, 'audit.log').length, 1, 'the project file still loaded');
   });
@@ -142,7 +147,8 @@ describe('settings files that are broken', () => {
     writeFileSync(join(dirs.workdir, '.claude', 'settings.local.json'), '{ "hooks": { "PreToolUse": [ }');
     const settings = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
     assert.equal(settings.problems.length, 1);
-    assert.match(settings.problems[0] ?? '', /^\.claude\/settings\.local\.json: not valid JSON \(.+\); its hooks are skipped$/);
+    assert.equal(settings.problems[0]?.source, '.claude/settings.local.json');
+    assert.match(settings.problems[0]?.text ?? '', /^not valid JSON \(.+\); its hooks are skipped$/);
     assert.equal(settings.groups.PreToolUse.length, 4, 'the project file loaded');
     const home = await loadHookSettings({ workdir: dirs.workdir, home: dirs.workdir, sources: ['user', 'project'] });
     assert.deepEqual(home.files, ['~/.claude/settings.json']);

@@ -126,6 +126,22 @@ describe('settings-file hooks on tool calls', function () {
     assert.ok(existsSync(String(stop?.agent_transcript)));
   });
 
+  it('agent_type is the subagent\'s definition, and SubagentStart matchers select by it', async () => {
+    writeSettings(dirs.workdir, { SubagentStart: [{ matcher: 'Explore', hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/.claude/explore.log"; echo >> "$CLAUDE_PROJECT_DIR/.claude/explore.log"' }] }] });
+    const route = (r: ModelRequest): string => (r.system.includes('You are a subagent ("Explore")') ? 'explore' : r.system.includes('You are a subagent') ? 'general' : 'parent');
+    const model = new ScriptedModel(route)
+      .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'find the answer', subagent_type: 'Explore' } }, { name: 'task', input: { prompt: 'check the answer' } }] }, { text: 'done' })
+      .script('explore', { text: 'Conclusion: src/answer.ts.' })
+      .script('general', { text: 'Conclusion: fine.' });
+    const { session } = await openFixtureSession(dirs, model);
+    await session.run('find and check', go());
+    model.assertDone();
+    const explore = readLog(dirs, 'explore.log').map((l) => JSON.parse(l) as Record<string, string>);
+    assert.deepEqual(explore.map((e) => [e.hook_event_name, e.agent_type]), [['SubagentStart', 'Explore']]);
+    const starts = readLog(dirs, 'audit.log').map((l) => JSON.parse(l) as Record<string, string>).filter((a) => a.event === 'SubagentStart');
+    assert.deepEqual(starts.map((a) => a.agent_type).sort(), ['Explore', 'general-purpose']);
+  });
+
   it('a hook that times out is a visible, non-blocking error, and its whole process group is killed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'glob', input: { pattern: 'src/*.ts' } }] }, { text: 'found it' });
     const { session, events } = await openFixtureSession(dirs, model);
