@@ -8,7 +8,8 @@
  *   tool events   + tool_name, tool_input, tool_use_id; PostToolUse + tool_response
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { AgentIdentity } from '../policy/types';
+import { narrowMode } from '../agents/agent-spec';
+import type { AgentIdentity, PermissionMode } from '../policy/types';
 import { claudeToolName, toClaudeInput } from '../tools/tool-names';
 import type { ToolResult } from '../tools/types';
 import type { HookEventName } from './hook-settings';
@@ -21,7 +22,7 @@ export interface PayloadSession {
   workdir: string;
   /** The session's transcript (Delegate's JSONL, not Claude Code's format). */
   transcriptPath: string;
-  permissionMode(): string;
+  permissionMode(): PermissionMode;
 }
 
 export type Payload = Record<string, unknown>;
@@ -35,7 +36,8 @@ export function basePayload(event: HookEventName, session: PayloadSession, agent
     session_id: session.sessionId,
     transcript_path: session.transcriptPath,
     cwd: session.workdir,
-    permission_mode: session.permissionMode(),
+    // A subagent whose definition narrows the mode works under the stricter one.
+    permission_mode: narrowMode(session.permissionMode(), agent.mode) ?? session.permissionMode(),
     hook_event_name: event,
     ...(agent.parentId !== null ? { agent_id: agent.agentId, agent_type: agentTypeOf(agent) } : {}),
   };

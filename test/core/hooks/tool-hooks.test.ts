@@ -126,20 +126,30 @@ describe('settings-file hooks on tool calls', function () {
     assert.ok(existsSync(String(stop?.agent_transcript)));
   });
 
-  it('agent_type is the subagent\'s definition, and SubagentStart matchers select by it', async () => {
-    writeSettings(dirs.workdir, { SubagentStart: [{ matcher: 'Explore', hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/.claude/explore.log"; echo >> "$CLAUDE_PROJECT_DIR/.claude/explore.log"' }] }] });
-    const route = (r: ModelRequest): string => (r.system.includes('You are a subagent ("Explore")') ? 'explore' : r.system.includes('You are a subagent') ? 'general' : 'parent');
+  it('agent_type is the subagent\'s definition (built-in or a file), SubagentStart matchers select by it, permission_mode is its narrowed one', async () => {
+    writeSettings(dirs.workdir, { SubagentStart: [{ matcher: 'Explore|reviewer', hooks: [{ type: 'command', command: 'payload=$(cat); printf "%s\\n" "$payload" >> "$CLAUDE_PROJECT_DIR/.claude/typed.log"' }] }] });
+    mkdirSync(join(dirs.workdir, '.claude', 'agents'));
+    writeFileSync(join(dirs.workdir, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews changes\npermissionMode: plan\n---\nYou review.\n');
+    const route = (r: ModelRequest): string => (r.system.includes('You are a subagent ("Explore")') ? 'explore' : r.system.includes('You are a subagent ("reviewer")') ? 'reviewer' : r.system.includes('You are a subagent') ? 'general' : 'parent');
     const model = new ScriptedModel(route)
-      .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'find the answer', subagent_type: 'Explore' } }, { name: 'task', input: { prompt: 'check the answer' } }] }, { text: 'done' })
+      .script('parent', {
+        toolUses: [
+          { name: 'task', input: { prompt: 'find the answer', subagent_type: 'Explore' } },
+          { name: 'task', input: { prompt: 'review the answer', subagent_type: 'reviewer' } },
+          { name: 'task', input: { prompt: 'check the answer' } },
+        ],
+      })
+      .script('parent', { text: 'done' })
       .script('explore', { text: 'Conclusion: src/answer.ts.' })
-      .script('general', { text: 'Conclusion: fine.' });
-    const { session } = await openFixtureSession(dirs, model);
-    await session.run('find and check', go());
+      .script('reviewer', { text: 'Conclusion: fine.' })
+      .script('general', { text: 'Conclusion: fine too.' });
+    const { session } = await openFixtureSession(dirs, model, { agentFiles: { home: dirs.home, includeProject: true } });
+    await session.run('find, review and check', go());
     model.assertDone();
-    const explore = readLog(dirs, 'explore.log').map((l) => JSON.parse(l) as Record<string, string>);
-    assert.deepEqual(explore.map((e) => [e.hook_event_name, e.agent_type]), [['SubagentStart', 'Explore']]);
+    const typed = readLog(dirs, 'typed.log').map((l) => JSON.parse(l) as Record<string, string>);
+    assert.deepEqual(typed.map((e) => `${e.hook_event_name} ${e.agent_type} ${e.permission_mode}`).sort(), ['SubagentStart Explore bypassPermissions', 'SubagentStart reviewer plan']);
     const starts = readLog(dirs, 'audit.log').map((l) => JSON.parse(l) as Record<string, string>).filter((a) => a.event === 'SubagentStart');
-    assert.deepEqual(starts.map((a) => a.agent_type).sort(), ['Explore', 'general-purpose']);
+    assert.deepEqual(starts.map((a) => a.agent_type).sort(), ['Explore', 'general-purpose', 'reviewer']);
   });
 
   it('a hook that times out is a visible, non-blocking error, and its whole process group is killed', async () => {
