@@ -28,6 +28,7 @@ import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
+import { createWebFetchTool } from './tools/web-fetch';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
 export const ROOT_AGENT_ID = 'main';
@@ -150,6 +151,25 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     processes,
   };
+  // web_fetch answers a prompt about a page with the session's own model (a request without tools).
+  services.baseTools = services.baseTools.with(
+    createWebFetchTool({
+      ask: async (page, prompt, url, signal) => {
+        const response = await config.model.stream(
+          {
+            model: config.modelId,
+            maxTokens: 2048,
+            system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
+            messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
+            tools: [],
+          },
+          signal,
+          {},
+        );
+        return response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+      },
+    }),
+  );
   if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
   const catalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
