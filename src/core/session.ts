@@ -57,6 +57,8 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
+  webSearch?: boolean;
   /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
   ripgrepPath?: string;
   /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
@@ -170,9 +172,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       },
     }),
   );
+  if (config.webSearch) services.webSearch = { enabled: true };
   if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
   const catalog = config.agentFiles
-    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
   if (catalog) services.agentDefinitions = catalog.agents;
   const history: MessageParam[] = [...(resume?.history ?? [])];
