@@ -12,19 +12,21 @@
  * Parent and subagents run this same function; a subagent is just a spec with a fresh history.
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
-import { addUsage, agentEmitter, type AgentStatus, type Usage } from '../events';
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { addUsage, agentEmitter, type AgentStatus } from '../events';
+import type { MessageParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
-import { appendUserNote, mergeConsecutive } from './conversation';
+import { appendUserNote } from './conversation';
+import { oneLine, partialText, rawText, summarize, toParam } from './message-parts';
+import { runToolCalls, streamTurn } from './turn-steps';
 import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
-import { rejectsWebSearch, serverSearches, WEB_SEARCH_TOOL } from './web-search';
+import { rejectsWebSearch, serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
 import { promptMessage, stopHookNote } from '../hooks/loop-hooks';
-import { executeToolCall, type ToolCallScope } from './tool-executor';
+import type { ToolCallScope } from './tool-executor';
 import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
 
@@ -197,130 +199,4 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   }
 }
 
-async function streamTurn(
-  spec: AgentSpec,
-  services: RunServices,
-  tools: ToolCallScope['tools'],
-  messages: MessageParam[],
-  forcedFinal: boolean,
-  turn: number,
-  signal: AbortSignal,
-  emit: ToolCallScope['emit'],
-): ReturnType<RunServices['model']['stream']> {
-  // Deltas arrive synchronously from the stream; chain their events so they stay ordered and awaited.
-  let deltas: Promise<void> = Promise.resolve();
-  try {
-    return await services.model.stream(
-      {
-        model: services.modelId,
-        maxTokens: services.maxTokens,
-        system: spec.systemPrompt,
-        messages: mergeConsecutive(messages),
-        tools: tools.schemas(),
-        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
-        ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
-      },
-      signal,
-      {
-        onTextDelta: (text) => {
-          deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
-        },
-        onRetry: (message) => {
-          deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
-        },
-        onWaiting: ({ attempt, waitedMs }) => {
-          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
-        },
-      },
-    );
-  } finally {
-    await deltas;
-  }
-}
-
-/**
- * Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once.
- * Results are kept by position, not id: a block whose id repeats an earlier one's is answered too.
- */
-async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
-  const results: ToolResultBlockParam[] = [];
-  const blocked: (string | undefined)[] = uses.map((use) => guard.check(use.name, use.input));
-  const seen = new Set<string>();
-  uses.forEach((use, i) => {
-    if (seen.has(use.id)) blocked[i] = `Not run: the tool_use id ${use.id} was already used by an earlier call in this message. Give every call its own id.`;
-    seen.add(use.id);
-  });
-  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
-  if (cutOff && uses.length > 0) {
-    blocked[uses.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
-  }
-  const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
-  const indices = uses.map((_, i) => i);
-  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
-  await mapWithLimit(indices.filter(isTask), scope.services.limits.maxParallel, async (i) => {
-    results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
-  });
-  return results;
-}
-
-async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
-/** What a stopped agent had said so far: its assistant text, in order (empty when it said nothing). */
-function partialText(messages: MessageParam[]): string {
-  const parts: string[] = [];
-  for (const m of messages) {
-    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
-    for (const b of m.content) if (b.type === 'text' && b.text.trim() && b.text !== '(no answer)') parts.push(b.text.trim());
-  }
-  return parts.join('\n\n');
-}
-
 const MAX_CONTINUATIONS = 3;
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-function rawText(content: ContentBlock[]): string {
-  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-}
-
-/** Response blocks back as request params; thinking blocks go back unchanged, as the API requires. */
-function toParam(block: ContentBlock): ContentBlockParam {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
-    case 'thinking':
-      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: block.data };
-    default:
-      return block as unknown as ContentBlockParam;
-  }
-}
-
-function summarize(child: AgentResult, parentId: string, description: string): SubagentSummary {
-  const usage: Usage = { ...child.usage };
-  return {
-    id: child.agentId,
-    parentId,
-    description,
-    status: child.status,
-    num_turns: child.turns,
-    tool_calls: child.toolCalls,
-    usage,
-    result: child.result,
-    duration_ms: child.durationMs,
-    agent_type: child.agentType ?? 'general-purpose',
-    model: child.model,
-  };
-}
