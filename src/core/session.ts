@@ -19,13 +19,16 @@ import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
 import type { AgentResult, RunLimits, RunServices } from './agent/types';
 import type { MessageParam, ModelPort } from './llm/types';
+import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
 import { HookRegistry } from './policy/hooks';
 import { PermissionPolicy } from './policy/permissions';
+import { ToolRules } from './policy/tool-rules';
 import type { Approver, PermissionMode } from './policy/types';
 import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
+import { ToolRegistry, type AnyTool } from './tools/types';
 import { ProcessGroups } from './tools/process-groups';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
@@ -53,6 +56,11 @@ export interface SessionConfig {
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
+  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
+  mcp?: SessionMcpConfig;
+  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
+  allowedTools?: string[];
+  disallowedTools?: string[];
 }
 
 export interface Session {
@@ -70,6 +78,10 @@ export interface Session {
   /** What confines `bash` (status() says which sandbox is in force). */
   readonly sandbox: Sandbox;
   readonly context: ContextSettings;
+  /** Rules the tool lists could not honour as written, for the host to say once. */
+  readonly toolRuleWarnings: string[];
+  /** The MCP servers, when the session has any. */
+  readonly mcp: SessionMcp['manager'] | undefined;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
@@ -93,8 +105,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const store = await createTranscriptStore(config.transcriptRoot, id, ROOT_AGENT_ID);
   bus.subscribe(store.listener);
   const hooks = config.hooks ?? new HookRegistry();
-  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true });
+  const rules = new ToolRules({ allowed: config.allowedTools ?? [], disallowed: config.disallowedTools ?? [] });
+  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true, rules });
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  // A disallowed `task` is not offered: no agent gets to delegate.
+  if (!permissions.offers('task')) limits.maxDepth = 0;
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
@@ -122,25 +137,27 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     approver: config.approver,
     bus,
     limits,
-    baseTools: createBaseTools(config.workdir, {
+    baseTools: offeredTools(permissions, createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
       // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
       maxOutputChars: 10_000_000,
       groups: processes,
       launcher: sandbox,
-    }),
+    })),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     newAgentId,
     context,
     agents,
     processes,
   };
+  const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name));
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    await mcp?.ready();
     const result = await runAgent(
       {
         identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
@@ -185,21 +202,33 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     processes,
     sandbox,
     context,
+    toolRuleWarnings: rules.warnings,
+    mcp: mcp?.manager,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     compact,
     // The sandbox's private /tmp goes with the session, whichever way it ends.
+    // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
-      await exit.shutdown(reason, graceMs);
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager.close()]);
       sandbox.removeTempFolder();
     },
     shutdownNow: (reason) => {
+      mcp?.manager.killNow();
       exit.shutdownNow(reason);
       sandbox.removeTempFolder();
     },
     close: () => {
+      void mcp?.manager.close();
       store.close();
       sandbox.removeTempFolder();
     },
   };
+}
+
+/** The registry less the tools the session's rules disallow (the model is not offered them). */
+function offeredTools(permissions: PermissionPolicy, tools: ToolRegistry): ToolRegistry {
+  const names = tools.names();
+  const kept = names.filter((name) => permissions.offers(name));
+  return kept.length === names.length ? tools : new ToolRegistry(kept.map((name) => tools.get(name) as AnyTool));
 }
