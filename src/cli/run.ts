@@ -14,6 +14,7 @@ import { isValidSessionId, readTranscript } from '../core/store/transcript-reade
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
+import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 
@@ -59,6 +60,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
+  const mcp = await cliMcpConfig(options, workdir, env, out);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -72,6 +74,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     approver: headlessApprover,
     sandbox,
     transcriptRoot,
+    ...(mcp ? { mcp } : {}),
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
     ...(resumed ? { resume: resumed } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     limits: {
@@ -82,6 +87,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     },
   });
   hooks.onSession?.(session);
+  for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   if (options.compact) {

@@ -93,20 +93,28 @@ export class McpServerConnection {
 
   private async open(): Promise<void> {
     this.starts++;
-    const sdk = await loadMcpSdk();
     const config = this.config;
+    // A stdio server is spawned before the SDK is loaded: its boot and the load overlap.
+    const stdio =
+      config.transport === 'stdio'
+        ? new GroupStdioTransport({ command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd ?? this.opts.workdir, label: config.name }, this.opts.groups)
+        : undefined;
+    const spawned = stdio?.start().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    const sdk = await loadMcpSdk();
     const makeClient = (): Client => new sdk.Client({ name: 'delegate', version: this.opts.clientVersion }, { capabilities: {} });
     const timeout = this.opts.connectTimeoutMs;
     let client = makeClient();
     let transport: Transport;
     let via: string = config.transport;
-    if (config.transport === 'stdio') {
-      transport = new GroupStdioTransport(
-        { command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd ?? this.opts.workdir, label: config.name },
-        this.opts.groups,
-        sdk,
-      );
-      await connectWithin(client, transport, timeout, () => (transport as GroupStdioTransport).exitReason);
+    if (stdio) {
+      const failed = await spawned;
+      if (failed !== undefined) throw failed;
+      stdio.useFraming(sdk);
+      transport = stdio;
+      await connectWithin(client, stdio, timeout, () => stdio.exitReason);
     } else {
       const url = new URL(config.url ?? '');
       const requestInit = { headers: config.headers };

@@ -39,17 +39,28 @@ export class GroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer;
+  private spawned: Promise<void> | undefined;
+  private framing: StdioFraming | undefined;
+  private buffer: InstanceType<StdioFraming['ReadBuffer']> | undefined;
+  /** Output that came before the framing (the SDK) was loaded. */
+  private early: Buffer[] = [];
   private stderrTail = '';
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(
     private readonly params: StdioServerParams,
     private readonly groups: ProcessGroups,
-    private readonly framing: StdioFraming,
     private readonly graceMs = 1000,
-  ) {
+  ) {}
+
+  /**
+   * The SDK's framing, once loaded. The process may be spawned before: its boot (hundreds of ms for a Node
+   * server) then overlaps the SDK's load instead of following it.
+   */
+  useFraming(framing: StdioFraming): void {
+    this.framing = framing;
     this.buffer = new framing.ReadBuffer();
+    for (const chunk of this.early.splice(0)) this.onData(chunk);
   }
 
   /** Why the process ended, for messages: its exit status and the last lines it wrote on stderr. */
@@ -63,8 +74,13 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** Spawns the process (once: the client's connect() calls this again, and gets the same spawn). */
   start(): Promise<void> {
-    if (this.child) throw new Error('already started');
+    this.spawned ??= this.spawn();
+    return this.spawned;
+  }
+
+  private spawn(): Promise<void> {
     const env: Record<string, string> = {};
     for (const key of INHERITED) {
       const value = process.env[key];
@@ -99,31 +115,36 @@ export class GroupStdioTransport implements Transport {
         this.onclose?.();
       });
       child.stdin?.on('error', (err) => this.onerror?.(err));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            // A line that is not JSON-RPC (a server logging to stdout): skip it, as the SDK does.
-            this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.onData(chunk));
       child.stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
       });
     });
   }
 
+  private onData(chunk: Buffer): void {
+    const buffer = this.buffer;
+    if (!buffer) return void this.early.push(chunk);
+    buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = buffer.readMessage();
+      } catch (err) {
+        // A line that is not JSON-RPC (a server logging to stdout): skip it, as the SDK does.
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || stdin.destroyed) return reject(new Error('the server process is not running'));
+      if (!this.framing) return reject(new Error('the transport has no framing yet'));
       if (stdin.write(this.framing.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
@@ -143,6 +164,6 @@ export class GroupStdioTransport implements Transport {
     this.groups.signal(pid, 'SIGKILL');
     this.groups.remove(pid);
     await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, 200).unref())]);
-    this.buffer.clear();
+    this.buffer?.clear();
   }
 }
