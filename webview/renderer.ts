@@ -33,6 +33,7 @@ export class ConversationRenderer {
   private state: SessionViewState | null = null;
   private readonly rows = new Map<string, Row>();
   private readonly texts = new Map<string, TextBlock>();
+  private readonly notices = new Map<string, HTMLElement>();
   /** Programmatic open state per row id, to tell user toggles apart. */
   private readonly setOpen = new Map<string, boolean>();
   private readonly running = new Set<TaskRow>();
@@ -62,6 +63,7 @@ export class ConversationRenderer {
     this.state = state;
     this.rows.clear();
     this.texts.clear();
+    this.notices.clear();
     this.setOpen.clear();
     this.running.clear();
     this.deferred.clear();
@@ -105,6 +107,16 @@ export class ConversationRenderer {
       this.texts.get(node.id)?.update(node);
       return;
     }
+    if (node.kind === 'notice') {
+      // A notice that changes in place ("waiting for the API: 20 s", then "answered after 30 s").
+      const old = this.notices.get(node.id);
+      if (old) {
+        const fresh = noticeBlock(node);
+        old.replaceWith(fresh);
+        this.notices.set(node.id, fresh);
+      }
+      return;
+    }
     const row = this.rows.get(node.id);
     if (!row) return;
     if (node.kind === 'task' && row instanceof TaskRow) {
@@ -146,7 +158,11 @@ export class ConversationRenderer {
       flushTree();
       this.currentTree = null;
       if (node.kind === 'user') fragment.append(userBlock(node));
-      else if (node.kind === 'notice') fragment.append(noticeBlock(node));
+      else if (node.kind === 'notice') {
+        const block = noticeBlock(node);
+        this.notices.set(id, block);
+        fragment.append(block);
+      }
       else if (node.kind === 'compaction') fragment.append(compactionBlock(node));
       else {
         const block = new TextBlock(node);

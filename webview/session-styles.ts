@@ -30,6 +30,19 @@ const CSS = String.raw`
 .compaction-label { margin-left: 4px; font-size: 12px; }
 
 .row-action[hidden] { display: none; }
+.task-agent {
+  margin-left: 6px; padding: 0 5px; border-radius: 8px; font-size: 10px; line-height: 15px; flex: 0 0 auto;
+  color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);
+}
+.task-agent[hidden] { display: none; }
+.task-agent[data-color='red'] { background: var(--vscode-charts-red); color: #fff; }
+.task-agent[data-color='blue'] { background: var(--vscode-charts-blue); color: #fff; }
+.task-agent[data-color='green'] { background: var(--vscode-charts-green); color: #fff; }
+.task-agent[data-color='yellow'] { background: var(--vscode-charts-yellow); color: #000; }
+.task-agent[data-color='purple'] { background: var(--vscode-charts-purple); color: #fff; }
+.task-agent[data-color='orange'] { background: var(--vscode-charts-orange); color: #000; }
+.task-agent[data-color='pink'] { background: var(--vscode-charts-pink, #d16d9e); color: #fff; }
+.task-agent[data-color='cyan'] { background: var(--vscode-charts-cyan, #4ec9b0); color: #000; }
 .task-stop { padding: 3px; color: var(--vscode-debugIcon-stopForeground, var(--vscode-errorForeground)); }
 `;
 

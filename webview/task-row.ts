@@ -44,6 +44,7 @@ export class TaskRow {
   private readonly statusWord: HTMLSpanElement;
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
+  private readonly agent: HTMLSpanElement;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
   /** Children rendered: indices [start, end) of node.children. */
@@ -66,7 +67,8 @@ export class TaskRow {
     this.warning = codicon('warning', 'tone-warn task-warning');
     this.statusWord = el('span', 'row-state');
     this.meta = el('span', 'task-meta');
-    line1.append(this.icon, this.title, this.warning);
+    this.agent = el('span', 'task-agent');
+    line1.append(this.icon, this.title, this.agent, this.warning);
     line2.append(this.statusWord, this.meta);
     text.append(line1, line2);
     this.stop = this.stopAction();
@@ -85,6 +87,12 @@ export class TaskRow {
     setAttr(this.item, 'data-status', node.status);
     setCodicon(this.icon, status.icon, `${status.extra} row-icon ${tone}`.replace(/^ /, ''));
     setText(this.title, node.description);
+    // Which agent did it: its name (the default general-purpose one goes without saying), in its colour.
+    const named = node.agentType !== undefined && node.agentType !== 'general-purpose';
+    setText(this.agent, named ? node.agentType ?? '' : '');
+    setHidden(this.agent, !named);
+    setAttr(this.agent, 'data-color', node.color ?? null);
+    this.agent.title = named ? `Agent: ${node.agentType}${node.model ? ` · ${node.model}` : ''}` : '';
     this.title.title = node.prompt ? `${node.description}\n\n${node.prompt}` : node.description;
     this.updateMeta(now);
     // The icon already says completed or running (spinner); the word is for the states that need reading.

@@ -21,7 +21,7 @@ export interface ResultObject {
   transcript: string;
   /** What confined the run's bash commands. */
   sandbox: 'bubblewrap' | 'none';
-  subagents: { id: string; description: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
+  subagents: { id: string; description: string; agent_type: string; model: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
   error?: string;
 }
 
@@ -39,6 +39,8 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     subagents: result.subagents.map((s) => ({
       id: s.id,
       description: s.description,
+      agent_type: s.agent_type,
+      model: s.model,
       status: s.status,
       num_turns: s.num_turns,
       tool_calls: s.tool_calls,
@@ -56,8 +58,17 @@ export interface Writers {
 
 /** Returns the bus listener for the chosen format. */
 export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writers): (event: DelegateEvent) => Promise<void> | void {
-  if (format === 'stream-json') return (event) => out.stdout(JSON.stringify(event) + '\n');
-  if (!verbose) return () => {};
+  // Setup problems (an agent file, a hook, an MCP config) are one stderr line each, whatever the format.
+  const notice = (event: DelegateEvent): void => {
+    if (event.type === 'notice' && (event.level !== 'info' || verbose)) out.stderr(`delegate: ${event.level}: ${event.source ? `${event.source}: ` : ''}${event.text}\n`);
+  };
+  if (format === 'stream-json') {
+    return (event) => {
+      notice(event);
+      return out.stdout(JSON.stringify(event) + '\n');
+    };
+  }
+  if (!verbose) return notice;
   // Parallel subagents interleave: every line names the agent it belongs to.
   const labels = new Map<string, string>();
   const label = (agentId: string): string => labels.get(agentId) ?? agentId;
@@ -84,6 +95,12 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
       case 'error':
         out.stderr(`${who}! ${event.message}\n`);
+        break;
+      case 'notice':
+        notice(event);
+        break;
+      case 'waiting':
+        out.stderr(`${who}… no answer from the API yet: ${Math.round(event.waitedMs / 1000)} s (attempt ${event.attempt})\n`);
         break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);

@@ -60,7 +60,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
-  const mcp = await cliMcpConfig(options, workdir, env, out);
+  const mcp = await cliMcpConfig(options, workdir, env);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -77,6 +77,8 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(mcp ? { mcp } : {}),
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
+    agentFiles: { home: homedir(), includeProject: true },
+    ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
     ...(resumed ? { resume: resumed } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     limits: {
@@ -159,4 +161,14 @@ async function compactNow(session: Session, options: CliOptions, out: Writers, s
   if (options.outputFormat === 'text' || options.prompt) out.stderr(`delegate: session ${session.id}: ${what}\n`);
   else await out.stdout(JSON.stringify({ type: 'compacted', session_id: session.id, ...(line ?? { tokens_before: 0, tokens_after: 0 }), compacted: line !== undefined }) + '\n');
   return EXIT.ok;
+}
+
+/** DELEGATE_MODEL_ALIASES="sonnet=claude-sonnet-5-5,opus=…": agent definitions' `model` aliases. */
+function parseAliases(raw: string): Record<string, string> {
+  return Object.fromEntries(
+    raw
+      .split(',')
+      .map((pair) => pair.split('=').map((s) => s.trim()))
+      .filter((kv): kv is [string, string] => kv.length === 2 && kv[0] !== '' && kv[1] !== ''),
+  );
 }

@@ -50,6 +50,9 @@ export type EventBody =
       toolUseId?: string;
       /** For the root agent: the folder it works in (lists sessions per folder, `--continue`). */
       cwd?: string;
+      /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name) and its colour. */
+      agentType?: string;
+      color?: string;
     }
   | {
       type: 'agent_finished';
@@ -118,7 +121,14 @@ export type EventBody =
       summary?: string;
       keptMessages?: number;
     }
-  | { type: 'error'; message: string; retrying: boolean };
+  | { type: 'error'; message: string; retrying: boolean }
+  /**
+   * Something the user should know about the session's setup (an agent file, a hook or an MCP config that
+   * could not be used, which instruction files were loaded): the panel shows a notice, the CLI a stderr line.
+   */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
+  /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
+  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number };
 
 export interface EventEnvelope {
   seq: number;

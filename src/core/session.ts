@@ -14,6 +14,7 @@ import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
 import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
@@ -53,6 +54,13 @@ export interface SessionConfig {
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
   resume?: ResumeState;
+  /**
+   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
+   * files that cannot be used become notices. Without it only the built-in agents exist.
+   */
+  agentFiles?: { home?: string; includeProject: boolean };
+  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
+  modelAliases?: Record<string, string>;
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
@@ -85,6 +93,8 @@ export interface Session {
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
+  /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
+  notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
   /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
   compact(signal: AbortSignal): Promise<boolean>;
   /**
@@ -140,24 +150,34 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     baseTools: offeredTools(permissions, createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
-      // bash keeps this much in memory; the loop then cuts it for the model and saves the whole.
-      maxOutputChars: 10_000_000,
+      // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
+      maxOutputChars: 1_000_000,
       groups: processes,
       launcher: sandbox,
     })),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
+    outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
     context,
     agents,
     processes,
   };
-  const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name));
+  const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
+    await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+  };
+  const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name), notify);
+  if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
+  const catalog = config.agentFiles
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
+    : undefined;
+  if (catalog) services.agentDefinitions = catalog.agents;
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
     await mcp?.ready();
+    await reportAgentProblems();
     const result = await runAgent(
       {
         identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
@@ -190,6 +210,17 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     return out !== undefined;
   };
 
+  // Agent files that could not be used are said once, as notices (the panel, the CLI's stderr).
+  const agentProblems = catalog?.problems ?? [];
+  let problemsReported = false;
+  const reportAgentProblems = async (): Promise<void> => {
+    if (problemsReported) return;
+    problemsReported = true;
+    for (const p of agentProblems) {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level: p.severity, text: p.reason, source: `${p.file}${p.line ? `:${p.line}` : ''}` });
+    }
+  };
+
   const exit = createSessionExit(agents, processes, bus);
   return {
     id,
@@ -206,20 +237,21 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     mcp: mcp?.manager,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
+    notify,
     compact,
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
-      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager.close()]);
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close()]);
       sandbox.removeTempFolder();
     },
     shutdownNow: (reason) => {
-      mcp?.manager.killNow();
+      mcp?.manager?.killNow();
       exit.shutdownNow(reason);
       sandbox.removeTempFolder();
     },
     close: () => {
-      void mcp?.manager.close();
+      void mcp?.manager?.close();
       store.close();
       sandbox.removeTempFolder();
     },

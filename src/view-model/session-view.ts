@@ -95,6 +95,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'error':
       onError(state, event, touched);
       break;
+    case 'waiting':
+      onWaiting(state, event, touched);
+      break;
+    case 'notice':
+      addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
+      break;
     case 'compacted':
       placeNode(
         state,
@@ -178,6 +184,8 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   task.prompt = e.prompt;
   task.depth = e.depth;
   task.model = e.model;
+  if (e.agentType) task.agentType = e.agentType;
+  if (e.color) task.color = e.color;
   task.status = 'running';
   task.startedAt = e.time;
   touched.add(task.id);
@@ -235,7 +243,45 @@ function onTurnStarted(state: SessionViewState, e: EventOf<'turn_started'>, touc
   }
 }
 
+const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
+
+/** No answer yet: a warning on a subagent's node, one notice (updated in place) for the main agent. */
+function onWaiting(state: SessionViewState, e: EventOf<'waiting'>, touched: Touched): void {
+  const text = `No answer from the API yet: waited ${seconds(e.waitedMs)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}.`;
+  const task = getTask(state, state.agents[e.agentId]?.taskId);
+  if (task) {
+    task.warning = text;
+    touched.add(task.id);
+    return;
+  }
+  const id = `waiting:${e.agentId}:${e.turn}`;
+  const existing = state.nodes[id];
+  if (existing?.kind === 'notice') {
+    existing.text = text;
+    existing.waitedMs = e.waitedMs;
+    touched.add(id);
+    return;
+  }
+  placeNode(state, { kind: 'notice', id, level: 'warning', text, time: e.time, waitedMs: e.waitedMs }, null, touched);
+}
+
+/** The answer came: a waiting warning becomes a note of how long it took. */
+function settleWaiting(state: SessionViewState, e: EventOf<'usage'>, touched: Touched): void {
+  const task = getTask(state, state.agents[e.agentId]?.taskId);
+  if (task?.warning?.startsWith('No answer from the API yet')) {
+    delete task.warning;
+    touched.add(task.id);
+  }
+  const notice = state.nodes[`waiting:${e.agentId}:${e.turn}`];
+  if (notice?.kind === 'notice' && notice.level === 'warning') {
+    notice.level = 'info';
+    notice.text = `The API answered after a wait of over ${seconds(notice.waitedMs ?? 0)}.`;
+    touched.add(notice.id);
+  }
+}
+
 function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched): void {
+  settleWaiting(state, e, touched);
   const add = tokensOf(e.usage);
   state.totals.tokens.input += add.input;
   state.totals.tokens.output += add.output;

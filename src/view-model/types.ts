@@ -58,6 +58,8 @@ export interface NoticeNode {
   level: 'error' | 'warning' | 'info';
   text: string;
   time: number;
+  /** A "waiting for the API" notice: how long so far (it is updated in place, not repeated). */
+  waitedMs?: number;
 }
 
 export interface ToolCallNode {
@@ -99,6 +101,9 @@ export interface TaskNode {
   description: string;
   prompt: string;
   model?: string;
+  /** The agent definition it runs (`Explore`, a file's name); its colour when the file sets one. */
+  agentType?: string;
+  color?: string;
   status: TaskStatus;
   turns: number;
   toolCalls: number;

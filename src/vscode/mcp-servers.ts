@@ -7,15 +7,15 @@
  *                              a changed command, argument, env or URL asks again        input box (password when the
  *                                                                                         input says so), kept until reload
  *
- * A declined server is not asked about again until the window reloads. Problems with a file and servers that fail
- * are said once each as a notice. The prompts are injectable, so extension tests answer them without the UI.
+ * A declined server is not asked about again until the window reloads. Problems with a file, servers that fail and
+ * servers not started are the session's notices (the panel shows them). The prompts are injectable, so extension
+ * tests answer them without the UI.
  */
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../core/mcp/config';
-import type { McpServerStatus } from '../core/mcp/server-connection';
 import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/mcp/session-mcp';
 
 export interface McpServerQuestion {
@@ -53,7 +53,6 @@ export const inputBoxPrompt: McpInputPrompt = (input, server) =>
 export class EditorMcpServers {
   private readonly inputValues = new Map<string, string>();
   private readonly declined = new Set<string>();
-  private readonly said = new Set<string>();
   /** One modal at a time, however many servers start together. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -72,23 +71,18 @@ export class EditorMcpServers {
       ],
       { workspaceFolder: workdir, env: process.env, userHome: homedir() },
     );
-    for (const p of set.problems) this.sayOnce(`Delegate: MCP config ${relative(workdir, p.file)}${p.server !== undefined ? `, server "${p.server}"` : ''}: ${p.message}`);
-    if (set.servers.length === 0) return undefined;
+    if (set.servers.length === 0 && set.problems.length === 0) return undefined;
+    // Problems and failures become the session's notices (the panel shows them).
     return {
       servers: set.servers,
+      problems: set.problems,
       ...mcpTimeoutsFromEnv(process.env),
-      host: {
-        prepare: (server) => this.prepare(server, workdir),
-        onStatus: (status) => this.onStatus(status),
-      },
+      host: { prepare: (server) => this.prepare(server, workdir) },
     };
   }
 
   private async prepare(server: McpServerConfig, workdir: string): Promise<McpServerConfig | { skipped: string }> {
-    if (!vscode.workspace.isTrusted) {
-      this.sayOnce('Delegate: this workspace has MCP servers; they start once you trust the workspace (then start a New Session).', 'info');
-      return { skipped: 'the workspace is not trusted' };
-    }
+    if (!vscode.workspace.isTrusted) return { skipped: 'the workspace is not trusted (trust it, then start a New Session)' };
     const key = createHash('sha256').update(serverFingerprint(server)).digest('hex');
     if (this.declined.has(key)) return { skipped: 'not approved' };
     const approved = this.state.get<string[]>(APPROVED_KEY, []);
@@ -110,20 +104,10 @@ export class EditorMcpServers {
     return withInputs(server, this.inputValues);
   }
 
-  private onStatus(status: McpServerStatus): void {
-    if (status.state === 'failed') this.sayOnce(`Delegate: MCP server "${status.server}" failed: ${status.detail ?? 'unknown reason'}. Its tools are not available in this session.`);
-  }
-
   private serial<T>(ask: () => Promise<T>): Promise<T> {
     const next = this.queue.then(ask);
     this.queue = next.catch(() => undefined);
     return next;
-  }
-
-  private sayOnce(message: string, level: 'warning' | 'info' = 'warning'): void {
-    if (this.said.has(message)) return;
-    this.said.add(message);
-    void (level === 'info' ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message));
   }
 }
 

@@ -11,6 +11,7 @@
  * resumed from it on the next prompt). The history list opens any earlier one the same way.
  */
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
@@ -227,6 +228,9 @@ export class SessionController implements vscode.Disposable {
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      // Agent files: the user's always; the project's only in a trusted workspace.
+      agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
+      ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
       workdir: folder.uri.fsPath,
       model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
       modelId: settings.model,

@@ -76,10 +76,10 @@ describe('delegate CLI: MCP servers', function () {
     const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', file, '--disallowed-tools', 'Bash,mcp__everything__get-env', '-v'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stderr.split('\n').filter((l) => l.includes('MCP'));
-    assert.equal(lines.filter((l) => l.includes('.mcp.json: is not valid JSON')).length, 1, run.stderr);
-    assert.equal(lines.filter((l) => l.includes('server "unset": cannot start: the environment variable DELEGATE_TEST_UNSET_TOKEN is not set')).length, 1, run.stderr);
-    assert.equal(lines.filter((l) => /MCP server "crashing" .* failed: it exited with code 2; it said: no config here \(it was started 2 times\)/.test(l)).length, 1, run.stderr);
-    assert.equal(lines.filter((l) => /MCP server "everything" .*: connected \(stdio\), \d+ tools/.test(l)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => l.startsWith(`delegate: warning: ${join(dirs.workdir, '.mcp.json')}: MCP config is not valid JSON`)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => l.includes(`${file}: MCP server "unset": cannot start: the environment variable DELEGATE_TEST_UNSET_TOKEN is not set`)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => /^delegate: error: .*more\.json: MCP server "crashing" failed: it exited with code 2; it said: no config here \(it was started 2 times\)/.test(l)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => /^delegate: info: .*: MCP server "everything": connected \(stdio\), \d+ tools/.test(l)).length, 1, run.stderr);
     const offered = toolNames(api.messageRequests()[0]);
     assert.ok(offered.includes('mcp__everything__echo'));
     assert.ok(!offered.includes('bash') && !offered.includes('mcp__everything__get-env'), `disallowed tools are not offered: ${offered.join(', ')}`);

@@ -48,9 +48,10 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     addUsage(usage, child.usage);
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
+  const modelId = spec.modelId ?? services.modelId;
   const tools =
-    identity.depth < services.limits.maxDepth
-      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished }))
+    identity.depth < services.limits.maxDepth && spec.canDelegate !== false
+      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId }))
       : spec.tools;
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
   const guard = new LoopGuard();
@@ -63,7 +64,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const meter = new ContextMeter(fixedTokens);
   /** Compaction: the hook before each request; replaces the conversation in place when it ran. */
   const compact = async (trigger: CompactionTrigger, turn: number): Promise<void> => {
-    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, services, trigger);
+    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, { ...services, modelId }, trigger);
     if (out) messages.splice(0, messages.length, ...out);
   };
   const request = async (forcedFinal: boolean, turn: number): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
@@ -71,12 +72,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     const sent = messages.length;
     let response: Awaited<ReturnType<typeof streamTurn>>;
     try {
-      response = await streamTurn(spec, services, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
     } catch (err) {
       // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
       if (!isPromptTooLong(err) || signal.aborted) throw err;
       await compact('overflow', turn);
-      response = await streamTurn(spec, services, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
     }
     meter.record(response.usage, sent);
     return response;
@@ -89,14 +90,29 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     if (!live.finishRecorded) {
       await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
     }
-    return { agentId: identity.agentId, status, result, turns, toolCalls, usage, durationMs, messages, subagents, ...(error ? { error } : {}) };
+    return {
+      agentId: identity.agentId,
+      status,
+      result,
+      turns,
+      toolCalls,
+      usage,
+      durationMs,
+      messages,
+      subagents,
+      model: modelId,
+      ...(spec.agentType ? { agentType: spec.agentType } : {}),
+      ...(error ? { error } : {}),
+    };
   };
 
   await emit({
     type: 'agent_started',
     prompt: spec.prompt,
     depth: identity.depth,
-    model: services.modelId,
+    model: modelId,
+    ...(spec.agentType ? { agentType: spec.agentType } : {}),
+    ...(spec.color ? { color: spec.color } : {}),
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
     ...(identity.parentId === null ? { cwd: services.workdir } : {}),
@@ -183,6 +199,9 @@ async function streamTurn(
         },
         onRetry: (message) => {
           deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
+        },
+        onWaiting: ({ attempt, waitedMs }) => {
+          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
         },
       },
     );
@@ -273,5 +292,7 @@ function summarize(child: AgentResult, parentId: string, description: string): S
     usage,
     result: child.result,
     duration_ms: child.durationMs,
+    agent_type: child.agentType ?? 'general-purpose',
+    model: child.model,
   };
 }

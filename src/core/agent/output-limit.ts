@@ -25,3 +25,22 @@ export async function limitOutput(
     `The full output was saved to ${fullOutputPath} (bash can grep or sed parts of it) ...]\n\n`;
   return { content: content.slice(0, headChars) + marker + content.slice(content.length - tailChars), fullOutputPath };
 }
+
+/**
+ * A tool's own partial output (see ToolResult.fullOutput): cut further to `maxChars` around its gap, with
+ * one marker that says exactly how much is not shown and where all of it is.
+ */
+export function limitPartialOutput(content: string, maxChars: number, full: NonNullable<import('../tools/types').ToolResult['fullOutput']>): LimitedOutput {
+  const tailChars = Math.floor(maxChars * 0.2);
+  const headChars = maxChars - tailChars;
+  const fits = content.length <= maxChars;
+  const head = content.slice(0, fits ? full.gapAt : Math.min(headChars, full.gapAt));
+  const tail = content.slice(fits ? full.gapAt : Math.max(content.length - tailChars, full.gapAt));
+  const hidden = content.length - head.length - tail.length + full.gapChars;
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const saved = full.savedChars < full.totalChars ? ` — the file holds its first ${n(full.savedChars)} characters` : '';
+  const marker =
+    `\n\n[... ${n(hidden)} characters cut here: the command printed ${n(full.totalChars)} characters. ` +
+    `The full output is in ${full.path}${saved} (bash can grep or sed parts of it) ...]\n\n`;
+  return { content: head + marker + tail, fullOutputPath: full.path };
+}

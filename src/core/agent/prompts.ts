@@ -1,4 +1,5 @@
 /** System prompts of the parent and of subagents. */
+import type { AgentDefinition } from '../agents/agent-definition';
 
 export function parentSystemPrompt(workdir: string, canDelegate: boolean): string {
   const lines = [
@@ -15,9 +16,11 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean): strin
   return lines.join('\n');
 }
 
-export function subagentSystemPrompt(workdir: string, canDelegate: boolean): string {
+/** `def`: an agent definition whose body comes first (its own role); the harness's note follows it. */
+export function subagentSystemPrompt(workdir: string, canDelegate: boolean, def?: AgentDefinition): string {
   return [
-    `You are a subagent working in the folder ${workdir}, on one task handed to you by another agent.`,
+    def?.prompt ? `${def.prompt}\n` : '',
+    `You are a subagent${def ? ` ("${def.name}")` : ''} working in the folder ${workdir}, on one task handed to you by another agent.`,
     'You do not see that agent\'s conversation; the task below is all you are told. Complete it with the tools, then stop.',
     canDelegate ? 'You may delegate a self-contained part of it with the task tool.' : '',
     'Your final message is the only thing returned to the agent that asked, so make it a concise report with:',

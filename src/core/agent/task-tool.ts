@@ -13,15 +13,35 @@
  * Only the child's final text enters the parent's messages; its tool calls reach the event stream
  * (transcripts, the tree view) and nowhere else.
  */
+import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
+import type { AgentDefinition } from '../agents/agent-definition';
+import { childSpec, narrowMode } from '../agents/agent-spec';
 import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import { runAgent } from './loop';
-import { subagentSystemPrompt } from './prompts';
 import type { AgentResult, RunServices } from './types';
 
 export interface TaskInput {
   prompt: string;
   description?: string;
+  /** Which agent definition runs it (default: general-purpose). */
+  subagent_type?: string;
+}
+
+/** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
+const DESCRIPTION_CHARS = 160;
+
+function catalogOf(services: RunServices): ReadonlyMap<string, AgentDefinition> {
+  return services.agentDefinitions ?? new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
+}
+
+function agentLines(agents: ReadonlyMap<string, AgentDefinition>): string {
+  return [...agents.values()]
+    .map((a) => {
+      const line = a.description.replace(/\s+/g, ' ').trim();
+      return `- ${a.name}: ${line.length > DESCRIPTION_CHARS ? `${line.slice(0, DESCRIPTION_CHARS - 1)}…` : line}`;
+    })
+    .join('\n');
 }
 
 export interface TaskToolOptions {
@@ -29,50 +49,56 @@ export interface TaskToolOptions {
   services: RunServices;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
+  /** The model the parent runs on (what `model: inherit` means). */
+  parentModel?: string;
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
   const { parent, services } = opts;
+  const agents = catalogOf(services);
   return {
     name: 'task',
     kind: 'delegate',
     description:
       'Run a subagent with a fresh context on a self-contained task. It shares the workspace folder and the tools, ' +
       'but sees nothing of this conversation: the prompt must say everything it needs (goal, scope, what you know, what to report). ' +
-      'Only its final report comes back. Several task calls in one message run in parallel.',
+      'Only its final report comes back. Several task calls in one message run in parallel.\n' +
+      `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
         prompt: { type: 'string', description: 'The complete, self-contained task for the subagent.' },
         description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
+        subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
       },
       required: ['prompt'],
     },
     parse(raw) {
       if (!raw || typeof raw !== 'object') return { ok: false, error: 'input must be an object with a "prompt" string' };
-      const { prompt, description } = raw as Record<string, unknown>;
+      const { prompt, description, subagent_type: type } = raw as Record<string, unknown>;
       if (typeof prompt !== 'string' || !prompt.trim()) return { ok: false, error: '"prompt" must be a non-empty string' };
       if (description !== undefined && typeof description !== 'string') return { ok: false, error: '"description" must be a string' };
-      return { ok: true, input: description === undefined ? { prompt } : { prompt, description } };
+      if (type !== undefined && typeof type !== 'string') return { ok: false, error: '"subagent_type" must be a string' };
+      if (typeof type === 'string' && type.trim() && !agents.has(type.trim())) {
+        return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
+      }
+      return {
+        ok: true,
+        input: { prompt, ...(description !== undefined ? { description } : {}), ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}) },
+      };
     },
     paths: () => [],
     summarize: (input) => input.description ?? firstLine(input.prompt),
     async execute(input, ctx): Promise<ToolResult> {
       const description = input.description?.trim() || firstLine(input.prompt);
+      const def = agents.get(input.subagent_type ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
       const depth = parent.depth + 1;
-      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description };
+      const mode = narrowMode(parent.mode, def.permissionMode);
+      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description, ...(mode ? { mode } : {}) };
       const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
       // The child's controller is made by the agent registry, linked to this call's signal.
       const child = await runAgent(
-        {
-          identity,
-          systemPrompt: subagentSystemPrompt(services.workdir, depth < services.limits.maxDepth),
-          history: [],
-          prompt: input.prompt,
-          tools: services.baseTools,
-          maxTurns: services.limits.subagentMaxTurns,
-          toolUseId: ctx.toolUseId,
-        },
+        childSpec({ def, identity, prompt: input.prompt, toolUseId: ctx.toolUseId, parentModel: opts.parentModel ?? services.modelId, services }),
         services,
         ctx.signal,
       );

@@ -13,7 +13,7 @@ import { errorText } from '../errors';
 import type { AgentIdentity, ToolCallRequest } from '../policy/types';
 import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
 import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
-import { limitOutput } from './output-limit';
+import { limitOutput, limitPartialOutput } from './output-limit';
 import type { RunServices } from './types';
 
 export interface ToolCallScope {
@@ -35,9 +35,10 @@ export async function executeToolCall(use: ToolUseBlock, scope: ToolCallScope, b
     result = { content: `Tool ${use.name} failed: ${errorText(err)}`, isError: true };
   }
   if (scope.signal.aborted && !result.isError) result = { content: `${result.content}\n[run cancelled]`, isError: result.isError };
-  const limited = await limitOutput(result.content, scope.services.limits.maxOutputChars, (full) =>
-    scope.services.saveFullOutput(use.id, full),
-  );
+  const max = scope.services.limits.maxOutputChars;
+  const limited = result.fullOutput
+    ? limitPartialOutput(result.content, max, result.fullOutput)
+    : await limitOutput(result.content, max, (full) => scope.services.saveFullOutput(use.id, full));
   await scope.emit({
     type: 'tool_finished',
     toolUseId: use.id,
@@ -80,7 +81,8 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   const refusal = await checkPermission(tool, input, use, scope, pre.allowed);
   if (refusal) return { content: refusal, isError: true };
 
-  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id });
+  const outputPath = services.outputPathFor?.(use.id);
+  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, ...(outputPath ? { outputPath } : {}) });
   return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output });
 }
 

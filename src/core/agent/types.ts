@@ -11,6 +11,7 @@ import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { ContextSettings } from './compactor';
+import type { AgentDefinition } from '../agents/agent-definition';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -31,6 +32,10 @@ export interface RunLimits {
 export interface RunServices {
   model: ModelPort;
   modelId: string;
+  /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
+  agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
+  modelAliases?: Readonly<Record<string, string>>;
   maxTokens: number;
   workdir: string;
   hooks: HookRegistry;
@@ -42,6 +47,8 @@ export interface RunServices {
   baseTools: ToolRegistry;
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
+  /** Where a tool may stream a full output too large for memory (same place saveFullOutput uses). */
+  outputPathFor?(toolUseId: string): string;
   newAgentId(): string;
   /** Window and threshold for compaction (every agent's context is measured against it). */
   context: ContextSettings;
@@ -63,6 +70,13 @@ export interface AgentSpec {
   toolUseId?: string;
   /** Turns this agent already had in the session (the root's earlier prompts): event turn numbers continue after it. */
   turnBase?: number;
+  /** False: no `task` tool whatever the depth (its agent definition does not list it). */
+  canDelegate?: boolean;
+  /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
+  modelId?: string;
+  /** The agent definition it runs (`general-purpose`, `Explore`, a file's name) and its colour. */
+  agentType?: string;
+  color?: string;
 }
 
 export interface SubagentSummary {
@@ -75,6 +89,8 @@ export interface SubagentSummary {
   usage: Usage;
   result: string;
   duration_ms: number;
+  agent_type: string;
+  model: string;
 }
 
 export interface AgentResult {
@@ -92,4 +108,7 @@ export interface AgentResult {
   messages: MessageParam[];
   /** Every descendant that ran, in finishing order. */
   subagents: SubagentSummary[];
+  /** The model it ran on, and its agent definition (a subagent's). */
+  model: string;
+  agentType?: string;
 }

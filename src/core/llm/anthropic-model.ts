@@ -40,6 +40,8 @@ export interface AnthropicModelOptions {
   streamRetryDelayMs?: number;
   /** How long the SDK waits for response headers (per attempt; timeouts are retried). Default 120 000. */
   requestTimeoutMs?: number;
+  /** While no response has come, tell the caller (onWaiting) every this many ms. Default 10 000. */
+  waitingNoticeMs?: number;
 }
 
 /** A failure after the stream started: worth another attempt. */
@@ -68,6 +70,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   const streamRetries = opts.streamRetries ?? 2;
   const retryDelayMs = opts.streamRetryDelayMs ?? 500;
+  const waitingMs = opts.waitingNoticeMs ?? 10_000;
 
   return {
     async stream(request, signal, callbacks) {
@@ -75,7 +78,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new ModelError('request aborted', 'aborted');
         try {
-          return await attemptOnce(client, request, signal, callbacks, idleMs);
+          return await attemptOnce(client, request, signal, callbacks, idleMs, waitingMs);
         } catch (err) {
           if (err instanceof CallbackFailure) throw err.error;
           if (signal.aborted) throw new ModelError('request aborted', 'aborted');
@@ -108,6 +111,7 @@ async function attemptOnce(
   signal: AbortSignal,
   callbacks: ModelCallbacks,
   idleMs: number,
+  waitingMs: number,
 ): Promise<ModelResponse> {
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -125,8 +129,18 @@ async function attemptOnce(
     }, idleMs);
   };
   // Arms the watchdog on a 2xx response and resets it on every body chunk.
+  const asked = Date.now();
+  let httpAttempt = 0;
   const watchdog: Middleware = async (req, next) => {
-    const res = await next(req);
+    // Every HTTP attempt (the SDK's own retries included) passes here: until its headers come, say we wait.
+    const attempt = ++httpAttempt;
+    const ticker = setInterval(() => callbacks.onWaiting?.({ attempt, waitedMs: Date.now() - asked }), waitingMs);
+    let res: Response;
+    try {
+      res = await next(req);
+    } finally {
+      clearInterval(ticker);
+    }
     if (!res.ok || !res.body) return res;
     touch();
     const body = res.body.pipeThrough(

@@ -35,6 +35,8 @@ export interface ModelCallbacks {
    * failed attempt's text deltas were already forwarded: hosts drop this turn's partial text here.
    */
   onRetry?: (message: string) => void;
+  /** No response yet (not even headers): called every few seconds while the request waits, per HTTP attempt. */
+  onWaiting?: (info: { attempt: number; waitedMs: number }) => void;
 }
 
 /** Errors the loop must classify: fatal ones end the run with one line, never a stack trace. */

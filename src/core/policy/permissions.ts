@@ -26,6 +26,8 @@ function commandOf(req: ToolCallRequest): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
+
 export class PermissionPolicy {
   private currentMode: PermissionMode;
   private readonly workdir: string;
@@ -106,7 +108,8 @@ export class PermissionPolicy {
       };
     }
 
-    const mode = this.currentMode;
+    // An agent definition may narrow the mode for its agent, never widen it.
+    const mode = req.agent.mode && STRICTNESS[req.agent.mode] > STRICTNESS[this.currentMode] ? req.agent.mode : this.currentMode;
     if (req.kind === 'external') return this.checkExternal(req, mode);
     if (!mutates) return { behavior: 'allow' };
     if (mode === 'plan') {

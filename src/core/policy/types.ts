@@ -15,6 +15,8 @@ export interface AgentIdentity {
   depth: number;
   /** The task description for a subagent; undefined for the root agent. */
   description?: string;
+  /** A mode narrower than the session's (an agent definition's permissionMode): the stricter one applies. */
+  mode?: PermissionMode;
 }
 
 export interface ToolCallRequest {

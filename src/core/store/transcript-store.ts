@@ -24,6 +24,8 @@ export interface TranscriptStore {
   readonly listener: EventListener;
   /** Saves a full tool output; returns its path. */
   saveToolOutput(toolUseId: string, content: string): Promise<string>;
+  /** Where a tool's full output goes (a tool streaming a huge output writes there itself). */
+  toolOutputPath(toolUseId: string): string;
   /** Closes the open transcript files (a later event reopens them). */
   close(): void;
 }
@@ -66,17 +68,19 @@ export async function createTranscriptStore(root: string, sessionId: string, roo
     fds.clear();
   };
 
+  const toolOutputPath = (toolUseId: string): string => join(outputDir, `${toolUseId.replace(/[^\w.-]/g, '_')}.txt`);
+
   const saveToolOutput = async (toolUseId: string, content: string): Promise<string> => {
     outputDirReady ??= mkdir(outputDir, { recursive: true });
     await outputDirReady;
-    const file = join(outputDir, `${toolUseId.replace(/[^\w.-]/g, '_')}.txt`);
+    const file = toolOutputPath(toolUseId);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, content, 'utf8');
     await rename(tmp, file);
     return file;
   };
 
-  return { sessionId, sessionFile, sessionDir, agentFile, listener, saveToolOutput, close };
+  return { sessionId, sessionFile, sessionDir, agentFile, listener, saveToolOutput, toolOutputPath, close };
 }
 
 /** Where the CLI keeps transcripts: $XDG_DATA_HOME/delegate, default ~/.local/share/delegate. */

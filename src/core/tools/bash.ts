@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { asRecord } from './file-access';
+import { OutputCapture } from './output-capture';
 import { ProcessGroups } from './process-groups';
 import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
 
@@ -20,7 +21,7 @@ export interface BashInput {
 export interface BashToolOptions {
   defaultTimeoutMs: number;
   maxTimeoutMs: number;
-  /** Characters of combined output kept in memory and returned (head + tail when more). */
+  /** Characters of combined output kept in memory (head + tail); more is spilled whole to the call's outputPath. */
   maxOutputChars: number;
   /** Between SIGTERM and SIGKILL of the process group. */
   killGraceMs?: number;
@@ -43,41 +44,6 @@ export interface CommandLauncher {
 }
 
 const DEFAULT_KILL_GRACE_MS = 1000;
-
-/** Keeps the first and last halves of a stream of text, counting what fell in between. */
-class HeadTailBuffer {
-  private head = '';
-  private tail = '';
-  private total = 0;
-  private readonly headMax: number;
-  private readonly tailMax: number;
-
-  constructor(max: number) {
-    this.headMax = Math.floor(max / 2);
-    this.tailMax = max - this.headMax;
-  }
-
-  push(chunk: string): void {
-    this.total += chunk.length;
-    let rest = chunk;
-    if (this.head.length < this.headMax) {
-      const take = this.headMax - this.head.length;
-      this.head += rest.slice(0, take);
-      rest = rest.slice(take);
-    }
-    if (rest === '') return;
-    this.tail += rest;
-    // Trim lazily (at twice the size) so a flood of small chunks does not copy on every push.
-    if (this.tail.length > this.tailMax * 2) this.tail = this.tail.slice(-this.tailMax);
-  }
-
-  text(): string {
-    const tail = this.tailMax > 0 ? this.tail.slice(-this.tailMax) : '';
-    const dropped = this.total - this.head.length - tail.length;
-    if (dropped <= 0) return this.head + tail;
-    return `${this.head}\n[... ${dropped} characters of output dropped ...]\n${tail}`;
-  }
-}
 
 export function createBashTool(workdir: string, opts: BashToolOptions): Tool<BashInput> {
   const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -132,7 +98,8 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
   const timeoutMs = Math.min(input.timeout ?? opts.defaultTimeoutMs, opts.maxTimeoutMs);
 
   return new Promise<ToolResult>((resolve) => {
-    const out = new HeadTailBuffer(opts.maxOutputChars);
+    // Bounded in memory; a larger output goes whole to ctx.outputPath (the model is told exactly what it sees).
+    const out = new OutputCapture(opts.maxOutputChars, ctx.outputPath);
     const child = spawn(plan.file, plan.args, {
       cwd: workdir,
       // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
@@ -207,14 +174,21 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
         resolve({ content: `could not run bash: ${why}`, isError: true });
         return;
       }
-      const text = out.text();
+      const captured = out.finish();
+      const text = captured.text;
       const body = text === '' ? '(no output)' : text.replace(/\n$/, '');
-      if (timedOut) resolve({ content: `${body}\nCommand timed out after ${timeoutMs} ms (process group killed)`, isError: true });
-      else if (aborted) resolve({ content: `${body}\nCommand cancelled (process group killed)`, isError: true });
-      else if (exit?.signal) resolve({ content: `${body}\n[killed by signal ${exit.signal}]`, isError: true });
+      const spill = captured.spill;
+      // Where the head and tail meet in `body`: the part of the output between them is only in the file.
+      const fullOutput = spill
+        ? { path: spill.path, totalChars: captured.totalChars, savedChars: spill.savedChars, gapAt: spill.gapAt, gapChars: captured.totalChars - text.length }
+        : undefined;
+      const done = (content: string, isError: boolean): void => resolve({ content, isError, ...(fullOutput ? { fullOutput } : {}) });
+      if (timedOut) done(`${body}\nCommand timed out after ${timeoutMs} ms (process group killed)`, true);
+      else if (aborted) done(`${body}\nCommand cancelled (process group killed)`, true);
+      else if (exit?.signal) done(`${body}\n[killed by signal ${exit.signal}]`, true);
       else {
         const code = exit?.code ?? -1;
-        resolve({ content: `${body}\n[exit code ${code}]`, isError: code !== 0 });
+        done(`${body}\n[exit code ${code}]`, code !== 0);
       }
     }
 

@@ -14,12 +14,19 @@ export type ToolKind = 'read' | 'write' | 'exec' | 'delegate' | 'external';
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /**
+   * The tool kept only part of a huge output in `content` and saved the whole: where, how much, and where
+   * in `content` the unsaved-in-memory gap is (`gapChars` characters were left out at index `gapAt`).
+   */
+  fullOutput?: { path: string; totalChars: number; savedChars: number; gapAt: number; gapChars: number };
 }
 
 export interface ToolContext {
   signal: AbortSignal;
   agentId: string;
   toolUseId: string;
+  /** Where this call may save a full output too large to keep in memory (beside the transcript). */
+  outputPath?: string;
 }
 
 export type ParseResult<I> = { ok: true; input: I } | { ok: false; error: string };
@@ -68,6 +75,11 @@ export class ToolRegistry {
 
   schemas(): ToolSchema[] {
     return [...this.byName.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  }
+
+  /** A new registry with the tools whose names pass `keep`. */
+  filter(keep: (name: string) => boolean): ToolRegistry {
+    return new ToolRegistry([...this.byName.values()].filter((t) => keep(t.name)));
   }
 
   /** A new registry with the same tools plus `extra`. */

@@ -163,13 +163,17 @@ describe('MCP servers in a session (server-everything)', function () {
   it('a server that fails to start is tried twice, then reported once with its exit status and what it said', async () => {
     const broken = stdioServer('broken', { args: ['-e', 'process.stderr.write("cannot open the database\\n"); process.exit(3)'] });
     const model = new ScriptedModel().script('default', { text: 'fine without it' });
-    const { session, statuses } = track(await open([broken], 'bypassPermissions', {}, model));
+    const { session, statuses, events } = track(await open([broken], 'bypassPermissions', {}, model));
     const result = await go(session);
     assert.equal(result.status, 'completed');
     await until(() => statuses.length > 0, 10_000, 'a status');
     assert.deepEqual(statuses.map((s) => s.state), ['failed']);
     assert.match(statuses[0]?.detail ?? '', /exited with code 3; it said: cannot open the database \(it was started 2 times\)/);
     assert.ok(!model.requests[0]?.request.tools.some((t) => t.name.startsWith('mcp__')));
+    // The failure is the session's notice too (the panel shows it, the CLI prints it).
+    const notices = events.filter((e) => e.type === 'notice');
+    assert.equal(notices.length, 1);
+    assert.ok(notices[0]?.type === 'notice' && notices[0].level === 'error' && notices[0].source === 'test' && /MCP server "broken" failed: it exited with code 3/.test(notices[0].text));
   });
 
   for (const how of ['shutdown', 'shutdownNow', 'close'] as const) {

@@ -147,9 +147,10 @@ describe('bash tool', function () {
     const r = await run({ command: "head -c 300000 /dev/zero | tr '\\0' a; echo; seq 1 5" });
     assert.equal(r.isError, false);
     assert.ok(r.content.length < 10_200, `kept ${r.content.length} chars`);
-    assert.match(r.content, /^a{5000}\n\[\.\.\. \d+ characters of output dropped \.\.\.\]\na+\n1\n2\n3\n4\n5\n\[exit code 0\]$/);
-    const dropped = Number(/\[\.\.\. (\d+) characters/.exec(r.content)?.[1]);
+    assert.match(r.content, /^a{5000}\n\[\.\.\. [\d,]+ of [\d,]+ characters of output dropped \(not saved\) \.\.\.\]\na+\n1\n2\n3\n4\n5\n\[exit code 0\]$/);
+    const [dropped, total] = (/\[\.\.\. ([\d,]+) of ([\d,]+) characters/.exec(r.content) ?? []).slice(1).map((v) => Number(v.replace(/,/g, '')));
     assert.equal(dropped, 300_000 + 1 + 10 - 10_000);
+    assert.equal(total, 300_000 + 1 + 10);
   });
 
   it('does not split multi-byte characters across chunks', async () => {

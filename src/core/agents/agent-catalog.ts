@@ -1,0 +1,142 @@
+/**
+ * The agents a session can hand work to, from the files users already keep:
+ *
+ *   built-in      general-purpose (every tool), Explore (read-only)
+ *   user          ~/.claude/agents/*.md
+ *   project       .github/agents/*.agent.md (Copilot), .claude/agents/*.md   ← wins on a name clash
+ *
+ * Every file that cannot be used, and every tool name Delegate does not have, is reported (never skipped
+ * silently — the most common complaint about the peers); the rest loads.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ourToolName } from '../tools/tool-names';
+import { parseAgentFile, type AgentDefinition, type AgentFileProblem } from './agent-definition';
+
+export const DEFAULT_AGENT = 'general-purpose';
+
+export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
+  {
+    name: DEFAULT_AGENT,
+    description: 'General-purpose agent for researching questions, searching code and carrying out multi-step tasks; has every tool.',
+    prompt: '',
+    source: 'built-in',
+    scope: 'built-in',
+  },
+  {
+    name: 'Explore',
+    description: 'Fast read-only agent for exploring a codebase: finds files, searches code, reads and explains it. Changes nothing, runs no commands.',
+    prompt: 'You explore the codebase read-only: find the relevant files, search and read them, and report precisely (paths and line numbers).',
+    tools: ['read_file', 'glob', 'grep'],
+    source: 'built-in',
+    scope: 'built-in',
+  },
+];
+
+/** Tools of Copilot's agent files, in our names (several map to more than one of ours). */
+const COPILOT_TOOLS: Record<string, string[]> = {
+  codebase: ['read_file', 'glob', 'grep'],
+  search: ['glob', 'grep'],
+  readFile: ['read_file'],
+  editFiles: ['edit_file', 'write_file'],
+  editfiles: ['edit_file', 'write_file'],
+  runCommands: ['bash'],
+  runInTerminal: ['bash'],
+  terminal: ['bash'],
+  fetch: ['web_fetch'],
+  githubRepo: [],
+};
+
+/** Our names for the names in an agent's list; `unknown` are those Delegate has no tool for. */
+export function mapToolNames(names: readonly string[], known: ReadonlySet<string>): { tools: string[]; unknown: string[] } {
+  const tools: string[] = [];
+  const unknown: string[] = [];
+  for (const raw of names) {
+    const name = raw.replace(/\(.*\)$/, '').trim(); // `Bash(git *)` rules: the tool is what counts here
+    if (name.startsWith('mcp__')) {
+      tools.push(name); // MCP tools exist once their server connects: resolved when the agent runs
+      continue;
+    }
+    const ours = ourToolName(name, known);
+    if (ours) tools.push(ours);
+    else if (COPILOT_TOOLS[name]) tools.push(...COPILOT_TOOLS[name].filter((t) => known.has(t)));
+    else unknown.push(name);
+  }
+  return { tools: [...new Set(tools)], unknown };
+}
+
+export interface AgentCatalog {
+  /** By name; what a `task` call's `subagent_type` selects. */
+  agents: Map<string, AgentDefinition>;
+  problems: AgentFileProblem[];
+}
+
+async function filesIn(dir: string, suffix: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith(suffix)).sort().map((n) => join(dir, n));
+}
+
+export interface CatalogOptions {
+  workdir: string;
+  /** The user's home (for ~/.claude/agents); none: no user agents. */
+  home?: string;
+  /** The names of the tools the session has (ours), to report unknown ones. */
+  knownTools: ReadonlySet<string>;
+  /** False in an untrusted editor workspace: the project's agent files are not read. */
+  includeProject?: boolean;
+}
+
+export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatalog> {
+  const agents = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
+  const problems: AgentFileProblem[] = [];
+  const sources: { files: string[]; scope: AgentDefinition['scope']; copilot: boolean }[] = [];
+  if (opts.home) sources.push({ files: await filesIn(join(opts.home, '.claude', 'agents'), '.md'), scope: 'user', copilot: false });
+  if (opts.includeProject !== false) {
+    sources.push({ files: await filesIn(join(opts.workdir, '.github', 'agents'), '.agent.md'), scope: 'project', copilot: true });
+    sources.push({ files: await filesIn(join(opts.workdir, '.claude', 'agents'), '.md'), scope: 'project', copilot: false });
+  }
+  if (sources.every((source) => source.files.length === 0)) return { agents, problems };
+  const { parseDocument } = await import('yaml');
+  // Later sources win: user < Copilot's project files < Claude Code's project files.
+  for (const { files, scope, copilot } of sources) {
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      const text = await readFile(file, 'utf8').catch((err: Error) => err);
+      if (text instanceof Error) {
+        problems.push({ file, reason: `cannot read it: ${text.message}`, severity: 'error' });
+        continue;
+      }
+      const fallback = copilot ? file.slice(file.lastIndexOf('/') + 1, -'.agent.md'.length) : undefined;
+      const parsed = parseAgentFile(file, text, scope, fallback, parseDocument);
+      problems.push(...parsed.problems);
+      const agent = parsed.agent;
+      if (!agent) continue;
+      if (seen.has(agent.name)) problems.push({ file, reason: `the name "${agent.name}" is also used by ${seen.get(agent.name)}; this one wins`, severity: 'warning' });
+      seen.set(agent.name, file);
+      for (const key of ['tools', 'disallowedTools'] as const) {
+        const names = agent[key];
+        if (!names) continue;
+        const mapped = mapToolNames(names, opts.knownTools);
+        if (mapped.unknown.length) {
+          problems.push({ file, reason: `${key}: Delegate has no tool ${mapped.unknown.map((n) => `"${n}"`).join(', ')}: dropped from this agent`, severity: 'warning' });
+        }
+        agent[key] = mapped.tools;
+      }
+      agents.set(agent.name, agent);
+    }
+  }
+  return { agents, problems };
+}
+
+/** `sonnet`, `opus`, `haiku` → full ids (overridable: `delegate.modelAliases`, DELEGATE_MODEL_ALIASES). */
+export const DEFAULT_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: 'claude-sonnet-5-5',
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
+};
+
+/** The model an agent runs on: `inherit` (or none) is its parent's; an alias goes through the table. */
+export function resolveAgentModel(model: string | undefined, parentModel: string, aliases: Readonly<Record<string, string>> = DEFAULT_MODEL_ALIASES): string {
+  if (!model || model === 'inherit') return parentModel;
+  return aliases[model] ?? model;
+}

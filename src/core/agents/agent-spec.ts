@@ -1,0 +1,63 @@
+/**
+ * A subagent's spec built from its definition — the one place an agent file turns into what runs:
+ *
+ *   definition ─▶ tools     the session's tools ∩ `tools` − `disallowedTools` (task only below max depth)
+ *              ─▶ prompt    its body, then the harness's short note on the folder, the tools and the report
+ *              ─▶ model     inherit | alias | full id
+ *              ─▶ turns     maxTurns, else the session's subagent cap
+ *              ─▶ mode      its permissionMode, which may only narrow the parent's
+ */
+import type { AgentSpec, RunServices } from '../agent/types';
+import { subagentSystemPrompt } from '../agent/prompts';
+import type { AgentIdentity, PermissionMode } from '../policy/types';
+import type { ToolRegistry } from '../tools/types';
+import { resolveAgentModel } from './agent-catalog';
+import type { AgentDefinition } from './agent-definition';
+
+const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
+
+/** The stricter of two modes: an agent file can narrow what its parent may do, never widen it. */
+export function narrowMode(parent: PermissionMode | undefined, own: PermissionMode | undefined): PermissionMode | undefined {
+  if (!parent) return own;
+  if (!own) return parent;
+  return STRICTNESS[own] > STRICTNESS[parent] ? own : parent;
+}
+
+/** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
+export function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
+  const denied = new Set(def.disallowedTools ?? []);
+  const allowed = def.tools ? new Set(def.tools) : undefined;
+  return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
+}
+
+/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`. */
+export function agentMayDelegate(def: AgentDefinition): boolean {
+  if (def.disallowedTools?.includes('task')) return false;
+  return def.tools === undefined || def.tools.includes('task');
+}
+
+export interface ChildSpecInput {
+  def: AgentDefinition;
+  identity: AgentIdentity;
+  prompt: string;
+  toolUseId: string;
+  parentModel: string;
+  services: RunServices;
+}
+
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, services }: ChildSpecInput): AgentSpec {
+  const canDelegate = agentMayDelegate(def) && identity.depth < services.limits.maxDepth;
+  return {
+    identity,
+    systemPrompt: subagentSystemPrompt(services.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def),
+    history: [],
+    prompt,
+    tools: agentTools(def, services.baseTools),
+    canDelegate,
+    maxTurns: def.maxTurns ?? services.limits.subagentMaxTurns,
+    toolUseId,
+    modelId: resolveAgentModel(def.model, parentModel, services.modelAliases),
+    agentType: def.name,
+    ...(def.color ? { color: def.color } : {}),
+  };
+}
