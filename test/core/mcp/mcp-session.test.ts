@@ -1,7 +1,7 @@
 // MCP servers in a core session, against the real reference server: its tools as ordinary registry entries,
 // results as text, the permission rules, restart-once, and no process left behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
@@ -90,6 +90,21 @@ describe('MCP servers in a session (server-everything)', function () {
     assert.doesNotMatch(String(env?.content), /canary-must-not-reach/);
     assert.deepEqual(statuses.map((s) => [s.server, s.state]), [['everything', 'connected']]);
     model.assertDone();
+  });
+
+  it('a long result is cut like any output, and the whole of it saved beside the transcript', async () => {
+    const long = `${'0123456789'.repeat(7000)}THE-END`;
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: long } }] }, { text: 'ok' });
+    const { session, events } = track(await open([stdioServer('everything')], 'bypassPermissions', {}, model));
+    await go(session);
+    const sent = String(resultsOf(model, 1)[0]?.content);
+    assert.ok(sent.length < long.length, 'the model gets a cut result');
+    assert.match(sent, /characters cut here\. The full output was saved to /);
+    assert.ok(sent.endsWith('THE-END'), 'with its tail');
+    const finished = events.find((e) => e.type === 'tool_finished');
+    const file = finished?.type === 'tool_finished' ? finished.fullOutputPath : undefined;
+    assert.ok(file, 'the full output was saved');
+    assert.equal(readFileSync(file, 'utf8'), `Echo: ${long}`);
   });
 
   it('plan mode runs a read-only tool and refuses one that is not (toggle-simulated-logging)', async () => {
