@@ -29,7 +29,6 @@ import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
-import { ToolRegistry, type AnyTool } from './tools/types';
 import { ProcessGroups } from './tools/process-groups';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
@@ -147,14 +146,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     approver: config.approver,
     bus,
     limits,
-    baseTools: offeredTools(permissions, createBaseTools(config.workdir, {
+    // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
+    baseTools: createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
       // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
       maxOutputChars: 1_000_000,
       groups: processes,
       launcher: sandbox,
-    })),
+    }).filter((name) => permissions.offers(name)),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
@@ -258,9 +258,3 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   };
 }
 
-/** The registry less the tools the session's rules disallow (the model is not offered them). */
-function offeredTools(permissions: PermissionPolicy, tools: ToolRegistry): ToolRegistry {
-  const names = tools.names();
-  const kept = names.filter((name) => permissions.offers(name));
-  return kept.length === names.length ? tools : new ToolRegistry(kept.map((name) => tools.get(name) as AnyTool));
-}
