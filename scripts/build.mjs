@@ -21,6 +21,8 @@ await build({
   // Always minified: less to parse on every start (the source map keeps stack traces readable).
   minify: true,
   define: { DELEGATE_VERSION: JSON.stringify(pkg.version) },
+  // Its binary sits beside its own files: resolved from node_modules at run time.
+  external: ['@vscode/ripgrep'],
   // CommonJS dependencies (the SDK) call require() for Node built-ins; ESM output needs a real one.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
@@ -34,7 +36,8 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['vscode'],
+  // The editor passes the ripgrep VS Code ships; @vscode/ripgrep is not in the .vsix.
+  external: ['vscode', '@vscode/ripgrep'],
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',

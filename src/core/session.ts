@@ -58,6 +58,8 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
+  ripgrepPath?: string;
   /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
   modelAliases?: Record<string, string>;
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
@@ -153,6 +155,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
       maxOutputChars: 1_000_000,
       groups: processes,
+      ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
       launcher: sandbox,
     }).filter((name) => permissions.offers(name)),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),

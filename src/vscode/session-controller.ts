@@ -12,6 +12,8 @@
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { findRipgrep } from '../core/tools/ripgrep';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
@@ -230,6 +232,7 @@ export class SessionController implements vscode.Disposable {
       compactThreshold: settings.compactThreshold,
       // Agent files: the user's always; the project's only in a trusted workspace.
       agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
+      ...(editorRipgrep() ? { ripgrepPath: editorRipgrep() } : {}),
       ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
       workdir: folder.uri.fsPath,
       model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
@@ -322,6 +325,19 @@ export class SessionController implements vscode.Disposable {
     this.promptEmitter.dispose();
     this.resetEmitter.dispose();
   }
+}
+
+/** The ripgrep VS Code ships (its folder moved across versions), else `rg` on PATH. */
+function editorRipgrep(): string | undefined {
+  const root = vscode.env.appRoot;
+  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const platform = `${process.platform}-${process.arch}`;
+  return findRipgrep(
+    ['node_modules', 'node_modules.asar.unpacked'].flatMap((dir) => [
+      join(root, dir, '@vscode', 'ripgrep', 'bin', exe),
+      join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
+    ]),
+  );
 }
 
 function totalTokens(usage: Usage): number {

@@ -140,6 +140,22 @@ describe('Delegate in the extension host', () => {
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
   });
 
+  it('grep and glob run on the ripgrep VS Code ships', async () => {
+    writeFileSync(join(workdir, 'grep-me.txt'), 'needle-7f2 in a haystack\n');
+    server.script(
+      reply.toolUse([
+        { name: 'grep', input: { pattern: 'needle-7f2', output_mode: 'content' } },
+        { name: 'glob', input: { pattern: '*.txt' } },
+      ]),
+      reply.text('found it'),
+    );
+    await api.controller.ask('find the needle');
+    server.assertAllConsumed();
+    const [grep, glob] = lastToolResults(requests()[1] as RecordedRequest).map((r) => String(r.content));
+    assert.equal(grep, 'grep-me.txt:1:needle-7f2 in a haystack');
+    assert.match(glob ?? '', /grep-me\.txt/);
+  });
+
   it('Stop cancels a running subagent', async () => {
     server.route([
       { name: 'child', match: isChild, replies: [reply.stall()] },

@@ -1,10 +1,12 @@
 /**
  * The five workspace tools every agent gets (the `task` tool is added by the agent layer).
- * Order matters only for how the model sees the list: bash, read_file, write_file, edit_file, glob.
+ * Order matters only for how the model sees the list: bash, read_file, write_file, edit_file, glob, grep.
  */
 import { createBashTool, type BashToolOptions } from './bash';
 import { createEditFileTool } from './edit-file';
 import { createGlobTool } from './glob';
+import { createGrepTool } from './grep';
+import { defaultRipgrepPath } from './ripgrep';
 import { createNodeFileOps } from './node-file-ops';
 import { PathLocks } from './path-locks';
 import { createReadFileTool } from './read-file';
@@ -14,10 +16,13 @@ import { createWriteFileTool } from './write-file';
 export interface BaseToolOptions extends BashToolOptions {
   /** File access port; node:fs when omitted. */
   ops?: FileOps;
+  /** The ripgrep binary under grep and glob (the host finds it); `rg` on PATH when omitted. */
+  ripgrepPath?: string;
 }
 
 export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {
   const ops = opts.ops ?? createNodeFileOps();
+  const rg = opts.ripgrepPath ?? defaultRipgrepPath();
   // One lock table for both writing tools: a write racing an edit of the same file is ordered too.
   const locks = new PathLocks();
   return new ToolRegistry([
@@ -25,6 +30,7 @@ export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolReg
     createReadFileTool(workdir, ops),
     createWriteFileTool(workdir, ops, locks),
     createEditFileTool(workdir, ops, locks),
-    createGlobTool(workdir),
+    createGlobTool(workdir, rg),
+    createGrepTool(workdir, rg),
   ]);
 }

@@ -1,10 +1,15 @@
 /**
  * `glob`: lists workspace files matching a pattern, honouring .gitignore files (nested ones too) and
  * never showing node_modules or .git, so the model sees the project rather than its build debris.
+ *
+ *   rg --files (ignore rules applied by ripgrep, links not followed) ─▶ picomatch(pattern, no dotfiles
+ *   unless named) ─▶ only entries whose real folder is inside the workspace ─▶ sorted, capped
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import { asRecord } from './file-access';
+import { ALWAYS_EXCLUDED, runRipgrep } from './ripgrep';
 import type { ParseResult, Tool } from './types';
 
 export interface GlobInput {
@@ -32,7 +37,7 @@ function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-export function createGlobTool(workdir: string): Tool<GlobInput> {
+export function createGlobTool(workdir: string, rgPath: string | undefined): Tool<GlobInput> {
   return {
     name: 'glob',
     description:
@@ -57,7 +62,7 @@ export function createGlobTool(workdir: string): Tool<GlobInput> {
     paths: () => [],
     summarize: (input) => input.pattern,
 
-    async execute(input) {
+    async execute(input, ctx) {
       const problem = patternProblem(input.pattern);
       if (problem) return { content: problem, isError: true };
       let root: string;
@@ -67,23 +72,17 @@ export function createGlobTool(workdir: string): Tool<GlobInput> {
         return { content: `workspace folder is not accessible: ${workdir}`, isError: true };
       }
 
-      let found: string[];
-      try {
-        // Loaded on first use: a run that never globs does not pay for it at start-up.
-        const { globby } = await import('globby');
-        found = await globby(input.pattern, {
-          cwd: root,
-          gitignore: true,
-          dot: false,
-          onlyFiles: true,
-          // A linked folder could lead outside the workspace or loop: never walk into links (fast-glob
-          // then lists no symlinks at all, linked files included).
-          followSymbolicLinks: false,
-          ignore: ['**/node_modules/**', '**/.git/**'],
-        });
-      } catch (err) {
-        return { content: `glob failed for ${input.pattern}: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+      if (!rgPath) return { content: 'glob is not available: ripgrep (rg) was not found on this machine', isError: true };
+      const listed = await runRipgrep(rgPath, ['--files', '--hidden', ...ALWAYS_EXCLUDED.flatMap((g) => ['--glob', g])], { cwd: root, signal: ctx.signal });
+      if (listed.code !== 0 && listed.code !== 1) {
+        return { content: `glob failed for ${input.pattern}: ${listed.stderr.trim().split('\n')[0] || `ripgrep exited ${listed.code}`}`, isError: true };
       }
+      const matches = picomatch(input.pattern.replace(/^\.\//, ''), { dot: false });
+      const found = listed.stdout
+        .split('\n')
+        .filter((p) => p !== '')
+        .map((p) => p.replace(/^\.\//, ''))
+        .filter((p) => matches(p));
 
       // Symlinks are not descended while walking, but a pattern whose fixed prefix names a linked
       // folder (`linked/**`) is read through the link: keep only entries whose real folder is inside.

@@ -47,7 +47,7 @@ describe('task: subagent_type', () => {
     const child = must(model.requests.find((r) => r.route === 'child')).request;
     assert.ok(child.system.startsWith('You are a senior code reviewer'), child.system.slice(0, 80));
     assert.match(child.system, /You are a subagent \("code-reviewer"\)/);
-    assert.deepEqual(child.tools.map((t) => t.name), ['read_file', 'glob']);
+    assert.deepEqual(child.tools.map((t) => t.name), ['read_file', 'glob', 'grep'], 'Read, Grep, Glob');
     assert.equal(child.model, 'claude-sonnet-5-5');
     assert.equal(firstUserText(child), 'Review src/a.ts');
     const started = events.find((e) => e.type === 'agent_started' && e.parentId !== null);
@@ -68,7 +68,7 @@ describe('task: subagent_type', () => {
     const afterUnknown = JSON.stringify(must(model.requests[1]).request.messages.at(-1));
     assert.match(afterUnknown, /unknown subagent_type \\"nope\\"; the agent types are: general-purpose, Explore, /);
     const explore = must(model.requests.find((r) => r.route === 'child')).request;
-    assert.deepEqual(explore.tools.map((t) => t.name), ['read_file', 'glob'], 'read-only (grep when it exists)');
+    assert.deepEqual(explore.tools.map((t) => t.name), ['read_file', 'glob', 'grep'], 'read-only');
     assert.equal(explore.model, 'claude-parent', 'inherits the parent model');
   });
 

@@ -219,12 +219,12 @@ describe('file tools', () => {
     });
   });
 
-  it('createBaseTools returns the five tools in order', () => {
+  it('createBaseTools returns the six tools in order', () => {
     const reg = createBaseTools(ws, { defaultTimeoutMs: 1000, maxTimeoutMs: 2000, maxOutputChars: 1000 });
-    assert.deepEqual(reg.names(), ['bash', 'read_file', 'write_file', 'edit_file', 'glob']);
+    assert.deepEqual(reg.names(), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep']);
     assert.deepEqual(
       reg.schemas().map((s) => s.input_schema.required),
-      [['command'], ['path'], ['path', 'content'], ['path', 'old_text', 'new_text'], ['pattern']],
+      [['command'], ['path'], ['path', 'content'], ['path', 'old_text', 'new_text'], ['pattern'], ['pattern']],
     );
   });
 });

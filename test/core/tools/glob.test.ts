@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGlobTool } from '../../../src/core/tools/glob';
+import { defaultRipgrepPath } from '../../../src/core/tools/ripgrep';
 
 const ctx = { signal: new AbortController().signal, agentId: 'root', toolUseId: 'tu_1' };
 
@@ -29,14 +30,14 @@ describe('glob tool', () => {
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
   const run = async (pattern: unknown) => {
-    const tool = createGlobTool(ws);
+    const tool = createGlobTool(ws, defaultRipgrepPath());
     const parsed = tool.parse({ pattern });
     if (!parsed.ok) return { content: parsed.error, isError: true };
     return tool.execute(parsed.input, ctx);
   };
 
   it('lists matches sorted, relative, one per line; kind read', async () => {
-    assert.equal(createGlobTool(ws).kind, 'read');
+    assert.equal(createGlobTool(ws, defaultRipgrepPath()).kind, 'read');
     assert.deepEqual(await run('src/**/*.ts'), { content: 'src/a.ts\nsrc/b.ts\nsrc/sub/c.ts' });
   });
 
@@ -73,7 +74,7 @@ describe('glob tool', () => {
   });
 
   it('rejects malformed input in parse', () => {
-    const tool = createGlobTool(ws);
+    const tool = createGlobTool(ws, defaultRipgrepPath());
     for (const bad of [null, {}, { pattern: 1 }, { pattern: '  ' }]) assert.equal(tool.parse(bad).ok, false);
   });
 

@@ -1,0 +1,128 @@
+/**
+ * `grep`: searches file contents with ripgrep, as Claude Code's Grep does — a regex, an optional path
+ * (file or folder inside the workspace) and glob filter, three output modes, context lines, a cap on
+ * the lines returned. .gitignore is respected; node_modules and .git are never searched.
+ */
+import { realpath } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { asRecord } from './file-access';
+import { resolveInside } from './path-confinement';
+import { ALWAYS_EXCLUDED, runRipgrep } from './ripgrep';
+import type { ParseResult, Tool } from './types';
+
+export type GrepMode = 'files_with_matches' | 'content' | 'count';
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  output_mode: GrepMode;
+  caseInsensitive: boolean;
+  lineNumbers: boolean;
+  context?: number;
+  head_limit?: number;
+}
+
+const DEFAULT_HEAD_LIMIT = 500;
+const MODES: readonly GrepMode[] = ['files_with_matches', 'content', 'count'];
+
+function optionalInt(rec: Record<string, unknown>, key: string, min: number): number | undefined | string {
+  const v = rec[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) return `"${key}" must be an integer ≥ ${min}`;
+  return v;
+}
+
+export function createGrepTool(workdir: string, rgPath: string | undefined): Tool<GrepInput> {
+  return {
+    name: 'grep',
+    description:
+      'Search file contents in the workspace with a regular expression (ripgrep syntax). Respects .gitignore; ' +
+      'node_modules and .git are never searched. output_mode: "files_with_matches" (default: the files that match), ' +
+      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file). ' +
+      `"glob" filters files (e.g. "*.ts", "src/**/*.tsx"); "path" limits the search to a file or folder. At most head_limit lines are returned (default ${DEFAULT_HEAD_LIMIT}).`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'The regular expression to search for.' },
+        path: { type: 'string', description: 'File or folder to search in, relative to the workspace root (default: all of it).' },
+        glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.js" or "src/**/*.ts".' },
+        output_mode: { type: 'string', enum: [...MODES], description: 'What to return (default files_with_matches).' },
+        '-i': { type: 'boolean', description: 'Case-insensitive.' },
+        '-n': { type: 'boolean', description: 'Line numbers in content mode (default true).' },
+        '-C': { type: 'integer', minimum: 0, description: 'Lines of context around each match (content mode).' },
+        head_limit: { type: 'integer', minimum: 1, description: `Return at most this many lines (default ${DEFAULT_HEAD_LIMIT}).` },
+      },
+      required: ['pattern'],
+    },
+    kind: 'read',
+
+    parse(raw): ParseResult<GrepInput> {
+      const rec = asRecord(raw);
+      if (!rec) return { ok: false, error: 'grep input must be an object with a "pattern" string' };
+      if (typeof rec.pattern !== 'string' || rec.pattern === '') return { ok: false, error: 'grep needs "pattern" (a non-empty string)' };
+      for (const key of ['path', 'glob'] as const) {
+        if (rec[key] !== undefined && (typeof rec[key] !== 'string' || rec[key] === '')) return { ok: false, error: `"${key}" must be a non-empty string` };
+      }
+      const mode = rec.output_mode ?? 'files_with_matches';
+      if (!MODES.includes(mode as GrepMode)) return { ok: false, error: `"output_mode" must be one of ${MODES.join(', ')}` };
+      const context = optionalInt(rec, '-C', 0);
+      const head = optionalInt(rec, 'head_limit', 1);
+      if (typeof context === 'string') return { ok: false, error: context };
+      if (typeof head === 'string') return { ok: false, error: head };
+      return {
+        ok: true,
+        input: {
+          pattern: rec.pattern,
+          output_mode: mode as GrepMode,
+          caseInsensitive: rec['-i'] === true,
+          lineNumbers: rec['-n'] !== false,
+          ...(typeof rec.path === 'string' ? { path: rec.path } : {}),
+          ...(typeof rec.glob === 'string' ? { glob: rec.glob } : {}),
+          ...(context !== undefined ? { context } : {}),
+          ...(head !== undefined ? { head_limit: head } : {}),
+        },
+      };
+    },
+
+    paths: (input) => (input.path ? [input.path] : []),
+    summarize: (input) => `${input.pattern}${input.path ? `  in ${input.path}` : ''}${input.glob ? `  (${input.glob})` : ''}`,
+
+    async execute(input, ctx) {
+      if (!rgPath) return { content: 'grep is not available: ripgrep (rg) was not found on this machine', isError: true };
+      let root: string;
+      try {
+        root = await realpath(workdir);
+      } catch {
+        return { content: `workspace folder is not accessible: ${workdir}`, isError: true };
+      }
+      let target = '.';
+      if (input.path) {
+        const where = await resolveInside(workdir, input.path);
+        if (!where.ok) return { content: where.reason, isError: true };
+        target = relative(root, where.absPath) || '.';
+      }
+      const args = ['--color', 'never', '--max-columns', '500', '--max-columns-preview', '--hidden'];
+      for (const exclude of ALWAYS_EXCLUDED) args.push('--glob', exclude);
+      if (input.glob) args.push('--glob', input.glob);
+      if (input.caseInsensitive) args.push('--ignore-case');
+      if (input.output_mode === 'files_with_matches') args.push('--files-with-matches');
+      else if (input.output_mode === 'count') args.push('--count', '--with-filename');
+      else {
+        args.push('--with-filename', input.lineNumbers ? '--line-number' : '--no-line-number');
+        if (input.context !== undefined) args.push('--context', String(input.context));
+      }
+      args.push('--regexp', input.pattern, '--', target);
+      const r = await runRipgrep(rgPath, args, { cwd: root, signal: ctx.signal });
+      if (ctx.signal.aborted) return { content: 'grep cancelled', isError: true };
+      if (r.code === 1) return { content: `No matches for ${input.pattern}${input.path ? ` in ${input.path}` : ''}` };
+      if (r.code !== 0) return { content: `grep failed: ${r.stderr.trim().split('\n')[0] || `ripgrep exited ${r.code}`}`, isError: true };
+      const lines = r.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, ''));
+      if (input.output_mode !== 'content') lines.sort();
+      const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+      const shown = lines.slice(0, limit).join('\n');
+      const more = lines.length - limit;
+      return { content: more > 0 || r.truncated ? `${shown}\n[${more > 0 ? `${more} more lines` : 'more'} not shown; narrow the search or raise head_limit]` : shown };
+    },
+  };
+}
