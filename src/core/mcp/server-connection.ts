@@ -104,7 +104,18 @@ export class McpServerConnection {
       (err: unknown) => err,
     );
     const sdk = await loadMcpSdk();
-    const makeClient = (): Client => new sdk.Client({ name: 'delegate', version: this.opts.clientVersion }, { capabilities: {} });
+    // A server that adds tools later says so (tools/list_changed): the SDK re-lists them, new ones join the registry.
+    const onChanged = (error: Error | null, tools: McpToolInfo[] | null): void => {
+      if (!error && tools && this.is('connected')) {
+        this.toolCount = tools.length;
+        this.opts.onTools(config.name, tools);
+      }
+    };
+    const makeClient = (): Client =>
+      new sdk.Client(
+        { name: 'delegate', version: this.opts.clientVersion },
+        { capabilities: {}, listChanged: { tools: { onChanged: (error, tools) => onChanged(error, tools as McpToolInfo[] | null) } } },
+      );
     const timeout = this.opts.connectTimeoutMs;
     let client = makeClient();
     let transport: Transport;

@@ -222,6 +222,22 @@ describe('MCP servers in a session (server-everything)', function () {
     assert.ok(model.requests[1]?.request.tools.some((t) => t.name === 'mcp__slow__echo'), 'the next prompt has its tools');
   });
 
+  it('a tool the server adds later (tools/list_changed) joins the registry for agents started after it', async () => {
+    const growing = stdioServer('growing', { args: [join(__dirname, '..', '..', 'fixtures', 'mcp-growing-server.mjs')] });
+    const model = new ScriptedModel()
+      .script('default', { toolUses: [{ name: 'mcp__growing__add-tool', input: { name: 'late' } }] }, { text: 'added' })
+      .script('default', { toolUses: [{ name: 'mcp__growing__late', input: {} }] }, { text: 'ran it' });
+    const { session } = track(await open([growing], 'bypassPermissions', {}, model));
+    await go(session);
+    assert.equal(resultsOf(model, 1)[0]?.content, 'added late');
+    assert.ok(!model.requests[1]?.request.tools.some((t) => t.name === 'mcp__growing__late'), 'a running agent keeps the list it started with');
+    // The SDK re-lists after its debounce (300 ms): the next prompt's agent has the new tool.
+    await until(() => session.mcp?.statuses()[0]?.tools === 2, 5000, 'the re-listed tools');
+    await go(session);
+    assert.ok(model.requests[2]?.request.tools.some((t) => t.name === 'mcp__growing__late'));
+    assert.equal(resultsOf(model, 3)[0]?.content, 'late ran');
+  });
+
   it('streamable HTTP, and an SSE-only server reached through the fallback', async () => {
     const http = await startHttpServer('streamableHttp');
     const sse = await startHttpServer('sse');
