@@ -1,6 +1,7 @@
 /**
  * The MCP SDK, loaded on first use: a session without MCP servers never pays for it (its client, zod schemas
- * and transports are a good part of a start-up otherwise), and the CLI's bundle keeps it in a chunk of its own.
+ * and transports are a good part of a start-up otherwise). The CLI's bundle keeps sdk-modules.ts in chunks of
+ * its own; the extension's build makes it dist/mcp-sdk.js (see scripts/build.mjs).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -16,17 +17,12 @@ export interface McpSdk extends StdioFraming {
 let loading: Promise<McpSdk> | undefined;
 
 export function loadMcpSdk(): Promise<McpSdk> {
-  loading ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-    import('@modelcontextprotocol/sdk/shared/stdio.js'),
-  ]).then(([client, http, sse, stdio]) => ({
-    Client: client.Client,
-    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-    SSEClientTransport: sse.SSEClientTransport,
-    ReadBuffer: stdio.ReadBuffer,
-    serializeMessage: stdio.serializeMessage,
+  loading ??= import('./sdk-modules').then((sdk) => ({
+    Client: sdk.Client,
+    StreamableHTTPClientTransport: sdk.StreamableHTTPClientTransport,
+    SSEClientTransport: sdk.SSEClientTransport,
+    ReadBuffer: sdk.ReadBuffer,
+    serializeMessage: sdk.serializeMessage,
   }));
   return loading;
 }
