@@ -5,12 +5,13 @@
  * the extension's node_modules.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { modalPrompt } from '../../src/vscode/approver';
-import { modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
+import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
+import type { McpInputSpec } from '../../src/core/mcp/config';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { serverGroupsOf, until } from '../support/mcp-servers';
 
@@ -88,5 +89,38 @@ describe('Delegate in the extension host: project MCP servers', () => {
     assert.equal(questions[1]?.runs, `${node} ${everything} stdio`);
     assert.ok(!(requests()[4]?.body.tools ?? []).some((t) => t.name.startsWith('mcp__')), 'a declined server offers no tools');
     assert.deepEqual(serverGroupsOf(everything), [], 'a declined server is not started');
+  });
+
+  it('.vscode/mcp.json: ${input:…} is asked with an input box (password when the input says so) and reaches the server', async () => {
+    rmSync(join(workdir, '.mcp.json'), { force: true });
+    mkdirSync(join(workdir, '.vscode'), { recursive: true });
+    const file = join(workdir, '.vscode', 'mcp.json');
+    writeFileSync(
+      file,
+      `{
+        // VS Code's format, with a comment
+        "inputs": [{ "type": "promptString", "id": "token", "description": "The service token", "password": true }],
+        "servers": { "ev": { "type": "stdio", "command": ${JSON.stringify(node)}, "args": [${JSON.stringify(everything)}], "env": { "MY_TOKEN": "\${input:token}" } } }
+      }`,
+    );
+    const asked: McpInputSpec[] = [];
+    api.mcpServers.prompt = async () => true;
+    api.mcpServers.inputPrompt = async (input) => {
+      asked.push(input);
+      return 'tok-3f9a';
+    };
+    try {
+      api.controller.newSession();
+      const since = server.messageRequests().length;
+      server.script(reply.toolUse({ name: 'mcp__ev__get-env', input: {} }), reply.text('seen'));
+      await api.controller.ask('show the env');
+      server.assertAllConsumed();
+      assert.deepEqual(asked, [{ id: 'token', description: 'The service token', password: true }]);
+      const result = lastToolResults(server.messageRequests()[since + 1] as RecordedRequest)[0];
+      assert.match(String(result?.content), /"MY_TOKEN": "tok-3f9a"/);
+    } finally {
+      api.mcpServers.inputPrompt = inputBoxPrompt;
+      rmSync(file, { force: true });
+    }
   });
 });
