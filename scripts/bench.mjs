@@ -9,6 +9,7 @@
 //   5. the panel                   5,000-call snapshot, event-to-DOM under a 1,000-event burst (headless Chromium)
 //   6. extension activation        inside the real VS Code (code-server's, installed into .tools/)
 //   7. sessions that last          reopen a 5,000-call session, stop one subagent, a 200-turn child compacting
+//   8. what the repository brings  a 158-file agent collection: load time, what it adds to each request
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -53,6 +54,7 @@ const sections = [
   ['5. The panel (headless Chromium)', benchPanel],
   ['6. Extension activation (real VS Code)', benchActivation],
   ['7. Sessions that last', (report, srv, scr) => import('./bench/sessions.mjs').then((m) => m.benchSessions(report, srv, scr))],
+  ['8. What the repository brings', (report, srv, scr) => import('./bench/repo-config.mjs').then((m) => m.benchRepoConfig(report, srv, scr))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

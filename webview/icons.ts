@@ -25,6 +25,7 @@ const TOOL_ICONS: Record<string, string> = {
   grep: 'search',
   search: 'search',
   web_fetch: 'globe',
+  web_search: 'globe',
   fetch: 'globe',
   task: 'organization',
 };

@@ -19,6 +19,8 @@ export interface CliOptions {
   maxDepth?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxMode;
+  /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
+  webSearch: 'auto' | 'on' | 'off';
   allowNetwork: boolean;
   verbose: boolean;
   /** Go on with this session (its transcript). */
@@ -57,6 +59,7 @@ Options:
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
   --allow-network              sandboxed commands get the network: all of it (no per-host filter)
+  --web-search MODE            auto (default: on with Anthropic's API, off with another ANTHROPIC_BASE_URL) | on | off
   --resume ID                  continue that session: same id, its conversation, its transcript appended
   -c, --continue               continue the most recent session started in --cwd
   --compact                    compact the resumed conversation now (alone, or before -p)
@@ -96,6 +99,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
+        'web-search': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         resume: { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
@@ -132,6 +136,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
   }
+  const webSearch = values['web-search'] ?? 'auto';
+  if (webSearch !== 'auto' && webSearch !== 'on' && webSearch !== 'off') return { kind: 'error', message: `--web-search must be auto, on or off (got "${webSearch}")` };
   const sandbox = values.sandbox ?? 'auto';
   if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
@@ -160,6 +166,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       outputFormat: format,
       permissionMode: mode as PermissionMode,
       sandbox: sandbox as SandboxMode,
+      webSearch,
       allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,
       ...(values.model ? { model: values.model } : {}),

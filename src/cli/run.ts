@@ -78,6 +78,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
     agentFiles: { home: homedir(), includeProject: true },
+    webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
     ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
     ...(resumed ? { resume: resumed } : {}),
     ...(contextWindow !== undefined ? { contextWindow } : {}),

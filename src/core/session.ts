@@ -30,6 +30,7 @@ import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
+import { createWebFetchTool } from './tools/web-fetch';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 
 export const ROOT_AGENT_ID = 'main';
@@ -58,6 +59,8 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
+  webSearch?: boolean;
   /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
   ripgrepPath?: string;
   /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
@@ -148,7 +151,6 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     approver: config.approver,
     bus,
     limits,
-    // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
     baseTools: createBaseTools(config.workdir, {
       defaultTimeoutMs: bashTimeoutMs,
       maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
@@ -157,7 +159,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       groups: processes,
       ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
       launcher: sandbox,
-    }).filter((name) => permissions.offers(name)),
+    }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
@@ -165,13 +167,35 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     processes,
   };
+  // web_fetch answers a prompt about a page with the session's own model (a request without tools).
+  services.baseTools = services.baseTools.with(
+    createWebFetchTool({
+      ask: async (page, prompt, url, signal) => {
+        const response = await config.model.stream(
+          {
+            model: config.modelId,
+            maxTokens: 2048,
+            system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
+            messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
+            tools: [],
+          },
+          signal,
+          {},
+        );
+        return response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+      },
+    }),
+  );
+  if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
+  // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
+  services.baseTools = services.baseTools.filter((name) => permissions.offers(name));
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
   const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name), notify);
   if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
   const catalog = config.agentFiles
-    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task']) })
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
   if (catalog) services.agentDefinitions = catalog.agents;
   const history: MessageParam[] = [...(resume?.history ?? [])];

@@ -232,6 +232,7 @@ export class SessionController implements vscode.Disposable {
       compactThreshold: settings.compactThreshold,
       // Agent files: the user's always; the project's only in a trusted workspace.
       agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
+      webSearch: settings.webSearch,
       ...(editorRipgrep() ? { ripgrepPath: editorRipgrep() } : {}),
       ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
       workdir: folder.uri.fsPath,

@@ -14,6 +14,8 @@ export interface DelegateSettings {
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
+  /** Offer the Messages API's web search (auto: with Anthropic's own API only). */
+  webSearch: boolean;
   /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
   modelAliases: Record<string, string>;
 }
@@ -41,6 +43,7 @@ export function readSettings(): DelegateSettings {
     },
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
+    webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),
   };
 }

@@ -21,6 +21,7 @@ import { ContextMeter, estimateTextTokens } from './context-size';
 import { appendUserNote, mergeConsecutive } from './conversation';
 import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
+import { rejectsWebSearch, serverSearches, WEB_SEARCH_TOOL } from './web-search';
 import { createTaskTool } from './task-tool';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
 import type { RunningAgent } from './agent-registry';
@@ -74,9 +75,15 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     try {
       response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
     } catch (err) {
-      // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
-      if (!isPromptTooLong(err) || signal.aborted) throw err;
-      await compact('overflow', turn);
+      if (signal.aborted) throw err;
+      if (rejectsWebSearch(err) && services.webSearch?.enabled) {
+        // This endpoint has no server-side web search: off for the session, said once, the request again.
+        services.webSearch.enabled = false;
+        await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });
+      } else if (isPromptTooLong(err)) {
+        // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
+        await compact('overflow', turn);
+      } else throw err;
       response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
     }
     meter.record(response.usage, sent);
@@ -139,6 +146,15 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       messages.push(assistant);
       await emit({ type: 'message', message: assistant });
 
+      // Searches the API ran itself: rows in the tree (their blocks stay in the message as they are).
+      for (const search of serverSearches(response.content)) {
+        toolCalls++;
+        await emit({ type: 'tool_started', toolUseId: search.id, name: 'web_search', input: search.input, kind: 'external', summary: search.query, paths: [] });
+        await emit({ type: 'tool_finished', toolUseId: search.id, name: 'web_search', isError: search.isError, output: search.output, durationMs: 0 });
+      }
+      live.toolCalls = toolCalls;
+      // A long server-side tool run paused the turn: send the message back as it is and the API goes on.
+      if (response.stopReason === 'pause_turn' && !forcedFinal) continue;
       const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (forcedFinal || uses.length === 0) {
         const text = rawText(response.content);
@@ -190,6 +206,7 @@ async function streamTurn(
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),
         tools: tools.schemas(),
+        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
       },
       signal,

@@ -34,6 +34,8 @@ export interface RunServices {
   modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** The Messages API's server-side web search: offered while `enabled` (turned off when the endpoint refuses it). */
+  webSearch?: { enabled: boolean };
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
   maxTokens: number;
@@ -74,6 +76,8 @@ export interface AgentSpec {
   canDelegate?: boolean;
   /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
   modelId?: string;
+  /** False: this agent does not get web search (its definition's tools leave it out). */
+  webSearch?: boolean;
   /** The agent definition it runs (`general-purpose`, `Explore`, a file's name) and its colour. */
   agentType?: string;
   color?: string;

@@ -58,6 +58,7 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, servi
     toolUseId,
     modelId: resolveAgentModel(def.model, parentModel, services.modelAliases),
     agentType: def.name,
+    webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')),
     ...(def.color ? { color: def.color } : {}),
   };
 }

@@ -100,8 +100,8 @@ function toParams(r: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
     max_tokens: r.maxTokens,
     messages: r.messages,
     ...(r.system ? { system: r.system } : {}),
-    ...(r.tools.length > 0 ? { tools: r.tools } : {}),
-    ...(r.toolChoice === 'none' && r.tools.length > 0 ? { tool_choice: { type: 'none' as const } } : {}),
+    ...(r.tools.length > 0 || r.serverTools?.length ? { tools: [...r.tools, ...(r.serverTools ?? [])] } : {}),
+    ...(r.toolChoice === 'none' && (r.tools.length > 0 || r.serverTools?.length) ? { tool_choice: { type: 'none' as const } } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface ModelRequest {
   system: string;
   messages: MessageParam[];
   tools: ToolSchema[];
+  /** Tools the API runs itself (web search); sent after `tools`. */
+  serverTools?: Anthropic.ToolUnion[];
   /** `none` forces a text answer while keeping the tool definitions (the API rejects dropping them). */
   toolChoice?: 'auto' | 'none';
 }

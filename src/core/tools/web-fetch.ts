@@ -1,0 +1,141 @@
+/**
+ * `web_fetch{url, prompt?}`: reads a web page for the model (Claude Code's WebFetch).
+ *
+ *   http(s) only ─▶ GET (redirects followed by hand, each one checked; 30 s; 5 MB) ─▶ HTML → markdown (turndown)
+ *               ─▶ with `prompt`: the session's model answers it from the page (a request without tools)
+ *
+ * It reaches outside Delegate (kind `external`) but changes nothing there: asked in default and acceptEdits
+ * like bash, allowed in plan. The result is cut like any output (the whole page is saved beside the transcript).
+ */
+import { asRecord } from './file-access';
+import type { ParseResult, Tool } from './types';
+
+export interface WebFetchInput {
+  url: string;
+  prompt?: string;
+}
+
+export interface WebFetchOptions {
+  /** Answers `prompt` from the page's markdown (the session's model); without it `prompt` is ignored. */
+  ask?(page: string, prompt: string, url: string, signal: AbortSignal): Promise<string>;
+  timeoutMs?: number;
+  maxBytes?: number;
+  fetch?: typeof fetch;
+}
+
+const MAX_REDIRECTS = 5;
+
+function checkUrl(raw: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `not a valid URL: ${raw}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs can be fetched (got ${url.protocol})`;
+  if (url.username || url.password) return 'URLs with credentials in them are not fetched';
+  return url;
+}
+
+async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(), cut: false };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size >= maxBytes) {
+      await reader.cancel();
+      return { bytes: Buffer.concat(chunks).subarray(0, maxBytes), cut: true };
+    }
+  }
+  return { bytes: Buffer.concat(chunks), cut: false };
+}
+
+async function toMarkdown(html: string): Promise<string> {
+  // Loaded on first use: the CLI's start does not pay for an HTML parser it may never need.
+  const { default: TurndownService } = await import('turndown');
+  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  service.remove(['script', 'style', 'noscript', 'iframe', 'svg', 'head', 'title']);
+  return service
+    .turndown(html)
+    .replace(/^(\s*)([-*]|\d+\.)\s{2,}/gm, '$1$2 ') // turndown pads list markers to four columns
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInput> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
+  const doFetch = opts.fetch ?? fetch;
+  return {
+    name: 'web_fetch',
+    description:
+      'Fetch a web page (http or https) and return it as markdown; with "prompt", return the answer to that prompt ' +
+      `drawn from the page instead of the whole page. Pages over ${Math.round(maxBytes / 1048576)} MB are cut; it gives up after ${timeoutMs / 1000} s.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: 'The page to fetch (http or https).' },
+        prompt: { type: 'string', description: 'What to find out from the page (optional).' },
+      },
+      required: ['url'],
+    },
+    kind: 'external',
+    readOnly: true,
+
+    parse(raw): ParseResult<WebFetchInput> {
+      const rec = asRecord(raw);
+      if (!rec) return { ok: false, error: 'web_fetch input must be an object with a "url" string' };
+      if (typeof rec.url !== 'string' || rec.url.trim() === '') return { ok: false, error: 'web_fetch needs "url" (a non-empty string)' };
+      if (rec.prompt !== undefined && typeof rec.prompt !== 'string') return { ok: false, error: '"prompt" must be a string' };
+      return { ok: true, input: { url: rec.url.trim(), ...(typeof rec.prompt === 'string' && rec.prompt.trim() ? { prompt: rec.prompt.trim() } : {}) } };
+    },
+    paths: () => [],
+    summarize: (input) => input.url,
+
+    async execute(input, ctx) {
+      let url = checkUrl(input.url);
+      if (typeof url === 'string') return { content: url, isError: true };
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      let res: Response;
+      try {
+        for (let hop = 0; ; hop++) {
+          res = await doFetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          const location = res.headers.get('location');
+          if (res.status < 300 || res.status >= 400 || !location) break;
+          if (hop >= MAX_REDIRECTS) return { content: `too many redirects (more than ${MAX_REDIRECTS}) from ${input.url}`, isError: true };
+          const next = checkUrl(new URL(location, url).toString());
+          if (typeof next === 'string') return { content: `redirected to a URL that is not fetched: ${next}`, isError: true };
+          url = next;
+        }
+      } catch (err) {
+        if (ctx.signal.aborted) return { content: 'web_fetch cancelled', isError: true };
+        const why = signal.aborted ? `no answer within ${timeoutMs / 1000} s` : err instanceof Error ? `${err.message}${err.cause instanceof Error ? `: ${err.cause.message}` : ''}` : String(err);
+        return { content: `could not fetch ${input.url}: ${why}`, isError: true };
+      }
+      const type = res.headers.get('content-type') ?? '';
+      const { bytes, cut } = await readCapped(res, maxBytes).catch(() => ({ bytes: new Uint8Array(), cut: false }));
+      const from = url.toString() === input.url ? '' : ` (redirected to ${url.toString()})`;
+      if (!res.ok) return { content: `HTTP ${res.status} ${res.statusText} from ${url.toString()}`, isError: true };
+      if (!/^(text\/|application\/(json|xml|xhtml\+xml|javascript))/.test(type) && type !== '') {
+        return { content: `${url.toString()} is ${type} (${bytes.length} bytes): not text, so not shown` };
+      }
+      const text = Buffer.from(bytes).toString('utf8');
+      const page = /html/.test(type) || /^\s*<(!doctype|html)/i.test(text) ? await toMarkdown(text) : text;
+      const note = cut ? `\n\n[the page was cut at ${Math.round(maxBytes / 1048576)} MB]` : '';
+      if (input.prompt && opts.ask) {
+        try {
+          const answer = await opts.ask(page, input.prompt, url.toString(), ctx.signal);
+          return { content: `${answer}\n\n[answered from ${url.toString()}]` };
+        } catch (err) {
+          return { content: `could not answer the prompt from ${url.toString()}: ${err instanceof Error ? err.message : String(err)}\n\n${page}${note}`, isError: true };
+        }
+      }
+      return { content: `${page}${note}${from ? `\n\n[fetched ${input.url}${from}]` : ''}` };
+    },
+  };
+}
