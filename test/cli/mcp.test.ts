@@ -85,16 +85,18 @@ describe('delegate CLI: MCP servers', function () {
     assert.ok(!offered.includes('bash') && !offered.includes('mcp__everything__get-env'), `disallowed tools are not offered: ${offered.join(', ')}`);
   });
 
-  it('inline --mcp-config JSON with --strict-mcp-config (the folder\'s broken .mcp.json is not read), --allowedTools in camelCase; a server needing ${input:…} is reported', async () => {
+  it('inline --mcp-config JSON with --strict-mcp-config (the folder\'s broken .mcp.json is not read), --allowedTools in camelCase; a server needing ${input:…} and a content rule are reported', async () => {
     writeFileSync(join(dirs.workdir, '.mcp.json'), '{ not json');
     const vscodeStyle = join(dirs.workdir, '..', 'vscode-mcp.json');
     writeFileSync(vscodeStyle, JSON.stringify({ inputs: [{ type: 'promptString', id: 'token', description: 'Token' }], servers: { needy: { command: 'x', env: { T: '${input:token}' } } } }));
     api.script(reply.toolUse({ name: 'mcp__inline__echo', input: { message: 'inline' } }), reply.text('done'));
     const inline = JSON.stringify({ mcpServers: { inline: everything } });
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--strict-mcp-config', '--mcp-config', inline, '--mcp-config', vscodeStyle, '--allowedTools', 'mcp__inline'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--strict-mcp-config', '--mcp-config', inline, '--mcp-config', vscodeStyle, '--allowedTools', 'mcp__inline', '--disallowed-tools', 'Bash(rm:*)'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /\.mcp\.json/, 'the folder\'s file is not read');
     assert.match(run.stderr, /^delegate: warning: .*vscode-mcp\.json: MCP server "needy": it needs \$\{input:token\}, which only the editor can ask for$/m);
+    assert.match(run.stderr, /^delegate: disallowed tool rule "Bash\(rm:\*\)": rules with content are not supported, so all of bash is disallowed$/m);
+    assert.ok(!toolNames(api.messageRequests()[0]).includes('bash'));
     assert.equal(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content, 'Echo: inline');
     await noServerLeft();
   });
