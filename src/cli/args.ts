@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
 import { SANDBOX_MODES, type SandboxMode } from '../core/sandbox/types';
+import { SETTING_SOURCES, type SettingSource } from '../core/hooks/hook-settings';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -37,6 +38,10 @@ export interface CliOptions {
   /** Tool rule lists as given (split by the core: commas or spaces). */
   allowedTools: string[];
   disallowedTools: string[];
+  /** Run the settings files' hooks (`--no-hooks`: none). */
+  hooks: boolean;
+  /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
+  settingSources: SettingSource[];
 }
 
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -71,7 +76,10 @@ Options:
   --allowed-tools LIST         tools whose calls are not asked about (Bash, Read, mcp__docs__search, mcp__docs, …;
                                commas or spaces); the deny list, paths and the sandbox still apply
   --disallowed-tools LIST      tools refused and not offered to the model (same names)
-  -v, --verbose                show subagents' tool calls on stderr
+  --no-hooks                   do not run the hooks of .claude/settings*.json and ~/.claude/settings.json
+  --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
+                               "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
+  -v, --verbose                show subagents' tool calls, hook events and instruction files on stderr
   -h, --help                   this help
   --version                    the version
 
@@ -112,6 +120,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         allowedTools: { type: 'string', multiple: true },
         'disallowed-tools': { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
+        'no-hooks': { type: 'boolean' },
+        'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -142,6 +152,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
   }
+  const sources = (values['setting-sources'] ?? SETTING_SOURCES.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
+  const badSource = sources.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
+  if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
   const numbers: Record<string, number | undefined> = {};
   for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000]] as const) {
     const raw = values[flag];
@@ -169,6 +182,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       webSearch,
       allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,
+      hooks: values['no-hooks'] !== true,
+      settingSources: sources as SettingSource[],
       ...(values.model ? { model: values.model } : {}),
       ...(numbers['max-turns'] !== undefined ? { maxTurns: numbers['max-turns'] } : {}),
       ...(numbers['subagent-max-turns'] !== undefined ? { subagentMaxTurns: numbers['subagent-max-turns'] } : {}),

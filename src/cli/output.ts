@@ -96,6 +96,12 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'error':
         out.stderr(`${who}! ${event.message}\n`);
         break;
+      case 'hook':
+        out.stderr(`${who}hook ${event.hookEvent} ${event.outcome}${event.command ? ` (${oneLine(event.command, 80)})` : ''}: ${oneLine(event.message, 300)}\n`);
+        break;
+      case 'instructions_loaded':
+        out.stderr(`instructions: ${event.files.join(', ')} (${event.chars.toLocaleString('en-US')} characters${event.cut ? ', cut' : ''})${event.skipped?.length ? `; not taken: ${event.skipped.join('; ')}` : ''}\n`);
+        break;
       case 'notice':
         notice(event);
         break;

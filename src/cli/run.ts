@@ -17,6 +17,7 @@ import { headlessApprover } from './headless-approver';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
+import { loadWorkspaceFiles } from './workspace-files';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -66,7 +67,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
+  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
   const session = await createSession({
+    ...workspaceFiles,
     workdir,
     model,
     modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,

@@ -123,6 +123,22 @@ export type EventBody =
     }
   | { type: 'error'; message: string; retrying: boolean }
   /**
+   * A hook did something the user should see (routine allows and non-matches make no event): a command failed or
+   * timed out (`error`, never blocking), blocked a call or a prompt, rewrote an input, added context, made an agent
+   * go on (`continued`), or said something to the user (`message`, Claude Code's `systemMessage`).
+   */
+  | {
+      type: 'hook';
+      hookEvent: string;
+      outcome: 'error' | 'blocked' | 'rewrote' | 'context' | 'continued' | 'message';
+      message: string;
+      /** The command, for a settings-file hook; where it was configured. */
+      command?: string;
+      source?: string;
+    }
+  /** Project instructions (AGENTS.md, CLAUDE.md, …) went into every agent's system prompt: which, how much, cut or not. */
+  | { type: 'instructions_loaded'; files: string[]; chars: number; cut: boolean; skipped?: string[] }
+  /**
    * Something the user should know about the session's setup (an agent file, a hook or an MCP config that
    * could not be used, which instruction files were loaded): the panel shows a notice, the CLI a stderr line.
    */

@@ -32,6 +32,10 @@ import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
 import { createWebFetchTool } from './tools/web-fetch';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
+import { installCommandHooks } from './hooks/command-hooks';
+import type { HookSettings } from './hooks/hook-settings';
+import { createPromptGate } from './hooks/prompt-gate';
+import type { ProjectInstructions } from './instructions/project-instructions';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -73,6 +77,10 @@ export interface SessionConfig {
   /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
   allowedTools?: string[];
   disallowedTools?: string[];
+  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
+  commandHooks?: HookSettings;
+  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
+  instructions?: ProjectInstructions;
 }
 
 export interface Session {
@@ -166,6 +174,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     agents,
     processes,
+    ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
   services.baseTools = services.baseTools.with(
@@ -198,22 +207,48 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
   if (catalog) services.agentDefinitions = catalog.agents;
+  if (config.commandHooks) {
+    installCommandHooks(hooks, config.commandHooks, {
+      sessionId: id,
+      workdir: config.workdir,
+      transcriptPath: store.sessionFile,
+      agentTranscriptPath: (agentId) => store.agentFile(agentId),
+      permissionMode: () => permissions.mode,
+      bus,
+      processes,
+    });
+  }
+  const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
+  const gate = createPromptGate({
+    hooks,
+    bus,
+    root,
+    resumed: resume !== undefined,
+    modelId: config.modelId,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+    ...(config.commandHooks ? { notices: config.commandHooks.problems } : {}),
+  });
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
-  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0);
+  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
-    await mcp?.ready();
     await reportAgentProblems();
+    // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
+    const gated = await gate(prompt, signal);
+    if ('blocked' in gated) return gated.blocked;
+    // After the hooks: MCP servers went on connecting while they ran.
+    await mcp?.ready();
     const result = await runAgent(
       {
-        identity: { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 },
+        identity: root,
         systemPrompt,
         history: [...history],
         prompt,
         tools: services.baseTools,
         maxTurns: limits.maxTurns,
         turnBase: rootTurns,
+        ...(gated.context.length ? { context: gated.context } : {}),
       },
       services,
       signal,

@@ -8,6 +8,7 @@
  * so a snapshot followed by an overlapping batch is harmless. Pure TS: no DOM, no vscode.
  */
 import type { DelegateEvent, EventOf, Usage } from '../core/events';
+import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
 import { isToolResultMessage, messageText, preview } from './summarize';
 import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
@@ -60,7 +61,8 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
   const last = state.lastSeq[event.sessionId] ?? 0;
   if (event.seq <= last) return false;
   state.lastSeq[event.sessionId] = event.seq;
-  if (event.type !== 'agent_started') ensureAgent(state, event, touched);
+  // Hook and instruction notices come before an agent starts (or instead of it: a blocked prompt): no agent to register.
+  if (event.type !== 'agent_started' && event.type !== 'hook' && event.type !== 'instructions_loaded') ensureAgent(state, event, touched);
   switch (event.type) {
     case 'agent_started':
       onAgentStarted(state, event, touched);
@@ -94,6 +96,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
       break;
     case 'error':
       onError(state, event, touched);
+      break;
+    case 'hook':
+      onHook(state, event, touched);
+      break;
+    case 'instructions_loaded':
+      onInstructionsLoaded(state, event, touched);
       break;
     case 'waiting':
       onWaiting(state, event, touched);
@@ -220,7 +228,9 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
 function onMessage(state: SessionViewState, e: EventOf<'message'>, touched: Touched): void {
   if (!isRoot(state, e.agentId)) return;
   if (e.message.role === 'user') {
-    if (!isToolResultMessage(e.message)) notePrompt(state, messageText(e.message), e.time, touched);
+    // Only the run's opening message is the user's; later ones are the harness's notes (continue, a Stop hook's
+    // reason), and blocks after the first are context hooks added, not typed.
+    if (!isToolResultMessage(e.message) && (state.agents[e.agentId]?.turn ?? 0) === 0) notePrompt(state, firstText(e.message), e.time, touched);
     return;
   }
   const text = messageText(e.message);
@@ -304,6 +314,12 @@ function onError(state: SessionViewState, e: EventOf<'error'>, touched: Touched)
     return;
   }
   addNotice(state, e.retrying ? 'warning' : 'error', e.retrying ? `Retrying: ${e.message}` : e.message, e.time, touched);
+}
+
+function firstText(message: EventOf<'message'>['message']): string {
+  if (typeof message.content === 'string') return message.content;
+  const first = message.content.find((b) => b.type === 'text');
+  return first?.type === 'text' ? first.text : '';
 }
 
 const textId = (agentId: string, turn: number): string => `text:${agentId}:${turn}`;

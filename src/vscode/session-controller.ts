@@ -28,6 +28,7 @@ import { DiffStore } from './diff-store';
 import type { EditorMcpServers } from './mcp-servers';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
+import { loadWorkspaceFiles } from './workspace-files';
 
 export interface ControllerStatus {
   running: boolean;
@@ -225,7 +226,10 @@ export class SessionController implements vscode.Disposable {
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
     const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
+    // Project hooks only in a trusted workspace; trust granted later applies from the next session.
+    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
     const session = await createSession({
+      ...workspaceFiles,
       ...(mcp ? { mcp } : {}),
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),

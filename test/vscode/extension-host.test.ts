@@ -4,7 +4,7 @@
  * runs in this same process; the extension reaches it through the `delegate.baseUrl` setting.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
@@ -12,6 +12,7 @@ import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
+import { loadWorkspaceFiles } from '../../src/vscode/workspace-files';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
@@ -210,6 +211,53 @@ describe('Delegate in the extension host', () => {
     const compacted = Object.values(api.controller.snapshot().state.nodes).find((n) => n.kind === 'compaction');
     assert.ok(compacted, 'a compaction row');
     server.assertAllConsumed();
+  });
+});
+
+describe('Delegate in the extension host: hooks and project instructions', () => {
+  let api: DelegateApi;
+  let server: MessagesApiServer;
+  let workdir: string;
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension<DelegateApi>(EXTENSION_ID)?.activate()) as DelegateApi;
+    server = await startMessagesApiServer();
+    process.env.ANTHROPIC_API_KEY = 'test-key';
+    workdir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    await vscode.workspace.getConfiguration('delegate').update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
+    mkdirSync(join(workdir, '.claude'), { recursive: true });
+    const block = 'echo "no shell here (project $(basename "$CLAUDE_PROJECT_DIR"))" >&2; exit 2';
+    writeFileSync(join(workdir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: block }] }] } }));
+    writeFileSync(join(workdir, 'CLAUDE.md'), 'EDITOR-MARKER-5: answer briefly.\n');
+  });
+
+  after(async () => {
+    // Later suites share the workspace.
+    rmSync(join(workdir, '.claude'), { recursive: true, force: true });
+    rmSync(join(workdir, 'CLAUDE.md'), { force: true });
+    await server.close();
+  });
+
+  it('a trusted workspace runs its hooks and sends its CLAUDE.md; the panel names the file; untrusted, only the user\'s hooks load', async () => {
+    api.controller.newSession();
+    server.script(reply.toolUse({ name: 'bash', input: { command: 'ls' } }), reply.text('No shell.'));
+    await api.controller.ask('list the files');
+    server.assertAllConsumed();
+    const [first, second] = server.messageRequests();
+    assert.ok(first && second);
+    assert.match(systemText(first), /## From CLAUDE\.md \(project instructions\)\n\nEDITOR-MARKER-5/);
+    const [result] = lastToolResults(second);
+    assert.equal(result?.is_error, true);
+    assert.match(String(result?.content), /Denied by a PreToolUse hook: no shell here \(project delegate-ws-/);
+    const notices = Object.values(api.controller.snapshot().state.nodes).flatMap((n: ViewNode) => (n.kind === 'notice' ? [n.text] : []));
+    assert.ok(notices.some((t) => /^Project instructions: CLAUDE\.md \(\d+ characters\)\.$/.test(t)), notices.join('\n'));
+
+    const untrusted = await loadWorkspaceFiles(workdir, false);
+    assert.equal(untrusted.commandHooks.groups.PreToolUse.length, 0, 'the workspace\'s hooks wait for trust');
+    assert.deepEqual(untrusted.commandHooks.problems, [
+      { level: 'info', source: '.claude/settings.json', text: 'its hooks do not run until you trust this workspace (yours in ~/.claude/settings.json do)' },
+    ]);
+    assert.deepEqual(untrusted.instructions.files, ['CLAUDE.md']);
   });
 });
 

@@ -23,6 +23,7 @@ import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
 import { rejectsWebSearch, serverSearches, WEB_SEARCH_TOOL } from './web-search';
 import { createTaskTool } from './task-tool';
+import { promptMessage, stopHookNote } from '../hooks/loop-hooks';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
 import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
@@ -56,10 +57,11 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       : spec.tools;
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
   const guard = new LoopGuard();
-  const messages: MessageParam[] = [...spec.history, { role: 'user', content: spec.prompt }];
+  const messages: MessageParam[] = [...spec.history, promptMessage(spec.prompt, spec.context)];
   let turns = 0;
   let toolCalls = 0;
   let continuations = 0;
+  let stopNotes = 0;
   let cutAnswer = '';
   const fixedTokens = estimateTextTokens(spec.systemPrompt) + estimateTextTokens(JSON.stringify(tools.schemas()));
   const meter = new ContextMeter(fixedTokens);
@@ -169,6 +171,15 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         const answer = (cutAnswer + text).trim();
         if (response.stopReason === 'refusal') return await finish('error', answer, `the model refused to answer${answer ? `: ${oneLine(answer)}` : ''}`);
         if (!forcedFinal && answer.trim() === '') return await finish('error', '', 'the model ended its turn without an answer (an empty response)');
+        // Stop hooks may send it back to work, a few times at most (loop-hooks.ts).
+        const goOn = forcedFinal ? undefined : await stopHookNote({ hooks: services.hooks, identity, emit, signal }, answer, stopNotes);
+        if (goOn !== undefined) {
+          stopNotes++;
+          cutAnswer = '';
+          messages.push({ role: 'user', content: [{ type: 'text', text: goOn }] });
+          await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+          continue;
+        }
         return await finish(forcedFinal ? 'max_turns' : 'completed', answer);
       }
       toolCalls += uses.length;

@@ -1,7 +1,7 @@
-/** System prompts of the parent and of subagents. */
+/** System prompts of the parent and of subagents; both end with the project's instructions when there are any. */
 import type { AgentDefinition } from '../agents/agent-definition';
 
-export function parentSystemPrompt(workdir: string, canDelegate: boolean): string {
+export function parentSystemPrompt(workdir: string, canDelegate: boolean, instructions?: string): string {
   const lines = [
     `You are a coding agent working in the folder ${workdir}. Use the tools to inspect and change files there and to run commands.`,
   ];
@@ -13,12 +13,12 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean): strin
     );
   }
   lines.push('When you are done, answer the user concisely.');
-  return lines.join('\n');
+  return withInstructions(lines.join('\n'), instructions);
 }
 
 /** `def`: an agent definition whose body comes first (its own role); the harness's note follows it. */
-export function subagentSystemPrompt(workdir: string, canDelegate: boolean, def?: AgentDefinition): string {
-  return [
+export function subagentSystemPrompt(workdir: string, canDelegate: boolean, def?: AgentDefinition, instructions?: string): string {
+  const base = [
     def?.prompt ? `${def.prompt}\n` : '',
     `You are a subagent${def ? ` ("${def.name}")` : ''} working in the folder ${workdir}, on one task handed to you by another agent.`,
     'You do not see that agent\'s conversation; the task below is all you are told. Complete it with the tools, then stop.',
@@ -31,6 +31,13 @@ export function subagentSystemPrompt(workdir: string, canDelegate: boolean, def?
   ]
     .filter(Boolean)
     .join('\n');
+  return withInstructions(base, instructions);
+}
+
+/** The instructions section (instructions/project-instructions.ts builds it) after the harness's own words. */
+function withInstructions(base: string, instructions: string | undefined): string {
+  if (!instructions) return base;
+  return `${base}\n\nThe user's and the project's instructions follow; where they conflict with the above, they win.\n\n${instructions}`;
 }
 
 export const FORCE_FINAL_NOTE =

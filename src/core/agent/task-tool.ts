@@ -94,7 +94,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const def = agents.get(input.subagent_type ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
       const depth = parent.depth + 1;
       const mode = narrowMode(parent.mode, def.permissionMode);
-      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description, ...(mode ? { mode } : {}) };
+      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description, ...(mode ? { mode } : {}), agentType: def.name };
       const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
       // The child's controller is made by the agent registry, linked to this call's signal.
       const child = await runAgent(

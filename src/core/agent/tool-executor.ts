@@ -70,7 +70,7 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   let parsed = tool.parse(use.input);
   if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
 
-  const pre = await services.hooks.runPreToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input: parsed.input });
+  const pre = await services.hooks.runPreToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input: parsed.input, signal: scope.signal });
   if (pre.denied !== undefined) return { content: `Denied by a PreToolUse hook: ${pre.denied}`, isError: true };
   if (pre.input !== parsed.input) {
     parsed = tool.parse(pre.input);
@@ -78,12 +78,12 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   }
   const input: unknown = parsed.input;
 
-  const refusal = await checkPermission(tool, input, use, scope, pre.allowed);
+  const refusal = await checkPermission(tool, input, use, scope, pre);
   if (refusal) return { content: refusal, isError: true };
 
   const outputPath = services.outputPathFor?.(use.id);
   const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, ...(outputPath ? { outputPath } : {}) });
-  return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output });
+  return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output, signal: scope.signal });
 }
 
 /** Returns a refusal text, or undefined when the call may run. */
@@ -92,7 +92,7 @@ async function checkPermission(
   input: unknown,
   use: ToolUseBlock,
   scope: ToolCallScope,
-  hookAllowed: boolean,
+  hook: { allowed: boolean; asked?: string },
 ): Promise<string | undefined> {
   const request: ToolCallRequest = {
     agent: scope.identity,
@@ -104,10 +104,12 @@ async function checkPermission(
     paths: tool.paths(input),
     ...(tool.readOnly ? { readOnly: true } : {}),
   };
-  const verdict = await scope.services.permissions.check(request);
+  const checked = await scope.services.permissions.check(request);
+  if (checked.behavior === 'deny') return `Permission denied: ${checked.reason}`;
+  // A hook's `ask` turns an allow into a question; its `allow` skips one (a deny above still stands).
+  const verdict = hook.asked !== undefined ? { behavior: 'ask' as const, reason: `a PreToolUse hook asks: ${hook.asked}` } : checked;
   if (verdict.behavior === 'allow') return undefined;
-  if (verdict.behavior === 'deny') return `Permission denied: ${verdict.reason}`;
-  if (hookAllowed) return undefined;
+  if (hook.allowed) return undefined;
 
   await scope.emit({ type: 'permission_asked', toolUseId: use.id, name: tool.name, input, reason: verdict.reason });
   let answer: Awaited<ReturnType<typeof scope.services.approver.ask>>;

@@ -56,8 +56,10 @@ export interface RunServices {
   context: ContextSettings;
   /** The running agents and their controllers: the seam for cancelling one subagent. */
   agents: AgentRegistry;
-  /** Process groups started by `bash`, so every exit path can kill what is left. */
+  /** Process groups started by `bash` and by hook commands, so every exit path can kill what is left. */
   processes: ProcessGroups;
+  /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
+  projectInstructions?: string;
 }
 
 export interface AgentSpec {
@@ -81,6 +83,8 @@ export interface AgentSpec {
   /** The agent definition it runs (`general-purpose`, `Explore`, a file's name) and its colour. */
   agentType?: string;
   color?: string;
+  /** What hooks added to the prompt (UserPromptSubmit, SessionStart): sent after it, in the same user message. */
+  context?: string[];
 }
 
 export interface SubagentSummary {

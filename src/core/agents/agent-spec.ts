@@ -49,7 +49,7 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, servi
   const canDelegate = agentMayDelegate(def) && identity.depth < services.limits.maxDepth;
   return {
     identity,
-    systemPrompt: subagentSystemPrompt(services.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def),
+    systemPrompt: subagentSystemPrompt(services.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, services.projectInstructions),
     history: [],
     prompt,
     tools: agentTools(def, services.baseTools),

@@ -17,6 +17,8 @@ export interface AgentIdentity {
   description?: string;
   /** A mode narrower than the session's (an agent definition's permissionMode): the stricter one applies. */
   mode?: PermissionMode;
+  /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name): hooks get it as `agent_type`. */
+  agentType?: string;
 }
 
 export interface ToolCallRequest {
