@@ -25,9 +25,17 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+let home: string | undefined;
+function freshHome(): string {
+  home ??= mkdtempSync(join(tmpdir(), 'delegate-home-'));
+  return home;
+}
+
 export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const entries = Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env });
+    // A fresh HOME unless the test gives one: the developer's own ~/.claude (agents, hooks, CLAUDE.md) must not
+    // reach the CLI under test.
+    const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), ...opts.env });
     const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
