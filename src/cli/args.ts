@@ -31,6 +31,13 @@ export interface CliOptions {
   /** Compact the (resumed) conversation before the prompt, or alone when there is no prompt. */
   compact: boolean;
   contextWindow?: number;
+  /** `--mcp-config` files (or inline JSON), after the folder's `.mcp.json`. */
+  mcpConfigs: string[];
+  /** Only the `--mcp-config` servers: the folder's `.mcp.json` is not read. */
+  strictMcpConfig: boolean;
+  /** Tool rule lists as given (split by the core: commas or spaces). */
+  allowedTools: string[];
+  disallowedTools: string[];
   /** Run the settings files' hooks (`--no-hooks`: none). */
   hooks: boolean;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
@@ -63,6 +70,12 @@ Options:
   --compact                    compact the resumed conversation now (alone, or before -p)
   --context-window N           the model's context window in tokens (default: from the model; or
                                $DELEGATE_CONTEXT_WINDOW); compaction starts at 80% of it
+  --mcp-config FILE            MCP servers from FILE (Claude Code's format, or inline JSON), besides the folder's
+                               .mcp.json, which is read too; repeatable; a named file's server wins over a same-named one
+  --strict-mcp-config          only the --mcp-config servers (the folder's .mcp.json is not read)
+  --allowed-tools LIST         tools whose calls are not asked about (Bash, Read, mcp__docs__search, mcp__docs, …;
+                               commas or spaces); the deny list, paths and the sandbox still apply
+  --disallowed-tools LIST      tools refused and not offered to the model (same names)
   --no-hooks                   do not run the hooks of .claude/settings*.json and ~/.claude/settings.json
   --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
                                "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
@@ -100,6 +113,13 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         continue: { type: 'boolean', short: 'c' },
         compact: { type: 'boolean' },
         'context-window': { type: 'string' },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
+        // Claude Code spells these in camelCase; both work.
+        'allowed-tools': { type: 'string', multiple: true },
+        allowedTools: { type: 'string', multiple: true },
+        'disallowed-tools': { type: 'string', multiple: true },
+        disallowedTools: { type: 'string', multiple: true },
         'no-hooks': { type: 'boolean' },
         'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -150,6 +170,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       cwd: values.cwd ?? cwd,
       continueLast: values.continue ?? false,
       compact: values.compact ?? false,
+      mcpConfigs: values['mcp-config'] ?? [],
+      strictMcpConfig: values['strict-mcp-config'] ?? false,
+      allowedTools: [...(values['allowed-tools'] ?? []), ...(values.allowedTools ?? [])],
+      disallowedTools: [...(values['disallowed-tools'] ?? []), ...(values.disallowedTools ?? [])],
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
