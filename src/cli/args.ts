@@ -18,6 +18,11 @@ export interface CliOptions {
   subagentMaxTurns?: number;
   maxParallel?: number;
   maxDepth?: number;
+  /** Each subagent's budget (agent definitions may set their own): tokens, wall seconds. */
+  subagentMaxTokens?: number;
+  subagentTimeout?: number;
+  /** The whole run's cap in dollars. */
+  maxBudgetUsd?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxMode;
   /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
@@ -60,6 +65,9 @@ Options:
   --subagent-max-turns N       turn cap of each subagent (default 30)
   --max-parallel N             task calls run at once (default 4)
   --max-depth N                nesting depth of subagents (default 1: subagents cannot delegate)
+  --subagent-max-tokens N      each subagent's token budget: then one last answer with tools off (status budget_exceeded)
+  --subagent-timeout SECONDS   each subagent's wall-clock budget, the same way
+  --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in)
   --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
@@ -104,6 +112,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'subagent-max-turns': { type: 'string' },
         'max-parallel': { type: 'string' },
         'max-depth': { type: 'string' },
+        'subagent-max-tokens': { type: 'string' },
+        'subagent-timeout': { type: 'string' },
+        'max-budget-usd': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
@@ -155,8 +166,11 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   const sources = (values['setting-sources'] ?? SETTING_SOURCES.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
   const badSource = sources.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
   if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
+  const budgetRaw = values['max-budget-usd'];
+  const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
+  if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
   const numbers: Record<string, number | undefined> = {};
-  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000]] as const) {
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1]] as const) {
     const raw = values[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -189,6 +203,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['subagent-max-turns'] !== undefined ? { subagentMaxTurns: numbers['subagent-max-turns'] } : {}),
       ...(numbers['max-parallel'] !== undefined ? { maxParallel: numbers['max-parallel'] } : {}),
       ...(numbers['max-depth'] !== undefined ? { maxDepth: numbers['max-depth'] } : {}),
+      ...(numbers['subagent-max-tokens'] !== undefined ? { subagentMaxTokens: numbers['subagent-max-tokens'] } : {}),
+      ...(numbers['subagent-timeout'] !== undefined ? { subagentTimeout: numbers['subagent-timeout'] } : {}),
+      ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
     },
   };
 }

@@ -90,7 +90,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
       ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
+        ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
+        : {}),
     },
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
   });
   hooks.onSession?.(session);
   for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
@@ -117,6 +121,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.ok;
     case 'max_turns':
       out.stderr(`delegate: stopped at the turn limit (${result.turns - 1} turns); the answer may be incomplete\n`);
+      return EXIT.ok;
+    case 'budget_exceeded':
+      out.stderr(`delegate: stopped at its budget (${result.error ?? 'budget reached'}); the answer may be incomplete\n`);
       return EXIT.ok;
     case 'cancelled':
       out.stderr(`delegate: interrupted; transcript: ${session.store.sessionFile}\n`);

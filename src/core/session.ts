@@ -13,6 +13,7 @@ import { agentEmitter, emptyUsage, EventBus } from './events';
 import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
+import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
@@ -63,6 +64,10 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
+  maxBudgetUsd?: number;
+  /** $ per million tokens by model family, over the built-in table. */
+  prices?: Record<string, ModelPrice>;
   /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
   webSearch?: boolean;
   /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
@@ -196,6 +201,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     }),
   );
   if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
+  services.prices = { ...DEFAULT_PRICES, ...config.prices };
+  services.runSpend = new RunSpend(config.maxBudgetUsd);
   // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
   services.baseTools = services.baseTools.filter((name) => permissions.offers(name));
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {

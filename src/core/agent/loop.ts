@@ -18,7 +18,9 @@ import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
+import { budgetExceeded, budgetNote, costOf } from './budget';
 import { appendUserNote } from './conversation';
+import { StepSignals } from './step-signals';
 import { oneLine, partialText, rawText, summarize, toParam } from './message-parts';
 import { runToolCalls, streamTurn } from './turn-steps';
 import { LoopGuard } from './loop-guard';
@@ -48,8 +50,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const emit = agentEmitter(services.bus, identity.agentId, identity.parentId);
   const usage = live.usage;
   const subagents: SubagentSummary[] = [];
+  let costUsd: number | undefined;
+  const addCost = (c: number | undefined): void => {
+    if (c !== undefined) costUsd = (costUsd ?? 0) + c;
+  };
   const onChildFinished = (child: AgentResult, description: string): void => {
     addUsage(usage, child.usage);
+    addCost(child.costUsd);
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
   const modelId = spec.modelId ?? services.modelId;
@@ -58,6 +65,15 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId }))
       : spec.tools;
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
+  // Budgets: checked at each turn; a wall-clock budget also aborts the step it runs out in (budget.ts).
+  const steps = new StepSignals(signal);
+  let budgetHit: string | undefined;
+  const clock = spec.budget?.seconds !== undefined
+    ? setTimeout(() => {
+        budgetHit ??= `time budget of ${spec.budget?.seconds} s reached`;
+        steps.abortCurrent();
+      }, Math.max(0, (spec.budget.seconds ?? 0) * 1000 - (Date.now() - started)))
+    : undefined;
   const guard = new LoopGuard();
   const messages: MessageParam[] = [...spec.history, promptMessage(spec.prompt, spec.context)];
   let turns = 0;
@@ -72,12 +88,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, { ...services, modelId }, trigger);
     if (out) messages.splice(0, messages.length, ...out);
   };
-  const request = async (forcedFinal: boolean, turn: number): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
+  const request = async (forcedFinal: boolean, turn: number, stepSignal: AbortSignal): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
     await compact('auto', turn);
     const sent = messages.length;
     let response: Awaited<ReturnType<typeof streamTurn>>;
     try {
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
       if (rejectsWebSearch(err) && services.webSearch?.enabled) {
@@ -88,18 +104,20 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
         await compact('overflow', turn);
       } else throw err;
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
     }
     meter.record(response.usage, sent);
     return response;
   };
 
   const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
+    clearTimeout(clock);
+    steps.dispose();
     const durationMs = Date.now() - started;
     if (status === 'cancelled' && live.stoppedBy === 'user' && !error) error = 'stopped by the user';
     // An interruption (the process is going away) may already have written this agent's last record.
     if (!live.finishRecorded) {
-      await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
+      await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}) });
     }
     return {
       agentId: identity.agentId,
@@ -113,6 +131,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       subagents,
       model: modelId,
       ...(spec.agentType ? { agentType: spec.agentType } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
       ...(error ? { error } : {}),
     };
   };
@@ -124,6 +143,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     model: modelId,
     ...(spec.agentType ? { agentType: spec.agentType } : {}),
     ...(spec.color ? { color: spec.color } : {}),
+    ...(spec.budget ? { budget: spec.budget } : {}),
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
     ...(identity.parentId === null ? { cwd: services.workdir } : {}),
@@ -133,17 +153,30 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   try {
     for (;;) {
       if (signal.aborted) return await finish('cancelled', partialText(messages));
-      const forcedFinal = turns >= spec.maxTurns;
-      if (forcedFinal) appendUserNote(messages, FORCE_FINAL_NOTE);
+      budgetHit ??= budgetExceeded(spec.budget, usage, costUsd ?? 0, Date.now() - started, services.runSpend);
+      const overBudget = budgetHit;
+      const forcedFinal = turns >= spec.maxTurns || overBudget !== undefined;
+      if (forcedFinal) appendUserNote(messages, overBudget ? budgetNote(overBudget) : FORCE_FINAL_NOTE);
+      const step = steps.next();
       turns++;
       live.turns = turns;
       // Turn numbers in events continue across a session's prompts, so view ids built on them stay unique.
       const turnNo = (spec.turnBase ?? 0) + turns;
       await emit({ type: 'turn_started', turn: turnNo, forcedFinal });
 
-      const response = await request(forcedFinal, turnNo);
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(forcedFinal, turnNo, step);
+      } catch (err) {
+        // The time budget ran out during this request: the next turn is the last one, tools off.
+        if (!signal.aborted && budgetHit !== undefined && !forcedFinal) continue;
+        throw err;
+      }
       addUsage(usage, response.usage);
-      await emit({ type: 'usage', turn: turnNo, usage: response.usage });
+      const cost = costOf(response.usage, modelId, services.prices);
+      addCost(cost);
+      services.runSpend?.add(cost);
+      await emit({ type: 'usage', turn: turnNo, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
       // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
       const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
       const assistant: MessageParam = { role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] };
@@ -182,11 +215,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
           await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
           continue;
         }
+        if (overBudget) return await finish('budget_exceeded', answer, overBudget);
         return await finish(forcedFinal ? 'max_turns' : 'completed', answer);
       }
       toolCalls += uses.length;
       live.toolCalls = toolCalls;
-      const results = await runToolCalls(uses, scope, guard, response.stopReason === 'max_tokens');
+      const results = await runToolCalls(uses, { ...scope, signal: step }, guard, response.stopReason === 'max_tokens');
       const resultMessage: MessageParam = { role: 'user', content: results };
       messages.push(resultMessage);
       await emit({ type: 'message', message: resultMessage });

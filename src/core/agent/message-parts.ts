@@ -55,5 +55,6 @@ export function summarize(child: AgentResult, parentId: string, description: str
     duration_ms: child.durationMs,
     agent_type: child.agentType ?? 'general-purpose',
     model: child.model,
+    ...(child.costUsd !== undefined ? { cost_usd: child.costUsd } : {}),
   };
 }
