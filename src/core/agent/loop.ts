@@ -322,5 +322,6 @@ function summarize(child: AgentResult, parentId: string, description: string): S
     duration_ms: child.durationMs,
     agent_type: child.agentType ?? 'general-purpose',
     model: child.model,
+    ...(child.changes ? { changes: child.changes } : {}),
   };
 }

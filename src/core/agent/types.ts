@@ -12,6 +12,8 @@ import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
+import type { ChangeTracker } from '../changes/change-tracker';
+import type { ChangeManifest } from '../changes/types';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -60,6 +62,8 @@ export interface RunServices {
   processes: ProcessGroups;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
   projectInstructions?: string;
+  /** What agents changed and ran (changes/): a finished subagent's manifest comes from it. */
+  changes?: ChangeTracker;
 }
 
 export interface AgentSpec {
@@ -99,6 +103,8 @@ export interface SubagentSummary {
   duration_ms: number;
   agent_type: string;
   model: string;
+  /** What it and its descendants changed and ran (when the session tracks changes). */
+  changes?: ChangeManifest;
 }
 
 export interface AgentResult {
@@ -119,4 +125,6 @@ export interface AgentResult {
   /** The model it ran on, and its agent definition (a subagent's). */
   model: string;
   agentType?: string;
+  /** A subagent's manifest (set by the task tool when the session tracks changes). */
+  changes?: ChangeManifest;
 }
