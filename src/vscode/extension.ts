@@ -8,8 +8,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptForApiKey } from './api-key';
 import { EditorApprover } from './approver';
+import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { DIFF_SCHEME } from './diff-store';
 import { SessionController } from './session-controller';
+import { transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { createStatusBar } from './status-bar';
 import { DelegateViewProvider, VIEW_ID } from './view-provider';
@@ -18,6 +20,8 @@ export interface DelegateApi {
   controller: SessionController;
   approver: EditorApprover;
   view: DelegateViewProvider;
+  /** The Changes row's actions (diffs, revert); tests replace its `confirm`. */
+  changes: ChangeActions;
   /** Evaluating the bundle plus activate(): what activation costs the editor. */
   activationMs: number;
   /** Evaluating the bundle's imports, the editor's wait before calling activate(), and activate() itself. */
@@ -35,7 +39,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const approver = new EditorApprover();
   const controller = new SessionController(context, approver);
   active = controller;
-  const view = new DelegateViewProvider(context.extensionUri, controller);
+  const changes = new ChangeActions(controller, () => transcriptRootOf(context));
+  const view = new DelegateViewProvider(context.extensionUri, controller, changes);
   const status = createStatusBar();
 
   context.subscriptions.push(
@@ -44,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     status.item,
     controller.onStatus((s) => status.update(s)),
     vscode.window.registerWebviewViewProvider(VIEW_ID, view),
+    vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
       provideTextDocumentContent: (uri) => controller.diffs?.provideTextDocumentContent(uri) ?? '',
     }),
@@ -78,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     controller,
     approver,
     view,
+    changes,
     // The extension's own cost; the editor's wait between loading and calling activate() is not ours.
     activationMs: importsDone - moduleStart + (end - activateStart),
     activationBreakdown: { importsMs: importsDone - moduleStart, waitMs: activateStart - importsDone, activateMs: end - activateStart },

@@ -8,7 +8,7 @@
  * reopened session show what was done.
  */
 import { join } from 'node:path';
-import { EventBus } from '../events';
+import { EventBus, type DelegateEvent } from '../events';
 import { readTranscript } from '../store/transcript-reader';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from './blob-store';
@@ -34,7 +34,8 @@ export async function loadRevertPlan(target: RevertTarget): Promise<RevertPlan |
   return planRevert(events, target.agentId);
 }
 
-export async function revertSubagent(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport> {
+/** Reverts, then records it; `recorded` is the `changes_reverted` event as written. */
+export async function revertSubagent(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport & { recorded: DelegateEvent }> {
   const blobs = live?.changes.blobs ?? new BlobStore(blobDirOf(join(target.transcriptRoot, target.sessionId)));
   const report = await applyRevert(plan, {
     blobs,
@@ -46,18 +47,14 @@ export async function revertSubagent(target: RevertTarget, plan: RevertPlan, liv
     files: report.files.map(({ diff: _diff, ...file }) => file),
     commands: report.commands,
   };
-  if (live) {
-    await live.bus.emit(plan.rootAgentId, null, body);
-    return report;
-  }
+  if (live) return { ...report, recorded: await live.bus.emit(plan.rootAgentId, null, body) };
   const events = (await readTranscript(target.transcriptRoot, target.sessionId)) ?? [];
   const store = await createTranscriptStore(target.transcriptRoot, target.sessionId, plan.rootAgentId);
   const bus = new EventBus(target.sessionId, events.reduce((max, e) => Math.max(max, e.seq), 0));
   bus.subscribe(store.listener);
   try {
-    await bus.emit(plan.rootAgentId, null, body);
+    return { ...report, recorded: await bus.emit(plan.rootAgentId, null, body) };
   } finally {
     store.close();
   }
-  return report;
 }
