@@ -36,6 +36,7 @@ const STATUS_TONE: Record<TaskNode['status'], string> = {
   running: 'tone-running',
   completed: 'tone-ok',
   max_turns: 'tone-warn',
+  budget_exceeded: 'tone-warn',
   error: 'tone-error',
   cancelled: 'tone-muted',
 };

@@ -39,6 +39,7 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
   running: 'Running',
   completed: 'Completed',
   max_turns: 'Turn limit reached',
+  budget_exceeded: 'Budget reached',
   error: 'Failed',
   cancelled: 'Cancelled',
 };

@@ -217,6 +217,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
     else if (e.status === 'cancelled' && e.error?.startsWith('interrupted')) addNotice(state, 'warning', `${capitalize(e.error)}.`, e.time, touched);
     else if (e.status === 'cancelled') addNotice(state, 'info', 'Stopped.', e.time, touched);
     else if (e.status === 'max_turns') addNotice(state, 'warning', `Stopped after ${e.turns} turns (turn limit reached).`, e.time, touched);
+    else if (e.status === 'budget_exceeded') addNotice(state, 'warning', `Stopped at the run's budget: ${e.error ?? 'budget reached'}.`, e.time, touched);
     setRunning(state, Object.values(state.agents).some((a) => a.taskId === null && a.running), touched);
     return;
   }

@@ -10,6 +10,7 @@ import { promptForApiKey } from './api-key';
 import { EditorApprover } from './approver';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { DIFF_SCHEME } from './diff-store';
+import { EditorMcpServers } from './mcp-servers';
 import { SessionController } from './session-controller';
 import { transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
@@ -19,6 +20,8 @@ import { DelegateViewProvider, VIEW_ID } from './view-provider';
 export interface DelegateApi {
   controller: SessionController;
   approver: EditorApprover;
+  /** The workspace's MCP servers (approval and input prompts are injectable). */
+  mcpServers: EditorMcpServers;
   view: DelegateViewProvider;
   /** The Changes row's actions (diffs, revert); tests replace its `confirm`. */
   changes: ChangeActions;
@@ -37,7 +40,8 @@ const importsDone = performance.now();
 export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
   const approver = new EditorApprover();
-  const controller = new SessionController(context, approver);
+  const mcpServers = new EditorMcpServers(context.workspaceState);
+  const controller = new SessionController(context, approver, mcpServers);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
   const view = new DelegateViewProvider(context.extensionUri, controller, changes);
@@ -83,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   return {
     controller,
     approver,
+    mcpServers,
     view,
     changes,
     // The extension's own cost; the editor's wait between loading and calling activate() is not ours.

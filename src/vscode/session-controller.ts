@@ -25,6 +25,7 @@ import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } f
 import { explainMissingKey, readCredentials } from './api-key';
 import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
+import type { EditorMcpServers } from './mcp-servers';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
@@ -61,6 +62,7 @@ export class SessionController implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly approver: EditorApprover,
+    private readonly mcpServers?: EditorMcpServers,
   ) {}
 
   get isRunning(): boolean {
@@ -229,10 +231,12 @@ export class SessionController implements vscode.Disposable {
     const { createAnthropicModel } = await import('../core/llm/anthropic-model');
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
+    const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
     // Project hooks only in a trusted workspace; trust granted later applies from the next session.
     const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
     const session = await createSession({
       ...workspaceFiles,
+      ...(mcp ? { mcp } : {}),
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,

@@ -20,12 +20,13 @@ function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState
   return state;
 }
 
-const now = Date.now();
-const sessions: SessionListItem[] = [
+/** Times relative to when the list is shown (a module-level `now` made "2 min ago" read "3 min ago" on a slow run). */
+const listed = (now = Date.now()): SessionListItem[] => [
   { id: 'sess-new', title: 'Make the flaky integration test deterministic', startedAt: now - 600_000, updatedAt: now - 120_000, prompts: 3, turns: 14, tokens: 182_000, status: 'completed' },
   { id: 'sess-mid', title: 'Upgrade esbuild to 0.28 and fix the build', startedAt: now - 7_200_000, updatedAt: now - 7_000_000, prompts: 1, turns: 6, tokens: 48_200, status: 'interrupted' },
   { id: 'sess-old', title: 'Explain how the config loader resolves environment overrides', startedAt: now - 3 * 86_400_000, updatedAt: now - 3 * 86_400_000, prompts: 2, turns: 4, tokens: 9_800, status: 'cancelled' },
 ];
+const sessions = listed();
 
 describe('webview panel: history, stop one subagent, compaction', function () {
   this.timeout(60_000);
@@ -49,7 +50,7 @@ describe('webview panel: history, stop one subagent, compaction', function () {
   });
 
   it('lists sessions newest first with title, when, turns, tokens and status; opening one posts open_session', async () => {
-    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions, currentId: 'sess-mid' });
+    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions: listed(), currentId: 'sess-mid' });
     assert.equal(await page.locator('.log').isHidden(), true, 'the list replaces the conversation');
     const rows = page.locator('.history-row');
     assert.equal(await rows.count(), 3);
