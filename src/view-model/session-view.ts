@@ -199,6 +199,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   task.prompt = e.prompt;
   task.depth = e.depth;
   task.model = e.model;
+  if (e.budget) task.budget = e.budget;
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;
   task.status = 'running';
@@ -226,6 +227,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   task.turns = e.turns;
   task.toolCalls = e.toolCalls;
   task.tokens = tokensOf(e.usage);
+  if (e.costUsd !== undefined) task.costUsd = e.costUsd;
   task.durationMs = e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
@@ -303,12 +305,14 @@ function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched)
   const add = tokensOf(e.usage);
   state.totals.tokens.input += add.input;
   state.totals.tokens.output += add.output;
+  if (e.costUsd !== undefined) state.totals.costUsd = (state.totals.costUsd ?? 0) + e.costUsd;
   touched.add(TOTALS_KEY);
   forEachTaskUpward(state, e.agentId, (task) => {
     // A finished task already holds its authoritative total (agent_finished.usage).
     if (task.status !== 'running') return;
     task.tokens.input += add.input;
     task.tokens.output += add.output;
+    if (e.costUsd !== undefined) task.costUsd = (task.costUsd ?? 0) + e.costUsd;
     touched.add(task.id);
   });
 }

@@ -33,6 +33,8 @@ import { loadWorkspaceFiles } from './workspace-files';
 export interface ControllerStatus {
   running: boolean;
   tokens: number;
+  /** Dollars the session has cost (when its models have prices). */
+  costUsd: number;
   /** What confines bash in the current session (describeSandbox), once known. */
   sandbox?: string;
 }
@@ -43,6 +45,7 @@ export class SessionController implements vscode.Disposable {
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
   private tokens = 0;
+  private costUsd = 0;
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
@@ -78,7 +81,7 @@ export class SessionController implements vscode.Disposable {
   }
 
   status(): ControllerStatus {
-    return { running: this.isRunning, tokens: this.tokens, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
+    return { running: this.isRunning, tokens: this.tokens, costUsd: this.costUsd, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
   }
 
   /** Runs one prompt; resolves when the run ends. Problems are shown to the user, never thrown. */
@@ -118,6 +121,7 @@ export class SessionController implements vscode.Disposable {
     this.closeCurrent();
     this.view = createSessionView();
     this.tokens = 0;
+    this.costUsd = 0;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, undefined);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -164,6 +168,7 @@ export class SessionController implements vscode.Disposable {
     this.resumeId = id;
     this.view = loaded.view;
     this.tokens = loaded.tokens;
+    this.costUsd = loaded.view.totals.costUsd ?? 0;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, id);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -240,6 +245,8 @@ export class SessionController implements vscode.Disposable {
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+      ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
       // Agent files: the user's always; the project's only in a trusted workspace.
       agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
       webSearch: settings.webSearch,
@@ -286,6 +293,7 @@ export class SessionController implements vscode.Disposable {
     applyEvent(this.view, event);
     if (event.type === 'usage') {
       this.tokens += totalTokens(event.usage);
+      this.costUsd += event.costUsd ?? 0;
       this.statusEmitter.fire(this.status());
     }
     if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();

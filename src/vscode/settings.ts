@@ -14,6 +14,10 @@ export interface DelegateSettings {
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
+  /** The whole run's cap in dollars (0: none). */
+  maxBudgetUsd: number;
+  /** $ per million tokens by model family, over the built-in table. */
+  prices: Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>;
   /** Offer the Messages API's web search (auto: with Anthropic's own API only). */
   webSearch: boolean;
   /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
@@ -34,6 +38,7 @@ export function readSettings(): DelegateSettings {
       subagentMaxTurns: c.get<number>('subagentMaxTurns', 30),
       maxParallel: c.get<number>('maxParallelSubagents', 4),
       maxDepth: c.get<number>('maxDepth', 1),
+      ...subagentBudget(c),
     },
     bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
     sandbox: {
@@ -43,7 +48,17 @@ export function readSettings(): DelegateSettings {
     },
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
+    maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
+    prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),
   };
+}
+
+/** delegate.subagentTokenBudget / subagentTimeoutSeconds (0: none) as the limits' default subagent budget. */
+function subagentBudget(c: vscode.WorkspaceConfiguration): { subagentBudget?: { tokens?: number; seconds?: number } } {
+  const tokens = c.get<number>('subagentTokenBudget', 0);
+  const seconds = c.get<number>('subagentTimeoutSeconds', 0);
+  if (!(tokens > 0) && !(seconds > 0)) return {};
+  return { subagentBudget: { ...(tokens > 0 ? { tokens } : {}), ...(seconds > 0 ? { seconds } : {}) } };
 }

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import type { SessionListItem } from '../../src/protocol';
 import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
-import { ROOT, runningSession, Script } from './fixtures';
+import { ROOT, runningSession, Script, usage } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
@@ -109,5 +109,28 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     const order = await page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
     assert.deepEqual(order.filter((id) => !id.startsWith('prompt:')), ['tool:k1', `compaction:${s.events.find((e) => e.type === 'compacted')?.seq}`, 'tool:k2']);
     await page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
+  });
+
+  it('a running task with a budget shows what it spent against it, with a bar; a spent one reads "Budget reached"', async () => {
+    const s = new Script();
+    s.rootStart('Audit every dependency for known vulnerabilities.');
+    s.turn(ROOT, null, 1);
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-audit', name: 'task', input: { description: 'audit deps', prompt: 'Audit the dependencies.' } });
+    s.emit('auditor', ROOT, { type: 'agent_started', prompt: 'Audit the dependencies.', description: 'audit deps', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-audit', budget: { tokens: 50_000, usd: 0.5 } });
+    s.turn('auditor', ROOT, 1);
+    s.tool('auditor', ROOT, 'a1', 'bash', { command: 'npm audit --json' }, '{ "vulnerabilities": {} }');
+    s.emit('auditor', ROOT, { type: 'usage', turn: 1, usage: usage(40_000, 1_500), costUsd: 0.1425 });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-spent', name: 'task', input: { description: 'scan licenses', prompt: 'Scan licenses.' } });
+    s.emit('scanner', ROOT, { type: 'agent_started', prompt: 'Scan licenses.', description: 'scan licenses', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-spent', budget: { tokens: 20_000 } });
+    s.childFinish('scanner', ROOT, 'budget_exceeded', 4, 6, [20_400, 900], 'Scanned 31 of 48 packages: all MIT or Apache-2.0 so far.', 'token budget of 20,000 reached (21,300 used)');
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const audit = page.locator(item('task:tu-audit'));
+    assert.match((await audit.locator('.task-meta').first().textContent()) ?? '', /42k \/ 50k tokens · \$0\.14 \/ \$0\.50/);
+    const fill = await audit.locator('.task-budget-fill').first().evaluate((e) => (e as unknown as { style: { width: string } }).style.width);
+    assert.equal(fill, '83%');
+    assert.equal(await audit.locator('.task-budget').first().getAttribute('data-level'), 'high');
+    const spent = page.locator(item('task:tu-spent'));
+    assert.match((await spent.locator('.task-sub').first().textContent()) ?? '', /Budget reached/);
+    await page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
   });
 });
