@@ -2,14 +2,32 @@
 // host (CommonJS, `vscode` external) and the panel's webview (browser, scripts/build-webview.mjs).
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
+
+// The SDK's modules get `Headers`, `FormData` and `Response` from src/core/llm/sdk-web-globals.ts rather than from
+// Node's globals, each of which loads undici on first touch (~40 ms of CPU before the first request; the SDK's
+// fetch is src/core/llm/http-fetch.ts). Imported on the file's first line, so its line numbers stay as they were.
+const webGlobals = fileURLToPath(new URL('../src/core/llm/sdk-web-globals.ts', import.meta.url));
+const sdkWebGlobals = {
+  name: 'sdk-web-globals',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.mjs$/ }, ({ path }) => ({
+      contents: `import { Headers, FormData, Response } from ${JSON.stringify(webGlobals)};${readFileSync(path, 'utf8')}`,
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
 
 // Split chunks have hashed names: clear old ones so they don't pile up.
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
+  plugins: [sdkWebGlobals],
   outdir: 'dist/cli',
   bundle: true,
   splitting: true,

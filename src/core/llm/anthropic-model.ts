@@ -27,6 +27,7 @@ import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
+import { httpFetch, withBody } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
@@ -77,6 +78,8 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
       maxRetries: opts.maxRetries ?? 2,
       timeout: opts.requestTimeoutMs ?? 120_000,
+      // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
+      fetch: httpFetch as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
     });
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   const streamRetries = opts.streamRetries ?? 2;
@@ -162,7 +165,8 @@ async function attemptOnce(
         },
       }),
     );
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    // Not `new Response(...)`: that class loads undici (see http-fetch.ts).
+    return withBody(res, body) as unknown as Response; // the same shape the SDK's fetch returns
   };
 
   try {
