@@ -93,9 +93,13 @@ export function makeScratch() {
     writeFileSync(join(workdir, file), `${canary(i + 1)}\n${body}`);
   });
   let runs = 0;
+  const cacheDir = join(root, 'cache');
+  mkdirSync(cacheDir);
   return {
     root,
     workdir,
+    /** XDG_CACHE_HOME of every CLI run: the CLI's V8 code cache. */
+    cacheDir,
     /** A fresh folder for one run's transcripts (or a CLI's XDG_DATA_HOME). */
     dataDir: () => {
       const dir = join(root, `data-${++runs}`);
