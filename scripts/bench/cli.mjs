@@ -66,7 +66,7 @@ export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.
  * One CLI run answering `plan`. Fails unless it exits 0 with status completed and the server used up
  * the plan exactly. `events` are the stream-json lines (with format stream-json), `requests` the server's.
  */
-export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [], env: moreEnv = {} } = {}) {
+export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [], env: moreEnv = {}, cwd = scratch.workdir } = {}) {
   await server.plan(plan);
   const env = {
     PATH: process.env.PATH,
@@ -79,7 +79,7 @@ export async function runCli(server, scratch, plan, { format = 'json', bodies = 
     XDG_CACHE_HOME: scratch.cacheDir,
     ...moreEnv,
   };
-  const run = await runNode([...nodeArgs, BIN, '-p', PROMPT, '--cwd', scratch.workdir, '--output-format', format, ...extraArgs], env);
+  const run = await runNode([...nodeArgs, BIN, '-p', PROMPT, '--cwd', cwd, '--output-format', format, ...extraArgs], env);
   const st = await server.stats({ bodies });
   if (run.code !== 0) throw new Error(`delegate exited ${run.code}: ${run.stderr.trim().slice(0, 500)}`);
   const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
