@@ -35,6 +35,8 @@ export type WebviewToHost =
   /** Stops one subagent (the task node's Stop action); the parent goes on. */
   | { type: 'stop_agent'; agentId: string }
   | { type: 'show_history' }
+  /** A button on a task node whose result is held for review. */
+  | { type: 'review'; agentId: string; action: 'accept' | 'edit' | 'rerun' }
   | { type: 'open_session'; id: string }
   | { type: 'new_session' }
   /** `line` is 1-based; the host reveals it. */

@@ -45,6 +45,7 @@ const renderer = new ConversationRenderer(
     openFile: (path) => post({ type: 'open_file', path }),
     openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
     stopAgent: (agentId) => post({ type: 'stop_agent', agentId }),
+    review: (agentId, action) => post({ type: 'review', agentId, action }),
     openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
     revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
   },

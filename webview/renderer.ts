@@ -190,6 +190,7 @@ export class ConversationRenderer {
     if (node.kind === 'task') {
       const row = new TaskRow(node, {
         stopAgent: (agentId) => this.actions.stopAgent(agentId),
+        review: (agentId, action) => this.actions.review(agentId, action),
         createChild: (childId) => this.createChild(childId),
         registerTextRow: (textRow) => this.registerTextRow(textRow),
         changeActions: this.actions,

@@ -57,6 +57,18 @@ const CSS = String.raw`
 .task-budget-fill { height: 100%; width: 0; background: var(--vscode-progressBar-background, var(--vscode-charts-blue)); }
 .task-budget[data-level='high'] .task-budget-fill { background: var(--vscode-charts-yellow, var(--vscode-editorWarning-foreground)); }
 .task-budget[data-level='over'] .task-budget-fill { background: var(--vscode-charts-red, var(--vscode-errorForeground)); }
+.task-review { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 4px 0 2px; font-size: 12px; }
+.task-review[hidden] { display: none; }
+.task-review-label { color: var(--vscode-editorWarning-foreground); margin-right: 4px; flex: 1 1 100%; }
+.review-button {
+  font: inherit; font-size: 12px; padding: 1px 8px; border-radius: 2px; cursor: pointer;
+  color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground);
+  border: 1px solid var(--vscode-button-border, transparent);
+}
+.review-button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+.review-button.is-primary { color: var(--vscode-button-foreground); background: var(--vscode-button-background); }
+.review-button.is-primary:hover { background: var(--vscode-button-hoverBackground); }
+.review-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
 .task-stop { padding: 3px; color: var(--vscode-debugIcon-stopForeground, var(--vscode-errorForeground)); }
 `;
 

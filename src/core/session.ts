@@ -14,6 +14,7 @@ import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
+import type { ReviewGate } from './agent/child-run';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
@@ -66,6 +67,8 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** Hold every finished subagent's result for the user's review (the editor's opt-in; never the CLI). */
+  review?: ReviewGate;
   /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
   maxBudgetUsd?: number;
   /** $ per million tokens by model family, over the built-in table. */
@@ -210,6 +213,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   );
   if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
   services.prices = { ...DEFAULT_PRICES, ...config.prices };
+  if (config.review) services.review = config.review;
   services.runSpend = new RunSpend(config.maxBudgetUsd);
   // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
   services.baseTools = services.baseTools.filter((name) => permissions.offers(name));

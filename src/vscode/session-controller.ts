@@ -26,6 +26,7 @@ import { explainMissingKey, readCredentials } from './api-key';
 import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
 import type { EditorMcpServers } from './mcp-servers';
+import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
@@ -52,6 +53,8 @@ export class SessionController implements vscode.Disposable {
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   diffs: DiffStore | undefined;
+  /** Finished subagents held for review (delegate.reviewSubagentResults). */
+  readonly review = new ResultReview();
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
   private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
@@ -245,6 +248,7 @@ export class SessionController implements vscode.Disposable {
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      ...(settings.reviewSubagentResults ? { review: this.review.gate } : {}),
       ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
       ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
       // Agent files: the user's always; the project's only in a trusted workspace.

@@ -14,6 +14,8 @@ export interface DelegateSettings {
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
+  /** Hold each finished subagent's result for Accept / Edit / Re-run before its parent sees it. */
+  reviewSubagentResults: boolean;
   /** The whole run's cap in dollars (0: none). */
   maxBudgetUsd: number;
   /** $ per million tokens by model family, over the built-in table. */
@@ -49,6 +51,7 @@ export function readSettings(): DelegateSettings {
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
     maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
+    reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
     prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),

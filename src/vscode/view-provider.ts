@@ -70,6 +70,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'stop_agent':
         this.controller.stopAgent(message.agentId);
         break;
+      case 'review':
+        await this.controller.review.act(message.agentId, message.action);
+        break;
       case 'show_history':
         await this.showHistory();
         break;

@@ -133,4 +133,27 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     assert.match((await spent.locator('.task-sub').first().textContent()) ?? '', /Budget reached/);
     await page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
   });
+
+  it('a result held for review shows Accept, Edit result and Re-run on its node; each posts review', async () => {
+    const s = new Script();
+    s.rootStart('Refactor the config loader and check the tests.');
+    s.turn(ROOT, null, 1);
+    s.taskStart(ROOT, null, 'tu-rev', 'reviewed', 'refactor loader', 1);
+    s.turn('reviewed', ROOT, 1);
+    s.tool('reviewed', ROOT, 'r1', 'edit_file', { path: 'src/config.ts', old_text: 'a', new_text: 'b' }, 'Edited src/config.ts');
+    s.childFinish('reviewed', ROOT, 'completed', 2, 1, [3000, 400], 'Moved env overrides into one function; tests pass.');
+    s.emit('reviewed', ROOT, { type: 'review_requested', result: 'Moved env overrides into one function; tests pass.' });
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const bar = page.locator(`${item('task:tu-rev')} .task-review`).first();
+    assert.equal(await bar.isVisible(), true);
+    assert.match((await bar.textContent()) ?? '', /Held for your review/);
+    await page.screenshot({ path: join(ARTIFACTS, 'review-held.png') });
+    for (const action of ['accept', 'edit', 'rerun'] as const) {
+      await bar.locator(`button[data-action="${action}"]`).click();
+      assert.deepEqual((await posted(page)).at(-1), { type: 'review', agentId: 'reviewed', action });
+    }
+    s.emit('reviewed', ROOT, { type: 'review_resolved', action: 'accept' });
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    assert.equal(await page.locator(`${item('task:tu-rev')} .task-review`).first().isHidden(), true);
+  });
 });
