@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptForApiKey } from './api-key';
+import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { DIFF_SCHEME } from './diff-store';
 import { SessionController } from './session-controller';
@@ -69,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
       await view.showHistory();
     }),
     vscode.commands.registerCommand('delegate.compact', () => controller.compact()),
+    vscode.commands.registerCommand('delegate.chooseModel', () => chooseModel(controller.models.catalog)),
   );
   // The session open before a reload or restart comes back (read after activation: not on its clock).
   setTimeout(() => void controller.restore(), 0);

@@ -11,6 +11,8 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'extension-host', mocha);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- must evaluate after pre-require set the globals
   require('./extension-host.test');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  require('./lm-model.test');
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const { passes = 0, pending = 0 } = runner.stats ?? {};
