@@ -4,11 +4,14 @@
  * process; Delegate reaches them through vscode.lm (src/vscode/lm-model.ts) with delegate.provider = vscode.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
+import { createSession } from '../../src/core/session';
 import type { DelegateApi } from '../../src/vscode/extension';
+import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { isChildRequest, lastResults, LmScript, lmReply, promptOf, TEST_LM_EXTENSION, TEST_LM_VENDOR, TEST_MODELS, wholeLmRequest, type LmRecorded, type TestLmApi } from '../fixtures/lm-script';
@@ -176,6 +179,65 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
     }
   });
 
+  it('bench: the Language Model API path\'s harness time per turn, beyond the model\'s own time', async () => {
+    // A session on the real adapter and the real vscode.lm, its model wrapped to time what the editor and the
+    // provider take (sendRequest until it resolves, and each wait for the next part). Per main-agent turn:
+    // turn_started → usage (compaction check, conversion, counting, part handling, events) minus that time.
+    const TURNS = 40;
+    const [chat] = await vscode.lm.selectChatModels({ vendor: TEST_LM_VENDOR, id: TEST_MODELS.tools });
+    assert.ok(chat);
+    const modelMs: number[] = [];
+    const timed = {
+      ...pick(chat),
+      countTokens: (text: string | vscode.LanguageModelChatMessage, token?: vscode.CancellationToken) => chat.countTokens(text, token),
+      sendRequest: async (messages: vscode.LanguageModelChatMessage[], options?: vscode.LanguageModelChatRequestOptions, token?: vscode.CancellationToken) => {
+        let waited = 0;
+        const t0 = performance.now();
+        const response = await chat.sendRequest(messages, options, token);
+        waited += performance.now() - t0;
+        const index = modelMs.push(waited) - 1;
+        const parts = response.stream[Symbol.asyncIterator]();
+        return {
+          text: response.text,
+          stream: {
+            [Symbol.asyncIterator]: () => ({
+              next: async () => {
+                const t = performance.now();
+                const next = await parts.next();
+                modelMs[index] = (modelMs[index] ?? 0) + performance.now() - t;
+                return next;
+              },
+            }),
+          },
+        };
+      },
+    } as vscode.LanguageModelChat;
+    const dirs = { workdir: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-tr-')) };
+    writeFileSync(join(dirs.workdir, 'bench.txt'), 'x\n');
+    const session = await createSession({ ...dirs, model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY, mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } });
+    script.script(...Array.from({ length: TURNS - 1 }, () => lmReply.toolUse({ name: 'read_file', input: { path: 'bench.txt' } }, 'Reading.')), lmReply.text('done'));
+    const marks: { started: number; answered?: number }[] = [];
+    session.bus.subscribe((e) => {
+      if (e.agentId !== 'main') return;
+      if (e.type === 'turn_started') marks.push({ started: performance.now() });
+      if (e.type === 'usage') {
+        const last = marks.at(-1);
+        if (last) last.answered = performance.now();
+      }
+    });
+    const result = await session.run('read bench.txt again and again', new AbortController().signal);
+    session.close();
+    script.assertAllConsumed();
+    assert.equal(result.status, 'completed');
+    assert.equal(modelMs.length, TURNS);
+    // The first turns warm up (JIT, first counts): the steady state is what a session lives in.
+    const harness = marks.map((m, i) => (m.answered ?? NaN) - m.started - (modelMs[i] ?? NaN)).slice(5);
+    assert.ok(harness.every((x) => Number.isFinite(x) && x >= 0), harness.join(','));
+    const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+    const mean = harness.reduce((a, b) => a + b, 0) / harness.length;
+    console.log(`lm path: harness ms per turn beyond the model's own time: mean ${mean.toFixed(2)} p50 ${p50(harness).toFixed(2)} max ${Math.max(...harness).toFixed(2)} over ${harness.length} turns (the model's own time — the editor's round trip to the provider and back — p50 ${p50(modelMs).toFixed(1)} ms; the provider itself p50 ${p50(testLm.timings.slice(-TURNS).map((t) => t.ms)).toFixed(2)} ms)`);
+  });
+
   it('Stop cancels the model request (the provider sees the cancellation)', async () => {
     script.route([
       { name: 'child', match: isChildRequest, replies: [lmReply.stall()] },
@@ -192,6 +254,11 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
     script.assertAllConsumed();
   });
 });
+
+/** The model's plain fields (the API object is frozen; the wrapper above replaces its methods). */
+function pick(chat: vscode.LanguageModelChat): Omit<vscode.LanguageModelChat, 'sendRequest' | 'countTokens'> & { capabilities?: unknown } {
+  return { id: chat.id, name: chat.name, vendor: chat.vendor, family: chat.family, version: chat.version, maxInputTokens: chat.maxInputTokens, capabilities: (chat as { capabilities?: unknown }).capabilities };
+}
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;
