@@ -15,6 +15,7 @@ const STATUS: Record<SessionListItem['status'], { icon: string; tone: string; wo
   running: { icon: 'loading codicon-modifier-spin', tone: 'tone-running', word: 'running' },
   completed: { icon: 'pass', tone: 'tone-ok', word: 'completed' },
   max_turns: { icon: 'warning', tone: 'tone-warn', word: 'turn limit' },
+  budget_exceeded: { icon: 'warning', tone: 'tone-warn', word: 'budget reached' },
   error: { icon: 'error', tone: 'tone-error', word: 'failed' },
   cancelled: { icon: 'circle-slash', tone: 'tone-muted', word: 'stopped' },
   interrupted: { icon: 'debug-disconnect', tone: 'tone-warn', word: 'interrupted' },

@@ -43,6 +43,7 @@ export const TASK_STATUS_ICON: Record<TaskStatus, { icon: string; extra: string 
   running: { icon: 'loading', extra: 'codicon-modifier-spin' },
   completed: { icon: 'check', extra: '' },
   max_turns: { icon: 'warning', extra: '' },
+  budget_exceeded: { icon: 'warning', extra: '' },
   error: { icon: 'error', extra: '' },
   cancelled: { icon: 'circle-slash', extra: '' },
 };

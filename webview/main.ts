@@ -8,7 +8,7 @@ import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
-import { formatTokens } from '../src/view-model/format';
+import { formatTokens, formatUsd } from '../src/view-model/format';
 import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { Composer } from './composer';
 import { el } from './dom';
@@ -116,6 +116,7 @@ function flush(): void {
   composer.setRunning(running);
   const t = state.totals;
   const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, formatTokens(t.tokens)];
+  if (t.costUsd) parts.push(formatUsd(t.costUsd));
   composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '));
 }
 

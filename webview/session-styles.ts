@@ -43,6 +43,11 @@ const CSS = String.raw`
 .task-agent[data-color='orange'] { background: var(--vscode-charts-orange); color: #000; }
 .task-agent[data-color='pink'] { background: var(--vscode-charts-pink, #d16d9e); color: #fff; }
 .task-agent[data-color='cyan'] { background: var(--vscode-charts-cyan, #4ec9b0); color: #000; }
+.task-budget { height: 3px; margin: 3px 0 1px; border-radius: 2px; background: var(--vscode-widget-border, rgba(128,128,128,0.25)); overflow: hidden; max-width: 220px; }
+.task-budget[hidden] { display: none; }
+.task-budget-fill { height: 100%; width: 0; background: var(--vscode-progressBar-background, var(--vscode-charts-blue)); }
+.task-budget[data-level='high'] .task-budget-fill { background: var(--vscode-charts-yellow, var(--vscode-editorWarning-foreground)); }
+.task-budget[data-level='over'] .task-budget-fill { background: var(--vscode-charts-red, var(--vscode-errorForeground)); }
 .task-stop { padding: 3px; color: var(--vscode-debugIcon-stopForeground, var(--vscode-errorForeground)); }
 `;
 

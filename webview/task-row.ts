@@ -6,7 +6,7 @@
  * the task is first expanded; after that new calls are appended as they arrive.
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
-import { TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
+import { budgetShare, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
 import type { TaskNode } from '../src/view-model/session-view';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
@@ -32,6 +32,7 @@ const STATUS_TONE: Record<TaskNode['status'], string> = {
   running: 'tone-running',
   completed: 'tone-ok',
   max_turns: 'tone-warn',
+  budget_exceeded: 'tone-warn',
   error: 'tone-error',
   cancelled: 'tone-muted',
 };
@@ -45,6 +46,8 @@ export class TaskRow {
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
   private readonly agent: HTMLSpanElement;
+  private readonly budgetBar: HTMLDivElement;
+  private readonly budgetFill: HTMLDivElement;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
   /** Children rendered: indices [start, end) of node.children. */
@@ -70,7 +73,11 @@ export class TaskRow {
     this.agent = el('span', 'task-agent');
     line1.append(this.icon, this.title, this.agent, this.warning);
     line2.append(this.statusWord, this.meta);
-    text.append(line1, line2);
+    // Spend against budget, while it runs: the largest share of tokens, dollars or time (budgetShare).
+    this.budgetBar = el('div', 'task-budget');
+    this.budgetFill = el('div', 'task-budget-fill');
+    this.budgetBar.append(this.budgetFill);
+    text.append(line1, line2, this.budgetBar);
     this.stop = this.stopAction();
     this.item.append(text, this.stop);
     this.update(node, Date.now());
@@ -132,6 +139,13 @@ export class TaskRow {
 
   updateMeta(now: number): void {
     setText(this.meta, taskMeta(this.node, now));
+    const share = budgetShare(this.node, now);
+    setHidden(this.budgetBar, share === undefined);
+    if (share === undefined) return;
+    const width = `${Math.round(Math.min(1, share) * 100)}%`;
+    if (this.budgetFill.style.width !== width) this.budgetFill.style.width = width;
+    setAttr(this.budgetBar, 'data-level', share >= 1 ? 'over' : share >= 0.8 ? 'high' : null);
+    this.budgetBar.title = `Budget: ${Math.round(share * 100)}% spent`;
   }
 
   /** Builds the children (first expand): the prompt row and the last ROW_WINDOW calls. */

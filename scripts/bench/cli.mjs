@@ -2,7 +2,9 @@
 // against the local server, times it from spawn to the first request and to exit, and follows its peak
 // RSS by reading /proc/<pid>/status (VmHWM, the kernel's high-water mark) every few ms while it lives.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delegatePlan, readJobs } from './plans.mjs';
 import { repeat } from './util.mjs';
@@ -65,7 +67,7 @@ export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.
  * One CLI run answering `plan`. Fails unless it exits 0 with status completed and the server used up
  * the plan exactly. `events` are the stream-json lines (with format stream-json), `requests` the server's.
  */
-export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [] } = {}) {
+export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [] } = {}) {
   await server.plan(plan);
   const env = {
     PATH: process.env.PATH,
@@ -74,7 +76,7 @@ export async function runCli(server, scratch, plan, { format = 'json', bodies = 
     ANTHROPIC_BASE_URL: server.baseURL,
     XDG_DATA_HOME: scratch.dataDir(),
   };
-  const run = await runNode([...nodeArgs, BIN, '-p', PROMPT, '--cwd', scratch.workdir, '--output-format', format], env);
+  const run = await runNode([...nodeArgs, BIN, '-p', PROMPT, '--cwd', scratch.workdir, '--output-format', format, ...extraArgs], env);
   const st = await server.stats({ bodies });
   if (run.code !== 0) throw new Error(`delegate exited ${run.code}: ${run.stderr.trim().slice(0, 500)}`);
   const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -109,12 +111,19 @@ export async function benchCli(report, server, scratch) {
   );
   const one = delegatePlan(readJobs(['JOB-A']));
   const three = delegatePlan(readJobs(['JOB-A', 'JOB-B', 'JOB-C']));
+  // One MCP server (the reference server over stdio, from node_modules): what a config costs the first request.
+  const mcpConfig = join(mkdtempSync(join(tmpdir(), 'delegate-bench-mcp-')), 'mcp.json');
+  const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+  writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything] } } }));
+  const withMcp = ['--mcp-config', mcpConfig];
   await runCli(server, scratch, one);
+  await runCli(server, scratch, one, { extraArgs: withMcp });
   const pairs = await repeat(5, async () => ({
     one: await runCli(server, scratch, one),
     three: await runCli(server, scratch, three),
     // What-if: V8 keeps Node's fetch (undici's llhttp WebAssembly) on its baseline compiler, no background TurboFan.
     liftoff: await runCli(server, scratch, three, { nodeArgs: NO_WASM_TIER_UP }),
+    mcp: await runCli(server, scratch, one, { extraArgs: withMcp }),
   }));
   const all = pairs.flatMap((p) => [p.one, p.three]);
 
@@ -126,6 +135,9 @@ export async function benchCli(report, server, scratch) {
   report.row('first request after spawn', all.map((r) => r.firstRequestMs), { digits: 0, max: 150 });
   report.row('  main-thread CPU by then', all.map((r) => r.firstRequestCpu.cpuMs), { digits: 0 });
   report.row('  main thread waiting for a CPU by then', all.map((r) => r.firstRequestCpu.waitMs), { digits: 0 });
+  report.row('first request, one MCP server (server-everything, stdio)', pairs.map((p) => p.mcp.firstRequestMs), { digits: 0 });
+  report.row('  main-thread CPU by then', pairs.map((p) => p.mcp.firstRequestCpu.cpuMs), { digits: 0 });
+  report.row('  peak RSS (the CLI alone, not the server)', pairs.map((p) => p.mcp.peakMiB), { unit: 'MiB' });
   report.row('wall time, one subagent', pairs.map((p) => p.one.wallMs), { digits: 0 });
   report.row('wall time, three parallel subagents', pairs.map((p) => p.three.wallMs), { digits: 0 });
   report.row('  last request → process gone', all.map((r) => r.exitMs), { digits: 0 });

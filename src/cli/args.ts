@@ -18,6 +18,11 @@ export interface CliOptions {
   subagentMaxTurns?: number;
   maxParallel?: number;
   maxDepth?: number;
+  /** Each subagent's budget (agent definitions may set their own): tokens, wall seconds. */
+  subagentMaxTokens?: number;
+  subagentTimeout?: number;
+  /** The whole run's cap in dollars. */
+  maxBudgetUsd?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxMode;
   /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
@@ -31,6 +36,13 @@ export interface CliOptions {
   /** Compact the (resumed) conversation before the prompt, or alone when there is no prompt. */
   compact: boolean;
   contextWindow?: number;
+  /** `--mcp-config` files (or inline JSON), after the folder's `.mcp.json`. */
+  mcpConfigs: string[];
+  /** Only the `--mcp-config` servers: the folder's `.mcp.json` is not read. */
+  strictMcpConfig: boolean;
+  /** Tool rule lists as given (split by the core: commas or spaces). */
+  allowedTools: string[];
+  disallowedTools: string[];
   /** Run the settings files' hooks (`--no-hooks`: none). */
   hooks: boolean;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
@@ -53,6 +65,9 @@ Options:
   --subagent-max-turns N       turn cap of each subagent (default 30)
   --max-parallel N             task calls run at once (default 4)
   --max-depth N                nesting depth of subagents (default 1: subagents cannot delegate)
+  --subagent-max-tokens N      each subagent's token budget: then one last answer with tools off (status budget_exceeded)
+  --subagent-timeout SECONDS   each subagent's wall-clock budget, the same way
+  --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in)
   --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
@@ -63,6 +78,12 @@ Options:
   --compact                    compact the resumed conversation now (alone, or before -p)
   --context-window N           the model's context window in tokens (default: from the model; or
                                $DELEGATE_CONTEXT_WINDOW); compaction starts at 80% of it
+  --mcp-config FILE            MCP servers from FILE (Claude Code's format, or inline JSON), besides the folder's
+                               .mcp.json, which is read too; repeatable; a named file's server wins over a same-named one
+  --strict-mcp-config          only the --mcp-config servers (the folder's .mcp.json is not read)
+  --allowed-tools LIST         tools whose calls are not asked about (Bash, Read, mcp__docs__search, mcp__docs, …;
+                               commas or spaces); the deny list, paths and the sandbox still apply
+  --disallowed-tools LIST      tools refused and not offered to the model (same names)
   --no-hooks                   do not run the hooks of .claude/settings*.json and ~/.claude/settings.json
   --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
                                "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
@@ -91,6 +112,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'subagent-max-turns': { type: 'string' },
         'max-parallel': { type: 'string' },
         'max-depth': { type: 'string' },
+        'subagent-max-tokens': { type: 'string' },
+        'subagent-timeout': { type: 'string' },
+        'max-budget-usd': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
@@ -100,6 +124,13 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         continue: { type: 'boolean', short: 'c' },
         compact: { type: 'boolean' },
         'context-window': { type: 'string' },
+        'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
+        // Claude Code spells these in camelCase; both work.
+        'allowed-tools': { type: 'string', multiple: true },
+        allowedTools: { type: 'string', multiple: true },
+        'disallowed-tools': { type: 'string', multiple: true },
+        disallowedTools: { type: 'string', multiple: true },
         'no-hooks': { type: 'boolean' },
         'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -135,8 +166,11 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   const sources = (values['setting-sources'] ?? SETTING_SOURCES.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
   const badSource = sources.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
   if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
+  const budgetRaw = values['max-budget-usd'];
+  const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
+  if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
   const numbers: Record<string, number | undefined> = {};
-  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000]] as const) {
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1]] as const) {
     const raw = values[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -150,6 +184,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       cwd: values.cwd ?? cwd,
       continueLast: values.continue ?? false,
       compact: values.compact ?? false,
+      mcpConfigs: values['mcp-config'] ?? [],
+      strictMcpConfig: values['strict-mcp-config'] ?? false,
+      allowedTools: [...(values['allowed-tools'] ?? []), ...(values.allowedTools ?? [])],
+      disallowedTools: [...(values['disallowed-tools'] ?? []), ...(values.disallowedTools ?? [])],
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
@@ -165,6 +203,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['subagent-max-turns'] !== undefined ? { subagentMaxTurns: numbers['subagent-max-turns'] } : {}),
       ...(numbers['max-parallel'] !== undefined ? { maxParallel: numbers['max-parallel'] } : {}),
       ...(numbers['max-depth'] !== undefined ? { maxDepth: numbers['max-depth'] } : {}),
+      ...(numbers['subagent-max-tokens'] !== undefined ? { subagentMaxTokens: numbers['subagent-max-tokens'] } : {}),
+      ...(numbers['subagent-timeout'] !== undefined ? { subagentTimeout: numbers['subagent-timeout'] } : {}),
+      ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
     },
   };
 }

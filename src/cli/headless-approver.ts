@@ -9,7 +9,9 @@ export const headlessApprover: Approver = {
     const flag =
       request.kind === 'write'
         ? '--permission-mode acceptEdits (or bypassPermissions)'
-        : '--permission-mode bypassPermissions';
+        : request.kind === 'external'
+          ? `--allowed-tools ${request.toolName} (or --permission-mode bypassPermissions)`
+          : '--permission-mode bypassPermissions';
     return { decision: 'deny', reason: `${reason}; the headless CLI cannot ask for approval: rerun with ${flag} to allow it` };
   },
 };

@@ -16,12 +16,14 @@ export interface ResultObject {
   result: string;
   num_turns: number;
   usage: Usage;
+  /** Dollars the run cost (Claude prices built in; absent for a model without a price). */
+  total_cost_usd?: number;
   duration_ms: number;
   session_id: string;
   transcript: string;
   /** What confined the run's bash commands. */
   sandbox: 'bubblewrap' | 'none';
-  subagents: { id: string; description: string; agent_type: string; model: string; status: string; num_turns: number; tool_calls: number; usage: Usage; result: string }[];
+  subagents: { id: string; description: string; agent_type: string; model: string; status: string; num_turns: number; tool_calls: number; usage: Usage; cost_usd?: number; result: string }[];
   error?: string;
 }
 
@@ -32,6 +34,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     result: result.result,
     num_turns: result.turns,
     usage: result.usage,
+    ...(result.costUsd !== undefined ? { total_cost_usd: Number(result.costUsd.toFixed(6)) } : {}),
     duration_ms: result.durationMs,
     session_id: sessionId,
     transcript,
@@ -41,6 +44,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       description: s.description,
       agent_type: s.agent_type,
       model: s.model,
+      ...(s.cost_usd !== undefined ? { cost_usd: Number(s.cost_usd.toFixed(6)) } : {}),
       status: s.status,
       num_turns: s.num_turns,
       tool_calls: s.tool_calls,

@@ -14,6 +14,7 @@ import { isValidSessionId, readTranscript } from '../core/store/transcript-reade
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
+import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { loadWorkspaceFiles } from './workspace-files';
@@ -60,6 +61,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
+  const mcp = await cliMcpConfig(options, workdir, env);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -75,6 +77,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     approver: headlessApprover,
     sandbox,
     transcriptRoot,
+    ...(mcp ? { mcp } : {}),
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
     agentFiles: { home: homedir(), includeProject: true },
     webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
     ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
@@ -85,9 +90,14 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
       ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
       ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
+        ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
+        : {}),
     },
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
   });
   hooks.onSession?.(session);
+  for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);
   session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   if (options.compact) {
@@ -111,6 +121,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.ok;
     case 'max_turns':
       out.stderr(`delegate: stopped at the turn limit (${result.turns - 1} turns); the answer may be incomplete\n`);
+      return EXIT.ok;
+    case 'budget_exceeded':
+      out.stderr(`delegate: stopped at its budget (${result.error ?? 'budget reached'}); the answer may be incomplete\n`);
       return EXIT.ok;
     case 'cancelled':
       out.stderr(`delegate: interrupted; transcript: ${session.store.sessionFile}\n`);

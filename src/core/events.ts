@@ -11,7 +11,7 @@
 import type { MessageParam } from './llm/types';
 import type { ToolKind } from './tools/types';
 
-export type AgentStatus = 'completed' | 'max_turns' | 'error' | 'cancelled';
+export type AgentStatus = 'completed' | 'max_turns' | 'budget_exceeded' | 'error' | 'cancelled';
 
 export interface Usage {
   input_tokens: number;
@@ -53,6 +53,8 @@ export type EventBody =
       /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name) and its colour. */
       agentType?: string;
       color?: string;
+      /** What this agent may spend before it must report (tokens, wall seconds, dollars). */
+      budget?: { tokens?: number; seconds?: number; usd?: number };
     }
   | {
       type: 'agent_finished';
@@ -62,6 +64,8 @@ export type EventBody =
       toolCalls: number;
       /** This agent's usage plus every descendant's. */
       usage: Usage;
+      /** Dollars, this agent's and every descendant's (absent when no model had a price). */
+      costUsd?: number;
       durationMs: number;
       error?: string;
     }
@@ -106,7 +110,7 @@ export type EventBody =
       decision: PermissionDecision;
       reason?: string;
     }
-  | { type: 'usage'; turn: number; usage: Usage }
+  | { type: 'usage'; turn: number; usage: Usage; /** What this response cost, when the model has a price. */ costUsd?: number }
   /**
    * The agent's conversation was compacted before its next request: old tool results were replaced by
    * `stubs` (by tool_use id) and, with `summary`, all but the last `keptMessages` messages by a summary.

@@ -13,6 +13,7 @@ import { agentEmitter, emptyUsage, EventBus } from './events';
 import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
+import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
@@ -20,8 +21,10 @@ import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
 import type { AgentResult, RunLimits, RunServices } from './agent/types';
 import type { MessageParam, ModelPort } from './llm/types';
+import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
 import { HookRegistry } from './policy/hooks';
 import { PermissionPolicy } from './policy/permissions';
+import { ToolRules } from './policy/tool-rules';
 import type { Approver, PermissionMode } from './policy/types';
 import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
@@ -61,6 +64,10 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
+  maxBudgetUsd?: number;
+  /** $ per million tokens by model family, over the built-in table. */
+  prices?: Record<string, ModelPrice>;
   /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
   webSearch?: boolean;
   /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
@@ -70,6 +77,11 @@ export interface SessionConfig {
   /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
   contextWindow?: number;
   compactThreshold?: number;
+  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
+  mcp?: SessionMcpConfig;
+  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
+  allowedTools?: string[];
+  disallowedTools?: string[];
   /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
   commandHooks?: HookSettings;
   /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
@@ -91,6 +103,10 @@ export interface Session {
   /** What confines `bash` (status() says which sandbox is in force). */
   readonly sandbox: Sandbox;
   readonly context: ContextSettings;
+  /** Rules the tool lists could not honour as written, for the host to say once. */
+  readonly toolRuleWarnings: string[];
+  /** The MCP servers, when the session has any. */
+  readonly mcp: SessionMcp['manager'] | undefined;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
@@ -121,8 +137,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const store = await createTranscriptStore(config.transcriptRoot, id, ROOT_AGENT_ID);
   bus.subscribe(store.listener);
   const hooks = config.hooks ?? new HookRegistry();
-  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true });
+  const rules = new ToolRules({ allowed: config.allowedTools ?? [], disallowed: config.disallowedTools ?? [] });
+  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true, rules });
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  // A disallowed `task` is not offered: no agent gets to delegate.
+  if (!permissions.offers('task')) limits.maxDepth = 0;
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
@@ -187,7 +206,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       },
     }),
   );
-  if (config.webSearch) services.webSearch = { enabled: true };
+  if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
+  services.prices = { ...DEFAULT_PRICES, ...config.prices };
+  services.runSpend = new RunSpend(config.maxBudgetUsd);
+  // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
+  services.baseTools = services.baseTools.filter((name) => permissions.offers(name));
+  const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
+    await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+  };
+  const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name), notify);
   if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
   const catalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
@@ -223,6 +250,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await gate(prompt, signal);
     if ('blocked' in gated) return gated.blocked;
+    // After the hooks: MCP servers went on connecting while they ran.
+    await mcp?.ready();
     const result = await runAgent(
       {
         identity: root,
@@ -279,11 +308,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     processes,
     sandbox,
     context,
+    toolRuleWarnings: rules.warnings,
+    mcp: mcp?.manager,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
-    notify: async (level, text, source) => {
-      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
-    },
+    notify,
     compact,
     setModel: (model, modelId, contextWindow) => {
       if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
@@ -292,17 +321,21 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       context.window = contextWindowFor(modelId, contextWindow);
     },
     // The sandbox's private /tmp goes with the session, whichever way it ends.
+    // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
-      await exit.shutdown(reason, graceMs);
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close()]);
       sandbox.removeTempFolder();
     },
     shutdownNow: (reason) => {
+      mcp?.manager?.killNow();
       exit.shutdownNow(reason);
       sandbox.removeTempFolder();
     },
     close: () => {
+      void mcp?.manager?.close();
       store.close();
       sandbox.removeTempFolder();
     },
   };
 }
+

@@ -11,6 +11,10 @@ export function formatTokens(tokens: TokenCount): string {
   return `${(n / 1_000_000).toFixed(1)}M tokens`;
 }
 
+export function formatUsd(usd: number): string {
+  return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
   const s = ms / 1000;
@@ -29,8 +33,13 @@ export function taskMeta(task: TaskNode, now: number): string {
   // Duration before tokens: in a narrow side bar the end of the line is what gets cut.
   const ms = task.durationMs ?? (task.status === 'running' ? now - task.startedAt : undefined);
   if (ms !== undefined) parts.push(formatDuration(ms));
-  // A task that has not reported usage yet shows no "0 tokens".
-  if (task.tokens.input + task.tokens.output > 0 || task.status !== 'running') parts.push(formatTokens(task.tokens));
+  // A task that has not reported usage yet shows no "0 tokens"; a budget shows what is spent against it.
+  const b = task.budget;
+  if (task.tokens.input + task.tokens.output > 0 || task.status !== 'running' || b?.tokens) {
+    parts.push(b?.tokens ? `${formatTokens(task.tokens).replace(/ tokens$/, '')} / ${formatTokens({ input: b.tokens, output: 0 })}` : formatTokens(task.tokens));
+  }
+  if (task.costUsd !== undefined || b?.usd) parts.push(b?.usd ? `${formatUsd(task.costUsd ?? 0)} / ${formatUsd(b.usd)}` : formatUsd(task.costUsd ?? 0));
+  if (b?.seconds && task.status === 'running') parts[2] = `${parts[2] ?? ''} / ${formatDuration(b.seconds * 1000)}`;
   return parts.join(' · ');
 }
 
@@ -38,6 +47,7 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
   running: 'Running',
   completed: 'Completed',
   max_turns: 'Turn limit reached',
+  budget_exceeded: 'Budget reached',
   error: 'Failed',
   cancelled: 'Cancelled',
 };
@@ -56,4 +66,15 @@ export function toolStateLabel(tool: ToolCallNode): string {
     default:
       return '';
   }
+}
+
+/** How much of its budget a task has spent (the largest of tokens, dollars, time), or undefined without one. */
+export function budgetShare(task: TaskNode, now: number): number | undefined {
+  const b = task.budget;
+  if (!b) return undefined;
+  const shares: number[] = [];
+  if (b.tokens) shares.push((task.tokens.input + task.tokens.output) / b.tokens);
+  if (b.usd) shares.push((task.costUsd ?? 0) / b.usd);
+  if (b.seconds) shares.push((task.durationMs ?? (task.status === 'running' ? now - task.startedAt : 0)) / (b.seconds * 1000));
+  return shares.length ? Math.max(...shares) : undefined;
 }

@@ -192,6 +192,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   task.prompt = e.prompt;
   task.depth = e.depth;
   task.model = e.model;
+  if (e.budget) task.budget = e.budget;
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;
   task.status = 'running';
@@ -210,6 +211,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
     else if (e.status === 'cancelled' && e.error?.startsWith('interrupted')) addNotice(state, 'warning', `${capitalize(e.error)}.`, e.time, touched);
     else if (e.status === 'cancelled') addNotice(state, 'info', 'Stopped.', e.time, touched);
     else if (e.status === 'max_turns') addNotice(state, 'warning', `Stopped after ${e.turns} turns (turn limit reached).`, e.time, touched);
+    else if (e.status === 'budget_exceeded') addNotice(state, 'warning', `Stopped at the run's budget: ${e.error ?? 'budget reached'}.`, e.time, touched);
     setRunning(state, Object.values(state.agents).some((a) => a.taskId === null && a.running), touched);
     return;
   }
@@ -218,6 +220,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   task.turns = e.turns;
   task.toolCalls = e.toolCalls;
   task.tokens = tokensOf(e.usage);
+  if (e.costUsd !== undefined) task.costUsd = e.costUsd;
   task.durationMs = e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
@@ -295,12 +298,14 @@ function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched)
   const add = tokensOf(e.usage);
   state.totals.tokens.input += add.input;
   state.totals.tokens.output += add.output;
+  if (e.costUsd !== undefined) state.totals.costUsd = (state.totals.costUsd ?? 0) + e.costUsd;
   touched.add(TOTALS_KEY);
   forEachTaskUpward(state, e.agentId, (task) => {
     // A finished task already holds its authoritative total (agent_finished.usage).
     if (task.status !== 'running') return;
     task.tokens.input += add.input;
     task.tokens.output += add.output;
+    if (e.costUsd !== undefined) task.costUsd = (task.costUsd ?? 0) + e.costUsd;
     touched.add(task.id);
   });
 }

@@ -109,6 +109,10 @@ export interface TaskNode {
   toolCalls: number;
   /** Live sum of this agent's and its descendants' usage; the final figure from `agent_finished`. */
   tokens: TokenCount;
+  /** Dollars so far (when the model has a price), live like `tokens`. */
+  costUsd?: number;
+  /** What it may spend: shown against what it spent while it runs. */
+  budget?: { tokens?: number; seconds?: number; usd?: number };
   startedAt: number;
   durationMs?: number;
   /** Result preview, cut to PREVIEW_LIMIT. */
@@ -154,7 +158,7 @@ export interface SessionViewState {
   agents: Record<string, AgentEntry>;
   /** Highest seq applied, per session id: replayed events (snapshot + overlapping batch) are skipped. */
   lastSeq: Record<string, number>;
-  totals: { tokens: TokenCount; toolCalls: number; tasks: number };
+  totals: { tokens: TokenCount; toolCalls: number; tasks: number; costUsd?: number };
   /** A root agent is running. */
   running: boolean;
   /** Counter for user/notice ids. */

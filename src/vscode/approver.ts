@@ -28,7 +28,9 @@ export const modalPrompt: ApprovalPrompt = async (q) => {
   const scope =
     q.request.kind === 'exec'
       ? `"${ALLOW_SESSION}" allows this exact command until the session ends.`
-      : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
+      : q.request.kind === 'external'
+        ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
+        : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
   // Deny is the close affordance: Escape denies, and VS Code adds no separate Cancel button.
   const pick = await vscode.window.showWarningMessage(
     `${q.who} wants to ${action}`,

@@ -11,6 +11,7 @@ import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { DIFF_SCHEME } from './diff-store';
+import { EditorMcpServers } from './mcp-servers';
 import { SessionController } from './session-controller';
 import { readSettings } from './settings';
 import { createStatusBar } from './status-bar';
@@ -19,6 +20,8 @@ import { DelegateViewProvider, VIEW_ID } from './view-provider';
 export interface DelegateApi {
   controller: SessionController;
   approver: EditorApprover;
+  /** The workspace's MCP servers (approval and input prompts are injectable). */
+  mcpServers: EditorMcpServers;
   view: DelegateViewProvider;
   /** Evaluating the bundle plus activate(): what activation costs the editor. */
   activationMs: number;
@@ -35,7 +38,8 @@ const importsDone = performance.now();
 export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
   const approver = new EditorApprover();
-  const controller = new SessionController(context, approver);
+  const mcpServers = new EditorMcpServers(context.workspaceState);
+  const controller = new SessionController(context, approver, mcpServers);
   active = controller;
   const view = new DelegateViewProvider(context.extensionUri, controller);
   const status = createStatusBar();
@@ -84,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   return {
     controller,
     approver,
+    mcpServers,
     view,
     // The extension's own cost; the editor's wait between loading and calling activate() is not ours.
     activationMs: importsDone - moduleStart + (end - activateStart),

@@ -25,6 +25,7 @@ import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
+import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
@@ -33,6 +34,8 @@ import { loadWorkspaceFiles } from './workspace-files';
 export interface ControllerStatus {
   running: boolean;
   tokens: number;
+  /** Dollars the session has cost (when its models have prices). */
+  costUsd: number;
   /** What confines bash in the current session (describeSandbox), once known. */
   sandbox?: string;
 }
@@ -43,6 +46,7 @@ export class SessionController implements vscode.Disposable {
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
   private tokens = 0;
+  private costUsd = 0;
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
@@ -66,6 +70,7 @@ export class SessionController implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly approver: EditorApprover,
+    private readonly mcpServers?: EditorMcpServers,
   ) {
     this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
   }
@@ -83,7 +88,7 @@ export class SessionController implements vscode.Disposable {
   }
 
   status(): ControllerStatus {
-    return { running: this.isRunning, tokens: this.tokens, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
+    return { running: this.isRunning, tokens: this.tokens, costUsd: this.costUsd, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
   }
 
   /**
@@ -128,6 +133,7 @@ export class SessionController implements vscode.Disposable {
     this.closeCurrent();
     this.view = createSessionView();
     this.tokens = 0;
+    this.costUsd = 0;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, undefined);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -168,6 +174,7 @@ export class SessionController implements vscode.Disposable {
     this.resumeId = id;
     this.view = loaded.view;
     this.tokens = loaded.tokens;
+    this.costUsd = loaded.view.totals.costUsd ?? 0;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, id);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -243,13 +250,17 @@ export class SessionController implements vscode.Disposable {
     const contextWindow = settings.contextWindow ?? selection.contextWindow;
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
+    const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
     // Project hooks only in a trusted workspace; trust granted later applies from the next session.
     const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
     const session = await createSession({
       ...workspaceFiles,
+      ...(mcp ? { mcp } : {}),
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(contextWindow ? { contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+      ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
       // Agent files: the user's always; the project's only in a trusted workspace.
       agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
       // The Messages API's server-side tool: the Language Model API has no way to offer it.
@@ -298,6 +309,7 @@ export class SessionController implements vscode.Disposable {
     applyEvent(this.view, event);
     if (event.type === 'usage') {
       this.tokens += totalTokens(event.usage);
+      this.costUsd += event.costUsd ?? 0;
       this.statusEmitter.fire(this.status());
     }
     if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();

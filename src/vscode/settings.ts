@@ -15,6 +15,10 @@ export interface DelegateSettings {
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
+  /** The whole run's cap in dollars (0: none). */
+  maxBudgetUsd: number;
+  /** $ per million tokens by model family, over the built-in table. */
+  prices: Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>;
   /** Offer the Messages API's web search (auto: with Anthropic's own API only). */
   webSearch: boolean;
   /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
@@ -39,6 +43,7 @@ export function readSettings(): DelegateSettings {
       subagentMaxTurns: c.get<number>('subagentMaxTurns', 30),
       maxParallel: c.get<number>('maxParallelSubagents', 4),
       maxDepth: c.get<number>('maxDepth', 1),
+      ...subagentBudget(c),
     },
     bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
     sandbox: {
@@ -48,6 +53,8 @@ export function readSettings(): DelegateSettings {
     },
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
+    maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
+    prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
     provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider', 'auto')) ?? 'auto',
     vscodeModel: modelSetting(c.get<unknown>('vscodeModel', {})),
@@ -65,4 +72,12 @@ function modelSetting(value: unknown): VscodeModelSetting {
     if (typeof field === 'string' && field.trim()) out[key] = field.trim();
   }
   return out;
+}
+
+/** delegate.subagentTokenBudget / subagentTimeoutSeconds (0: none) as the limits' default subagent budget. */
+function subagentBudget(c: vscode.WorkspaceConfiguration): { subagentBudget?: { tokens?: number; seconds?: number } } {
+  const tokens = c.get<number>('subagentTokenBudget', 0);
+  const seconds = c.get<number>('subagentTimeoutSeconds', 0);
+  if (!(tokens > 0) && !(seconds > 0)) return {};
+  return { subagentBudget: { ...(tokens > 0 ? { tokens } : {}), ...(seconds > 0 ? { seconds } : {}) } };
 }

@@ -1,6 +1,6 @@
 /** The status bar item: running or idle, and the session's tokens; the tooltip names the bash sandbox; a click reveals the panel. */
 import * as vscode from 'vscode';
-import { formatTokens } from '../view-model/format';
+import { formatTokens, formatUsd } from '../view-model/format';
 import type { ControllerStatus } from './session-controller';
 
 export function createStatusBar(): { item: vscode.StatusBarItem; update(status: ControllerStatus): void } {
@@ -8,12 +8,12 @@ export function createStatusBar(): { item: vscode.StatusBarItem; update(status: 
   item.name = 'Delegate';
   item.command = 'delegate.panel.focus';
   const update = (status: ControllerStatus): void => {
-    const tokens = status.tokens > 0 ? ` · ${formatTokens({ input: status.tokens, output: 0 })}` : '';
+    const tokens = (status.tokens > 0 ? ` · ${formatTokens({ input: status.tokens, output: 0 })}` : '') + (status.costUsd > 0 ? ` · ${formatUsd(status.costUsd)}` : '');
     item.text = status.running ? `$(sync~spin) Delegate: running${tokens}` : `$(hubot) Delegate${tokens}`;
     const state = status.running ? 'Delegate is working — click to show the panel' : 'Delegate is idle — click to show the panel';
     item.tooltip = status.sandbox ? `${state}\nbash sandbox: ${status.sandbox}` : state;
   };
-  update({ running: false, tokens: 0 });
+  update({ running: false, tokens: 0, costUsd: 0 });
   item.show();
   return { item, update };
 }

@@ -12,6 +12,8 @@ export function run(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- must evaluate after pre-require set the globals
   require('./extension-host.test');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  require('./mcp-approval.test');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   require('./lm-model.test');
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {

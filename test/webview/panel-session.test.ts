@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import type { SessionListItem } from '../../src/protocol';
 import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
-import { ROOT, runningSession, Script } from './fixtures';
+import { ROOT, runningSession, Script, usage } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
@@ -20,12 +20,13 @@ function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState
   return state;
 }
 
-const now = Date.now();
-const sessions: SessionListItem[] = [
+/** Times relative to when the list is shown (a module-level `now` made "2 min ago" read "3 min ago" on a slow run). */
+const listed = (now = Date.now()): SessionListItem[] => [
   { id: 'sess-new', title: 'Make the flaky integration test deterministic', startedAt: now - 600_000, updatedAt: now - 120_000, prompts: 3, turns: 14, tokens: 182_000, status: 'completed' },
   { id: 'sess-mid', title: 'Upgrade esbuild to 0.28 and fix the build', startedAt: now - 7_200_000, updatedAt: now - 7_000_000, prompts: 1, turns: 6, tokens: 48_200, status: 'interrupted' },
   { id: 'sess-old', title: 'Explain how the config loader resolves environment overrides', startedAt: now - 3 * 86_400_000, updatedAt: now - 3 * 86_400_000, prompts: 2, turns: 4, tokens: 9_800, status: 'cancelled' },
 ];
+const sessions = listed();
 
 describe('webview panel: history, stop one subagent, compaction', function () {
   this.timeout(60_000);
@@ -49,7 +50,7 @@ describe('webview panel: history, stop one subagent, compaction', function () {
   });
 
   it('lists sessions newest first with title, when, turns, tokens and status; opening one posts open_session', async () => {
-    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions, currentId: 'sess-mid' });
+    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions: listed(), currentId: 'sess-mid' });
     assert.equal(await page.locator('.log').isHidden(), true, 'the list replaces the conversation');
     const rows = page.locator('.history-row');
     assert.equal(await rows.count(), 3);
@@ -108,5 +109,28 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     const order = await page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
     assert.deepEqual(order.filter((id) => !id.startsWith('prompt:')), ['tool:k1', `compaction:${s.events.find((e) => e.type === 'compacted')?.seq}`, 'tool:k2']);
     await page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
+  });
+
+  it('a running task with a budget shows what it spent against it, with a bar; a spent one reads "Budget reached"', async () => {
+    const s = new Script();
+    s.rootStart('Audit every dependency for known vulnerabilities.');
+    s.turn(ROOT, null, 1);
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-audit', name: 'task', input: { description: 'audit deps', prompt: 'Audit the dependencies.' } });
+    s.emit('auditor', ROOT, { type: 'agent_started', prompt: 'Audit the dependencies.', description: 'audit deps', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-audit', budget: { tokens: 50_000, usd: 0.5 } });
+    s.turn('auditor', ROOT, 1);
+    s.tool('auditor', ROOT, 'a1', 'bash', { command: 'npm audit --json' }, '{ "vulnerabilities": {} }');
+    s.emit('auditor', ROOT, { type: 'usage', turn: 1, usage: usage(40_000, 1_500), costUsd: 0.1425 });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-spent', name: 'task', input: { description: 'scan licenses', prompt: 'Scan licenses.' } });
+    s.emit('scanner', ROOT, { type: 'agent_started', prompt: 'Scan licenses.', description: 'scan licenses', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-spent', budget: { tokens: 20_000 } });
+    s.childFinish('scanner', ROOT, 'budget_exceeded', 4, 6, [20_400, 900], 'Scanned 31 of 48 packages: all MIT or Apache-2.0 so far.', 'token budget of 20,000 reached (21,300 used)');
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const audit = page.locator(item('task:tu-audit'));
+    assert.match((await audit.locator('.task-meta').first().textContent()) ?? '', /42k \/ 50k tokens · \$0\.14 \/ \$0\.50/);
+    const fill = await audit.locator('.task-budget-fill').first().evaluate((e) => (e as unknown as { style: { width: string } }).style.width);
+    assert.equal(fill, '83%');
+    assert.equal(await audit.locator('.task-budget').first().getAttribute('data-level'), 'high');
+    const spent = page.locator(item('task:tu-spent'));
+    assert.match((await spent.locator('.task-sub').first().textContent()) ?? '', /Budget reached/);
+    await page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
   });
 });

@@ -12,19 +12,23 @@
  * Parent and subagents run this same function; a subagent is just a spec with a fresh history.
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
-import { addUsage, agentEmitter, type AgentStatus, type Usage } from '../events';
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { addUsage, agentEmitter, type AgentStatus } from '../events';
+import type { MessageParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
-import { appendUserNote, mergeConsecutive } from './conversation';
+import { budgetExceeded, budgetNote, costOf } from './budget';
+import { appendUserNote } from './conversation';
+import { StepSignals } from './step-signals';
+import { oneLine, partialText, rawText, summarize, toParam } from './message-parts';
+import { runToolCalls, streamTurn } from './turn-steps';
 import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
-import { rejectsWebSearch, serverSearches, WEB_SEARCH_TOOL } from './web-search';
+import { rejectsWebSearch, serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
 import { promptMessage, stopHookNote } from '../hooks/loop-hooks';
-import { executeToolCall, type ToolCallScope } from './tool-executor';
+import type { ToolCallScope } from './tool-executor';
 import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
 
@@ -46,8 +50,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const emit = agentEmitter(services.bus, identity.agentId, identity.parentId);
   const usage = live.usage;
   const subagents: SubagentSummary[] = [];
+  let costUsd: number | undefined;
+  const addCost = (c: number | undefined): void => {
+    if (c !== undefined) costUsd = (costUsd ?? 0) + c;
+  };
   const onChildFinished = (child: AgentResult, description: string): void => {
     addUsage(usage, child.usage);
+    addCost(child.costUsd);
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
   const modelId = spec.modelId ?? services.modelId;
@@ -56,6 +65,15 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId }))
       : spec.tools;
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
+  // Budgets: checked at each turn; a wall-clock budget also aborts the step it runs out in (budget.ts).
+  const steps = new StepSignals(signal);
+  let budgetHit: string | undefined;
+  const clock = spec.budget?.seconds !== undefined
+    ? setTimeout(() => {
+        budgetHit ??= `time budget of ${spec.budget?.seconds} s reached`;
+        steps.abortCurrent();
+      }, Math.max(0, (spec.budget.seconds ?? 0) * 1000 - (Date.now() - started)))
+    : undefined;
   const guard = new LoopGuard();
   const messages: MessageParam[] = [...spec.history, promptMessage(spec.prompt, spec.context)];
   let turns = 0;
@@ -70,12 +88,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, { ...services, modelId }, trigger);
     if (out) messages.splice(0, messages.length, ...out);
   };
-  const request = async (forcedFinal: boolean, turn: number): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
+  const request = async (forcedFinal: boolean, turn: number, stepSignal: AbortSignal): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
     await compact('auto', turn);
     const sent = messages.length;
     let response: Awaited<ReturnType<typeof streamTurn>>;
     try {
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
       if (rejectsWebSearch(err) && services.webSearch?.enabled) {
@@ -86,18 +104,20 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
         await compact('overflow', turn);
       } else throw err;
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, signal, emit);
+      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
     }
     meter.record(response.usage, sent);
     return response;
   };
 
   const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
+    clearTimeout(clock);
+    steps.dispose();
     const durationMs = Date.now() - started;
     if (status === 'cancelled' && live.stoppedBy === 'user' && !error) error = 'stopped by the user';
     // An interruption (the process is going away) may already have written this agent's last record.
     if (!live.finishRecorded) {
-      await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, durationMs, ...(error ? { error } : {}) });
+      await emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}) });
     }
     return {
       agentId: identity.agentId,
@@ -111,6 +131,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       subagents,
       model: modelId,
       ...(spec.agentType ? { agentType: spec.agentType } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
       ...(error ? { error } : {}),
     };
   };
@@ -122,6 +143,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     model: modelId,
     ...(spec.agentType ? { agentType: spec.agentType } : {}),
     ...(spec.color ? { color: spec.color } : {}),
+    ...(spec.budget ? { budget: spec.budget } : {}),
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
     ...(identity.parentId === null ? { cwd: services.workdir } : {}),
@@ -131,17 +153,30 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   try {
     for (;;) {
       if (signal.aborted) return await finish('cancelled', partialText(messages));
-      const forcedFinal = turns >= spec.maxTurns;
-      if (forcedFinal) appendUserNote(messages, FORCE_FINAL_NOTE);
+      budgetHit ??= budgetExceeded(spec.budget, usage, costUsd ?? 0, Date.now() - started, services.runSpend);
+      const overBudget = budgetHit;
+      const forcedFinal = turns >= spec.maxTurns || overBudget !== undefined;
+      if (forcedFinal) appendUserNote(messages, overBudget ? budgetNote(overBudget) : FORCE_FINAL_NOTE);
+      const step = steps.next();
       turns++;
       live.turns = turns;
       // Turn numbers in events continue across a session's prompts, so view ids built on them stay unique.
       const turnNo = (spec.turnBase ?? 0) + turns;
       await emit({ type: 'turn_started', turn: turnNo, forcedFinal });
 
-      const response = await request(forcedFinal, turnNo);
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(forcedFinal, turnNo, step);
+      } catch (err) {
+        // The time budget ran out during this request: the next turn is the last one, tools off.
+        if (!signal.aborted && budgetHit !== undefined && !forcedFinal) continue;
+        throw err;
+      }
       addUsage(usage, response.usage);
-      await emit({ type: 'usage', turn: turnNo, usage: response.usage });
+      const cost = costOf(response.usage, modelId, services.prices);
+      addCost(cost);
+      services.runSpend?.add(cost);
+      await emit({ type: 'usage', turn: turnNo, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
       // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
       const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
       const assistant: MessageParam = { role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] };
@@ -180,11 +215,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
           await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
           continue;
         }
+        if (overBudget) return await finish('budget_exceeded', answer, overBudget);
         return await finish(forcedFinal ? 'max_turns' : 'completed', answer);
       }
       toolCalls += uses.length;
       live.toolCalls = toolCalls;
-      const results = await runToolCalls(uses, scope, guard, response.stopReason === 'max_tokens');
+      const results = await runToolCalls(uses, { ...scope, signal: step }, guard, response.stopReason === 'max_tokens');
       const resultMessage: MessageParam = { role: 'user', content: results };
       messages.push(resultMessage);
       await emit({ type: 'message', message: resultMessage });
@@ -197,130 +233,4 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   }
 }
 
-async function streamTurn(
-  spec: AgentSpec,
-  services: RunServices,
-  tools: ToolCallScope['tools'],
-  messages: MessageParam[],
-  forcedFinal: boolean,
-  turn: number,
-  signal: AbortSignal,
-  emit: ToolCallScope['emit'],
-): ReturnType<RunServices['model']['stream']> {
-  // Deltas arrive synchronously from the stream; chain their events so they stay ordered and awaited.
-  let deltas: Promise<void> = Promise.resolve();
-  try {
-    return await services.model.stream(
-      {
-        model: services.modelId,
-        maxTokens: services.maxTokens,
-        system: spec.systemPrompt,
-        messages: mergeConsecutive(messages),
-        tools: tools.schemas(),
-        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
-        ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
-      },
-      signal,
-      {
-        onTextDelta: (text) => {
-          deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
-        },
-        onRetry: (message) => {
-          deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
-        },
-        onWaiting: ({ attempt, waitedMs }) => {
-          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
-        },
-      },
-    );
-  } finally {
-    await deltas;
-  }
-}
-
-/**
- * Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once.
- * Results are kept by position, not id: a block whose id repeats an earlier one's is answered too.
- */
-async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
-  const results: ToolResultBlockParam[] = [];
-  const blocked: (string | undefined)[] = uses.map((use) => guard.check(use.name, use.input));
-  const seen = new Set<string>();
-  uses.forEach((use, i) => {
-    if (seen.has(use.id)) blocked[i] = `Not run: the tool_use id ${use.id} was already used by an earlier call in this message. Give every call its own id.`;
-    seen.add(use.id);
-  });
-  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
-  if (cutOff && uses.length > 0) {
-    blocked[uses.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
-  }
-  const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
-  const indices = uses.map((_, i) => i);
-  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
-  await mapWithLimit(indices.filter(isTask), scope.services.limits.maxParallel, async (i) => {
-    results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
-  });
-  return results;
-}
-
-async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
-/** What a stopped agent had said so far: its assistant text, in order (empty when it said nothing). */
-function partialText(messages: MessageParam[]): string {
-  const parts: string[] = [];
-  for (const m of messages) {
-    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
-    for (const b of m.content) if (b.type === 'text' && b.text.trim() && b.text !== '(no answer)') parts.push(b.text.trim());
-  }
-  return parts.join('\n\n');
-}
-
 const MAX_CONTINUATIONS = 3;
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
-function rawText(content: ContentBlock[]): string {
-  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-}
-
-/** Response blocks back as request params; thinking blocks go back unchanged, as the API requires. */
-function toParam(block: ContentBlock): ContentBlockParam {
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'tool_use':
-      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
-    case 'thinking':
-      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: block.data };
-    default:
-      return block as unknown as ContentBlockParam;
-  }
-}
-
-function summarize(child: AgentResult, parentId: string, description: string): SubagentSummary {
-  const usage: Usage = { ...child.usage };
-  return {
-    id: child.agentId,
-    parentId,
-    description,
-    status: child.status,
-    num_turns: child.turns,
-    tool_calls: child.toolCalls,
-    usage,
-    result: child.result,
-    duration_ms: child.durationMs,
-    agent_type: child.agentType ?? 'general-purpose',
-    model: child.model,
-  };
-}

@@ -118,6 +118,8 @@ function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boole
   switch (child.status) {
     case 'completed':
       return { content: child.result || '(the subagent finished without a report)' };
+    case 'budget_exceeded':
+      return { content: `[The subagent stopped at its budget (${child.error ?? 'budget reached'}); this answer may be incomplete.]\n${child.result || '(no report)'}` };
     case 'max_turns':
       return {
         content: `[The subagent reached its limit of ${maxTurns} turns; this answer may be incomplete.]\n${child.result || '(no report)'}`,

@@ -10,6 +10,7 @@ import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from
 import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
+import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 
@@ -27,6 +28,8 @@ export interface RunLimits {
   /** Agents at depth < maxDepth get `task` (root is depth 0; default 1: children have none). */
   maxDepth: number;
   maxOutputChars: number;
+  /** What each subagent may spend unless its agent definition says otherwise. */
+  subagentBudget?: Budget;
 }
 
 export interface RunServices {
@@ -34,6 +37,10 @@ export interface RunServices {
   modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** $ per million tokens by model family (budgets in dollars, the cost shown). */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  /** What the whole run has spent, and its cap (--max-budget-usd). */
+  runSpend?: RunSpend;
   /** The Messages API's server-side web search: offered while `enabled` (turned off when the endpoint refuses it). */
   webSearch?: { enabled: boolean };
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
@@ -78,6 +85,8 @@ export interface AgentSpec {
   canDelegate?: boolean;
   /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
   modelId?: string;
+  /** What this agent may spend before it must report (status budget_exceeded). */
+  budget?: Budget;
   /** False: this agent does not get web search (its definition's tools leave it out). */
   webSearch?: boolean;
   /** The agent definition it runs (`general-purpose`, `Explore`, a file's name) and its colour. */
@@ -99,6 +108,7 @@ export interface SubagentSummary {
   duration_ms: number;
   agent_type: string;
   model: string;
+  cost_usd?: number;
 }
 
 export interface AgentResult {
@@ -119,4 +129,6 @@ export interface AgentResult {
   /** The model it ran on, and its agent definition (a subagent's). */
   model: string;
   agentType?: string;
+  /** Dollars spent by it and its descendants (when the models have prices). */
+  costUsd?: number;
 }

@@ -28,6 +28,8 @@ export interface AgentDefinition {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   color?: string;
+  /** Delegate's own fields: what one run of this agent may spend (tokens, wall seconds, dollars). */
+  budget?: { tokens?: number; seconds?: number; usd?: number };
   /** Where it came from (a file path, or "built-in"). */
   source: string;
   scope: 'built-in' | 'project' | 'user';
@@ -113,5 +115,13 @@ export function parseAgentFile(
     else problems.push({ file, reason: `\`permissionMode\` must be one of ${PERMISSION_MODES.join(', ')}: ignored`, severity: 'warning' });
   }
   if (typeof fields.color === 'string' && COLORS.has(fields.color.trim().toLowerCase())) agent.color = fields.color.trim().toLowerCase();
+  const budget: NonNullable<AgentDefinition['budget']> = {};
+  for (const [key, field] of [['tokens', 'tokenBudget'], ['seconds', 'timeoutSeconds'], ['usd', 'budgetUsd']] as const) {
+    const v = fields[field];
+    if (v === undefined) continue;
+    if (typeof v === 'number' && v > 0) budget[key] = v;
+    else problems.push({ file, reason: `\`${field}\` must be a positive number: ignored`, severity: 'warning' });
+  }
+  if (Object.keys(budget).length) agent.budget = budget;
   return { agent, problems };
 }

@@ -58,7 +58,14 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, servi
     toolUseId,
     modelId: resolveAgentModel(def.model, parentModel, services.modelAliases),
     agentType: def.name,
+    ...(budgetOf(def, services) ? { budget: budgetOf(def, services) } : {}),
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')),
     ...(def.color ? { color: def.color } : {}),
   };
+}
+
+/** The session's default subagent budget, each part overridden by the agent definition's own. */
+function budgetOf(def: AgentDefinition, services: RunServices): AgentSpec['budget'] {
+  const merged = { ...services.limits.subagentBudget, ...def.budget };
+  return Object.keys(merged).length ? merged : undefined;
 }

@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
+import type { ToolRules } from './tool-rules';
 import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
 
 export interface PermissionPolicyOptions {
@@ -13,6 +14,8 @@ export interface PermissionPolicyOptions {
   mode: PermissionMode;
   /** An untrusted workspace (e.g. a freshly cloned repo) gets read-only agents. Default true. */
   trusted?: boolean;
+  /** Allowed / disallowed tools (`--allowed-tools`, `--disallowed-tools`). */
+  rules?: ToolRules;
 }
 
 /** The shell command of an exec call, when its input carries one. */
@@ -34,8 +37,10 @@ export class PermissionPolicy {
   private sessionWrites = false;
   /** "Allow for this session" answers for external tools (an MCP tool, the web), by tool name. */
   private readonly sessionTools = new Set<string>();
+  private readonly rules: ToolRules | undefined;
 
   constructor(opts: PermissionPolicyOptions) {
+    this.rules = opts.rules;
     this.workdir = opts.workdir;
     this.currentMode = opts.mode;
     this.trusted = opts.trusted ?? true;
@@ -68,7 +73,20 @@ export class PermissionPolicy {
     }
   }
 
+  /** Whether the model is offered the tool at all (a disallowed one is not). */
+  offers(toolName: string): boolean {
+    return !this.rules?.disallows(toolName);
+  }
+
   async check(req: ToolCallRequest): Promise<PermissionVerdict> {
+    if (this.rules?.disallows(req.toolName)) return { behavior: 'deny', reason: `${req.toolName} is a disallowed tool in this session` };
+    const verdict = await this.decide(req);
+    // An allowed tool skips only the question: whatever decide() refused stays refused.
+    if (verdict.behavior === 'ask' && this.rules?.allows(req.toolName)) return { behavior: 'allow' };
+    return verdict;
+  }
+
+  private async decide(req: ToolCallRequest): Promise<PermissionVerdict> {
     for (const p of req.paths) {
       const where = await resolveInside(this.workdir, p);
       if (!where.ok) return { behavior: 'deny', reason: `${req.toolName}: ${where.reason}` };

@@ -13,7 +13,11 @@
  * workspace under /tmp. No `--new-session`: the bash tool kills the command's process group, and setsid
  * would move the sandbox out of it; the command already has no terminal (its own session, stdin /dev/null).
  * With the pid namespace, bwrap's death ends everything inside (even what escaped the group), and
- * `--die-with-parent` ties bwrap to us, so even a SIGKILL of Delegate leaves nothing running.
+ * `--die-with-parent` ties bwrap to us. That alone is not enough: with a user namespace the inner bwrap (the
+ * namespace's init) was seen to survive a SIGKILL of Delegate, reparented to the host's init, about one
+ * time in three. So the command also gets a lifeline: fd 3 is a pipe whose other end only Delegate holds; a
+ * watcher inside reads it, and when Delegate dies (whatever the signal) the read ends and the watcher kills
+ * every process in the namespace. The command itself never sees fd 3.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -69,6 +73,12 @@ export function bubblewrapArgs(plan: BubblewrapPlan, command: string): string[] 
     if (isInside(plan.workdir, path) || isInside('/tmp', path) || !existsSync(dirname(path))) continue;
     args.push('--ro-bind', '/dev/null', path);
   }
-  args.push('--chdir', plan.workdir, '--', '/bin/bash', '-c', command);
+  args.push('--chdir', plan.workdir, '--', '/bin/bash', '-c', LIFELINE, 'delegate-sandbox', command);
   return args;
 }
+
+/**
+ * Runs inside the sandbox: a watcher holds fd 3 (the lifeline) and, once it reads end-of-file (Delegate is
+ * gone), kills everything in the pid namespace; the command runs without fd 3.
+ */
+export const LIFELINE = '{ read -r _ <&3; kill -KILL -1; } 3<&3 & exec 3<&-; exec /bin/bash -c "$1"';

@@ -91,7 +91,7 @@ export class Sandbox implements CommandLauncher {
       home: homedir(),
       hide: (this.ports.hide ?? privilegedSockets)(),
     };
-    return { file: 'bwrap', args: bubblewrapArgs(plan, command), env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV } };
+    return { file: 'bwrap', args: bubblewrapArgs(plan, command), env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV }, lifeline: true };
   }
 
   /** The host folder behind the sandbox's /tmp (made on the first sandboxed command), for tests and diagnostics. */

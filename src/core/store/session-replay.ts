@@ -11,7 +11,7 @@
 import { applyCompaction } from '../agent/compaction';
 import { appendUserNote, conversationAfterRun } from '../agent/conversation';
 import { FORCE_FINAL_NOTE } from '../agent/prompts';
-import type { DelegateEvent } from '../events';
+import type { AgentStatus, DelegateEvent } from '../events';
 import type { MessageParam } from '../llm/types';
 
 export interface ResumeState {
@@ -32,7 +32,7 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
   let lastSeq = 0;
   let rootTurns = 0;
   const agentIds = new Set<string>();
-  const endRun = (status: 'completed' | 'max_turns' | 'error' | 'cancelled', error?: string): void => {
+  const endRun = (status: AgentStatus, error?: string): void => {
     history = conversationAfterRun([...history, ...(run ?? [])], status, error);
     run = null;
   };

@@ -36,6 +36,8 @@ export interface LaunchPlan {
   file: string;
   args: string[];
   env?: Record<string, string>;
+  /** Give the process fd 3, a pipe only we hold the other end of: it reads end-of-file when we die. */
+  lifeline?: boolean;
 }
 
 export interface CommandLauncher {
@@ -104,7 +106,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       cwd: workdir,
       // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       // Pagers and credential prompts would wait forever on a closed stdin.
       env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env },
     });
@@ -167,6 +169,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       // A group that is already empty is forgotten now, not when its KILL timer fires.
       if (child.pid !== undefined) groups.signal(child.pid, 0);
       ctx.signal.removeEventListener('abort', onAbort);
+      child.stdio[3]?.destroy(); // the lifeline: nothing is left to watch over
       out.push(decoders.stdout.end() + decoders.stderr.end());
       if (spawnError) {
         // spawn blames the program (ENOENT) when it is really the cwd that is missing.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bubblewrapArgs } from '../../../src/core/sandbox/bubblewrap';
+import { bubblewrapArgs, LIFELINE } from '../../../src/core/sandbox/bubblewrap';
 import { describeSandbox, resolveSandbox, Sandbox } from '../../../src/core/sandbox/sandbox';
 import type { ProbeResult } from '../../../src/core/sandbox/probe';
 import { createBashTool } from '../../../src/core/tools/bash';
@@ -62,7 +62,7 @@ describe('sandbox status', () => {
     assert.ok(!args.includes('--new-session'), 'stays in the process group the bash tool kills');
     assert.ok(at('--ro-bind', '/dev/null') !== -1 && args[at('--ro-bind', '/dev/null') + 2] === '/run/x.sock');
     assert.ok(!args.includes('/tmp/ws/own.sock'), 'a socket inside the workspace is left alone');
-    assert.deepEqual(args.slice(-4), ['--', '/bin/bash', '-c', 'ls']);
+    assert.deepEqual(args.slice(-6), ['--', '/bin/bash', '-c', LIFELINE, 'delegate-sandbox', 'ls'], 'the command runs behind the lifeline watcher');
     assert.ok(!bubblewrapArgs({ workdir: '/w', tmpdir: '/t', network: true }, 'ls').includes('--unshare-net'));
   });
 });

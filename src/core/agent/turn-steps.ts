@@ -1,0 +1,88 @@
+/**
+ * The two steps of one turn of the loop (loop.ts), for the parent and every subagent alike:
+ *
+ *   streamTurn    one streamed model request: text deltas, retries and waits become events, in order
+ *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
+ *                 (at most maxParallel at once); results kept by position, one per tool_use block
+ */
+import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { mergeConsecutive } from './conversation';
+import type { LoopGuard } from './loop-guard';
+import { executeToolCall, type ToolCallScope } from './tool-executor';
+import type { AgentSpec, RunServices } from './types';
+import { WEB_SEARCH_TOOL } from './web-search';
+
+export async function streamTurn(
+
+  spec: AgentSpec,
+  services: RunServices,
+  tools: ToolCallScope['tools'],
+  messages: MessageParam[],
+  forcedFinal: boolean,
+  turn: number,
+  signal: AbortSignal,
+  emit: ToolCallScope['emit'],
+): ReturnType<RunServices['model']['stream']> {
+  // Deltas arrive synchronously from the stream; chain their events so they stay ordered and awaited.
+  let deltas: Promise<void> = Promise.resolve();
+  try {
+    return await services.model.stream(
+      {
+        model: services.modelId,
+        maxTokens: services.maxTokens,
+        system: spec.systemPrompt,
+        messages: mergeConsecutive(messages),
+        tools: tools.schemas(),
+        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
+        ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
+      },
+      signal,
+      {
+        onTextDelta: (text) => {
+          deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
+        },
+        onRetry: (message) => {
+          deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
+        },
+        onWaiting: ({ attempt, waitedMs }) => {
+          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
+        },
+      },
+    );
+  } finally {
+    await deltas;
+  }
+}
+
+/**
+ * Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once.
+ * Results are kept by position, not id: a block whose id repeats an earlier one's is answered too.
+ */
+export async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
+  const results: ToolResultBlockParam[] = [];
+  const blocked: (string | undefined)[] = uses.map((use) => guard.check(use.name, use.input));
+  const seen = new Set<string>();
+  uses.forEach((use, i) => {
+    if (seen.has(use.id)) blocked[i] = `Not run: the tool_use id ${use.id} was already used by an earlier call in this message. Give every call its own id.`;
+    seen.add(use.id);
+  });
+  // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
+  if (cutOff && uses.length > 0) {
+    blocked[uses.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
+  }
+  const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
+  const indices = uses.map((_, i) => i);
+  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  await mapWithLimit(indices.filter(isTask), scope.services.limits.maxParallel, async (i) => {
+    results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  });
+  return results;
+}
+
+async function mapWithLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}

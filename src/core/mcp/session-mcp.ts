@@ -1,0 +1,118 @@
+/**
+ * MCP in a session: the manager, its tools as ordinary entries of the session's registry (`services.baseTools`,
+ * so an agent's tool filter can name them like any other tool), and what it has to say as `notice` events
+ * (the panel shows them, the CLI prints them on stderr):
+ *
+ *   config problems (file, server, why)    warning    once, at the first prompt
+ *   a server failed for good               error      when it happens (its tools then return errors)
+ *   a server died and is restarted         warning
+ *   a server was not started (declined…)   info
+ *   a server connected                     info       (the CLI shows info notices with -v)
+ *
+ * Notices wait for the first prompt (a host subscribes to the bus after creating the session); after that they
+ * go out as they happen. Registries are not changed in place: each new batch of tools makes a new one, which
+ * agents started from then on get.
+ */
+import type { RunServices } from '../agent/types';
+import type { AnyTool } from '../tools/types';
+import type { McpConfigProblem, McpServerConfig } from './config';
+import { McpManager, type McpHost } from './mcp-manager';
+import type { McpServerStatus } from './server-connection';
+
+export interface SessionMcpConfig {
+  servers: McpServerConfig[];
+  /** What could not be used in the config files: said once, as warnings. */
+  problems?: McpConfigProblem[];
+  host?: McpHost;
+  /** How long a prompt's first request waits for servers still starting (see mcp-manager.ts). Default 5 s. */
+  waitMs?: number;
+  connectTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  clientVersion?: string;
+}
+
+export const DEFAULT_MCP_WAIT_MS = 5000;
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+export type Notify = (level: NoticeLevel, text: string, source?: string) => Promise<void>;
+
+/** Claude Code's variables for the two timeouts (milliseconds): MCP_TIMEOUT (start), MCP_TOOL_TIMEOUT (a call). */
+export function mcpTimeoutsFromEnv(env: Record<string, string | undefined>): Pick<SessionMcpConfig, 'connectTimeoutMs' | 'toolTimeoutMs'> {
+  const ms = (raw: string | undefined): number | undefined => {
+    const n = Number(raw);
+    return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+  };
+  const connect = ms(env.MCP_TIMEOUT);
+  const tool = ms(env.MCP_TOOL_TIMEOUT);
+  return { ...(connect !== undefined ? { connectTimeoutMs: connect } : {}), ...(tool !== undefined ? { toolTimeoutMs: tool } : {}) };
+}
+
+export interface SessionMcp {
+  /** Undefined when the session has no servers (only config problems to say). */
+  readonly manager: McpManager | undefined;
+  /** Before a prompt: servers still starting get their bounded wait (only the first prompt ever waits). */
+  ready(): Promise<void>;
+}
+
+/** Starts the servers in the background; undefined (and nothing loaded) when there is nothing to start or say. */
+export function attachMcp(config: SessionMcpConfig | undefined, services: RunServices, offers: (name: string) => boolean, notify: Notify): SessionMcp | undefined {
+  if (!config || (config.servers.length === 0 && !config.problems?.length)) return undefined;
+  const pending: [NoticeLevel, string, string | undefined][] = [];
+  let live = false;
+  const say = (level: NoticeLevel, text: string, source?: string): void => {
+    if (live) void notify(level, text, source);
+    else pending.push([level, text, source]);
+  };
+  for (const p of config.problems ?? []) say('warning', p.server !== undefined ? `MCP server "${p.server}": ${p.message}` : `MCP config ${p.message}`, p.file);
+  const sources = new Map(config.servers.map((s) => [s.name, s]));
+  const waitMs = config.waitMs ?? DEFAULT_MCP_WAIT_MS;
+  const manager =
+    config.servers.length === 0
+      ? undefined
+      : new McpManager(config.servers, {
+          workdir: services.workdir,
+          host: {
+            ...(config.host?.prepare ? { prepare: config.host.prepare } : {}),
+            onStatus: (status) => {
+              config.host?.onStatus?.(status);
+              const notice = statusNotice(status, sources.get(status.server));
+              if (notice) say(...notice);
+            },
+          },
+          ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+          ...(config.toolTimeoutMs !== undefined ? { toolTimeoutMs: config.toolTimeoutMs } : {}),
+          ...(config.clientVersion !== undefined ? { clientVersion: config.clientVersion } : {}),
+          onTools: (tools: AnyTool[]) => {
+            const current = services.baseTools;
+            const added = tools.filter((t) => offers(t.name) && !current.get(t.name));
+            if (added.length > 0) services.baseTools = current.with(...added);
+          },
+        });
+  void manager?.start(waitMs);
+  return {
+    manager,
+    ready: async () => {
+      await manager?.start(waitMs);
+      if (live) return;
+      live = true;
+      for (const [level, text, source] of pending.splice(0)) await notify(level, text, source);
+    },
+  };
+}
+
+function statusNotice(status: McpServerStatus, server: McpServerConfig | undefined): [NoticeLevel, string, string | undefined] | undefined {
+  const name = `MCP server "${status.server}"`;
+  const source = server?.source;
+  switch (status.state) {
+    case 'failed':
+      return ['error', `${name} failed: ${status.detail ?? 'unknown reason'}; its tools are not available`, source];
+    case 'restarting':
+      return ['warning', `${name} stopped: ${status.detail ?? 'unknown reason'}; restarting it once`, source];
+    case 'closed':
+      return status.detail ? ['info', `${name} was not started: ${status.detail}`, source] : undefined;
+    case 'connected':
+      return ['info', `${name}: connected (${status.detail ?? 'stdio'}), ${status.tools} tools`, source];
+    default:
+      return undefined;
+  }
+}

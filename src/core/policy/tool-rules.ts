@@ -1,0 +1,99 @@
+/**
+ * Allowed and disallowed tools (`--allowed-tools`, `--disallowed-tools`; the editor could feed the same lists):
+ *
+ *   disallowed ──▶ refused in every mode, and not offered to the model at all (`task`: no subagents)
+ *   allowed    ──▶ an "ask" becomes "allow"; what is refused stays refused (the bash deny list, paths outside
+ *                  the workspace, plan mode, an untrusted workspace), and the sandbox still confines bash
+ *
+ * A rule names a tool either way (`Bash` or `bash`, `Read` or `read_file`), or an MCP server's tools:
+ * `mcp__docs__search`, `mcp__docs` (all of them), `mcp__docs__*`. Lists are separated by commas or spaces.
+ * Claude Code's content rules (`Bash(git log:*)`, `Read(./src/**)`) are not matched by content here:
+ * an allow rule with content is ignored (the call is still asked), a deny rule with content denies the whole
+ * tool (the safe direction); both are said once, through `warnings`.
+ */
+import { ourToolName, toolNameAliases } from '../tools/tool-names';
+
+/** Our names of every tool a rule may name besides MCP ones (some arrive on other branches). */
+const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search']);
+
+export interface ToolRuleLists {
+  allowed?: string[];
+  disallowed?: string[];
+}
+
+export class ToolRules {
+  private readonly allowed: string[] = [];
+  private readonly disallowed: string[] = [];
+  /** One line each, for the host to show once (rules it could not honour as written). */
+  readonly warnings: string[] = [];
+
+  constructor(lists: ToolRuleLists = {}) {
+    for (const rule of splitRules(lists.allowed ?? [])) {
+      const parsed = this.parse(rule);
+      if (parsed === undefined) continue;
+      if (parsed.content) this.warnings.push(`allowed tool rule "${rule}": rules with content are not supported, so it is ignored (allow ${parsed.name} as a whole, or leave its calls to be asked)`);
+      else this.allowed.push(parsed.name);
+    }
+    for (const rule of splitRules(lists.disallowed ?? [])) {
+      const parsed = this.parse(rule);
+      if (parsed === undefined) continue;
+      if (parsed.content) this.warnings.push(`disallowed tool rule "${rule}": rules with content are not supported, so all of ${parsed.name} is disallowed`);
+      this.disallowed.push(parsed.name);
+    }
+  }
+
+  get empty(): boolean {
+    return this.allowed.length === 0 && this.disallowed.length === 0;
+  }
+
+  /** A disallowed tool: refused whatever the mode, and left out of what the model is offered. */
+  disallows(toolName: string): boolean {
+    return this.disallowed.some((rule) => matches(rule, toolName));
+  }
+
+  /** An allowed tool: its calls are not asked about. */
+  allows(toolName: string): boolean {
+    return this.allowed.some((rule) => matches(rule, toolName));
+  }
+
+  /** `Name(content)` → name and content; our name for a built-in one; unknown names are warned about. */
+  private parse(rule: string): { name: string; content: boolean } | undefined {
+    const m = /^([^()]+?)\s*(?:\((.*)\))?$/.exec(rule);
+    const raw = (m?.[1] ?? rule).trim();
+    const content = m?.[2] !== undefined && m[2].trim() !== '' && m[2].trim() !== '*';
+    if (raw.startsWith('mcp__')) return { name: raw, content };
+    const ours = ourToolName(raw, BUILT_IN);
+    if (ours === undefined) {
+      this.warnings.push(`tool rule "${rule}" names no tool Delegate has (names: ${[...BUILT_IN].join(', ')}, their Claude Code names, or mcp__server__tool)`);
+      return undefined;
+    }
+    return { name: ours, content };
+  }
+}
+
+/** Commas or spaces separate rules, except inside parentheses (`Bash(git log:*)` is one rule). */
+export function splitRules(lists: string[]): string[] {
+  const rules: string[] = [];
+  for (const list of lists) {
+    let depth = 0;
+    let current = '';
+    for (const ch of list) {
+      if (ch === '(') depth++;
+      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+        if (current.trim()) rules.push(current.trim());
+        current = '';
+      } else current += ch;
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}
+
+function matches(rule: string, toolName: string): boolean {
+  if (rule === toolName || toolNameAliases(toolName).includes(rule)) return true;
+  if (!rule.startsWith('mcp__') || !toolName.startsWith('mcp__')) return false;
+  // `mcp__server` and `mcp__server__*`: every tool of that server.
+  const server = rule.endsWith('__*') ? rule.slice(0, -3) : rule.split('__').length === 2 ? rule : undefined;
+  return server !== undefined && toolName.startsWith(`${server}__`);
+}

@@ -1,0 +1,103 @@
+/**
+ * MCP through the built CLI: --mcp-config and the folder's .mcp.json start the real reference server
+ * (server-everything, by path from node_modules), --allowed-tools / --disallowed-tools, what cannot be used
+ * said once on stderr, and no server process left once the CLI has exited.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { EVERYTHING, serverGroupsOf, until } from '../support/mcp-servers';
+import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+
+const everything = { command: process.execPath, args: [EVERYTHING] };
+/** SIGKILLed before the CLI exits, a server may still be tearing down for a moment on a busy machine. */
+const noServerLeft = () => until(() => serverGroupsOf(EVERYTHING).length === 0, 3000, 'no server process left');
+const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
+
+describe('delegate CLI: MCP servers', function () {
+  this.timeout(40_000);
+  let api: MessagesApiServer;
+  let dirs: { workdir: string; dataHome: string };
+  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+
+  before(assertBuilt);
+  beforeEach(async () => {
+    api = await startMessagesApiServer();
+    dirs = makeDirs();
+  });
+  afterEach(async () => {
+    await api.close();
+  });
+
+  it('--mcp-config FILE: the model calls mcp__everything__echo (allowed by --allowed-tools) and gets "Echo: …"; no server process is left', async () => {
+    const file = join(dirs.workdir, '..', 'servers.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: everything } }));
+    api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'from the CLI' } }), reply.text('It echoed.'));
+    const run = await runDelegate(['-p', 'echo something', '--cwd', dirs.workdir, '--mcp-config', file, '--allowed-tools', 'mcp__everything__echo', '--output-format', 'json'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '', 'nothing to report');
+    assert.equal(lastJsonLine(run.stdout).result, 'It echoed.');
+    const [first, second] = api.messageRequests();
+    const echo = first?.body.tools?.find((t) => t.name === 'mcp__everything__echo');
+    assert.ok(echo, `the first request offers the server's tools (${toolNames(first).join(', ')})`);
+    assert.deepEqual((echo.input_schema as { required?: string[] } | undefined)?.required, ['message']);
+    const [result] = lastToolResults(second as RecordedRequest);
+    assert.equal(result?.content, 'Echo: from the CLI');
+    assert.equal(result?.is_error, undefined);
+    await noServerLeft();
+  });
+
+  it(".mcp.json in the folder: started as found; in default mode the call is refused with the flag that would allow it", async () => {
+    writeFileSync(join(dirs.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything } }));
+    api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'x' } }), reply.text('Refused, as expected.'));
+    const run = await runDelegate(['-p', 'echo', '--cwd', dirs.workdir], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    const [result] = lastToolResults(api.messageRequests()[1] as RecordedRequest);
+    assert.equal(result?.is_error, true);
+    assert.match(String(result?.content), /--allowed-tools mcp__everything__echo \(or --permission-mode bypassPermissions\)/);
+    await noServerLeft();
+  });
+
+  it('what cannot be used is one stderr line each (file and why); the rest loads; -v says what connected', async () => {
+    writeFileSync(join(dirs.workdir, '.mcp.json'), '{ "mcpServers": { "half": ');
+    const file = join(dirs.workdir, '..', 'more.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          everything,
+          unset: { command: 'x', env: { TOKEN: '${DELEGATE_TEST_UNSET_TOKEN}' } },
+          crashing: { command: process.execPath, args: ['-e', 'console.error("no config here"); process.exit(2)'] },
+        },
+      }),
+    );
+    api.script(reply.text('Fine.'));
+    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', file, '--disallowed-tools', 'Bash,mcp__everything__get-env', '-v'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stderr.split('\n').filter((l) => l.includes('MCP'));
+    assert.equal(lines.filter((l) => l.startsWith(`delegate: warning: ${join(dirs.workdir, '.mcp.json')}: MCP config is not valid JSON`)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => l.includes(`${file}: MCP server "unset": cannot start: the environment variable DELEGATE_TEST_UNSET_TOKEN is not set`)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => /^delegate: error: .*more\.json: MCP server "crashing" failed: it exited with code 2; it said: no config here \(it was started 2 times\)/.test(l)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => /^delegate: info: .*: MCP server "everything": connected \(stdio\), \d+ tools/.test(l)).length, 1, run.stderr);
+    const offered = toolNames(api.messageRequests()[0]);
+    assert.ok(offered.includes('mcp__everything__echo'));
+    assert.ok(!offered.includes('bash') && !offered.includes('mcp__everything__get-env'), `disallowed tools are not offered: ${offered.join(', ')}`);
+  });
+
+  it('inline --mcp-config JSON with --strict-mcp-config (the folder\'s broken .mcp.json is not read), --allowedTools in camelCase; a server needing ${input:…} and a content rule are reported', async () => {
+    writeFileSync(join(dirs.workdir, '.mcp.json'), '{ not json');
+    const vscodeStyle = join(dirs.workdir, '..', 'vscode-mcp.json');
+    writeFileSync(vscodeStyle, JSON.stringify({ inputs: [{ type: 'promptString', id: 'token', description: 'Token' }], servers: { needy: { command: 'x', env: { T: '${input:token}' } } } }));
+    api.script(reply.toolUse({ name: 'mcp__inline__echo', input: { message: 'inline' } }), reply.text('done'));
+    const inline = JSON.stringify({ mcpServers: { inline: everything } });
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--strict-mcp-config', '--mcp-config', inline, '--mcp-config', vscodeStyle, '--allowedTools', 'mcp__inline', '--disallowed-tools', 'Bash(rm:*)'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /\.mcp\.json/, 'the folder\'s file is not read');
+    assert.match(run.stderr, /^delegate: warning: .*vscode-mcp\.json: MCP server "needy": it needs \$\{input:token\}, which only the editor can ask for$/m);
+    assert.match(run.stderr, /^delegate: disallowed tool rule "Bash\(rm:\*\)": rules with content are not supported, so all of bash is disallowed$/m);
+    assert.ok(!toolNames(api.messageRequests()[0]).includes('bash'));
+    assert.equal(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content, 'Echo: inline');
+    await noServerLeft();
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * A project MCP server in the real extension host: `.mcp.json` in the workspace, the approval modal answered
+ * through the injectable prompt (it shows the exact command), remembered per workspace, asked again when the
+ * command changes; a declined server's tools are not offered. The server is the real server-everything from
+ * the extension's node_modules.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DelegateApi } from '../../src/vscode/extension';
+import { modalPrompt } from '../../src/vscode/approver';
+import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
+import type { McpInputSpec } from '../../src/core/mcp/config';
+import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { serverGroupsOf, until } from '../support/mcp-servers';
+
+describe('Delegate in the extension host: project MCP servers', () => {
+  let api: DelegateApi;
+  let server: MessagesApiServer;
+  let workdir: string;
+  let everything: string;
+  const node = basename(process.execPath).startsWith('node') ? process.execPath : 'node';
+  const writeConfig = (args: string[]): void => writeFileSync(join(workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything: { command: node, args } } }));
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<DelegateApi>('delegate-dev.delegate');
+    assert.ok(ext);
+    api = await ext.activate();
+    everything = join(ext.extensionPath, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+    server = await startMessagesApiServer();
+    workdir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    assert.ok(workdir);
+    assert.ok(vscode.workspace.isTrusted, 'the test workspace is trusted');
+    process.env.ANTHROPIC_API_KEY = 'test-key';
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
+    await config.update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    api.approver.prompt = async () => 'allow';
+  });
+
+  after(async () => {
+    api.approver.prompt = modalPrompt;
+    api.mcpServers.prompt = modalMcpPrompt;
+    rmSync(join(workdir, '.mcp.json'), { force: true });
+    api.controller.newSession();
+    await until(() => serverGroupsOf(everything).length === 0, 5000, 'no server left');
+    await server.close();
+  });
+
+  it('asks once with the exact command, remembers it, asks again when it changes; declined: its tools are not offered', async () => {
+    const questions: McpServerQuestion[] = [];
+    let answer = true;
+    api.mcpServers.prompt = async (q) => {
+      questions.push(q);
+      return answer;
+    };
+    writeConfig([everything]);
+    const since = server.messageRequests().length;
+    const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
+
+    api.controller.newSession();
+    server.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'from the editor' } }), reply.text('echoed'));
+    await api.controller.ask('echo');
+    server.assertAllConsumed();
+    assert.equal(questions.length, 1);
+    assert.equal(questions[0]?.server, 'everything');
+    assert.equal(questions[0]?.file, '.mcp.json');
+    assert.equal(questions[0]?.runs, `${node} ${everything}`);
+    assert.equal(lastToolResults(requests()[1] as RecordedRequest)[0]?.content, 'Echo: from the editor');
+
+    // A new session: approved already, not asked again.
+    api.controller.newSession();
+    server.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'again' } }), reply.text('echoed again'));
+    await api.controller.ask('echo again');
+    server.assertAllConsumed();
+    assert.equal(questions.length, 1, 'remembered for the workspace');
+    assert.equal(lastToolResults(requests()[3] as RecordedRequest)[0]?.content, 'Echo: again');
+
+    // The command changed: asked again; declined, the server does not start and its tools are not offered.
+    writeConfig([everything, 'stdio']);
+    answer = false;
+    api.controller.newSession();
+    await until(() => serverGroupsOf(everything).length === 0, 5000, 'the old session\'s server to go');
+    server.script(reply.text('no tools from it'));
+    await api.controller.ask('anything?');
+    server.assertAllConsumed();
+    assert.equal(questions.length, 2);
+    assert.equal(questions[1]?.runs, `${node} ${everything} stdio`);
+    assert.ok(!(requests()[4]?.body.tools ?? []).some((t) => t.name.startsWith('mcp__')), 'a declined server offers no tools');
+    assert.deepEqual(serverGroupsOf(everything), [], 'a declined server is not started');
+  });
+
+  it('.vscode/mcp.json: ${input:…} is asked with an input box (password when the input says so) and reaches the server', async () => {
+    rmSync(join(workdir, '.mcp.json'), { force: true });
+    mkdirSync(join(workdir, '.vscode'), { recursive: true });
+    const file = join(workdir, '.vscode', 'mcp.json');
+    writeFileSync(
+      file,
+      `{
+        // VS Code's format, with a comment
+        "inputs": [{ "type": "promptString", "id": "token", "description": "The service token", "password": true }],
+        "servers": { "ev": { "type": "stdio", "command": ${JSON.stringify(node)}, "args": [${JSON.stringify(everything)}], "env": { "MY_TOKEN": "\${input:token}" } } }
+      }`,
+    );
+    const asked: McpInputSpec[] = [];
+    api.mcpServers.prompt = async () => true;
+    api.mcpServers.inputPrompt = async (input) => {
+      asked.push(input);
+      return 'tok-3f9a';
+    };
+    try {
+      api.controller.newSession();
+      const since = server.messageRequests().length;
+      server.script(reply.toolUse({ name: 'mcp__ev__get-env', input: {} }), reply.text('seen'));
+      await api.controller.ask('show the env');
+      server.assertAllConsumed();
+      assert.deepEqual(asked, [{ id: 'token', description: 'The service token', password: true }]);
+      const result = lastToolResults(server.messageRequests()[since + 1] as RecordedRequest)[0];
+      assert.match(String(result?.content), /"MY_TOKEN": "tok-3f9a"/);
+    } finally {
+      api.mcpServers.inputPrompt = inputBoxPrompt;
+      rmSync(file, { force: true });
+    }
+  });
+});
