@@ -96,6 +96,12 @@ export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'
 export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finished'>, touched: Touched): void {
   const task = getTask(state, taskNodeId(e.toolUseId));
   if (task) {
+    // A background child's call returns at once while it goes on working: its node keeps running.
+    if (task.agentId !== null && state.agents[task.agentId]?.running) {
+      task.background = true;
+      touched.add(task.id);
+      return;
+    }
     // The subagent's own agent_finished is authoritative; this only fills what it did not set.
     if (task.status === 'running') {
       task.status = e.isError ? 'error' : 'completed';

@@ -111,6 +111,8 @@ export interface TaskNode {
   tokens: TokenCount;
   /** Dollars so far (when the model has a price), live like `tokens`. */
   costUsd?: number;
+  /** Started with run_in_background: its parent went on while it works. */
+  background?: boolean;
   /** What it may spend: shown against what it spent while it runs. */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   startedAt: number;

@@ -3,7 +3,7 @@
  * envelopes (seq, time, ids) like the EventBus does, plus ready-made sessions — a finished
  * session with three tasks, a running one with a nested subagent, and a 5,000-call task.
  */
-import type { DelegateEvent, EventBody, Usage } from '../../src/core/events';
+import type { AgentStatus, DelegateEvent, EventBody, Usage } from '../../src/core/events';
 
 export const ROOT = 'root';
 
@@ -64,7 +64,7 @@ export class Script {
     this.emit(agentId, parentId, { type: 'tool_finished', toolUseId, name, isError, output, durationMs: 120 });
   }
 
-  childFinish(child: string, parent: string, status: 'completed' | 'max_turns' | 'error' | 'cancelled', turns: number, toolCalls: number, tokens: [number, number], result: string, error?: string): void {
+  childFinish(child: string, parent: string, status: AgentStatus, turns: number, toolCalls: number, tokens: [number, number], result: string, error?: string): void {
     this.emit(child, parent, { type: 'agent_finished', status, result, turns, toolCalls, usage: usage(tokens[0], tokens[1]), durationMs: 12_400, ...(error ? { error } : {}) });
   }
 

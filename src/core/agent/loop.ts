@@ -18,6 +18,7 @@ import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
+import { BackgroundChildren } from './background';
 import { budgetExceeded, budgetNote, costOf } from './budget';
 import { appendUserNote } from './conversation';
 import { StepSignals } from './step-signals';
@@ -60,10 +61,18 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
   const modelId = spec.modelId ?? services.modelId;
+  const background = new BackgroundChildren();
   const tools =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId }))
+      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal } }), background.tool())
       : spec.tools;
+  /** Reports of background children that finished since the last turn, as a note before the next request. */
+  const deliverBackground = async (): Promise<void> => {
+    const note = background.takeFinished();
+    if (!note) return;
+    messages.push({ role: 'user', content: [{ type: 'text', text: note }] });
+    await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+  };
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
   // Budgets: checked at each turn; a wall-clock budget also aborts the step it runs out in (budget.ts).
   const steps = new StepSignals(signal);
@@ -111,6 +120,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   };
 
   const finish = async (status: AgentStatus, result: string, error?: string): Promise<AgentResult> => {
+    // No agent ends before its background children (cancelled with it, they end at once).
+    await background.settle();
     clearTimeout(clock);
     steps.dispose();
     const durationMs = Date.now() - started;
@@ -156,6 +167,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       budgetHit ??= budgetExceeded(spec.budget, usage, costUsd ?? 0, Date.now() - started, services.runSpend);
       const overBudget = budgetHit;
       const forcedFinal = turns >= spec.maxTurns || overBudget !== undefined;
+      await deliverBackground();
       if (forcedFinal) appendUserNote(messages, overBudget ? budgetNote(overBudget) : FORCE_FINAL_NOTE);
       const step = steps.next();
       turns++;
@@ -213,6 +225,12 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
           cutAnswer = '';
           messages.push({ role: 'user', content: [{ type: 'text', text: goOn }] });
           await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+          continue;
+        }
+        // Children still working in the background: wait for the next report and give it another turn.
+        if (!forcedFinal && background.running > 0) {
+          await background.waitAny(signal);
+          if (signal.aborted) return await finish('cancelled', partialText(messages));
           continue;
         }
         if (overBudget) return await finish('budget_exceeded', answer, overBudget);

@@ -18,6 +18,7 @@ import type { AgentDefinition } from '../agents/agent-definition';
 import { childSpec, narrowMode } from '../agents/agent-spec';
 import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
+import type { BackgroundChildren } from './background';
 import { runAgent } from './loop';
 import type { AgentResult, RunServices } from './types';
 
@@ -26,6 +27,8 @@ export interface TaskInput {
   description?: string;
   /** Which agent definition runs it (default: general-purpose). */
   subagent_type?: string;
+  /** Return at once with the child's id; its report comes later (background.ts). */
+  run_in_background?: boolean;
 }
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
@@ -51,6 +54,8 @@ export interface TaskToolOptions {
   onChildFinished(child: AgentResult, description: string): void;
   /** The model the parent runs on (what `model: inherit` means). */
   parentModel?: string;
+  /** The parent's background children, and its own signal (a background child outlives the call's step). */
+  background?: { children: BackgroundChildren; agentSignal: AbortSignal };
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
@@ -70,6 +75,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         prompt: { type: 'string', description: 'The complete, self-contained task for the subagent.' },
         description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
+        run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
       },
       required: ['prompt'],
     },
@@ -84,7 +90,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       }
       return {
         ok: true,
-        input: { prompt, ...(description !== undefined ? { description } : {}), ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}) },
+        input: {
+          prompt,
+          ...(description !== undefined ? { description } : {}),
+          ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}),
+          ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
+        },
       };
     },
     paths: () => [],
@@ -96,20 +107,30 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const mode = narrowMode(parent.mode, def.permissionMode);
       const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description, ...(mode ? { mode } : {}), agentType: def.name };
       const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
-      // The child's controller is made by the agent registry, linked to this call's signal.
-      const child = await runAgent(
-        childSpec({ def, identity, prompt: input.prompt, toolUseId: ctx.toolUseId, parentModel: opts.parentModel ?? services.modelId, services }),
-        services,
-        ctx.signal,
-      );
-      opts.onChildFinished(child, description);
-      hookFailures.push(
-        ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
-      );
-      for (const failure of hookFailures) {
-        await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
+      // The child's controller is made by the agent registry, linked to `signal`: this call's step, or the
+      // parent's own signal for a background child (which outlives the call).
+      const run = async (signal: AbortSignal): Promise<ToolResult> => {
+        const child = await runAgent(
+          childSpec({ def, identity, prompt: input.prompt, toolUseId: ctx.toolUseId, parentModel: opts.parentModel ?? services.modelId, services }),
+          services,
+          signal,
+        );
+        opts.onChildFinished(child, description);
+        hookFailures.push(
+          ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
+        );
+        for (const failure of hookFailures) {
+          await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
+        }
+        return toToolResult(child, services.limits.subagentMaxTurns, signal.aborted);
+      };
+      if (input.run_in_background && opts.background) {
+        opts.background.children.start(identity.agentId, description, run(opts.background.agentSignal));
+        return {
+          content: `Started subagent ${identity.agentId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${identity.agentId}"} checks on it (wait: true to wait for it).`,
+        };
       }
-      return toToolResult(child, services.limits.subagentMaxTurns, ctx.signal.aborted);
+      return run(ctx.signal);
     },
   };
 }
