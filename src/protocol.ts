@@ -43,4 +43,8 @@ export type WebviewToHost =
   | { type: 'open_file'; path: string; line?: number }
   /** An http(s) link in model text; the host checks the scheme again before opening it. */
   | { type: 'open_external'; url: string }
-  | { type: 'open_diff'; agentId: string; toolUseId: string };
+  | { type: 'open_diff'; agentId: string; toolUseId: string }
+  /** A file of a task's Changes row: the diff of what the subagent did to it (or what changed since, after a refused revert). */
+  | { type: 'open_change'; agentId: string; path: string }
+  /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts. */
+  | { type: 'revert_agent'; agentId: string };

@@ -45,6 +45,8 @@ const renderer = new ConversationRenderer(
     openFile: (path) => post({ type: 'open_file', path }),
     openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
     stopAgent: (agentId) => post({ type: 'stop_agent', agentId }),
+    openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
+    revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
   },
   () => schedule(),
 );
@@ -142,7 +144,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   switch (msg.type) {
     case 'snapshot':
       state = msg.state;
-      expansion.retain((id) => id.replace(/^(prompt|outcome):/, '') in msg.state.nodes);
+      expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in msg.state.nodes);
       hostRunning = msg.running;
       pending = new Set();
       needsReset = true;

@@ -13,10 +13,11 @@ import { el } from './dom';
 import type { Expansion } from './expansion';
 import { compactionBlock, compactionRow } from './compaction-view';
 import { noticeBlock, TextBlock, userBlock } from './message-view';
+import type { ChangesRow } from './changes-row';
 import { TaskRow } from './task-row';
 import { ToolRow, TextRow, type RowActions } from './tree-rows';
 
-type Row = TaskRow | ToolRow | TextRow;
+type Row = TaskRow | ToolRow | TextRow | ChangesRow;
 
 /**
  * Row building is time-boxed per frame. A vscode-tree-item costs ~0.2-1 ms to create, connect,
@@ -216,6 +217,7 @@ export class ConversationRenderer {
         stopAgent: (agentId) => this.actions.stopAgent(agentId),
         createChild: (childId) => this.createChild(childId),
         registerTextRow: (textRow) => this.registerTextRow(textRow),
+        changeActions: this.actions,
         takeBudget: (wanted, bulk) => this.takeBudget(wanted, bulk),
         defer: (deferredRow) => {
           this.deferred.add(deferredRow);
@@ -244,7 +246,7 @@ export class ConversationRenderer {
     return n;
   }
 
-  private registerTextRow(row: TextRow): void {
+  private registerTextRow(row: TextRow | ChangesRow): void {
     this.rows.set(row.id, row);
     this.applyOpen(row.id, row.item, false, () => row.materialize());
   }

@@ -30,6 +30,15 @@ const CSS = String.raw`
 .compaction-label { margin-left: 4px; font-size: 12px; }
 
 .row-action[hidden] { display: none; }
+.changes-title { margin-left: 4px; }
+.changes-summary, .change-counts { font-size: 12px; color: var(--vscode-descriptionForeground); }
+.changes-revert { margin-left: 4px; }
+.change-created { color: var(--vscode-gitDecoration-addedResourceForeground, var(--vscode-charts-green)); }
+.change-modified { color: var(--vscode-gitDecoration-modifiedResourceForeground, var(--vscode-charts-yellow)); }
+.change-deleted { color: var(--vscode-gitDecoration-deletedResourceForeground, var(--vscode-errorForeground)); }
+.change-command-text { font-family: var(--vscode-editor-font-family, monospace); font-size: 12px; margin-left: 4px; }
+.change-file .path-link { margin-left: 4px; }
+.change-note { font-size: 12px; }
 .task-agent {
   margin-left: 6px; padding: 0 5px; border-radius: 8px; font-size: 10px; line-height: 15px; flex: 0 0 auto;
   color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);

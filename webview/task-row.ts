@@ -2,12 +2,14 @@
  * A task node as a two-line tree-item — status icon + description over a dimmed line with the
  * status word and turns · tools · tokens · duration (one line got cut in a narrow side bar) —
  * and children — a "Prompt" row, the subagent's calls (tool rows and nested tasks, created by
- * the renderer) and a "Result"/"Error" row once there is one. Children are created only when
- * the task is first expanded; after that new calls are appended as they arrive.
+ * the renderer), a "Changes" row once it finished (changes-row.ts) and a "Result"/"Error" row once
+ * there is one. Children are created only when the task is first expanded; after that new calls are
+ * appended as they arrive.
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import { budgetShare, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
 import type { TaskNode } from '../src/view-model/session-view';
+import { ChangesRow, type ChangeActions } from './changes-row';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { TextRow, treeItem } from './tree-rows';
@@ -17,8 +19,10 @@ export interface TaskRowHost {
   stopAgent(agentId: string): void;
   /** Creates (and registers) the row of a child node; null for an unknown id. */
   createChild(id: string): VscodeTreeItem | null;
-  /** Registers a prompt/result row so expanding it can fill its detail. */
-  registerTextRow(row: TextRow): void;
+  /** Registers a prompt/result/changes row so expanding it can fill its detail. */
+  registerTextRow(row: TextRow | ChangesRow): void;
+  /** What the Changes row's files and Revert action do. */
+  readonly changeActions: ChangeActions;
   /** How many of `wanted` rows may be built now (0 once the frame's time box is used up). */
   takeBudget(wanted: number, bulk?: boolean): number;
   /** Asks for `sync()` again on the next frame (budget ran out, or earlier rows are being revealed). */
@@ -50,6 +54,7 @@ export class TaskRow {
   private readonly budgetFill: HTMLDivElement;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
+  private changes: ChangesRow | null = null;
   /** Children rendered: indices [start, end) of node.children. */
   private start = 0;
   private end = 0;
@@ -173,7 +178,7 @@ export class TaskRow {
       const missing = this.node.children.length - this.end;
       const n = missing > 0 ? this.host.takeBudget(missing) : 0;
       if (n === 0) break;
-      this.item.insertBefore(this.rows(this.end, this.end + n), this.outcome?.item ?? null);
+      this.item.insertBefore(this.rows(this.end, this.end + n), this.changes?.item ?? this.outcome?.item ?? null);
       this.end += n;
     }
     while (this.revealing && this.more && this.end >= this.node.children.length) {
@@ -188,6 +193,7 @@ export class TaskRow {
       }
     }
     this.updateMoreRow();
+    this.syncChanges();
     this.syncOutcome();
     if (this.end < this.node.children.length || this.revealing) this.host.defer(this);
   }
@@ -238,6 +244,17 @@ export class TaskRow {
     this.revealing = true;
     this.updateMoreRow();
     this.host.defer(this);
+  }
+
+  /** The finished subagent's manifest: a row between its calls and its result. */
+  private syncChanges(): void {
+    const n = this.node;
+    if (!n.changes || n.status === 'running') return;
+    if (this.changes) return this.changes.update(n);
+    this.changes = new ChangesRow(n, this.host.changeActions);
+    this.changes.item.slot = 'children';
+    this.host.registerTextRow(this.changes);
+    this.item.insertBefore(this.changes.item, this.outcome?.item ?? null);
   }
 
   private syncOutcome(): void {

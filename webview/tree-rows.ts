@@ -16,6 +16,10 @@ export interface RowActions {
   openDiff(agentId: string, toolUseId: string): void;
   /** Stops one running subagent (and its descendants); the parent goes on. */
   stopAgent(agentId: string): void;
+  /** A file of a task's Changes row: the diff of its change. */
+  openChange(agentId: string, path: string): void;
+  /** The Changes row's Revert action (the host confirms first). */
+  revertAgent(agentId: string): void;
 }
 
 /** A tree-item with its id; `branch` is set by hand so the arrow shows before any child exists. */

@@ -53,6 +53,7 @@ export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' }
 
 export const USAGE = `Usage: delegate -p PROMPT [options]
        delegate --resume ID | --continue  [-p PROMPT] [--compact]
+       delegate revert --session ID --agent ID   (undo one subagent's file changes; see delegate revert --help)
 
 Runs a coding agent in a folder; it can hand self-contained sub-jobs to subagents (the task tool).
 

@@ -17,6 +17,15 @@ setFlagsFromString('--no-wasm-dynamic-tiering');
 declare const DELEGATE_VERSION: string;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'revert') {
+    // A subcommand of its own: no model, no run; it only reads the transcript and restores files.
+    const { revertMain } = await import('./revert-command');
+    process.exitCode = await revertMain(process.argv.slice(3), process.env, {
+      stdout: (text) => new Promise<void>((resolve) => void process.stdout.write(text, () => resolve())),
+      stderr: (text) => void process.stderr.write(text),
+    });
+    return;
+  }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());
   if (parsed.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (parsed.kind === 'version') return void process.stdout.write(`${typeof DELEGATE_VERSION === 'string' ? DELEGATE_VERSION : 'dev'}\n`);

@@ -5,6 +5,7 @@
  *   stream-json  one event per line, then that result object
  */
 import type { AgentResult } from '../core/agent/types';
+import { formatManifest } from '../core/changes/change-manifest';
 import type { DelegateEvent, Usage } from '../core/events';
 import type { SandboxStatus } from '../core/sandbox/types';
 import { oneLine, summarizeInput } from '../view-model/summarize';
@@ -23,7 +24,20 @@ export interface ResultObject {
   transcript: string;
   /** What confined the run's bash commands. */
   sandbox: 'bubblewrap' | 'none';
-  subagents: { id: string; description: string; agent_type: string; model: string; status: string; num_turns: number; tool_calls: number; usage: Usage; cost_usd?: number; result: string }[];
+  subagents: {
+    id: string;
+    description: string;
+    agent_type: string;
+    model: string;
+    status: string;
+    num_turns: number;
+    tool_calls: number;
+    usage: Usage;
+    cost_usd?: number;
+    result: string;
+    /** What it and its descendants changed (files) and ran (commands). */
+    changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
+  }[];
   error?: string;
 }
 
@@ -50,6 +64,9 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       tool_calls: s.tool_calls,
       usage: s.usage,
       result: s.result,
+      ...(s.changes
+        ? { changes: { files: s.changes.files.map(({ path, action, added, removed }) => ({ path, action, added, removed })), commands: s.changes.commands } }
+        : {}),
     })),
     ...(result.error ? { error: result.error } : {}),
   };
@@ -111,6 +128,9 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
       case 'waiting':
         out.stderr(`${who}… no answer from the API yet: ${Math.round(event.waitedMs / 1000)} s (attempt ${event.attempt})\n`);
+        break;
+      case 'change_manifest':
+        out.stderr(`${who}${formatManifest(event)}\n`);
         break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);

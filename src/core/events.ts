@@ -8,6 +8,7 @@
  * Each event names the agent it belongs to and that agent's parent, and carries a
  * session-wide sequence number so interleaved events of parallel subagents stay ordered.
  */
+import type { ChangedFile, CommandRun, ContentHash, FileAction, RevertedFile } from './changes/types';
 import type { MessageParam } from './llm/types';
 import type { ToolKind } from './tools/types';
 
@@ -148,7 +149,16 @@ export type EventBody =
    */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
   /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
-  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number };
+  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number }
+  /**
+   * write_file / edit_file changed a file (the journal a revert works from; see changes/): `path` relative to
+   * the workspace, the contents before and after by hash (kept in the session folder), its own line counts.
+   */
+  | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number }
+  /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
+  | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
+  /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
+  | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };
 
 export interface EventEnvelope {
   seq: number;

@@ -29,6 +29,8 @@ import type { Approver, PermissionMode } from './policy/types';
 import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
+import { BlobStore, blobDirOf } from './changes/blob-store';
+import { ChangeTracker } from './changes/change-tracker';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
 import { createWebFetchTool } from './tools/web-fetch';
@@ -102,6 +104,8 @@ export interface Session {
   readonly processes: ProcessGroups;
   /** What confines `bash` (status() says which sandbox is in force). */
   readonly sandbox: Sandbox;
+  /** The stale-write guard, the change journal and manifests (changes/); a revert in this process goes through its locks. */
+  readonly changes: ChangeTracker;
   readonly context: ContextSettings;
   /** Rules the tool lists could not honour as written, for the host to say once. */
   readonly toolRuleWarnings: string[];
@@ -145,6 +149,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
   const agents = new AgentRegistry();
   const processes = new ProcessGroups();
+  // Old contents are kept beside the transcript: the session folder is the session's own.
+  const changes = new ChangeTracker({ workdir: config.workdir, blobs: new BlobStore(blobDirOf(store.sessionDir)), bus });
   // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
   const context: ContextSettings = {
@@ -177,6 +183,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       groups: processes,
       ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
       launcher: sandbox,
+      changes,
     }),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
@@ -184,6 +191,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     agents,
     processes,
+    changes,
     ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
@@ -307,6 +315,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     processes,
     sandbox,
+    changes,
     context,
     toolRuleWarnings: rules.warnings,
     mcp: mcp?.manager,

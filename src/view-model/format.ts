@@ -2,6 +2,7 @@
  * Display strings for view nodes (pure): token counts, durations, the task meta line
  * ("3 turns · 12 tools · 8.1k tokens · 42s") and status words.
  */
+import { isStaleRefusal } from './changes';
 import type { TaskNode, TaskStatus, TokenCount, ToolCallNode } from './types';
 
 export function formatTokens(tokens: TokenCount): string {
@@ -60,7 +61,8 @@ export function toolStateLabel(tool: ToolCallNode): string {
     case 'running':
       return 'running';
     case 'error':
-      return 'error';
+      // Refused by the stale-write guard: someone changed the file since this agent read it.
+      return isStaleRefusal(tool.output) ? 'stale' : 'error';
     case 'cancelled':
       return 'cancelled';
     default:

@@ -8,6 +8,7 @@
  * so a snapshot followed by an overlapping batch is harmless. Pure TS: no DOM, no vscode.
  */
 import type { DelegateEvent, EventOf, Usage } from '../core/events';
+import { onChangeManifest, onChangesReverted } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
 import { isToolResultMessage, messageText, preview } from './summarize';
@@ -108,6 +109,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
       break;
     case 'notice':
       addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
+      break;
+    case 'change_manifest':
+      onChangeManifest(state, event, touched);
+      break;
+    case 'changes_reverted':
+      onChangesReverted(state, event, touched);
       break;
     case 'compacted':
       placeNode(

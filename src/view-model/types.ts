@@ -11,6 +11,7 @@
  * `notice:<n>`, `compaction:<seq>`. Turn numbers, agent ids and seq are unique for the life of a
  * session (the core continues them across prompts and resumes), so no id is ever reused.
  */
+import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
 import type { AgentStatus } from '../core/events';
 import type { ToolKind } from '../core/tools/types';
 
@@ -125,6 +126,20 @@ export interface TaskNode {
   permission?: PermissionState;
   /** Ids of this subagent's tool calls and nested task nodes, in call order. */
   children: string[];
+  /** What it and its descendants changed and ran (its manifest, when it finished), and what reverts did. */
+  changes?: TaskChanges;
+}
+
+/** A manifest file on a task node, with what a revert did to it (the latest revert's word). */
+export interface TaskChangeFile extends ChangedFile {
+  revert?: { outcome: RevertOutcome; reason?: string; expected?: string };
+}
+
+export interface TaskChanges {
+  files: TaskChangeFile[];
+  commands: CommandRun[];
+  /** A revert of this task's changes was made (it may have refused some files). */
+  reverted?: boolean;
 }
 
 /** An agent's context was compacted before its next request (a row in its container). */

@@ -10,9 +10,11 @@ import { promptForApiKey } from './api-key';
 import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
+import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { DIFF_SCHEME } from './diff-store';
 import { EditorMcpServers } from './mcp-servers';
 import { SessionController } from './session-controller';
+import { transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { createStatusBar } from './status-bar';
 import { DelegateViewProvider, VIEW_ID } from './view-provider';
@@ -23,6 +25,8 @@ export interface DelegateApi {
   /** The workspace's MCP servers (approval and input prompts are injectable). */
   mcpServers: EditorMcpServers;
   view: DelegateViewProvider;
+  /** The Changes row's actions (diffs, revert); tests replace its `confirm`. */
+  changes: ChangeActions;
   /** Evaluating the bundle plus activate(): what activation costs the editor. */
   activationMs: number;
   /** Evaluating the bundle's imports, the editor's wait before calling activate(), and activate() itself. */
@@ -41,7 +45,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const mcpServers = new EditorMcpServers(context.workspaceState);
   const controller = new SessionController(context, approver, mcpServers);
   active = controller;
-  const view = new DelegateViewProvider(context.extensionUri, controller);
+  const changes = new ChangeActions(controller, () => transcriptRootOf(context));
+  const view = new DelegateViewProvider(context.extensionUri, controller, changes);
   const status = createStatusBar();
 
   context.subscriptions.push(
@@ -50,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     status.item,
     controller.onStatus((s) => status.update(s)),
     vscode.window.registerWebviewViewProvider(VIEW_ID, view),
+    vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
       provideTextDocumentContent: (uri) => controller.diffs?.provideTextDocumentContent(uri) ?? '',
     }),
@@ -90,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     approver,
     mcpServers,
     view,
+    changes,
     // The extension's own cost; the editor's wait between loading and calling activate() is not ours.
     activationMs: importsDone - moduleStart + (end - activateStart),
     activationBreakdown: { importsMs: importsDone - moduleStart, waitMs: activateStart - importsDone, activateMs: end - activateStart },

@@ -139,6 +139,12 @@ export class SessionController implements vscode.Disposable {
     this.statusEmitter.fire(this.status());
   }
 
+  /** An event recorded outside a run (a revert of a session reopened from its transcript): into the view and the panel. */
+  showRecorded(event: DelegateEvent): void {
+    applyEvent(this.view, event);
+    this.eventsEmitter.fire([event]);
+  }
+
   /** Stops one subagent and its descendants; the parent goes on with what it had reported. */
   stopAgent(agentId: string): boolean {
     return this.session?.cancel(agentId) ?? false;

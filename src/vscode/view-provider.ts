@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
 import type { HostToWebview, WebviewToHost } from '../protocol';
+import type { ChangeActions } from './change-actions';
 import type { SessionController } from './session-controller';
 
 export const VIEW_ID = 'delegate.panel';
@@ -27,6 +28,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: SessionController,
+    private readonly changes: ChangeActions,
   ) {
     this.disposables.push(
       controller.onEvents((events) => this.enqueue(events)),
@@ -88,6 +90,12 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'open_external':
         await this.openExternal(message.url);
+        break;
+      case 'open_change':
+        await this.changes.openChange(message.agentId, message.path);
+        break;
+      case 'revert_agent':
+        await this.changes.revert(message.agentId);
         break;
       case 'open_diff':
         if (!(await this.controller.diffs?.open(message.toolUseId))) {

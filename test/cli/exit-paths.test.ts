@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { assertBuilt, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
 
 const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
@@ -56,21 +56,34 @@ describe('delegate CLI: hostile runs', function () {
     await api.close();
   });
 
-  it('four parallel children editing different lines of one file: every edit is on disk', async () => {
+  /** Every tool result a child request carries (its whole conversation so far). */
+  const childResults = (req: RecordedRequest): string[] =>
+    (req.body.messages ?? []).flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((b) => b.type === 'tool_result').map((b) => String(b.content))));
+
+  it('four parallel children editing different lines of one file: stale edits are refused, read again and redone; every edit is on disk', async () => {
     writeFileSync(join(dirs.workdir, 'config.ini'), ['[a]', 'one=1', '[b]', 'two=2', '[c]', 'three=3', '[d]', 'four=4', ''].join('\n'));
-    const edits = [['one=1', 'one=ONE'], ['two=2', 'two=TWO'], ['three=3', 'three=THREE'], ['four=4', 'four=FOUR']] as const;
-    api.route([
-      ...edits.map(([from, to]) => ({
-        name: from,
-        match: `EDIT ${from}`,
-        replies: [reply.toolUse({ name: 'edit_file', input: { path: 'config.ini', old_text: from, new_text: to } }), reply.text(`changed ${from}`)],
-      })),
-      { name: 'parent', match: () => true, replies: [reply.toolUse(edits.map(([from]) => ({ name: 'task', input: { prompt: `EDIT ${from}` } }))), reply.text('all edited')] },
-    ]);
+    const edits = new Map([['one=1', 'one=ONE'], ['two=2', 'two=TWO'], ['three=3', 'three=THREE'], ['four=4', 'four=FOUR']]);
+    // Each child reads, edits, and on a stale refusal reads again and edits again, as a model would.
+    api.setResponder((req) => {
+      const task = /EDIT (\S+)/.exec(firstUserText(req))?.[1];
+      if (task === undefined) {
+        return req.body.messages?.length === 1 ? reply.toolUse([...edits.keys()].map((from) => ({ name: 'task', input: { prompt: `EDIT ${from}` } }))) : reply.text('all edited');
+      }
+      const last = String(lastToolResults(req)[0]?.content ?? '');
+      if (last.startsWith('Edited')) return reply.text(`changed ${task}`);
+      if (last === '' || last.startsWith('Refused')) return reply.toolUse({ name: 'read_file', input: { path: 'config.ini' } });
+      // The first edits wait a little, so every child has read the file before any of them edits it.
+      const first = !childResults(req).some((c) => c.startsWith('Refused'));
+      return reply.toolUse({ name: 'edit_file', input: { path: 'config.ini', old_text: task, new_text: edits.get(task) ?? '' } }, first ? { delayMs: 300 } : {});
+    });
     const run = await runDelegate(['-p', 'edit', '--cwd', dirs.workdir, '--permission-mode', 'acceptEdits'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
-    const childResults = api.messageRequests().filter(isChild).flatMap((r) => lastToolResults(r)).map((r) => String(r.content));
-    assert.equal(childResults.filter((c) => c.startsWith('Edited config.ini')).length, 4, childResults.join('\n'));
+    const results = api.messageRequests().filter(isChild).flatMap((r) => lastToolResults(r)).map((r) => String(r.content));
+    assert.equal(results.filter((c) => c.startsWith('Edited config.ini')).length, 4, results.join('\n'));
+    // All four read the first version: the first edit lands, the other three are refused as stale.
+    const refusals = results.filter((c) => c.startsWith('Refused'));
+    assert.ok(refusals.length >= 3, results.join('\n'));
+    for (const refusal of refusals) assert.match(refusal, /^Refused: config\.ini changed since you last read it: the subagent "EDIT \S+" \(\w+\) changed it\./);
     assert.equal(readFileSync(join(dirs.workdir, 'config.ini'), 'utf8'), ['[a]', 'one=ONE', '[b]', 'two=TWO', '[c]', 'three=THREE', '[d]', 'four=FOUR', ''].join('\n'));
   });
 

@@ -129,7 +129,8 @@ describe('Delegate in a real VS Code: sessions that last', function () {
     await screenshot(page, 'stopped-child');
     const results = lastToolResults(parentRequests()[1] as RecordedRequest).map((r) => String(r.content));
     assert.match(results[0] ?? '', /The user stopped this subagent/);
-    assert.equal(results[1], 'The math module adds numbers.');
+    // The harness's manifest follows the subagent's report (it changed nothing).
+    assert.equal(results[1], 'The math module adds numbers.\n\n[changes] none');
     server.assertAllConsumed();
   });
 

@@ -141,6 +141,57 @@ describe('Delegate in the extension host', () => {
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
   });
 
+  it('a finished task\'s Changes: a file opens the diff of its kept contents; Revert (confirmed) puts it back and the view says so', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'acceptEdits', vscode.ConfigurationTarget.Global);
+    writeFileSync(join(workdir, 'settings.ini'), 'level=1\n');
+    server.route([
+      {
+        name: 'child',
+        match: isChild,
+        replies: [
+          reply.toolUse({ name: 'read_file', input: { path: 'settings.ini' } }),
+          reply.toolUse([
+            { name: 'edit_file', input: { path: 'settings.ini', old_text: 'level=1', new_text: 'level=2' } },
+            { name: 'write_file', input: { path: 'added.ini', content: 'new=1\n' } },
+          ]),
+          reply.text('Raised the level and added a file.'),
+        ],
+      },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Raise the level', description: 'raise level' } }), reply.text('ok')] },
+    ]);
+    await api.controller.ask('Raise the level');
+    server.assertAllConsumed();
+    const task = allTasks(api.controller.snapshot().state)[0] as TaskNode;
+    assert.deepEqual(task.changes?.files.map((f) => [f.path, f.action, f.added, f.removed]), [['settings.ini', 'modified', 1, 1], ['added.ini', 'created', 1, 0]]);
+    assert.ok(task.agentId);
+
+    await api.changes.openChange(task.agentId, 'settings.ini');
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+    const left = await vscode.workspace.openTextDocument(tab.input.original);
+    const right = await vscode.workspace.openTextDocument(tab.input.modified);
+    assert.deepEqual([left.getText(), right.getText()], ['level=1\n', 'level=2\n'], 'served from the session folder');
+
+    const asked: string[] = [];
+    api.changes.confirm = async (message, detail) => {
+      asked.push(`${message}\n${detail}`);
+      return true;
+    };
+    try {
+      await api.changes.revert(task.agentId);
+    } finally {
+      api.changes.confirm = async () => false;
+    }
+    assert.equal(asked.length, 1);
+    assert.match(asked[0] ?? '', /^Revert the changes of the subagent "raise level" \(\w+\)\?\n• settings\.ini: put back its previous content \(it modified it\)\n• added\.ini: delete \(it created it\)/);
+    assert.equal(readFileSync(join(workdir, 'settings.ini'), 'utf8'), 'level=1\n');
+    assert.equal(existsSync(join(workdir, 'added.ini')), false);
+    const after = allTasks(api.controller.snapshot().state)[0] as TaskNode;
+    assert.deepEqual(after.changes?.files.map((f) => f.revert?.outcome), ['restored', 'deleted']);
+    const transcript = api.controller.current?.store.sessionFile;
+    assert.ok(transcript && readFileSync(transcript, 'utf8').includes('"type":"changes_reverted"'), 'recorded in the transcript');
+  });
+
   it('grep and glob run on the ripgrep VS Code ships', async () => {
     writeFileSync(join(workdir, 'grep-me.txt'), 'needle-7f2 in a haystack\n');
     server.script(

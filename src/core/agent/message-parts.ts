@@ -56,5 +56,6 @@ export function summarize(child: AgentResult, parentId: string, description: str
     agent_type: child.agentType ?? 'general-purpose',
     model: child.model,
     ...(child.costUsd !== undefined ? { cost_usd: child.costUsd } : {}),
+    ...(child.changes ? { changes: child.changes } : {}),
   };
 }

@@ -16,6 +16,7 @@
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
 import { childSpec, narrowMode } from '../agents/agent-spec';
+import { withManifestFooter } from '../changes/change-manifest';
 import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
@@ -115,6 +116,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           services,
           signal,
         );
+        // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
+        const changes = await services.changes?.manifestOf(identity.agentId);
+        if (changes) {
+          child.changes = changes;
+          await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
+        }
         opts.onChildFinished(child, description);
         hookFailures.push(
           ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
@@ -122,7 +129,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         for (const failure of hookFailures) {
           await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
         }
-        return toToolResult(child, services.limits.subagentMaxTurns, signal.aborted);
+        return withManifestFooter(toToolResult(child, services.limits.subagentMaxTurns, signal.aborted), changes);
       };
       if (input.run_in_background && opts.background) {
         opts.background.children.start(identity.agentId, description, run(opts.background.agentSignal));

@@ -13,6 +13,8 @@ import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
+import type { ChangeTracker } from '../changes/change-tracker';
+import type { ChangeManifest } from '../changes/types';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -67,6 +69,8 @@ export interface RunServices {
   processes: ProcessGroups;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
   projectInstructions?: string;
+  /** What agents changed and ran (changes/): a finished subagent's manifest comes from it. */
+  changes?: ChangeTracker;
 }
 
 export interface AgentSpec {
@@ -109,6 +113,8 @@ export interface SubagentSummary {
   agent_type: string;
   model: string;
   cost_usd?: number;
+  /** What it and its descendants changed and ran (when the session tracks changes). */
+  changes?: ChangeManifest;
 }
 
 export interface AgentResult {
@@ -131,4 +137,6 @@ export interface AgentResult {
   agentType?: string;
   /** Dollars spent by it and its descendants (when the models have prices). */
   costUsd?: number;
+  /** A subagent's manifest (set by the task tool when the session tracks changes). */
+  changes?: ChangeManifest;
 }

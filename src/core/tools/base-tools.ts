@@ -2,6 +2,7 @@
  * The five workspace tools every agent gets (the `task` tool is added by the agent layer).
  * Order matters only for how the model sees the list: bash, read_file, write_file, edit_file, glob, grep.
  */
+import type { ChangeTracker } from '../changes/change-tracker';
 import { createBashTool, type BashToolOptions } from './bash';
 import { createEditFileTool } from './edit-file';
 import { createGlobTool } from './glob';
@@ -18,18 +19,22 @@ export interface BaseToolOptions extends BashToolOptions {
   ops?: FileOps;
   /** The ripgrep binary under grep and glob (the host finds it); `rg` on PATH when omitted. */
   ripgrepPath?: string;
+  /** The session's change tracker: the stale-write guard, the journal, commands and their exit codes. */
+  changes?: ChangeTracker;
 }
 
 export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {
   const ops = opts.ops ?? createNodeFileOps();
   const rg = opts.ripgrepPath ?? defaultRipgrepPath();
   // One lock table for both writing tools: a write racing an edit of the same file is ordered too.
-  const locks = new PathLocks();
+  const changes = opts.changes;
+  const locks = changes?.locks ?? new PathLocks();
+  const bash = createBashTool(workdir, opts);
   return new ToolRegistry([
-    createBashTool(workdir, opts),
-    createReadFileTool(workdir, ops),
-    createWriteFileTool(workdir, ops, locks),
-    createEditFileTool(workdir, ops, locks),
+    changes ? changes.wrapCommands(bash) : bash,
+    createReadFileTool(workdir, ops, changes),
+    createWriteFileTool(workdir, ops, locks, changes),
+    createEditFileTool(workdir, ops, locks, changes),
     createGlobTool(workdir, rg),
     createGrepTool(workdir, rg),
   ]);

@@ -185,13 +185,13 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       const fullOutput = spill
         ? { path: spill.path, totalChars: captured.totalChars, savedChars: spill.savedChars, gapAt: spill.gapAt, gapChars: captured.totalChars - text.length }
         : undefined;
-      const done = (content: string, isError: boolean): void => resolve({ content, isError, ...(fullOutput ? { fullOutput } : {}) });
-      if (timedOut) done(`${body}\nCommand timed out after ${timeoutMs} ms (process group killed)`, true);
-      else if (aborted) done(`${body}\nCommand cancelled (process group killed)`, true);
-      else if (exit?.signal) done(`${body}\n[killed by signal ${exit.signal}]`, true);
+      const done = (content: string, isError: boolean, exitCode: number | null): void => resolve({ content, isError, exitCode, ...(fullOutput ? { fullOutput } : {}) });
+      if (timedOut) done(`${body}\nCommand timed out after ${timeoutMs} ms (process group killed)`, true, null);
+      else if (aborted) done(`${body}\nCommand cancelled (process group killed)`, true, null);
+      else if (exit?.signal) done(`${body}\n[killed by signal ${exit.signal}]`, true, null);
       else {
         const code = exit?.code ?? -1;
-        done(`${body}\n[exit code ${code}]`, code !== 0);
+        done(`${body}\n[exit code ${code}]`, code !== 0, code);
       }
     }
 

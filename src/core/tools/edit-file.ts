@@ -7,13 +7,15 @@
  *
  * The edit is made on bytes: everything outside the replaced span (a BOM, CRLF line endings, Latin-1
  * letters) is written back exactly as it was read. The per-path lock makes parallel edits of one file
- * by several subagents apply one after another instead of losing all but the last.
+ * by several subagents apply one after another instead of losing all but the last; with a tracker, an
+ * edit of a file the agent has not read in its current version is refused (changes/stale-guard.ts).
  */
+import type { FileTracker } from '../changes/types';
 import { asRecord, checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { PathLocks } from './path-locks';
 import { decodeAs, encodeAs, sniffText, type TextEncodingName } from './text-encoding';
-import type { FileOps, ParseResult, Tool, ToolResult } from './types';
+import type { FileOps, ParseResult, Tool, ToolContext, ToolResult } from './types';
 
 export interface EditFileInput {
   path: string;
@@ -37,7 +39,7 @@ function countLines(text: string): number {
   return lines;
 }
 
-export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLocks = new PathLocks()): Tool<EditFileInput> {
+export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLocks = new PathLocks(), tracker?: FileTracker): Tool<EditFileInput> {
   return {
     name: 'edit_file',
     description:
@@ -76,12 +78,13 @@ export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLoc
       }
       const where = await resolveInside(workdir, input.path);
       if (!where.ok) return { content: where.reason, isError: true };
-      return locks.run(where.absPath, () => editLocked(ops, where.absPath, input, ctx.signal));
+      return locks.run(where.absPath, () => editLocked(ops, where.absPath, input, ctx, tracker));
     },
   };
 }
 
-async function editLocked(ops: FileOps, absPath: string, input: EditFileInput, signal: AbortSignal): Promise<ToolResult> {
+async function editLocked(ops: FileOps, absPath: string, input: EditFileInput, ctx: ToolContext, tracker: FileTracker | undefined): Promise<ToolResult> {
+  const { signal } = ctx;
   const target = await checkTarget(ops, absPath, input.path, 'write');
   if (!target.ok) {
     const hint = target.reason.startsWith('file not found') ? ' (use write_file to create it)' : '';
@@ -93,6 +96,8 @@ async function editLocked(ops: FileOps, absPath: string, input: EditFileInput, s
   } catch (err) {
     return { content: describeFsError(err, input.path), isError: true };
   }
+  const stale = await tracker?.checkWrite(ctx.agentId, absPath, input.path, buf, 'edit');
+  if (stale) return { content: stale, isError: true };
   const sniffed = sniffText(buf);
   if (sniffed.kind === 'binary') return { content: `${input.path} looks like a binary file; edit_file only edits text`, isError: true };
   const { encoding, bomLength, text } = sniffed;
@@ -117,8 +122,10 @@ async function editLocked(ops: FileOps, absPath: string, input: EditFileInput, s
   const at = found[0] as number;
   const updated = Buffer.concat([buf.subarray(0, at), encoded.new, buf.subarray(at + encoded.old.length)]);
   if (signal.aborted) return { content: `Not edited: the run was cancelled before ${input.path} was written`, isError: true };
+  const write = (): Promise<void> => ops.writeFileAtomic(absPath, updated);
   try {
-    await ops.writeFileAtomic(absPath, updated);
+    if (tracker) await tracker.recordWrite({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, absPath, before: buf, after: updated }, write);
+    else await write();
   } catch (err) {
     return { content: describeFsError(err, input.path), isError: true };
   }

@@ -3,6 +3,7 @@
  * workspace. Only regular files are opened (a FIFO would block); binary files are refused rather than
  * dumped as mojibake into the model's context; a file that is not UTF-8 is decoded and the model told so.
  */
+import type { FileTracker } from '../changes/types';
 import { asRecord, checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { encodingNote, sniffText } from './text-encoding';
@@ -32,7 +33,8 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-export function createReadFileTool(workdir: string, ops: FileOps): Tool<ReadFileInput> {
+/** `tracker`: stamps what each agent read, for the stale-write guard (changes/stale-guard.ts). */
+export function createReadFileTool(workdir: string, ops: FileOps, tracker?: FileTracker): Tool<ReadFileInput> {
   return {
     name: 'read_file',
     description:
@@ -75,6 +77,8 @@ export function createReadFileTool(workdir: string, ops: FileOps): Tool<ReadFile
       } catch (err) {
         return { content: describeFsError(err, input.path), isError: true };
       }
+      // The whole file is stamped, whatever window of it is shown: the agent has seen this version.
+      await tracker?.noteRead(ctx.agentId, where.absPath, buf);
       const sniffed = sniffText(buf);
       if (sniffed.kind === 'binary') {
         return { content: `${input.path} looks like a binary file (${buf.length} bytes); read_file only returns text`, isError: true };

@@ -19,6 +19,8 @@ export interface ToolResult {
    * in `content` the unsaved-in-memory gap is (`gapChars` characters were left out at index `gapAt`).
    */
   fullOutput?: { path: string; totalChars: number; savedChars: number; gapAt: number; gapChars: number };
+  /** A command that ran: its exit code, null when it did not exit by itself (timed out, cancelled, killed). */
+  exitCode?: number | null;
 }
 
 export interface ToolContext {

@@ -5,20 +5,22 @@
  * Replacing an existing file keeps what the model cannot see: its encoding (a Windows-1252 or UTF-16
  * file stays one, a UTF-8 BOM stays), its CRLF line endings when the new text uses plain "\n", and its
  * mode. Only regular files its owner may write are replaced; the same per-path lock as edit_file
- * orders a write against a parallel edit of the same file.
+ * orders a write against a parallel edit of the same file. With a tracker, replacing a file the agent has
+ * not read (or that changed since) is refused, and the old content is kept for revert (changes/).
  */
+import type { FileTracker } from '../changes/types';
 import { asRecord, checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { PathLocks } from './path-locks';
 import { encodeAs, sniffText, type SniffedText } from './text-encoding';
-import type { FileOps, ParseResult, Tool, ToolResult } from './types';
+import type { FileOps, ParseResult, Tool, ToolContext, ToolResult } from './types';
 
 export interface WriteFileInput {
   path: string;
   content: string;
 }
 
-export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLocks = new PathLocks()): Tool<WriteFileInput> {
+export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLocks = new PathLocks(), tracker?: FileTracker): Tool<WriteFileInput> {
   return {
     name: 'write_file',
     description:
@@ -48,28 +50,35 @@ export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLo
     async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);
       if (!where.ok) return { content: where.reason, isError: true };
-      return locks.run(where.absPath, () => writeLocked(ops, where.absPath, input, ctx.signal));
+      return locks.run(where.absPath, () => writeLocked(ops, where.absPath, input, ctx, tracker));
     },
   };
 }
 
-async function writeLocked(ops: FileOps, absPath: string, input: WriteFileInput, signal: AbortSignal): Promise<ToolResult> {
+async function writeLocked(ops: FileOps, absPath: string, input: WriteFileInput, ctx: ToolContext, tracker: FileTracker | undefined): Promise<ToolResult> {
+  const { signal } = ctx;
   const target = await checkTarget(ops, absPath, input.path, 'write', true);
   if (!target.ok) return { content: target.reason, isError: true };
   const existed = target.info !== undefined;
   let previous: SniffedText | undefined;
+  let existing: Buffer | undefined;
   if (existed) {
     try {
-      const sniffed = sniffText(await ops.readFile(absPath, signal));
+      existing = await ops.readFile(absPath, signal);
+      const sniffed = sniffText(existing);
       if (sniffed.kind === 'text') previous = sniffed;
     } catch (err) {
       return { content: describeFsError(err, input.path), isError: true };
     }
   }
+  const stale = await tracker?.checkWrite(ctx.agentId, absPath, input.path, existing, 'write');
+  if (stale) return { content: stale, isError: true };
   const { bytes, notes } = encodeLike(input.content, previous);
   if (signal.aborted) return { content: `Not written: the run was cancelled before ${input.path} was written`, isError: true };
+  const write = (): Promise<void> => ops.writeFileAtomic(absPath, bytes);
   try {
-    await ops.writeFileAtomic(absPath, bytes);
+    if (tracker) await tracker.recordWrite({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, absPath, before: existing, after: bytes }, write);
+    else await write();
   } catch (err) {
     return { content: describeFsError(err, input.path), isError: true };
   }

@@ -76,6 +76,8 @@ describe('settings-file hooks on tool calls', function () {
 
   it('hooks read tool_input.file_path (Claude Code names, absolute) and PostToolUse sees tool_response', async () => {
     const model = new ScriptedModel()
+      // An existing file is read before it is edited (the stale-write guard refuses an edit of an unread file).
+      .script('default', { toolUses: [{ name: 'read_file', input: { path: 'src/answer.ts' } }] })
       .script('default', {
         toolUses: [
           { name: 'write_file', input: { path: 'src/todo.ts', content: '// TODO: fill in\nexport {};\n' } },
@@ -93,7 +95,7 @@ describe('settings-file hooks on tool calls', function () {
       `PreToolUse Edit ${join(ws, 'src/answer.ts')}`,
       `PostToolUse Edit ${join(ws, 'src/answer.ts')} success=true`,
     ]);
-    const [write, edit] = results(model.requests[1]?.request);
+    const [write, edit] = results(model.requests[2]?.request);
     assert.match(String(write?.content), /\[PostToolUse hook\]\ntodo\.ts still has a TODO: finish it or open an issue\./);
     assert.doesNotMatch(String(edit?.content), /PostToolUse hook/);
     assert.equal(readFileSync(join(ws, 'src/answer.ts'), 'utf8'), 'export const answer = 43;\n');

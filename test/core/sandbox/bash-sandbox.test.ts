@@ -87,8 +87,8 @@ describe('bash in the bubblewrap sandbox', function () {
   };
 
   it('runs in the workspace; output, stderr and the exit code come through', async () => {
-    assert.deepEqual(await run('pwd; echo err >&2; sleep 0.05; echo out; exit 3'), { content: `${ws}\nerr\nout\n[exit code 3]`, isError: true });
-    assert.deepEqual(await run('true'), { content: '(no output)\n[exit code 0]', isError: false });
+    assert.deepEqual(await run('pwd; echo err >&2; sleep 0.05; echo out; exit 3'), { content: `${ws}\nerr\nout\n[exit code 3]`, isError: true, exitCode: 3 });
+    assert.deepEqual(await run('true'), { content: '(no output)\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
   it('the system is read-only: writes outside the workspace fail and never reach the host', async () => {
@@ -129,7 +129,7 @@ describe('bash in the bubblewrap sandbox', function () {
     assert.ok(s.tempFolder && !s.tempFolder.startsWith(ws));
     assert.equal(readFileSync(join(s.tempFolder, note), 'utf8'), 'kept\n');
     assert.equal(existsSync(`/tmp/${note}`), false, 'not the host /tmp');
-    assert.deepEqual(await run(`cat /tmp/${note}`, { sandbox: s }), { content: 'kept\n[exit code 0]', isError: false });
+    assert.deepEqual(await run(`cat /tmp/${note}`, { sandbox: s }), { content: 'kept\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
   it('ordinary dev commands work: git, node, a compiler-like tool writing into the workspace and /tmp', async () => {
@@ -137,7 +137,7 @@ describe('bash in the bubblewrap sandbox', function () {
       'git init -q . && git -c user.email=a@b.c -c user.name=t commit -q --allow-empty -m first && git log --oneline | wc -l && ' +
         `node -e "require('fs').writeFileSync('out.js', 'ok'); require('fs').writeFileSync(require('os').tmpdir() + '/obj', 'o')" && cat out.js /tmp/obj`,
     );
-    assert.deepEqual(r, { content: '1\noko\n[exit code 0]', isError: false });
+    assert.deepEqual(r, { content: '1\noko\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
   it('no network by default: a server on the host loopback cannot be reached; with the network allowed it can', async () => {
@@ -149,10 +149,10 @@ describe('bash in the bubblewrap sandbox', function () {
       assert.equal(off.isError, true, off.content);
       assert.match(off.content, /Connection refused/);
       const on = await run(connect, { sandbox: sandbox({ allowNetwork: true }) });
-      assert.deepEqual(on, { content: 'hello from the host\n[exit code 0]', isError: false });
+      assert.deepEqual(on, { content: 'hello from the host\n[exit code 0]', isError: false, exitCode: 0 });
       // Loopback inside a sandbox without network is its own: a server and client of one command still talk.
       const own = await run(`node -e "const s=require('net').createServer(c=>c.end('own')).listen(0,'127.0.0.1',()=>require('net').connect(s.address().port,'127.0.0.1').on('data',d=>{console.log(String(d));s.close()}))"`);
-      assert.deepEqual(own, { content: 'own\n[exit code 0]', isError: false });
+      assert.deepEqual(own, { content: 'own\n[exit code 0]', isError: false, exitCode: 0 });
     } finally {
       server.close();
     }
@@ -189,7 +189,7 @@ describe('bash in the bubblewrap sandbox', function () {
   it('background processes end with the command', async () => {
     const m = marker();
     const r = await run(`(setsid sleep ${m} >/dev/null 2>&1 &); sleep ${m} >/dev/null 2>&1 & echo left`);
-    assert.deepEqual(r, { content: 'left\n[exit code 0]', isError: false });
+    assert.deepEqual(r, { content: 'left\n[exit code 0]', isError: false, exitCode: 0 });
     assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000));
   });
 
@@ -217,7 +217,7 @@ describe('bash in the bubblewrap sandbox', function () {
     await new Promise<void>((resolve) => server.listen(path, resolve));
     try {
       const probe = `node -e "require('net').connect('${path}').on('data',d=>console.log(String(d).trim())).on('error',e=>console.log(e.code))"`;
-      assert.deepEqual(await run(probe, { sandbox: sandbox({ allowNetwork: true }) }), { content: 'root shell\n[exit code 0]', isError: false });
+      assert.deepEqual(await run(probe, { sandbox: sandbox({ allowNetwork: true }) }), { content: 'root shell\n[exit code 0]', isError: false, exitCode: 0 });
       const hidden = await run(probe, { sandbox: sandbox({ allowNetwork: true }, [path]) });
       assert.doesNotMatch(hidden.content, /root shell/);
       assert.match(hidden.content, /ECONNREFUSED|ENOTSOCK/);

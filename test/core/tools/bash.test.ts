@@ -64,15 +64,15 @@ describe('bash tool', function () {
     assert.equal(tool.kind, 'exec');
     assert.equal(tool.summarize({ command: 'ls -la' }), 'ls -la');
     const r = await run({ command: 'pwd; echo err >&2; sleep 0.05; echo out' });
-    assert.deepEqual(r, { content: `${ws}\nerr\nout\n[exit code 0]`, isError: false });
+    assert.deepEqual(r, { content: `${ws}\nerr\nout\n[exit code 0]`, isError: false, exitCode: 0 });
   });
 
   it('marks a non-zero exit as an error and says the code', async () => {
-    assert.deepEqual(await run({ command: 'echo failing; exit 3' }), { content: 'failing\n[exit code 3]', isError: true });
+    assert.deepEqual(await run({ command: 'echo failing; exit 3' }), { content: 'failing\n[exit code 3]', isError: true, exitCode: 3 });
   });
 
   it('says when there was no output, and gives an empty stdin', async () => {
-    assert.deepEqual(await run({ command: 'cat' }), { content: '(no output)\n[exit code 0]', isError: false });
+    assert.deepEqual(await run({ command: 'cat' }), { content: '(no output)\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
   it('rejects malformed input in parse', () => {

@@ -1,0 +1,88 @@
+/**
+ * `delegate revert --session ID --agent ID`: undoes one finished subagent's file changes (and its
+ * descendants'), from any folder — the session's transcript names its workspace. One stdout line per file:
+ *
+ *   restored  src/config.ts
+ *   deleted   test/config.test.ts
+ *   refused   src/app.ts  (it was changed since by someone else)     + on stderr: the diff it would undo
+ *
+ * Commands' effects cannot be reverted: stderr lists them. Exit 0 when nothing was refused, 1 when a file
+ * was, 2 on bad usage or when the session or the subagent cannot be reverted.
+ */
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
+import { isValidSessionId } from '../core/store/transcript-reader';
+import { defaultTranscriptRoot } from '../core/store/transcript-store';
+import type { Writers } from './output';
+
+export const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--output-format text|json]
+
+Restores the files a finished subagent (and the subagents it started) created, modified or deleted with
+write_file / edit_file: a file it created is deleted, a modified one gets its previous content back. A file
+someone changed afterwards is refused (its diff goes to stderr). Commands it ran are listed, not undone.
+The agent id is in the JSON result (subagents[].id) and in the transcript. Works from any folder.
+Exit status: 0 nothing refused, 1 a file was refused, 2 bad usage or nothing to revert.`;
+
+type Parsed = { kind: 'revert'; session: string; agent: string; json: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
+
+export function parseRevertArgs(argv: string[]): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: { session: { type: 'string' }, agent: { type: 'string' }, 'output-format': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (err) {
+    return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+  if (values.help) return { kind: 'help' };
+  if (!values.session) return { kind: 'error', message: 'revert needs --session ID' };
+  if (!values.agent) return { kind: 'error', message: 'revert needs --agent ID (a subagent of that session)' };
+  const format = values['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json') return { kind: 'error', message: `--output-format must be text or json (got "${format}")` };
+  return { kind: 'revert', session: values.session, agent: values.agent, json: format === 'json' };
+}
+
+export async function revertMain(argv: string[], env: NodeJS.ProcessEnv, out: Writers): Promise<number> {
+  const parsed = parseRevertArgs(argv);
+  if (parsed.kind === 'help') {
+    await out.stdout(`${REVERT_USAGE}\n`);
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    out.stderr(`delegate: ${parsed.message}\n${REVERT_USAGE.split('\n')[0]}\n`);
+    return 2;
+  }
+  if (!isValidSessionId(parsed.session)) {
+    out.stderr(`delegate: not a session id: "${parsed.session}"\n`);
+    return 2;
+  }
+  const target = { transcriptRoot: defaultTranscriptRoot(env, homedir()), sessionId: parsed.session, agentId: parsed.agent };
+  const plan = await loadRevertPlan(target);
+  if ('error' in plan) {
+    out.stderr(`delegate: cannot revert: ${plan.error}\n`);
+    return 2;
+  }
+  const report = await revertSubagent(target, plan);
+  const refused = report.files.filter((f) => f.outcome === 'refused');
+  if (parsed.json) {
+    await out.stdout(
+      JSON.stringify({ type: 'revert', session_id: plan.sessionId, agent_id: plan.agentId, workspace: plan.workdir, files: report.files, already_reverted: report.alreadyReverted, commands: report.commands }) + '\n',
+    );
+  } else {
+    const lines = [
+      ...report.files.map((f) => `${f.outcome.padEnd(9)} ${f.path}${f.outcome === 'refused' || f.outcome === 'unchanged' ? `  (${f.reason ?? ''})` : ''}`),
+      ...report.alreadyReverted.map((path) => `${'already'.padEnd(9)} ${path}  (reverted earlier)`),
+    ];
+    if (lines.length) await out.stdout(`${lines.join('\n')}\n`);
+    else out.stderr(`delegate: nothing to revert: ${plan.description} changed no files with write_file or edit_file\n`);
+    for (const f of refused) if (f.diff) out.stderr(`delegate: ${f.path} was not reverted; what changed since the subagent's last change:\n${f.diff}\n`);
+  }
+  if (report.commands.length) {
+    out.stderr(`delegate: commands are not reverted (their effects are not known file by file): ${report.commands.map((c) => `\`${c}\``).join(', ')}\n`);
+  }
+  return refused.length ? 1 : 0;
+}

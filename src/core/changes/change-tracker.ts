@@ -1,0 +1,153 @@
+/**
+ * The session's one record of what its agents do to the workspace, shared by every agent:
+ *
+ *   read_file ──noteRead──▶ stamps (stale-guard.ts), attribution
+ *   write/edit ─checkWrite─▶ refuse a stale or unread target          ┐ all under the file's lock
+ *              ─recordWrite▶ keep the old bytes (blob-store.ts) ─▶ write ─▶ stamp, `file_changed` event
+ *   bash ──────wrapCommands▶ stat scans around it (change-attribution.ts), command + exit code kept
+ *   task tool ─manifestOf──▶ what a finished subagent and its descendants changed (change-manifest.ts)
+ *
+ * `file_changed` events are the journal: with the kept contents they are what a revert works from,
+ * in this process or any later one (revert.ts reads them back from the transcript).
+ */
+import { realpath } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import type { EventBus } from '../events';
+import type { BashInput } from '../tools/bash';
+import { PathLocks } from '../tools/path-locks';
+import type { Tool } from '../tools/types';
+import { BlobStore, contentHash } from './blob-store';
+import { ChangeAttribution, type Changer } from './change-attribution';
+import { buildManifest, textOf, type RecordedChange } from './change-manifest';
+import { diffCounts } from './line-diff';
+import { describeChanger, notReadMessage, ReadStamps, staleMessage } from './stale-guard';
+import type { ChangeManifest, CommandRun, ContentHash, FileTracker } from './types';
+
+export interface ChangeTrackerOptions {
+  workdir: string;
+  /** Where old contents are kept (the session folder); without it nothing can be reverted (tests). */
+  blobs?: BlobStore;
+  /** Agent starts name the agents; `file_changed` events go out on it. */
+  bus?: EventBus;
+}
+
+interface AgentInfo {
+  parentId: string | null;
+  name: string;
+}
+
+export class ChangeTracker implements FileTracker {
+  /** The per-path lock table of the session's write and edit tools (and of a revert made in this process). */
+  readonly locks = new PathLocks();
+  private readonly stamps = new ReadStamps();
+  private readonly attribution = new ChangeAttribution(this.locks);
+  private readonly agents = new Map<string, AgentInfo>();
+  private readonly changes: RecordedChange[] = [];
+  private readonly commands: { agentId: string; run: CommandRun }[] = [];
+  private root: Promise<string> | undefined;
+
+  constructor(private readonly opts: ChangeTrackerOptions) {
+    opts.bus?.subscribe((e) => {
+      if (e.type !== 'agent_started') return;
+      const name = e.parentId === null ? 'the main agent' : `the subagent "${e.description ?? e.agentId}" (${e.agentId})`;
+      this.agents.set(e.agentId, { parentId: e.parentId, name });
+    });
+  }
+
+  get blobs(): BlobStore | undefined {
+    return this.opts.blobs;
+  }
+
+  async noteRead(agentId: string, absPath: string, bytes: Buffer): Promise<void> {
+    const hash = contentHash(bytes);
+    this.stamps.stamp(agentId, absPath, hash);
+    await this.attribution.sawContent(absPath, hash);
+  }
+
+  async checkWrite(agentId: string, absPath: string, displayPath: string, current: Buffer | undefined, verb: 'write' | 'edit'): Promise<string | undefined> {
+    if (current === undefined) return undefined;
+    const hash = contentHash(current);
+    const stamp = this.stamps.get(agentId, absPath);
+    if (stamp === hash) return undefined;
+    const who = describeChanger(await this.attribution.whoMade(absPath, hash), this.nameOf(agentId));
+    return stamp === undefined ? notReadMessage(displayPath, verb, who) : staleMessage(displayPath, verb, who);
+  }
+
+  async recordWrite(change: { agentId: string; toolUseId: string; absPath: string; before: Buffer | undefined; after: Buffer }, write: () => Promise<void>): Promise<void> {
+    const { agentId, absPath, before, after } = change;
+    const beforeHash = before ? contentHash(before) : undefined;
+    const blobs = this.opts.blobs;
+    if (before && blobs) {
+      // Kept before the write: a change that cannot be undone is not made.
+      await blobs.put(before, beforeHash).catch((err: unknown) => {
+        throw new Error(`its previous content could not be kept for revert (${err instanceof Error ? err.message : String(err)}); nothing was written`);
+      });
+    }
+    await write();
+    const afterHash = contentHash(after);
+    // The new content serves diffs and conflict checks; without it a revert still works (hashes suffice).
+    if (blobs) await blobs.put(after, afterHash).catch(() => undefined);
+    this.stamps.stamp(agentId, absPath, afterHash);
+    await this.attribution.wrote(absPath, afterHash, { kind: 'agent', agentId, name: this.nameOf(agentId) });
+    const { added, removed } = diffCounts(textOf(before), textOf(after));
+    const path = await this.relativePath(absPath);
+    const recorded: RecordedChange = { agentId, path, ...(beforeHash ? { before: beforeHash } : {}), after: afterHash, added, removed };
+    this.changes.push(recorded);
+    await this.opts.bus?.emit(agentId, this.agents.get(agentId)?.parentId ?? null, {
+      type: 'file_changed',
+      toolUseId: change.toolUseId,
+      path,
+      action: beforeHash ? 'modified' : 'created',
+      ...(beforeHash ? { before: beforeHash } : {}),
+      after: afterHash,
+      added,
+      removed,
+    });
+  }
+
+  /** The bash tool, with its commands kept (and their exit codes) and scans that find what they changed. */
+  wrapCommands(tool: Tool<BashInput>): Tool<BashInput> {
+    return {
+      ...tool,
+      execute: async (input, ctx) => {
+        const result = await this.attribution.aroundCommand({ command: input.command, by: this.nameOf(ctx.agentId) }, () => tool.execute(input, ctx));
+        // A command refused or cancelled before it started has no exit code: it did not run.
+        if (result.exitCode !== undefined) this.commands.push({ agentId: ctx.agentId, run: { command: input.command, exit_code: result.exitCode } });
+        return result;
+      },
+    };
+  }
+
+  /** What `agentId` and its descendants changed and ran, so far. */
+  async manifestOf(agentId: string): Promise<ChangeManifest> {
+    const inTree = (id: string): boolean => {
+      let cur: string | null | undefined = id;
+      for (let depth = 0; cur && depth < 64; depth++) {
+        if (cur === agentId) return true;
+        cur = this.agents.get(cur)?.parentId;
+      }
+      return false;
+    };
+    const blobs = this.opts.blobs;
+    return buildManifest(
+      this.changes.filter((c) => inTree(c.agentId)),
+      this.commands.filter((c) => inTree(c.agentId)).map((c) => c.run),
+      async (hash) => blobs?.get(hash),
+    );
+  }
+
+  /** A revert in this process put `hash` back (undefined: removed the file); call under the path's lock. */
+  async restored(absPath: string, hash: ContentHash | undefined): Promise<void> {
+    const by: Changer = { kind: 'revert' };
+    await this.attribution.wrote(absPath, hash, by);
+  }
+
+  private nameOf(agentId: string): string {
+    return this.agents.get(agentId)?.name ?? `the agent ${agentId}`;
+  }
+
+  private async relativePath(absPath: string): Promise<string> {
+    this.root ??= realpath(this.opts.workdir).catch(() => this.opts.workdir);
+    return relative(await this.root, absPath).split(sep).join('/');
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What Delegate knows about the changes agents make to the workspace: the per-file changes its own file
+ * tools journal, the commands agents ran (whose file effects are not known one by one: they run in a
+ * sandbox), the manifest a finished subagent's result carries, and what a revert did file by file.
+ * Content is named by its SHA-256 (`ContentHash`); the bytes live in the session folder (blob-store.ts).
+ */
+
+/** Hex SHA-256 of a file's bytes. */
+export type ContentHash = string;
+
+export type FileAction = 'created' | 'modified' | 'deleted';
+
+/** One file in a manifest: what the agent and its descendants did to it, net, with line counts. */
+export interface ChangedFile {
+  /** Relative to the workspace, with `/` separators. */
+  path: string;
+  action: FileAction;
+  added: number;
+  removed: number;
+  /** Content before the first change (absent when created) and after the last (absent when deleted). */
+  before?: ContentHash;
+  after?: ContentHash;
+}
+
+/** A bash command an agent ran; `exit_code` is null when it did not exit by itself (timed out, stopped, killed). */
+export interface CommandRun {
+  command: string;
+  exit_code: number | null;
+}
+
+export interface ChangeManifest {
+  files: ChangedFile[];
+  commands: CommandRun[];
+}
+
+/**
+ * What a revert did to one file: `restored` (previous content back), `deleted` (the agent had created it),
+ * `recreated` (the agent had deleted it), `unchanged` (already as before), `refused` (someone changed it
+ * afterwards or in between: left alone; `expected` is what the agent left, for a diff against the file now).
+ */
+export type RevertOutcome = 'restored' | 'deleted' | 'recreated' | 'unchanged' | 'refused';
+
+export interface RevertedFile {
+  path: string;
+  outcome: RevertOutcome;
+  reason?: string;
+  /** The content the revert replaced (absent: there was no file) and the content it put back (absent: removed). */
+  from?: ContentHash;
+  to?: ContentHash;
+  /** For a refusal: the content the agent's last change left. */
+  expected?: ContentHash;
+}
+
+/**
+ * The seam the file tools use (change-tracker.ts implements it). Every call names the acting agent; paths
+ * are real absolute paths already confined to the workspace.
+ */
+export interface FileTracker {
+  /** read_file read these bytes (the whole file, whatever window it returned). */
+  noteRead(agentId: string, absPath: string, bytes: Buffer): Promise<void>;
+  /**
+   * Under the path's lock, before a write or edit: a short refusal when the agent has not read the file's
+   * current content (`current` undefined: there is no file, nothing to guard).
+   */
+  checkWrite(agentId: string, absPath: string, displayPath: string, current: Buffer | undefined, verb: 'write' | 'edit'): Promise<string | undefined>;
+  /** Under the path's lock: journals `before`, runs `write`, then records the change (its own write counts as read). */
+  recordWrite(change: { agentId: string; toolUseId: string; absPath: string; before: Buffer | undefined; after: Buffer }, write: () => Promise<void>): Promise<void>;
+}

@@ -1,0 +1,38 @@
+/**
+ * Reducer cases for what subagents changed: a finished subagent's manifest lands on its task node (the
+ * "Changes" row), and a revert marks each of its files with what happened, plus one notice in the
+ * conversation so a reopened session shows that a revert was made.
+ */
+import type { EventOf } from '../core/events';
+import { nextLocalId, placeNode, taskOfAgent, type Touched } from './store';
+import type { SessionViewState } from './types';
+
+export function onChangeManifest(state: SessionViewState, e: EventOf<'change_manifest'>, touched: Touched): void {
+  const task = taskOfAgent(state, e.agentId);
+  if (!task) return;
+  task.changes = { files: e.files.map((f) => ({ ...f })), commands: e.commands };
+  touched.add(task.id);
+}
+
+export function onChangesReverted(state: SessionViewState, e: EventOf<'changes_reverted'>, touched: Touched): void {
+  const task = taskOfAgent(state, e.target);
+  if (task?.changes) {
+    task.changes.reverted = true;
+    for (const outcome of e.files) {
+      const file = task.changes.files.find((f) => f.path === outcome.path);
+      if (file) file.revert = { outcome: outcome.outcome, ...(outcome.reason ? { reason: outcome.reason } : {}), ...(outcome.expected ? { expected: outcome.expected } : {}) };
+    }
+    touched.add(task.id);
+  }
+  const refused = e.files.filter((f) => f.outcome === 'refused').length;
+  const done = e.files.length - refused;
+  const name = task ? `"${task.description}"` : e.target;
+  const parts = [`${done} file${done === 1 ? '' : 's'} put back`, ...(refused ? [`${refused} refused (changed since by someone else)`] : [])];
+  const commands = e.commands.length ? ` Commands are not undone: ${e.commands.map((c) => `\`${c}\``).join(', ')}.` : '';
+  placeNode(state, { kind: 'notice', id: nextLocalId(state, 'notice'), level: refused ? 'warning' : 'info', text: `Reverted the changes of ${name}: ${parts.join(', ')}.${commands}`, time: e.time }, null, touched);
+}
+
+/** A write the stale-write guard refused (the row says "stale" rather than a bare "error"). */
+export function isStaleRefusal(output: string | undefined): boolean {
+  return output !== undefined && /^Refused: .* (changed since you last read it|and you have not read it)/.test(output);
+}

@@ -1,0 +1,108 @@
+/**
+ * The editor's side of a task's Changes row (webview/changes-row.ts):
+ *
+ *   file clicked ──▶ diff of the kept contents (before → after), served from the session folder under the
+ *                    `delegate-change:` scheme, so it works in a reopened session too; after a refused
+ *                    revert: the subagent's version → the file as it is now
+ *   Revert…      ──▶ plan from the transcript ─▶ modal listing the files (and the commands it cannot undo)
+ *                ─▶ revert (through the live session when it is open here) ─▶ one message; refused files
+ *                   offer their diffs
+ */
+import * as vscode from 'vscode';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { blobDirOf, isContentHash } from '../core/changes/blob-store';
+import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
+import type { RevertPlan } from '../core/changes/revert-plan';
+import type { RevertReport } from '../core/changes/revert';
+import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
+import type { SessionController } from './session-controller';
+
+export const CHANGE_SCHEME = 'delegate-change';
+
+/** The modal; tests replace it (a modal cannot be answered from the extension host). */
+export type ConfirmRevert = (message: string, detail: string) => Promise<boolean>;
+
+export const modalConfirm: ConfirmRevert = async (message, detail) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Revert')) === 'Revert';
+
+export class ChangeActions implements vscode.TextDocumentContentProvider {
+  confirm: ConfirmRevert = modalConfirm;
+  /** The last revert's report (for tests and diagnostics). */
+  lastReport: RevertReport | undefined;
+
+  constructor(
+    private readonly controller: SessionController,
+    private readonly transcriptRoot: () => string,
+  ) {}
+
+  /** `delegate-change:/<session>/<hash or "none">/<file name>`: kept content, read-only. */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const [, sessionId, hash] = uri.path.split('/');
+    if (!sessionId || !isContentHash(hash) || sessionId.includes('..')) return '';
+    const bytes = await readFile(join(blobDirOf(join(this.transcriptRoot(), sessionId)), hash)).catch(() => undefined);
+    return bytes ? bytes.toString('utf8') : '';
+  }
+
+  async openChange(agentId: string, path: string): Promise<void> {
+    const found = this.fileOf(agentId, path);
+    const sessionId = this.controller.openSessionId;
+    if (!found || !sessionId) return;
+    const { task, file } = found;
+    const side = (hash: string | undefined): vscode.Uri => vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(path)}` });
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (file.revert?.outcome === 'refused' && file.revert.expected && folder) {
+      await vscode.commands.executeCommand('vscode.diff', side(file.revert.expected), vscode.Uri.joinPath(folder, path), `${path}: "${task.description}" left ↔ now`, { preview: true });
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.diff', side(file.before), side(file.after), `${path} (changes of "${task.description}")`, { preview: true });
+  }
+
+  /** Confirms, reverts, reports; every problem is a message, nothing throws. */
+  async revert(agentId: string): Promise<void> {
+    const sessionId = this.controller.openSessionId;
+    if (!sessionId) return;
+    const target = { transcriptRoot: this.transcriptRoot(), sessionId, agentId };
+    const plan = await loadRevertPlan(target);
+    if ('error' in plan) {
+      void vscode.window.showWarningMessage(`Delegate: cannot revert: ${plan.error}.`);
+      return;
+    }
+    if (plan.files.length === 0) {
+      void vscode.window.showInformationMessage(`Delegate: nothing to revert: ${plan.description} has no file changes left to undo.`);
+      return;
+    }
+    if (!(await this.confirm(`Revert the changes of ${plan.description}?`, describePlan(plan)))) return;
+    const live = this.controller.current;
+    const report = await revertSubagent(target, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+    if (live?.id !== sessionId) this.controller.showRecorded(report.recorded);
+    this.lastReport = report;
+    const refused = report.files.filter((f) => f.outcome === 'refused');
+    const done = report.files.length - refused.length;
+    const text = `Delegate: reverted ${done} file${done === 1 ? '' : 's'} of ${plan.description}`;
+    if (refused.length === 0) {
+      void vscode.window.showInformationMessage(`${text}.`);
+      return;
+    }
+    const choice = await vscode.window.showWarningMessage(`${text}; ${refused.length} not reverted: ${refused.map((f) => `${f.path} (${f.reason ?? 'refused'})`).join('; ')}.`, 'Show Diffs');
+    if (choice) for (const f of refused) await this.openChange(agentId, f.path);
+  }
+
+  private fileOf(agentId: string, path: string): { task: TaskNode; file: TaskChangeFile } | undefined {
+    const task = allTasks(this.controller.snapshot().state).find((t) => t.agentId === agentId);
+    const file = task?.changes?.files.find((f) => f.path === path);
+    return task && file ? { task, file } : undefined;
+  }
+}
+
+/** The modal's detail: each file and what the revert will do to it, then the commands it cannot undo. */
+export function describePlan(plan: RevertPlan): string {
+  const lines = plan.files.map((f) => {
+    if (f.between) return `✗ ${f.path}: not reverted — ${f.between.who} also changed it in between`;
+    if (f.restore === undefined) return `• ${f.path}: delete (it created it)`;
+    return `• ${f.path}: put back its previous content (${f.action === 'deleted' ? 'it deleted it' : 'it modified it'})`;
+  });
+  lines.push('', 'A file changed since by someone else is left alone (you get its diff).');
+  if (plan.commands.length) lines.push(`Commands it ran are not undone: ${plan.commands.map((c) => `\`${c}\``).join(', ')}.`);
+  return lines.join('\n');
+}

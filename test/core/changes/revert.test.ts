@@ -1,0 +1,109 @@
+// Reverting one subagent in the core: a live session (its locks, its guard, its bus), and plans worked out
+// from events alone (someone else's change in between, an agent still running, an earlier revert).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BlobStore, contentHash } from '../../../src/core/changes/blob-store';
+import { applyRevert } from '../../../src/core/changes/revert';
+import { planRevert } from '../../../src/core/changes/revert-plan';
+import { loadRevertPlan, revertSubagent } from '../../../src/core/changes/revert-session';
+import type { DelegateEvent, EventBody } from '../../../src/core/events';
+import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { createSession } from '../../../src/core/session';
+import { readTranscript } from '../../../src/core/store/transcript-reader';
+
+const allow = { ask: async () => ({ decision: 'allow' as const }) };
+const go = (): AbortSignal => new AbortController().signal;
+
+describe('revert one subagent', () => {
+  it('in a live session: restores the file under the session\'s locks, records the event, and the guard names the revert', async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-ws-'));
+    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-rv-tr-'));
+    writeFileSync(join(workdir, 'a.txt'), 'original\n');
+    const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID') ? 'kid' : 'default'))
+      .script('kid', { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { toolUses: [{ name: 'edit_file', input: { path: 'a.txt', old_text: 'original', new_text: 'changed' } }] }, { text: 'edited' })
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'done' })
+      .script('default', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'mine\n' } }] }, { text: 'refused' });
+    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow });
+    const events: DelegateEvent[] = [];
+    session.bus.subscribe((e) => void events.push(e));
+    const first = await session.run('edit via a subagent', go());
+    assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'changed\n');
+    const kid = first.subagents[0]?.id ?? '';
+    assert.deepEqual(first.subagents[0]?.changes?.files.map((f) => [f.path, f.action, f.added, f.removed]), [['a.txt', 'modified', 1, 1]]);
+
+    const target = { transcriptRoot, sessionId: session.id, agentId: kid };
+    const plan = await loadRevertPlan(target);
+    assert.ok(!('error' in plan), JSON.stringify(plan));
+    assert.equal(plan.workdir, workdir, 'the session knows its workspace');
+    const report = await revertSubagent(target, plan, { bus: session.bus, changes: session.changes });
+    assert.deepEqual(report.files.map((f) => [f.path, f.outcome]), [['a.txt', 'restored']]);
+    assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'original\n');
+    const recorded = events.find((e) => e.type === 'changes_reverted');
+    assert.ok(recorded?.type === 'changes_reverted' && recorded.target === kid && recorded.agentId === 'main');
+    assert.ok((await readTranscript(transcriptRoot, session.id))?.some((e) => e.type === 'changes_reverted'), 'in the transcript too');
+
+    // The main agent had read the subagent's version: its write is refused, naming the revert.
+    await session.run('overwrite a.txt', go());
+    const refusal = model.requests.at(-1)?.request.messages.at(-1);
+    assert.match(JSON.stringify(refusal), /Refused: a\.txt changed since you last read it: a revert of a subagent's changes changed it/);
+    assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'original\n');
+    model.assertDone();
+    session.close();
+  });
+
+  describe('plans from events', () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-plan-'));
+    const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'delegate-rv-blobs-')));
+    let seq = 0;
+    const ev = (agentId: string, parentId: string | null, body: EventBody): DelegateEvent => ({ seq: ++seq, time: seq, sessionId: 's', agentId, parentId, ...body }) as DelegateEvent;
+    const started = (id: string, parent: string | null, description?: string): DelegateEvent =>
+      ev(id, parent, { type: 'agent_started', prompt: 'p', depth: parent ? 1 : 0, model: 'm', ...(description ? { description } : { cwd: workdir }) });
+    const finished = (id: string, parent: string | null): DelegateEvent => ev(id, parent, { type: 'agent_finished', status: 'completed', result: '', turns: 1, toolCalls: 1, usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 1 });
+    const changed = (id: string, path: string, before: string | undefined, after: string): DelegateEvent =>
+      ev(id, 'main', { type: 'file_changed', toolUseId: `t${seq}`, path, action: before === undefined ? 'created' : 'modified', ...(before !== undefined ? { before: contentHash(Buffer.from(before)) } : {}), after: contentHash(Buffer.from(after)), added: 1, removed: 1 });
+
+    it('refuses a file someone else changed between the subagent\'s changes, and a subagent still running', async () => {
+      for (const text of ['v1\n', 'v2\n', 'v3\n', 'v4\n']) await blobs.put(Buffer.from(text));
+      writeFileSync(join(workdir, 'f.txt'), 'v4\n');
+      const events = [
+        started('main', null),
+        started('kid', 'main', 'two edits'),
+        started('sib', 'main', 'one edit'),
+        changed('kid', 'f.txt', 'v1\n', 'v2\n'),
+        changed('sib', 'f.txt', 'v2\n', 'v3\n'),
+        changed('kid', 'f.txt', 'v3\n', 'v4\n'),
+        finished('sib', 'main'),
+      ];
+      const running = planRevert(events, 'kid');
+      assert.ok('error' in running && /has not finished/.test(running.error));
+      const plan = planRevert([...events, finished('kid', 'main')], 'kid');
+      assert.ok(!('error' in plan));
+      const report = await applyRevert(plan, { blobs });
+      assert.equal(report.files[0]?.outcome, 'refused');
+      assert.equal(report.files[0]?.reason, 'the subagent "one edit" (sib) also changed it in between: reverting would undo that change too');
+      assert.equal(report.files[0]?.diff, '--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-v2\n+v3');
+      assert.equal(readFileSync(join(workdir, 'f.txt'), 'utf8'), 'v4\n', 'left alone');
+      // The sibling alone can be reverted? Not while kid's later change sits on top of it.
+      const sib = await applyRevert(planRevert([...events, finished('kid', 'main')], 'sib') as Exclude<ReturnType<typeof planRevert>, { error: string }>, { blobs });
+      assert.deepEqual(sib.files.map((f) => [f.outcome, f.reason]), [['refused', 'it was changed since by someone else']]);
+    });
+
+    it('a file an earlier revert put back is not reverted twice; a file already as before is unchanged', async () => {
+      await blobs.put(Buffer.from('new\n'));
+      writeFileSync(join(workdir, 'g.txt'), 'new\n');
+      const events = [started('main', null), started('kid', 'main', 'g'), changed('kid', 'g.txt', undefined, 'new\n'), changed('kid', 'h.txt', 'old\n', 'new\n'), finished('kid', 'main')];
+      writeFileSync(join(workdir, 'h.txt'), 'old\n');
+      const plan = planRevert(events, 'kid');
+      assert.ok(!('error' in plan));
+      const report = await applyRevert(plan, { blobs });
+      assert.deepEqual(report.files.map((f) => [f.path, f.outcome]), [['g.txt', 'deleted'], ['h.txt', 'unchanged']]);
+      const after = [...events, ev('main', null, { type: 'changes_reverted', target: 'kid', files: report.files.map(({ diff: _d, ...f }) => f), commands: [] })];
+      const again = planRevert(after, 'kid');
+      assert.ok(!('error' in again));
+      assert.deepEqual(again.files, []);
+      assert.deepEqual(again.alreadyReverted.sort(), ['g.txt', 'h.txt']);
+    });
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * End to end in a real VS Code: a subagent changes two files, its task node's Changes row lists them with
+ * their line counts, and "Revert this subagent's changes" — confirmed in the editor's modal, which lists the
+ * files — puts the workspace back as it was; the row then says what the revert did. Screenshots:
+ * test-artifacts/e2e/changes-*.png.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { openDelegateEditor, screenshot, type EditorSession } from './editor';
+import { CONFIG_JSON, childRoute, createWorkspace, parentRoute } from './fixtures';
+import { Panel, STEP_TIMEOUT } from './panel';
+import { askFromPalette, modalDialog, openDelegateView, setApiKeyFromPalette } from './workbench';
+
+const API_KEY = 'sk-e2e-changes';
+
+describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function () {
+  let server: MessagesApiServer;
+  let workspace: ReturnType<typeof createWorkspace>;
+  let session: EditorSession | undefined;
+  let page: Page;
+  let panel: Panel;
+
+  before(async function () {
+    this.timeout(240_000);
+    server = await startMessagesApiServer({ requireKey: API_KEY });
+    workspace = createWorkspace('changes');
+    session = await openDelegateEditor({
+      workspace: workspace.dir,
+      settings: { 'delegate.baseUrl': server.baseURL, 'delegate.model': 'test-model', 'delegate.permissionMode': 'acceptEdits' },
+    });
+    page = session.page;
+    await openDelegateView(page);
+    panel = await Panel.of(page);
+    await setApiKeyFromPalette(page, API_KEY);
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await session?.close();
+    await server?.close();
+    workspace?.remove();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') console.log(`      screenshot of the failure: ${await screenshot(page, 'failed-changes')}`);
+  });
+
+  it('lists the files on the task node, and a confirmed revert puts them back', async () => {
+    server.route([
+      childRoute('RETRIES', [
+        reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }),
+        reply.toolUse([
+          { name: 'edit_file', input: { path: 'config.json', old_text: '"retries": 3', new_text: '"retries": 5,\n  "backoff": true' } },
+          { name: 'write_file', input: { path: 'docs/retries.md', content: '# Retries\n\nFive, with backoff.\n' } },
+        ]),
+        reply.text('Retries are 5 with backoff; documented in docs/retries.md.'),
+      ]),
+      parentRoute([
+        reply.toolUse({ name: 'task', input: { description: 'tune retries', prompt: 'RETRIES: set retries to 5 with backoff in config.json and document it.' } }),
+        reply.text('Retries tuned.'),
+      ]),
+    ]);
+    await askFromPalette(page, 'Tune the retries');
+    const task = panel.task('tune retries');
+    await panel.waitForStatus(task, 'completed');
+    await panel.waitUntilIdle();
+    server.assertAllConsumed();
+    assert.notEqual(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
+
+    await panel.setOpen(task, true);
+    const changes = task.locator('xpath=./vscode-tree-item[contains(concat(" ", @class, " "), " changes-row ")]');
+    await changes.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    assert.equal((await changes.locator('.changes-summary').textContent())?.trim(), '2 files');
+    await changes.locator('.changes-title').click();
+    const files = changes.locator('vscode-tree-item.change-file');
+    await files.nth(1).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    assert.deepEqual(await fileLines(files), ['config.json +2 −1', 'docs/retries.md +3']);
+    await screenshot(page, 'changes-row');
+
+    await changes.locator('.changes-revert').click();
+    const modal = modalDialog(page, 'Revert the changes of the subagent "tune retries"');
+    await modal.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const text = await modal.innerText();
+    assert.match(text, /config\.json: put back its previous content/);
+    assert.match(text, /docs\/retries\.md: delete \(it created it\)/);
+    await screenshot(page, 'changes-revert-modal');
+    await modal.getByRole('button', { name: 'Revert', exact: true }).click();
+
+    await changes.locator('vscode-tree-item.change-file[data-revert="restored"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await changes.locator('vscode-tree-item.change-file[data-revert="deleted"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
+    assert.equal(existsSync(join(workspace.dir, 'docs', 'retries.md')), false);
+    assert.deepEqual(await files.evaluateAll((els) => els.map((e) => e.querySelector('.row-state')?.textContent)), ['reverted', 'reverted (deleted)']);
+    await panel.frame.locator('.notice', { hasText: 'Reverted the changes of "tune retries": 2 files put back.' }).waitFor({ timeout: STEP_TIMEOUT });
+    await screenshot(page, 'changes-reverted');
+  });
+});
+
+async function fileLines(files: Locator): Promise<string[]> {
+  return files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')} ${e.querySelector('.change-counts')?.textContent}`));
+}

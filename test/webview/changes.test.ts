@@ -1,0 +1,185 @@
+/**
+ * Several subagents in one folder, as the panel shows it: a stale write refused (the tool row says
+ * "stale"), a finished task's Changes row (files with line counts, commands with exit codes, the
+ * Revert action) and what a revert did, live and in a session rebuilt from its events. Screenshots in
+ * test-artifacts/webview/changes-*.png.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { toolStateLabel } from '../../src/view-model/format';
+import { applyEvents, createSessionView, type SessionViewState, type ToolCallNode } from '../../src/view-model/session-view';
+import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ROOT, Script } from './fixtures';
+
+const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+const HASH = (c: string): string => c.repeat(64);
+const STALE = 'Refused: src/config.ts changed since you last read it: the subagent "raise retries" (agent-a) changed it. Read it again with read_file, then redo your edit on the current content.';
+
+/** Two parallel subagents on one file: A edits it and adds a test, B's edit is refused as stale. */
+function changesSession(): Script {
+  const s = new Script();
+  s.rootStart('Tune the retry settings and cover them with a test.');
+  s.turn(ROOT, null, 1);
+  s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'raise retries', 1);
+  s.taskStart(ROOT, null, 'tu-b', 'agent-b', 'raise delay', 1);
+  s.turn('agent-a', ROOT, 1);
+  s.turn('agent-b', ROOT, 1);
+  s.tool('agent-a', ROOT, 'a1', 'read_file', { path: 'src/config.ts' }, 'export const retries = 3;');
+  s.tool('agent-b', ROOT, 'b1', 'read_file', { path: 'src/config.ts' }, 'export const retries = 3;');
+  s.tool('agent-a', ROOT, 'a2', 'edit_file', { path: 'src/config.ts', old_text: 'retries = 3', new_text: 'retries = 5' }, 'Edited src/config.ts at line 1');
+  s.emit('agent-a', ROOT, { type: 'file_changed', toolUseId: 'a2', path: 'src/config.ts', action: 'modified', before: HASH('1'), after: HASH('2'), added: 3, removed: 1 });
+  s.tool('agent-b', ROOT, 'b2', 'edit_file', { path: 'src/config.ts', old_text: 'delay = 10', new_text: 'delay = 20' }, STALE, true);
+  s.tool('agent-a', ROOT, 'a3', 'write_file', { path: 'test/config.test.ts', content: '…' }, 'Created test/config.test.ts');
+  s.emit('agent-a', ROOT, { type: 'file_changed', toolUseId: 'a3', path: 'test/config.test.ts', action: 'created', after: HASH('3'), added: 40, removed: 0 });
+  s.tool('agent-a', ROOT, 'a4', 'bash', { command: 'npm test' }, '1 failing\n[exit code 1]', true);
+  s.childFinish('agent-a', ROOT, 'completed', 4, 4, [9000, 900], 'Retries raised to 5; a test covers it (it fails until the delay is fixed).');
+  s.emit('agent-a', ROOT, {
+    type: 'change_manifest',
+    files: [
+      { path: 'src/config.ts', action: 'modified', added: 3, removed: 1, before: HASH('1'), after: HASH('2') },
+      { path: 'test/config.test.ts', action: 'created', added: 40, removed: 0, after: HASH('3') },
+    ],
+    commands: [{ command: 'npm test', exit_code: 1 }],
+  });
+  s.childFinish('agent-b', ROOT, 'completed', 3, 2, [4000, 300], 'My edit was refused: the file changed under me.');
+  s.emit('agent-b', ROOT, { type: 'change_manifest', files: [], commands: [] });
+  s.taskEnd(ROOT, null, 'tu-a', 'Retries raised to 5.\n\n[changes] modified src/config.ts (+3 -1); created test/config.test.ts (+40); ran `npm test` (exit 1)');
+  s.taskEnd(ROOT, null, 'tu-b', 'My edit was refused.\n\n[changes] none');
+  s.turn(ROOT, null, 2);
+  s.rootText(2, 'Retries are at 5; the delay change must be redone on the current file.');
+  s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 2, toolCalls: 2, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });
+  return s;
+}
+
+function revertEvent(s: Script): void {
+  s.emit(ROOT, null, {
+    type: 'changes_reverted',
+    target: 'agent-a',
+    files: [
+      { path: 'src/config.ts', outcome: 'refused', reason: 'it was changed since by someone else', from: HASH('4'), expected: HASH('2') },
+      { path: 'test/config.test.ts', outcome: 'deleted', from: HASH('3') },
+    ],
+    commands: ['npm test'],
+  });
+}
+
+function viewOf(s: Script): SessionViewState {
+  const state = createSessionView();
+  applyEvents(state, s.events);
+  return state;
+}
+
+describe('several subagents in one folder: the view', () => {
+  it('a finished task holds its manifest; a refused stale write is a "stale" row; a revert marks the files and leaves a notice', () => {
+    const s = changesSession();
+    const state = viewOf(s);
+    const a = state.nodes['task:tu-a'];
+    assert.ok(a?.kind === 'task');
+    assert.deepEqual(a.changes?.files.map((f) => [f.path, f.action, f.added, f.removed]), [
+      ['src/config.ts', 'modified', 3, 1],
+      ['test/config.test.ts', 'created', 40, 0],
+    ]);
+    assert.deepEqual(a.changes?.commands, [{ command: 'npm test', exit_code: 1 }]);
+    const b = state.nodes['task:tu-b'];
+    assert.deepEqual(b?.kind === 'task' && b.changes, { files: [], commands: [] });
+    assert.equal(toolStateLabel(state.nodes['tool:b2'] as ToolCallNode), 'stale');
+    assert.equal(toolStateLabel(state.nodes['tool:a4'] as ToolCallNode), 'error');
+
+    revertEvent(s);
+    const reopened = viewOf(s);
+    const reverted = reopened.nodes['task:tu-a'];
+    assert.ok(reverted?.kind === 'task' && reverted.changes);
+    assert.equal(reverted.changes.reverted, true);
+    assert.deepEqual(reverted.changes.files.map((f) => [f.path, f.revert?.outcome]), [['src/config.ts', 'refused'], ['test/config.test.ts', 'deleted']]);
+    const notice = reopened.nodes[reopened.items.at(-1) ?? ''];
+    assert.ok(notice?.kind === 'notice');
+    assert.equal(notice.level, 'warning');
+    assert.equal(notice.text, 'Reverted the changes of "raise retries": 1 file put back, 1 refused (changed since by someone else). Commands are not undone: `npm test`.');
+  });
+
+  describe('in the panel (headless Chromium)', function () {
+    this.timeout(60_000);
+    let browser: Browser;
+    let page: Page;
+
+    before(async () => {
+      execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+      requireBrowser();
+      browser = await launch();
+      mkdirSync(ARTIFACTS, { recursive: true });
+    });
+    after(async () => {
+      await browser?.close();
+    });
+    beforeEach(async () => {
+      page = await openPanel(browser, undefined, { width: 480, height: 760 });
+    });
+    afterEach(async () => {
+      await page?.close();
+    });
+
+    it('shows the stale refusal, the Changes row (files open their diff, Revert asks the host) and then what the revert did', async () => {
+      const s = changesSession();
+      const events = s.take();
+      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events });
+      // Task B: its refused edit reads "stale", and its output names who changed the file.
+      const b = page.locator(item('task:tu-b'));
+      await b.locator(':scope > .task-text .task-title').click();
+      const stale = page.locator(item('tool:b2'));
+      await stale.waitFor();
+      assert.equal((await stale.locator('.row-state').first().textContent())?.trim(), 'stale');
+      await stale.locator('.tool-name').click();
+      await page.locator('.detail-output.is-error', { hasText: 'changed it. Read it again' }).waitFor();
+      await page.waitForTimeout(200); // codicon font
+      await page.screenshot({ path: join(ARTIFACTS, 'changes-stale-refusal.png') });
+      await b.locator(':scope > .task-text .task-title').click();
+
+      // Task A: its Changes row sits between the calls and the result, collapsed, with the Revert action.
+      const a = page.locator(item('task:tu-a'));
+      await a.locator(':scope > .task-text .task-title').click();
+      const changes = page.locator(item('changes:task:tu-a'));
+      await changes.waitFor();
+      const order = await a.locator(':scope > vscode-tree-item').evaluateAll((els) => els.map((e) => e.className.split(' ')[0]));
+      assert.deepEqual(order, ['text-row', 'tool-row', 'tool-row', 'tool-row', 'tool-row', 'changes-row', 'text-row']);
+      assert.equal((await changes.locator('.changes-summary').textContent())?.trim(), '2 files · 1 command');
+      assert.ok(await changes.locator('.changes-revert').isVisible());
+      await changes.locator('.changes-title').click();
+      const files = changes.locator('vscode-tree-item.change-file');
+      await files.first().waitFor();
+      assert.deepEqual(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')} ${e.querySelector('.change-counts')?.textContent}`)), [
+        'src/config.ts +3 −1',
+        'test/config.test.ts +40',
+      ]);
+      const command = changes.locator('vscode-tree-item.change-command');
+      assert.deepEqual([await command.locator('.change-command-text').textContent(), await command.locator('.row-state').textContent()], ['npm test', 'exit 1']);
+      assert.match((await changes.locator('vscode-tree-item.change-note').textContent()) ?? '', /Files changed by commands are not listed/);
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(ARTIFACTS, 'changes-manifest.png') });
+
+      await files.first().locator('.path-link').click();
+      await changes.locator('.changes-revert').click();
+      const sent = (await posted(page)).filter((m) => m.type === 'open_change' || m.type === 'revert_agent');
+      assert.deepEqual(sent, [
+        { type: 'open_change', agentId: 'agent-a', path: 'src/config.ts' },
+        { type: 'revert_agent', agentId: 'agent-a' },
+      ]);
+      assert.equal(await changes.getAttribute('open'), '', 'the Revert click does not fold the row');
+
+      // The host reverted: one file put back, one refused; the row says so, the conversation has a notice.
+      revertEvent(s);
+      await send(page, { type: 'events', events: s.take() });
+      await changes.locator('[data-revert="refused"]').waitFor();
+      assert.deepEqual(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')}: ${e.querySelector('.row-state')?.textContent}`)), [
+        'src/config.ts: not reverted',
+        'test/config.test.ts: reverted (deleted)',
+      ]);
+      assert.ok(await changes.locator('.changes-revert').isVisible(), 'a refused file can be tried again');
+      await page.locator('.notice', { hasText: 'Reverted the changes of "raise retries"' }).waitFor();
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(ARTIFACTS, 'changes-reverted.png'), fullPage: true });
+    });
+  });
+});
