@@ -26,7 +26,9 @@ export type HostToWebview =
   | { type: 'workspace'; folders: string[] }
   | { type: 'user_prompt'; text: string; time: number }
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
-  | { type: 'history'; sessions: SessionListItem[]; currentId?: string };
+  | { type: 'history'; sessions: SessionListItem[]; currentId?: string }
+  /** Opens, scrolls to and marks the task node of this subagent (the Chat view's "Show in Delegate panel"). */
+  | { type: 'reveal'; agentId: string };
 
 export type WebviewToHost =
   | { type: 'ready' }

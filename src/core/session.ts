@@ -122,6 +122,11 @@ export interface Session {
   /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
   compact(signal: AbortSignal): Promise<boolean>;
   /**
+   * The model of the next prompts (the editor's user picked another one): the same conversation goes on.
+   * `contextWindow` as in SessionConfig (none: from the model table). Between prompts only.
+   */
+  setModel(model: ModelPort, modelId: string, contextWindow?: number): void;
+  /**
    * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
    * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
    */
@@ -196,9 +201,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   services.baseTools = services.baseTools.with(
     createWebFetchTool({
       ask: async (page, prompt, url, signal) => {
-        const response = await config.model.stream(
+        // The session's model at the time of the call (setModel may have changed it).
+        const response = await services.model.stream(
           {
-            model: config.modelId,
+            model: services.modelId,
             maxTokens: 2048,
             system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
             messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
@@ -321,6 +327,12 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     notify,
     compact,
+    setModel: (model, modelId, contextWindow) => {
+      if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
+      services.model = model;
+      services.modelId = modelId;
+      context.window = contextWindowFor(modelId, contextWindow);
+    },
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
