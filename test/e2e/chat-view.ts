@@ -48,4 +48,6 @@ export async function unfoldSteps(response: Locator): Promise<void> {
   const summary = response.locator('summary.completed-response-summary');
   if ((await summary.count()) === 0) return;
   if ((await summary.getAttribute('aria-expanded')) !== 'true') await summary.click();
+  // The unfolded steps render a moment after the click: read the text only once they are there.
+  await response.locator('summary.completed-response-summary[aria-expanded="true"]').waitFor({ state: 'attached', timeout: 10_000 });
 }

@@ -121,6 +121,7 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
 
     const response = await waitForResponse(page, 'the config sets retries to 3.');
     await unfoldSteps(response);
+    await response.getByText('I will hand the survey and the config to two subagents.').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     const text = await response.innerText();
     assert.match(text, /I will hand the survey and the config to two subagents\./);
     assert.match(text, /✓ survey tests — 3 turns · 3 tool calls · [\d.]+k? tokens · [\d.]+m?s/);
