@@ -7,7 +7,8 @@
 //   3. parallel subagents          3 children vs the slowest alone (core and CLI)
 //   4. parent context growth       20 tool calls inline vs the same calls in one subagent
 //   5. the panel                   5,000-call snapshot, event-to-DOM under a 1,000-event burst (headless Chromium)
-//   6. extension activation        inside the real VS Code (code-server's, installed into .tools/)
+//   6. extension activation        inside the real VS Code (code-server's, installed into .tools/), and the
+//                                  Language Model API path's harness time per turn (a test-only model provider)
 //   7. sessions that last          reopen a 5,000-call session, stop one subagent, a 200-turn child compacting
 //   8. what the repository brings  a 158-file agent collection: load time, what it adds to each request
 //
@@ -52,7 +53,7 @@ const sections = [
   ['3. Parallel subagents', benchParallel],
   ['4. Parent context growth per delegated task', benchGrowth],
   ['5. The panel (headless Chromium)', benchPanel],
-  ['6. Extension activation (real VS Code)', benchActivation],
+  ['6. Extension activation and the Language Model API path (real VS Code)', benchActivation],
   ['7. Sessions that last', (report, srv, scr) => import('./bench/sessions.mjs').then((m) => m.benchSessions(report, srv, scr))],
   ['8. What the repository brings', (report, srv, scr) => import('./bench/repo-config.mjs').then((m) => m.benchRepoConfig(report, srv, scr))],
 ];

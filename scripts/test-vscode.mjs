@@ -1,20 +1,23 @@
 // Runs the extension-host suites inside a real VS Code (code-server's server + Debian Chromium):
-// bundles test/vscode/index.ts, opens a fresh workspace with the extension under development, and
-// exits with the suites' result. The editor is installed into .tools/ on first use.
+// bundles test/vscode/index.ts and the test-only language model extension (test/vscode-lm/), opens a fresh
+// workspace with the extension under development and the test model installed, and exits with the suites'
+// result. The editor is installed into .tools/ on first use.
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildExtensionTests } from './build-extension-tests.mjs';
+import { buildExtensionTests, buildTestLmExtension } from './build-extension-tests.mjs';
 import { runExtensionTests } from './editor/run-extension-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
 const outfile = await buildExtensionTests();
+const testLm = await buildTestLmExtension();
 
 const workspace = mkdtempSync(join(tmpdir(), 'delegate-ws-'));
 writeFileSync(join(workspace, 'README.md'), '# test workspace\n');
 const { exitCode } = await runExtensionTests({
   extensionDevelopmentPath: root,
+  vsixPaths: [testLm],
   extensionTestsPath: outfile,
   workspace,
   settings: { 'delegate.permissionMode': 'default' },

@@ -26,7 +26,9 @@ export type HostToWebview =
   | { type: 'workspace'; folders: string[] }
   | { type: 'user_prompt'; text: string; time: number }
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
-  | { type: 'history'; sessions: SessionListItem[]; currentId?: string };
+  | { type: 'history'; sessions: SessionListItem[]; currentId?: string }
+  /** Opens, scrolls to and marks the task node of this subagent (the Chat view's "Show in Delegate panel"). */
+  | { type: 'reveal'; agentId: string };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -35,6 +37,8 @@ export type WebviewToHost =
   /** Stops one subagent (the task node's Stop action); the parent goes on. */
   | { type: 'stop_agent'; agentId: string }
   | { type: 'show_history' }
+  /** A button on a task node whose result is held for review. */
+  | { type: 'review'; agentId: string; action: 'accept' | 'edit' | 'rerun' }
   | { type: 'open_session'; id: string }
   | { type: 'new_session' }
   /** `line` is 1-based; the host reveals it. */

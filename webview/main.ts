@@ -45,6 +45,7 @@ const renderer = new ConversationRenderer(
     openFile: (path) => post({ type: 'open_file', path }),
     openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
     stopAgent: (agentId) => post({ type: 'stop_agent', agentId }),
+    review: (agentId, action) => post({ type: 'review', agentId, action }),
     openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
     revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
   },
@@ -112,6 +113,7 @@ function flush(): void {
     renderer.update(state, pending);
   }
   pending = new Set();
+  if (revealAgent !== undefined) revealPending();
   hint.hidden = state.items.length > 0;
   const running = hostRunning || state.running;
   composer.setRunning(running);
@@ -119,6 +121,19 @@ function flush(): void {
   const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, formatTokens(t.tokens)];
   if (t.costUsd) parts.push(formatUsd(t.costUsd));
   composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '));
+}
+
+/** A subagent to show (the Chat view's button), once its rows are rendered. */
+let revealAgent: string | undefined;
+
+function revealPending(): void {
+  const task = Object.values(state.nodes).find((n) => n.kind === 'task' && n.agentId === revealAgent);
+  revealAgent = undefined;
+  if (!task) return;
+  showConversation();
+  // The user went to this row on purpose: don't follow the conversation's end away from it.
+  stick = false;
+  renderer.reveal(task.id);
 }
 
 function schedule(): void {
@@ -146,6 +161,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       return;
     case 'user_prompt':
       addUserPrompt(state, msg.text, msg.time, pending);
+      break;
+    case 'reveal':
+      revealAgent = msg.agentId;
       break;
     case 'history':
       log.hidden = true;

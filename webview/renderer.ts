@@ -95,6 +95,31 @@ export class ConversationRenderer {
   }
 
   /** Refreshes the elapsed time of running tasks (called once a second). */
+  /** Opens a task row and the task rows around it, scrolls it into view and marks it for a moment. */
+  reveal(nodeId: string): boolean {
+    const state = this.state;
+    if (!state) return false;
+    const chain: string[] = [];
+    for (let node = state.nodes[nodeId]; node?.kind === 'task'; ) {
+      chain.unshift(node.id);
+      const parentAgent = node.parentAgentId;
+      node = Object.values(state.nodes).find((n) => n.kind === 'task' && n.agentId === parentAgent);
+    }
+    // Outermost first: opening a row builds the rows inside it. The user's choice, as if clicked (kept).
+    for (const id of chain) {
+      const row = this.rows.get(id);
+      if (!row) continue;
+      this.expansion.setChoice(id, true);
+      this.applyOpen(id, row.item, true, () => row.materialize());
+    }
+    const item = this.rows.get(nodeId)?.item;
+    if (!item) return false;
+    item.scrollIntoView({ block: 'center' });
+    item.classList.add('revealed');
+    setTimeout(() => item.classList.remove('revealed'), 2500);
+    return true;
+  }
+
   tick(now: number): void {
     for (const row of this.running) row.updateMeta(now);
   }
@@ -190,6 +215,7 @@ export class ConversationRenderer {
     if (node.kind === 'task') {
       const row = new TaskRow(node, {
         stopAgent: (agentId) => this.actions.stopAgent(agentId),
+        review: (agentId, action) => this.actions.review(agentId, action),
         createChild: (childId) => this.createChild(childId),
         registerTextRow: (textRow) => this.registerTextRow(textRow),
         changeActions: this.actions,

@@ -44,12 +44,12 @@ const CSS = String.raw`
   color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);
 }
 .task-agent[hidden] { display: none; }
-.task-agent[data-color='red'] { background: var(--vscode-charts-red); color: #fff; }
-.task-agent[data-color='blue'] { background: var(--vscode-charts-blue); color: #fff; }
-.task-agent[data-color='green'] { background: var(--vscode-charts-green); color: #fff; }
-.task-agent[data-color='yellow'] { background: var(--vscode-charts-yellow); color: #000; }
-.task-agent[data-color='purple'] { background: var(--vscode-charts-purple); color: #fff; }
-.task-agent[data-color='orange'] { background: var(--vscode-charts-orange); color: #000; }
+.task-agent[data-color='red'] { background: var(--vscode-charts-red, #f14c4c); color: #fff; }
+.task-agent[data-color='blue'] { background: var(--vscode-charts-blue, #3794ff); color: #fff; }
+.task-agent[data-color='green'] { background: var(--vscode-charts-green, #89d185); color: #fff; }
+.task-agent[data-color='yellow'] { background: var(--vscode-charts-yellow, #cca700); color: #000; }
+.task-agent[data-color='purple'] { background: var(--vscode-charts-purple, #b180d7); color: #fff; }
+.task-agent[data-color='orange'] { background: var(--vscode-charts-orange, #d18616); color: #000; }
 .task-agent[data-color='pink'] { background: var(--vscode-charts-pink, #d16d9e); color: #fff; }
 .task-agent[data-color='cyan'] { background: var(--vscode-charts-cyan, #4ec9b0); color: #000; }
 .task-budget { height: 3px; margin: 3px 0 1px; border-radius: 2px; background: var(--vscode-widget-border, rgba(128,128,128,0.25)); overflow: hidden; max-width: 220px; }
@@ -57,6 +57,18 @@ const CSS = String.raw`
 .task-budget-fill { height: 100%; width: 0; background: var(--vscode-progressBar-background, var(--vscode-charts-blue)); }
 .task-budget[data-level='high'] .task-budget-fill { background: var(--vscode-charts-yellow, var(--vscode-editorWarning-foreground)); }
 .task-budget[data-level='over'] .task-budget-fill { background: var(--vscode-charts-red, var(--vscode-errorForeground)); }
+.task-review { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 4px 0 2px; font-size: 12px; }
+.task-review[hidden] { display: none; }
+.task-review-label { color: var(--vscode-editorWarning-foreground); margin-right: 4px; flex: 1 1 100%; }
+.review-button {
+  font: inherit; font-size: 12px; padding: 1px 8px; border-radius: 2px; cursor: pointer;
+  color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground);
+  border: 1px solid var(--vscode-button-border, transparent);
+}
+.review-button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+.review-button.is-primary { color: var(--vscode-button-foreground); background: var(--vscode-button-background); }
+.review-button.is-primary:hover { background: var(--vscode-button-hoverBackground); }
+.review-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
 .task-stop { padding: 3px; color: var(--vscode-debugIcon-stopForeground, var(--vscode-errorForeground)); }
 `;
 

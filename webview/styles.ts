@@ -46,6 +46,7 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 
 vscode-tree.activity { margin: 4px 4px; }
 vscode-tree-item .row-icon { width: 16px; flex: 0 0 auto; }
+vscode-tree-item.task-row.revealed > .task-text { background: var(--vscode-editor-findMatchHighlightBackground); border-radius: 3px; }
 vscode-tree-item.task-row .task-text { display: flex; flex-direction: column; min-width: 0; max-width: 100%; overflow: hidden; }
 .task-line { display: flex; align-items: center; gap: 4px; min-width: 0; height: 22px; white-space: nowrap; }
 .task-line > * { flex: 0 0 auto; }

@@ -17,6 +17,8 @@ import { TextRow, treeItem } from './tree-rows';
 export interface TaskRowHost {
   /** Stops this task's subagent (the row's Stop action). */
   stopAgent(agentId: string): void;
+  /** Accept, Edit result or Re-run, on a result held for review. */
+  review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** Creates (and registers) the row of a child node; null for an unknown id. */
   createChild(id: string): VscodeTreeItem | null;
   /** Registers a prompt/result/changes row so expanding it can fill its detail. */
@@ -51,6 +53,7 @@ export class TaskRow {
   private readonly stop: HTMLElement;
   private readonly agent: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
+  private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
@@ -82,7 +85,8 @@ export class TaskRow {
     this.budgetBar = el('div', 'task-budget');
     this.budgetFill = el('div', 'task-budget-fill');
     this.budgetBar.append(this.budgetFill);
-    text.append(line1, line2, this.budgetBar);
+    this.reviewBar = this.reviewButtons();
+    text.append(line1, line2, this.budgetBar, this.reviewBar);
     this.stop = this.stopAction();
     this.item.append(text, this.stop);
     this.update(node, Date.now());
@@ -114,8 +118,29 @@ export class TaskRow {
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
+    setHidden(this.reviewBar, node.review !== 'pending');
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     if (this.materialized) this.sync();
+  }
+
+  /** "Held for your review" with its three buttons (shown while the result waits). */
+  private reviewButtons(): HTMLDivElement {
+    const bar = el('div', 'task-review');
+    const label = el('span', 'task-review-label');
+    label.append(codicon('eye'), el('span', '', ' Held for your review'));
+    bar.append(label);
+    const button = (label: string, action: 'accept' | 'edit' | 'rerun', primary = false): HTMLButtonElement => {
+      const b = el('button', `review-button${primary ? ' is-primary' : ''}`, label);
+      b.dataset.action = action;
+      b.addEventListener('click', (ev) => {
+        ev.stopPropagation();
+        if (this.node.agentId) this.host.review(this.node.agentId, action);
+      }, { capture: true });
+      return b;
+    };
+    bar.append(button('Accept', 'accept', true), button('Edit result', 'edit'), button('Re-run…', 'rerun'));
+    bar.addEventListener('click', (ev) => ev.stopPropagation());
+    return bar;
   }
 
   /**

@@ -16,6 +16,8 @@ export interface RowActions {
   openDiff(agentId: string, toolUseId: string): void;
   /** Stops one running subagent (and its descendants); the parent goes on. */
   stopAgent(agentId: string): void;
+  /** A button of a result held for review. */
+  review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** A file of a task's Changes row: the diff of its change. */
   openChange(agentId: string, path: string): void;
   /** The Changes row's Revert action (the host confirms first). */

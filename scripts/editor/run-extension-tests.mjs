@@ -138,10 +138,11 @@ export async function answerTrustDialog(page, { trust = true, timeoutMs = 60_000
 }
 
 /**
- * Runs extension tests in the real editor. Resolves {exitCode, log}; exitCode is run()'s (0 = passed), 124 on timeout,
+ * Runs extension tests in the real editor (`vsixPaths`: other extensions installed first; only one extension can be
+ * under development: the workbench's URL payload is a map). Resolves {exitCode, log}; exitCode is run()'s (0 = passed), 124 on timeout,
  * 1 when the editor or browser failed. Everything started is stopped before this resolves.
  */
-export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, workspace, settings = {}, workspaceTrust = 'disabled', disableExtensions = [], screenshotPath, timeoutMs = 300_000, quiet = false, verbose = false }) {
+export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, workspace, settings = {}, workspaceTrust = 'disabled', disableExtensions = [], vsixPaths = [], screenshotPath, timeoutMs = 300_000, quiet = false, verbose = false }) {
   const lines = [];
   const print = (line) => {
     lines.push(line);
@@ -161,6 +162,7 @@ export async function runExtensionTests({ extensionDevelopmentPath, extensionTes
       settings,
       workspaceTrust,
       disableExtensions,
+      vsixPaths,
       extensionDevelopmentPath,
       extensionTestsPath,
       verbose,

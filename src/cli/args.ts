@@ -95,7 +95,7 @@ Options:
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, DELEGATE_CONTEXT_WINDOW,
 XDG_DATA_HOME.
 Transcripts: $XDG_DATA_HOME/delegate/sessions (default ~/.local/share/delegate/sessions).
-Exit status: 0 finished (completed or max_turns), 1 error, 2 bad usage, 130 interrupted.`;
+Exit status: 0 finished (completed, max_turns or budget_exceeded), 1 error, 2 bad usage, 130 interrupted.`;
 
 export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   let values;

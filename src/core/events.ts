@@ -148,6 +148,9 @@ export type EventBody =
    * could not be used, which instruction files were loaded): the panel shows a notice, the CLI a stderr line.
    */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
+  /** A finished subagent's result waits for the user's review (Accept, Edit result, Re-run) before its parent sees it. */
+  | { type: 'review_requested'; result: string }
+  | { type: 'review_resolved'; action: 'accept' | 'edit' | 'rerun' }
   /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
   | { type: 'waiting'; turn: number; attempt: number; waitedMs: number }
   /**

@@ -14,6 +14,7 @@ import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
+import type { ReviewGate } from './agent/child-run';
 import { compactIfNeeded, type ContextSettings } from './agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
@@ -66,6 +67,8 @@ export interface SessionConfig {
    * files that cannot be used become notices. Without it only the built-in agents exist.
    */
   agentFiles?: { home?: string; includeProject: boolean };
+  /** Hold every finished subagent's result for the user's review (the editor's opt-in; never the CLI). */
+  review?: ReviewGate;
   /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
   maxBudgetUsd?: number;
   /** $ per million tokens by model family, over the built-in table. */
@@ -118,6 +121,11 @@ export interface Session {
   notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
   /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
   compact(signal: AbortSignal): Promise<boolean>;
+  /**
+   * The model of the next prompts (the editor's user picked another one): the same conversation goes on.
+   * `contextWindow` as in SessionConfig (none: from the model table). Between prompts only.
+   */
+  setModel(model: ModelPort, modelId: string, contextWindow?: number): void;
   /**
    * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
    * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
@@ -193,9 +201,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   services.baseTools = services.baseTools.with(
     createWebFetchTool({
       ask: async (page, prompt, url, signal) => {
-        const response = await config.model.stream(
+        // The session's model at the time of the call (setModel may have changed it).
+        const response = await services.model.stream(
           {
-            model: config.modelId,
+            model: services.modelId,
             maxTokens: 2048,
             system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
             messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
@@ -210,6 +219,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   );
   if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
   services.prices = { ...DEFAULT_PRICES, ...config.prices };
+  if (config.review) services.review = config.review;
   services.runSpend = new RunSpend(config.maxBudgetUsd);
   // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
   services.baseTools = services.baseTools.filter((name) => permissions.offers(name));
@@ -317,6 +327,12 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     notify,
     compact,
+    setModel: (model, modelId, contextWindow) => {
+      if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
+      services.model = model;
+      services.modelId = modelId;
+      context.window = contextWindowFor(modelId, contextWindow);
+    },
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {

@@ -107,6 +107,14 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'waiting':
       onWaiting(state, event, touched);
       break;
+    case 'review_requested':
+    case 'review_resolved': {
+      const task = getTask(state, state.agents[event.agentId]?.taskId);
+      if (!task) break;
+      task.review = event.type === 'review_requested' ? 'pending' : event.action === 'accept' ? 'accepted' : event.action === 'edit' ? 'edited' : 'rerun';
+      touched.add(task.id);
+      break;
+    }
     case 'notice':
       addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
       break;

@@ -112,6 +112,8 @@ export interface TaskNode {
   tokens: TokenCount;
   /** Dollars so far (when the model has a price), live like `tokens`. */
   costUsd?: number;
+  /** Held for the user's review (`pending`: the result waits on the node), or how the review ended. */
+  review?: 'pending' | 'accepted' | 'edited' | 'rerun';
   /** Started with run_in_background: its parent went on while it works. */
   background?: boolean;
   /** What it may spend: shown against what it spent while it runs. */

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptForApiKey } from './api-key';
+import { registerChatParticipant } from './chat-participant';
+import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { DIFF_SCHEME } from './diff-store';
@@ -79,7 +81,12 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
       await view.showHistory();
     }),
     vscode.commands.registerCommand('delegate.compact', () => controller.compact()),
+    vscode.commands.registerCommand('delegate.chooseModel', () => chooseModel(controller.models.catalog)),
+    // The Chat view's "Show in Delegate panel" buttons.
+    vscode.commands.registerCommand('delegate.revealAgent', (agentId: unknown) => typeof agentId === 'string' && view.reveal(agentId)),
   );
+  const participant = registerChatParticipant(controller, context.extensionUri);
+  if (participant) context.subscriptions.push(participant);
   // The session open before a reload or restart comes back (read after activation: not on its clock).
   setTimeout(() => void controller.restore(), 0);
   void vscode.commands.executeCommand('setContext', 'delegate.running', false);

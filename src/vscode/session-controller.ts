@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findRipgrep } from '../core/tools/ripgrep';
+import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
@@ -22,10 +23,11 @@ import { replaySession } from '../core/store/session-replay';
 import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
-import { explainMissingKey, readCredentials } from './api-key';
 import type { EditorApprover } from './approver';
 import { DiffStore } from './diff-store';
 import type { EditorMcpServers } from './mcp-servers';
+import { ModelChoice, type ModelSelection } from './model-choice';
+import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
@@ -52,6 +54,12 @@ export class SessionController implements vscode.Disposable {
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   diffs: DiffStore | undefined;
+  /** Finished subagents held for review (delegate.reviewSubagentResults). */
+  readonly review = new ResultReview();
+  /** Which model each prompt runs on (settings, or the Chat view's pick); its problems become session notices. */
+  readonly models: ModelChoice;
+  /** The port and model id the open session runs on now. */
+  private sessionModel: ModelSelection | undefined;
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
   private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
@@ -66,7 +74,9 @@ export class SessionController implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly approver: EditorApprover,
     private readonly mcpServers?: EditorMcpServers,
-  ) {}
+  ) {
+    this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
+  }
 
   get isRunning(): boolean {
     return this.running !== undefined;
@@ -84,16 +94,19 @@ export class SessionController implements vscode.Disposable {
     return { running: this.isRunning, tokens: this.tokens, costUsd: this.costUsd, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
   }
 
-  /** Runs one prompt; resolves when the run ends. Problems are shown to the user, never thrown. */
-  async ask(prompt: string): Promise<void> {
+  /**
+   * Runs one prompt; resolves when the run ends, with its result (undefined when it did not start).
+   * Problems are shown to the user, never thrown. `model`: the Chat view's pick, over the settings.
+   */
+  async ask(prompt: string, options: { model?: vscode.LanguageModelChat } = {}): Promise<AgentResult | undefined> {
     const text = prompt.trim();
-    if (!text) return;
+    if (!text) return undefined;
     if (this.running) {
       void vscode.window.showInformationMessage('Delegate is still working on the last prompt: stop it first, or wait.');
-      return;
+      return undefined;
     }
-    const session = await this.ensureSession();
-    if (!session) return;
+    const session = await this.sessionFor(options.model);
+    if (!session) return undefined;
     const time = Date.now();
     addUserPrompt(this.view, text, time);
     this.promptEmitter.fire({ text, time });
@@ -103,8 +116,10 @@ export class SessionController implements vscode.Disposable {
     try {
       const result = await session.run(text, this.running.signal);
       if (result.status === 'error') this.showRunError(result.error ?? 'the run failed');
+      return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
     } finally {
       this.running = undefined;
       this.setContext();
@@ -181,14 +196,14 @@ export class SessionController implements vscode.Disposable {
     if (id && !this.session) await this.openSession(id, true);
   }
 
-  /** Compacts the main agent's conversation now (between prompts). */
-  async compact(): Promise<void> {
+  /** Compacts the main agent's conversation now (between prompts): true when it did, false when there was nothing to. */
+  async compact(options: { model?: vscode.LanguageModelChat } = {}): Promise<boolean | undefined> {
     if (this.running) {
       void vscode.window.showInformationMessage('Delegate is working: compact between prompts.');
-      return;
+      return undefined;
     }
-    const session = await this.ensureSession();
-    if (!session) return;
+    const session = await this.sessionFor(options.model);
+    if (!session) return undefined;
     const done = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Delegate: compacting the conversation…', cancellable: true },
       async (_progress, token) => {
@@ -203,6 +218,7 @@ export class SessionController implements vscode.Disposable {
       },
     );
     if (done === false) void vscode.window.showInformationMessage('Delegate: nothing to compact yet.');
+    return done;
   }
 
   private closeCurrent(): void {
@@ -212,6 +228,7 @@ export class SessionController implements vscode.Disposable {
     this.diffs = undefined;
     this.resumeId = undefined;
     this.sandbox = undefined;
+    this.sessionModel = undefined;
   }
 
   /** Trust can be granted while a session is open: the policy follows. */
@@ -219,21 +236,27 @@ export class SessionController implements vscode.Disposable {
     this.session?.permissions.setTrusted(trusted);
   }
 
-  private async ensureSession(): Promise<Session | undefined> {
-    if (this.session) return this.session;
+  /** The session on the model this prompt uses (model-choice.ts); a running session changes model between prompts. */
+  private async sessionFor(chatModel?: vscode.LanguageModelChat): Promise<Session | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
       void vscode.window.showErrorMessage('Delegate works in a folder: open a folder first.');
       return undefined;
     }
-    const credentials = await readCredentials(this.context.secrets);
-    if (!credentials) {
-      void explainMissingKey();
-      return undefined;
+    const selection = await this.models.forRun(chatModel);
+    if (!selection) return undefined;
+    const session = await this.ensureSession(folder, selection);
+    if (session && (this.sessionModel?.port !== selection.port || this.sessionModel.modelId !== selection.modelId)) {
+      session.setModel(selection.port, selection.modelId, readSettings().contextWindow ?? selection.contextWindow);
     }
+    this.sessionModel = selection;
+    return session;
+  }
+
+  private async ensureSession(folder: vscode.WorkspaceFolder, selection: ModelSelection): Promise<Session> {
+    if (this.session) return this.session;
     const settings = readSettings();
-    // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
-    const { createAnthropicModel } = await import('../core/llm/anthropic-model');
+    const contextWindow = settings.contextWindow ?? selection.contextWindow;
     const transcriptRoot = transcriptRootOf(this.context);
     const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
     const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
@@ -243,18 +266,20 @@ export class SessionController implements vscode.Disposable {
       ...workspaceFiles,
       ...(mcp ? { mcp } : {}),
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
-      ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
       compactThreshold: settings.compactThreshold,
+      ...(settings.reviewSubagentResults ? { review: this.review.gate } : {}),
       ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
       ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
       // Agent files: the user's always; the project's only in a trusted workspace.
       agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
-      webSearch: settings.webSearch,
+      // The Messages API's server-side tool: the Language Model API has no way to offer it.
+      webSearch: settings.webSearch && selection.provider === 'anthropic',
       ...(editorRipgrep() ? { ripgrepPath: editorRipgrep() } : {}),
       ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
       workdir: folder.uri.fsPath,
-      model: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }),
-      modelId: settings.model,
+      model: selection.port,
+      modelId: selection.modelId,
       mode: settings.permissionMode,
       trusted: vscode.workspace.isTrusted,
       approver: this.approver,
@@ -269,6 +294,7 @@ export class SessionController implements vscode.Disposable {
     this.detachDiffs = this.diffs.attach(session.hooks);
     session.bus.subscribe((event) => this.onEvent(session, event));
     this.session = session;
+    this.sessionModel = selection;
     void session.sandbox.status().then((status) => this.onSandboxStatus(session, status));
     return session;
   }
@@ -343,6 +369,7 @@ export class SessionController implements vscode.Disposable {
     this.statusEmitter.dispose();
     this.promptEmitter.dispose();
     this.resetEmitter.dispose();
+    this.models.dispose();
   }
 }
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { RunLimits } from '../core/agent/types';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
 import { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from '../core/sandbox/types';
+import type { VscodeModelSetting } from './lm-catalog';
 
 export interface DelegateSettings {
   model: string;
@@ -14,6 +15,8 @@ export interface DelegateSettings {
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
   compactThreshold: number;
+  /** Hold each finished subagent's result for Accept / Edit / Re-run before its parent sees it. */
+  reviewSubagentResults: boolean;
   /** The whole run's cap in dollars (0: none). */
   maxBudgetUsd: number;
   /** $ per million tokens by model family, over the built-in table. */
@@ -22,6 +25,10 @@ export interface DelegateSettings {
   webSearch: boolean;
   /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
   modelAliases: Record<string, string>;
+  /** Where the model is: auto = anthropic when an API key is set, else the editor's language models. */
+  provider: 'auto' | 'anthropic' | 'vscode';
+  /** Which of the editor's language models (lm-catalog.ts); empty: the first that can call tools. */
+  vscodeModel: VscodeModelSetting;
 }
 
 export function readSettings(): DelegateSettings {
@@ -49,10 +56,25 @@ export function readSettings(): DelegateSettings {
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
     maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
+    reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
     prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
+    provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider', 'auto')) ?? 'auto',
+    vscodeModel: modelSetting(c.get<unknown>('vscodeModel', {})),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),
   };
+}
+
+/** Only the string fields of `delegate.vscodeModel`; anything else in it is ignored. */
+function modelSetting(value: unknown): VscodeModelSetting {
+  if (typeof value !== 'object' || value === null) return {};
+  const v = value as Record<string, unknown>;
+  const out: VscodeModelSetting = {};
+  for (const key of ['vendor', 'family', 'id'] as const) {
+    const field = v[key];
+    if (typeof field === 'string' && field.trim()) out[key] = field.trim();
+  }
+  return out;
 }
 
 /** delegate.subagentTokenBudget / subagentTimeoutSeconds (0: none) as the limits' default subagent budget. */

@@ -16,6 +16,9 @@ const BATCH_MS = 16;
 
 export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  /** The webview said `ready` (it has a snapshot): a reveal can go now, else after its snapshot. */
+  private ready = false;
+  private pendingReveal: string | undefined;
   private queue: DelegateEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -45,6 +48,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.ready = false;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     view.webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
     view.webview.html = this.html(view.webview);
@@ -60,6 +64,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.queue = [];
         this.sendWorkspace();
         this.sendSnapshot();
+        this.ready = true;
+        this.sendReveal();
         break;
       case 'prompt':
         await this.controller.ask(message.text);
@@ -69,6 +75,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'stop_agent':
         this.controller.stopAgent(message.agentId);
+        break;
+      case 'review':
+        await this.controller.review.act(message.agentId, message.action);
         break;
       case 'show_history':
         await this.showHistory();
@@ -104,6 +113,20 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     const sessions = await this.controller.history();
     this.flush();
     this.post({ type: 'history', sessions, ...(this.controller.openSessionId ? { currentId: this.controller.openSessionId } : {}) });
+  }
+
+  /** Shows the panel and a subagent's node in it (opened, scrolled to, marked for a moment). */
+  async reveal(agentId: string): Promise<void> {
+    this.pendingReveal = agentId;
+    await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    if (this.ready) this.sendReveal();
+  }
+
+  private sendReveal(): void {
+    if (!this.pendingReveal || !this.view) return;
+    this.flush();
+    this.post({ type: 'reveal', agentId: this.pendingReveal });
+    this.pendingReveal = undefined;
   }
 
   private async openFile(path: string, line?: number): Promise<void> {

@@ -14,7 +14,7 @@ export const ROOT_DIR = join(__dirname, '..', '..');
 export const ARTIFACTS = join(ROOT_DIR, 'test-artifacts', 'e2e');
 
 export interface EditorSession {
-  editor: { url: string; port: number; workspace: string; output(): string };
+  editor: { url: string; port: number; workspace: string; dirs: { userData: string }; output(): string };
   context: BrowserContext;
   page: Page;
   url: string;
@@ -56,12 +56,18 @@ export interface DelegateEditorOptions {
   workspaceTrust?: 'enabled' | 'disabled';
   /** Put into the editor server's environment, which its extension host inherits (e.g. ANTHROPIC_API_KEY). */
   env?: Record<string, string>;
+  /** Other extensions to install beside Delegate (e.g. the test language model's .vsix). */
+  otherVsix?: string[];
 }
 
 /** How the extension gets into the editor: the packaged .vsix when the runner made one. */
 export function extensionSource(): { vsixPaths: string[] } | { extensionDevelopmentPath: string } {
   const vsix = process.env.DELEGATE_E2E_VSIX;
   return vsix ? { vsixPaths: [vsix] } : { extensionDevelopmentPath: ROOT_DIR };
+}
+
+function withOthers(source: ReturnType<typeof extensionSource>, others: string[]): { vsixPaths: string[]; extensionDevelopmentPath?: string } {
+  return 'vsixPaths' in source ? { vsixPaths: [...source.vsixPaths, ...others] } : { ...source, vsixPaths: others };
 }
 
 /**
@@ -86,7 +92,7 @@ export async function openDelegateEditor(o: DelegateEditorOptions): Promise<Edit
       viewport: { width: 1400, height: 900 },
       verbose,
       onPhase: verbose ? (p) => console.log(`      [editor] +${((performance.now() - t0) / 1000).toFixed(1)} s ${p}`) : undefined,
-      ...extensionSource(),
+      ...withOthers(extensionSource(), o.otherVsix ?? []),
     });
   } finally {
     for (const [k, v] of saved) {

@@ -165,9 +165,10 @@ describe('Delegate in a real VS Code: sessions that last', function () {
     await panel.assistantText('Two source files.').waitFor({ timeout: 60_000 });
     await panel.waitForStatus(panel.task('map the sources'), 'completed');
     // code-server's browser client keeps SecretStorage in memory: a reload forgets the key (desktop VS Code
-    // keeps it in the OS keychain). The user is told so when they ask; here it is simply set again.
+    // keeps it in the OS keychain). The user is told so when they ask (without a key Delegate looks for the editor's
+    // own models, and this editor has none); here it is simply set again.
     await askFromPalette(page, 'Are you there?');
-    await (await notification(page, 'Delegate needs an Anthropic API key')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await (await notification(page, 'or set an Anthropic API key')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await page.keyboard.press('Escape');
     await setApiKeyFromPalette(page, API_KEY);
 

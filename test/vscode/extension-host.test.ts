@@ -208,6 +208,33 @@ describe('Delegate in the extension host', () => {
     assert.match(glob ?? '', /grep-me\.txt/);
   });
 
+  it('with reviewSubagentResults a finished result waits on its node; Edit result sends the edited text', async () => {
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('reviewSubagentResults', true, vscode.ConfigurationTarget.Global);
+    api.controller.newSession();
+    try {
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.text('The loader reads 3 files.')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Read the loader.', description: 'read loader' } }), reply.text('noted')] },
+      ]);
+      api.controller.review.askText = async (_title, text) => `${text} (checked by hand: 4 files)`;
+      const run = api.controller.ask('How many files does the loader read?');
+      await waitFor(() => api.controller.review.waiting.length === 1, 'the result is held for review');
+      const held = allTasks(api.controller.snapshot().state)[0];
+      assert.equal(held?.review, 'pending');
+      assert.equal(requests().filter((r) => !isChild(r)).length, 1, 'the parent has not seen it yet');
+      await api.controller.review.act(api.controller.review.waiting[0] as string, 'edit');
+      await run;
+      server.assertAllConsumed();
+      const toParent = String(lastToolResults(requests().filter((r) => !isChild(r))[1] as RecordedRequest)[0]?.content);
+      assert.match(toParent, /^The loader reads 3 files\.[\s\S]*\(checked by hand: 4 files\)\n\[This result was edited by the user/);
+      assert.equal(allTasks(api.controller.snapshot().state)[0]?.review, 'edited');
+    } finally {
+      await config.update('reviewSubagentResults', undefined, vscode.ConfigurationTarget.Global);
+      api.controller.newSession();
+    }
+  });
+
   it('Stop cancels a running subagent', async () => {
     server.route([
       { name: 'child', match: isChild, replies: [reply.stall()] },

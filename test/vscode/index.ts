@@ -13,6 +13,8 @@ export function run(): Promise<void> {
   require('./extension-host.test');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   require('./mcp-approval.test');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+  require('./lm-model.test');
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const { passes = 0, pending = 0 } = runner.stats ?? {};

@@ -133,4 +133,52 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     assert.match((await spent.locator('.task-sub').first().textContent()) ?? '', /Budget reached/);
     await page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
   });
+
+  it('a result held for review shows Accept, Edit result and Re-run on its node; each posts review', async () => {
+    const s = new Script();
+    s.rootStart('Refactor the config loader and check the tests.');
+    s.turn(ROOT, null, 1);
+    s.taskStart(ROOT, null, 'tu-rev', 'reviewed', 'refactor loader', 1);
+    s.turn('reviewed', ROOT, 1);
+    s.tool('reviewed', ROOT, 'r1', 'edit_file', { path: 'src/config.ts', old_text: 'a', new_text: 'b' }, 'Edited src/config.ts');
+    s.childFinish('reviewed', ROOT, 'completed', 2, 1, [3000, 400], 'Moved env overrides into one function; tests pass.');
+    s.emit('reviewed', ROOT, { type: 'review_requested', result: 'Moved env overrides into one function; tests pass.' });
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const bar = page.locator(`${item('task:tu-rev')} .task-review`).first();
+    assert.equal(await bar.isVisible(), true);
+    assert.match((await bar.textContent()) ?? '', /Held for your review/);
+    await page.screenshot({ path: join(ARTIFACTS, 'review-held.png') });
+    for (const action of ['accept', 'edit', 'rerun'] as const) {
+      await bar.locator(`button[data-action="${action}"]`).click();
+      assert.deepEqual((await posted(page)).at(-1), { type: 'review', agentId: 'reviewed', action });
+    }
+    s.emit('reviewed', ROOT, { type: 'review_resolved', action: 'accept' });
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    assert.equal(await page.locator(`${item('task:tu-rev')} .task-review`).first().isHidden(), true);
+  });
+
+  it('screenshot: two named agents in their colours, an MCP call, and the report of an agent file that could not be used', async () => {
+    const s = new Script();
+    s.emit(ROOT, null, { type: 'notice', level: 'error', text: 'invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]', source: '.claude/agents/broken.md:4' });
+    s.emit(ROOT, null, { type: 'notice', level: 'warning', text: 'tools: Delegate has no tool "NotebookRead": dropped from this agent', source: '.claude/agents/data-analyst.md' });
+    s.rootStart('Review the payment module and check the API docs for the refund endpoint.');
+    s.turn(ROOT, null, 1);
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-rev', name: 'task', input: { description: 'review payments', prompt: 'Review src/payments.' } });
+    s.emit('rev', ROOT, { type: 'agent_started', prompt: 'Review src/payments.', description: 'review payments', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-rev', agentType: 'code-reviewer', color: 'blue' });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-docs', name: 'task', input: { description: 'read refund docs', prompt: 'Find the refund endpoint.' } });
+    s.emit('docs', ROOT, { type: 'agent_started', prompt: 'Find the refund endpoint.', description: 'read refund docs', depth: 1, model: 'claude-haiku-5-5', toolUseId: 'tu-docs', agentType: 'docs-researcher', color: 'green' });
+    s.turn('rev', ROOT, 1);
+    s.tool('rev', ROOT, 'rv1', 'grep', { pattern: 'refund', path: 'src/payments' }, 'src/payments/refund.ts');
+    s.turn('docs', ROOT, 1);
+    s.emit('docs', ROOT, { type: 'tool_started', toolUseId: 'mcp1', name: 'mcp__docs__search', input: { query: 'refund endpoint' }, kind: 'external', summary: 'refund endpoint', paths: [] });
+    s.emit('docs', ROOT, { type: 'tool_finished', toolUseId: 'mcp1', name: 'mcp__docs__search', isError: false, output: 'POST /v2/refunds — creates a refund for a captured payment', durationMs: 340 });
+    s.childFinish('docs', ROOT, 'completed', 2, 1, [2100, 300], 'POST /v2/refunds creates a refund.');
+    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    await page.locator(`${item('task:tu-docs')} .task-title`).first().click();
+    const badges = await page.locator('.task-agent').evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-color')]));
+    assert.deepEqual(badges, [['code-reviewer', 'blue'], ['docs-researcher', 'green']]);
+    assert.equal(await page.locator(`${item('tool:mcp1')} .tool-name`).textContent(), 'mcp__docs__search');
+    assert.match((await page.locator('.notice-error').first().textContent()) ?? '', /broken\.md:4: invalid YAML/);
+    await page.screenshot({ path: join(ARTIFACTS, 'agents-mcp-notices.png') });
+  });
 });

@@ -15,12 +15,10 @@
  */
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
-import { childSpec, narrowMode } from '../agents/agent-spec';
-import { withManifestFooter } from '../changes/change-manifest';
 import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
-import { runAgent } from './loop';
+import { runReviewedChild, type ChildRun } from './child-run';
 import type { AgentResult, RunServices } from './types';
 
 export interface TaskInput {
@@ -104,40 +102,24 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     async execute(input, ctx): Promise<ToolResult> {
       const description = input.description?.trim() || firstLine(input.prompt);
       const def = agents.get(input.subagent_type ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
-      const depth = parent.depth + 1;
-      const mode = narrowMode(parent.mode, def.permissionMode);
-      const identity: AgentIdentity = { agentId: services.newAgentId(), parentId: parent.agentId, depth, description, ...(mode ? { mode } : {}), agentType: def.name };
-      const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt: input.prompt });
-      // The child's controller is made by the agent registry, linked to `signal`: this call's step, or the
-      // parent's own signal for a background child (which outlives the call).
-      const run = async (signal: AbortSignal): Promise<ToolResult> => {
-        const child = await runAgent(
-          childSpec({ def, identity, prompt: input.prompt, toolUseId: ctx.toolUseId, parentModel: opts.parentModel ?? services.modelId, services }),
-          services,
-          signal,
-        );
-        // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
-        const changes = await services.changes?.manifestOf(identity.agentId);
-        if (changes) {
-          child.changes = changes;
-          await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
-        }
-        opts.onChildFinished(child, description);
-        hookFailures.push(
-          ...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })),
-        );
-        for (const failure of hookFailures) {
-          await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
-        }
-        return withManifestFooter(toToolResult(child, services.limits.subagentMaxTurns, signal.aborted), changes);
+      const run: ChildRun = {
+        def,
+        parent,
+        description,
+        toolUseId: ctx.toolUseId,
+        parentModel: opts.parentModel ?? services.modelId,
+        services,
+        onChildFinished: opts.onChildFinished,
+        toToolResult: (child, parentStopped) => toToolResult(child, services.limits.subagentMaxTurns, parentStopped),
       };
+      const firstId = services.newAgentId();
       if (input.run_in_background && opts.background) {
-        opts.background.children.start(identity.agentId, description, run(opts.background.agentSignal));
+        opts.background.children.start(firstId, description, runReviewedChild(run, input.prompt, firstId, opts.background.agentSignal));
         return {
-          content: `Started subagent ${identity.agentId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${identity.agentId}"} checks on it (wait: true to wait for it).`,
+          content: `Started subagent ${firstId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
         };
       }
-      return run(ctx.signal);
+      return runReviewedChild(run, input.prompt, firstId, ctx.signal);
     },
   };
 }

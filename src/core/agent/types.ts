@@ -11,6 +11,7 @@ import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
+import type { ReviewGate } from './child-run';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeTracker } from '../changes/change-tracker';
@@ -39,6 +40,8 @@ export interface RunServices {
   modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** Review of finished children before their parent sees them (the editor's opt-in `reviewSubagentResults`). */
+  review?: ReviewGate;
   /** $ per million tokens by model family (budgets in dollars, the cost shown). */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** What the whole run has spent, and its cap (--max-budget-usd). */

@@ -1,0 +1,65 @@
+/**
+ * One Delegate run as a Chat view response: the session's events in, the response stream's parts out.
+ *
+ *   main agent's text_delta ──────────────▶ markdown, as it streams
+ *   a subagent starts ────────────────────▶ progress line "description" (a spinner while it runs)
+ *   a subagent finishes ──────────────────▶ one line: status, description, turns · tool calls · tokens,
+ *                                            and a button that reveals its node in the Delegate panel
+ *
+ * The panel shows everything else (every tool call, the approvals): the chat stays a summary.
+ */
+import type * as vscode from 'vscode';
+import type { DelegateEvent } from '../core/events';
+import { formatDuration, formatTokens } from '../view-model/format';
+
+const STATUS_MARK: Record<string, string> = { completed: '✓', max_turns: '◐', error: '✗', cancelled: '■' };
+const STATUS_WORD: Record<string, string> = { completed: '', max_turns: ' (turn limit reached)', error: ' (failed)', cancelled: ' (stopped)' };
+
+export class ChatProgress {
+  /** Subagents seen starting: their description (the finish line names it). */
+  private readonly subagents = new Map<string, string>();
+  /** True after a progress or summary line: the main agent's next text starts a new paragraph. */
+  private afterLine = false;
+  /** The main agent streamed some text (else the final answer is written at the end). */
+  streamedText = false;
+
+  constructor(
+    private readonly stream: vscode.ChatResponseStream,
+    private readonly rootId: string,
+  ) {}
+
+  onEvent(event: DelegateEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+        if (event.agentId !== this.rootId || !event.text) return;
+        this.stream.markdown(this.afterLine ? `\n\n${event.text}` : event.text);
+        this.afterLine = false;
+        this.streamedText = true;
+        return;
+      case 'agent_started':
+        if (event.parentId === null) return;
+        this.subagents.set(event.agentId, event.description ?? 'subagent');
+        this.stream.progress(`Subagent: ${event.description ?? 'subagent'}`);
+        this.afterLine = true;
+        return;
+      case 'agent_finished': {
+        const description = this.subagents.get(event.agentId);
+        if (description === undefined) return;
+        const mark = STATUS_MARK[event.status] ?? '•';
+        const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+        const figures = [plural(event.turns, 'turn'), plural(event.toolCalls, 'tool call'), formatTokens({ input: event.usage.input_tokens + event.usage.cache_read_input_tokens + event.usage.cache_creation_input_tokens, output: event.usage.output_tokens }), formatDuration(event.durationMs)];
+        this.stream.markdown(`\n\n${mark} **${escapeMarkdown(description)}**${STATUS_WORD[event.status] ?? ''} — ${figures.join(' · ')}\n\n`);
+        this.stream.button({ title: 'Show in Delegate panel', command: 'delegate.revealAgent', arguments: [event.agentId] });
+        this.afterLine = true;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** A description is the model's words: it must not turn into links or emphasis. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
+}
