@@ -171,7 +171,31 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
   }
 }
 
-function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+/**
+ * One request. A kept-alive socket the server closed while it sat idle fails at once (ECONNRESET, "socket
+ * hang up") before any answer: that request is sent again on a new socket, once, as Node's docs advise
+ * (`request.reusedSocket`) and as fetch does. A body that cannot be replayed (a stream) is not retried.
+ */
+async function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(url, method, headers, body, signal);
+  } catch (err) {
+    const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+    if (!(err instanceof StaleSocket) || !replayable || signal?.aborted) throw err instanceof StaleSocket ? err.failure : err;
+    return sendOnce(url, method, headers, body, signal).catch((again: unknown) => {
+      throw again instanceof StaleSocket ? again.failure : again;
+    });
+  }
+}
+
+/** A reused keep-alive socket that turned out closed: `failure` is what fetch would report. */
+class StaleSocket extends Error {
+  constructor(readonly failure: unknown) {
+    super('stale keep-alive socket');
+  }
+}
+
+function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
   return transport(url).then(
     ({ request, agent }) =>
       new Promise<IncomingMessage>((resolve, reject) => {
@@ -189,9 +213,11 @@ function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<t
           resolve(res);
         });
         // `on`, not `once`: a socket can fail again after the first error, and an unheard 'error' would throw.
-        req.on('error', (err) => {
+        req.on('error', (err: NodeJS.ErrnoException) => {
           signal?.removeEventListener('abort', onAbort);
-          reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err }));
+          if (signal?.aborted) return reject(abortReason(signal));
+          const failure = new TypeError('fetch failed', { cause: err });
+          reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(failure) : failure);
         });
         if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
         else void pump(body, req);

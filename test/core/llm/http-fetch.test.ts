@@ -192,4 +192,27 @@ describe('httpFetch (node:http, for the SDK)', () => {
     assert.equal(swapped.headers.get('x-a'), '1');
     assert.equal(await swapped.text(), 'orig');
   });
+  it('sends a request again on a new socket when the kept-alive one was closed by the server (once; never a stream body)', async () => {
+    // The server drops the second request on any socket at once, as a server does that closed an idle
+    // keep-alive connection just as the client reused it.
+    const perSocket = new Map<unknown, number>();
+    const seen: string[] = [];
+    let url: string;
+    ({ url, server } = await serve((req, res, body) => {
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      seen.push(`${body || req.url} #${n}`);
+      if (n > 1) return req.socket.destroy();
+      res.writeHead(200, { connection: 'keep-alive' }).end(`ok ${body || req.url}`);
+    }));
+    assert.equal(await (await httpFetch(`${url}/a`)).text(), 'ok /a');
+    assert.equal(await (await httpFetch(url, { method: 'POST', body: 'b' })).text(), 'ok b', 'replayed on a fresh socket');
+    assert.deepEqual(seen, ['/a #1', 'b #2', 'b #1']);
+
+    async function* stream(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('c');
+    }
+    await assert.rejects(httpFetch(url, { method: 'POST', body: stream() }), (e: unknown) => e instanceof TypeError && e.message === 'fetch failed');
+    assert.equal(seen.at(-1), 'c #2', 'a stream body is not sent twice');
+  });
 });
