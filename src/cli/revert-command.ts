@@ -12,6 +12,7 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
+import { SessionBusyError } from '../core/store/session-lock';
 import { isValidSessionId } from '../core/store/transcript-reader';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { Writers } from './output';
@@ -66,7 +67,14 @@ export async function revertMain(argv: string[], env: NodeJS.ProcessEnv, out: Wr
     out.stderr(`delegate: cannot revert: ${plan.error}\n`);
     return 2;
   }
-  const report = await revertSubagent(target, plan);
+  let report: Awaited<ReturnType<typeof revertSubagent>>;
+  try {
+    report = await revertSubagent(target, plan);
+  } catch (err) {
+    if (!(err instanceof SessionBusyError)) throw err;
+    out.stderr(`delegate: cannot revert now: ${err.message}\n`);
+    return 2;
+  }
   const refused = report.files.filter((f) => f.outcome === 'refused');
   if (parsed.json) {
     await out.stdout(

@@ -9,6 +9,7 @@ import { createAnthropicModel } from '../core/llm/anthropic-model';
 import { resolveSandbox } from '../core/sandbox/sandbox';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { listSessions } from '../core/store/session-index';
+import { SessionBusyError } from '../core/store/session-lock';
 import { replaySession, type ResumeState } from '../core/store/session-replay';
 import { isValidSessionId, readTranscript } from '../core/store/transcript-reader';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
@@ -68,34 +69,41 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
   const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
-  const session = await createSession({
-    ...workspaceFiles,
-    workdir,
-    model,
-    modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
-    mode: options.permissionMode,
-    approver: headlessApprover,
-    sandbox,
-    transcriptRoot,
-    ...(mcp ? { mcp } : {}),
-    allowedTools: options.allowedTools,
-    disallowedTools: options.disallowedTools,
-    agentFiles: { home: homedir(), includeProject: true },
-    webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
-    ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
-    ...(resumed ? { resume: resumed } : {}),
-    ...(contextWindow !== undefined ? { contextWindow } : {}),
-    limits: {
-      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
-      ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
-      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-      ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
-        ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
-        : {}),
-    },
-    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
-  });
+  let session: Session;
+  try {
+    session = await createSession({
+      ...workspaceFiles,
+      workdir,
+      model,
+      modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
+      mode: options.permissionMode,
+      approver: headlessApprover,
+      sandbox,
+      transcriptRoot,
+      ...(mcp ? { mcp } : {}),
+      allowedTools: options.allowedTools,
+      disallowedTools: options.disallowedTools,
+      agentFiles: { home: homedir(), includeProject: true },
+      webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
+      ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
+      ...(resumed ? { resume: resumed } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      limits: {
+        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+        ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
+        ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
+        ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+        ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
+          ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
+          : {}),
+      },
+      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof SessionBusyError)) throw err;
+    out.stderr(`delegate: ${err.message}\n`);
+    return EXIT.usage;
+  }
   hooks.onSession?.(session);
   for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);

@@ -29,6 +29,7 @@ import { ToolRules } from './policy/tool-rules';
 import type { Approver, PermissionMode } from './policy/types';
 import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
+import { acquireSessionLock } from './store/session-lock';
 import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
 import { BlobStore, blobDirOf } from './changes/blob-store';
 import { ChangeTracker } from './changes/change-tracker';
@@ -133,7 +134,7 @@ export interface Session {
   shutdown(reason: string, graceMs?: number): Promise<void>;
   /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
   shutdownNow(reason: string): void;
-  /** Closes the transcript files and removes the sandbox's /tmp; the session can still run later (they reopen). */
+  /** Closes the transcript files, removes the sandbox's /tmp and releases the session's lock (another process may then continue it). */
   close(): void;
 }
 
@@ -142,6 +143,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const id = resume?.sessionId ?? config.sessionId ?? randomUUID();
   const bus = new EventBus(id, resume?.lastSeq ?? 0);
   const store = await createTranscriptStore(config.transcriptRoot, id, ROOT_AGENT_ID);
+  // Before anything starts (MCP servers, the sandbox probe): a session another process writes is refused here.
+  const lock = acquireSessionLock(config.transcriptRoot, id);
   bus.subscribe(store.listener);
   const hooks = config.hooks ?? new HookRegistry();
   const rules = new ToolRules({ allowed: config.allowedTools ?? [], disallowed: config.disallowedTools ?? [] });
@@ -347,6 +350,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     close: () => {
       void mcp?.manager?.close();
       store.close();
+      lock.release();
       sandbox.removeTempFolder();
     },
   };

@@ -86,7 +86,13 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     }
     if (!(await this.confirm(`Revert the changes of ${plan.description}?`, describePlan(plan)))) return;
     const live = this.controller.current;
-    const report = await revertSubagent(target, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+    let report: Awaited<ReturnType<typeof revertSubagent>>;
+    try {
+      report = await revertSubagent(target, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
+      return;
+    }
     if (live?.id !== sessionId) this.controller.showRecorded(report.recorded);
     this.lastReport = report;
     const refused = report.files.filter((f) => f.outcome === 'refused');

@@ -240,7 +240,14 @@ export class SessionController implements vscode.Disposable {
     }
     const selection = await this.models.forRun(chatModel);
     if (!selection) return undefined;
-    const session = await this.ensureSession(folder, selection);
+    let session: Session;
+    try {
+      session = await this.ensureSession(folder, selection);
+    } catch (err) {
+      // A session another Delegate is writing (SessionBusyError), a transcript folder it cannot write: one line.
+      void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
     if (session && (this.sessionModel?.port !== selection.port || this.sessionModel.modelId !== selection.modelId)) {
       session.setModel(selection.port, selection.modelId, readSettings().contextWindow ?? selection.contextWindow);
     }

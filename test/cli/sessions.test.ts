@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { must } from '../support/must';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
 
@@ -67,6 +67,32 @@ describe('delegate CLI: resume, continue, compact', function () {
     const run = await runDelegate(['--continue', '-p', 'and?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(lastJsonLine(run.stdout).session_id, first.session_id);
+  });
+
+  it('a session another Delegate is writing is refused (one line, exit 2, nothing sent); once that one ends it goes on', async () => {
+    const first = await firstSession();
+    const id = String(first.session_id);
+    const lockFile = String(first.transcript).replace(/\.jsonl$/, '.lock');
+    assert.equal(existsSync(lockFile), false, 'released when the first run ended');
+    api.route([{ name: 'parent', match: () => true, replies: [reply.text('slow answer', { delayMs: 1500 }), reply.text('after it')] }]);
+    const before = api.messageRequests().length;
+    const slow = runDelegate(['--resume', id, '-p', 'take your time', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    for (let i = 0; api.messageRequests().length === before; i++) {
+      assert.ok(i < 200, 'the first resume reached the model');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const second = await runDelegate(['--continue', '-p', 'me too', '--cwd', dirs.workdir], { env: env() });
+    assert.equal(second.code, 2);
+    assert.equal(second.stderr.trim().split('\n').length, 1, second.stderr);
+    assert.match(second.stderr, new RegExp(`^delegate: session ${id} is in use by another Delegate \\(pid \\d+, since `));
+    assert.equal(api.messageRequests().length, before + 1, 'the refused run sent nothing');
+    assert.equal((await slow).code, 0);
+    assert.equal(existsSync(lockFile), false);
+    const after = await runDelegate(['--continue', '-p', 'me too', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    assert.equal(after.code, 0, after.stderr);
+    assert.equal(lastJsonLine(after.stdout).session_id, id);
+    const seqs = readJsonl(String(first.transcript)).map((l) => Number(l.seq));
+    assert.equal(new Set(seqs).size, seqs.length, 'no seq written twice');
   });
 
   it('an unknown id, or nothing to continue, is one line and exit 2', async () => {

@@ -5,10 +5,12 @@
  *
  * The event is recorded through the live session's bus when the session is open in this process (its seq
  * goes on, the panel hears it), else appended to the transcript after its last event, so the panel and a
- * reopened session show what was done.
+ * reopened session show what was done; then the session's lock is held from before any file is touched
+ * (a session another process is writing is refused: SessionBusyError).
  */
 import { join } from 'node:path';
 import { EventBus, type DelegateEvent } from '../events';
+import { acquireSessionLock } from '../store/session-lock';
 import { readTranscript } from '../store/transcript-reader';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from './blob-store';
@@ -36,6 +38,15 @@ export async function loadRevertPlan(target: RevertTarget): Promise<RevertPlan |
 
 /** Reverts, then records it; `recorded` is the `changes_reverted` event as written. */
 export async function revertSubagent(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport & { recorded: DelegateEvent }> {
+  const lock = live ? undefined : acquireSessionLock(target.transcriptRoot, target.sessionId);
+  try {
+    return await revertAndRecord(target, plan, live);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function revertAndRecord(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport & { recorded: DelegateEvent }> {
   const blobs = live?.changes.blobs ?? new BlobStore(blobDirOf(join(target.transcriptRoot, target.sessionId)));
   const report = await applyRevert(plan, {
     blobs,
