@@ -32,7 +32,7 @@ export default tseslint.config(
     languageOptions: { globals: nodeGlobals },
   },
   {
-    files: ['**/*.cjs', 'test/vscode-smoke/**/*.js'],
+    files: ['**/*.cjs', 'bin/*.js', 'test/vscode-smoke/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

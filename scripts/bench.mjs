@@ -25,9 +25,9 @@ import { benchParallel } from './bench/parallel.mjs';
 import { startServerProcess } from './bench/server-client.mjs';
 import { makeScratch, Report } from './bench/util.mjs';
 
-const bundle = fileURLToPath(new URL('../dist/cli/main.mjs', import.meta.url));
+const bundle = fileURLToPath(new URL('../dist/cli/main.cjs', import.meta.url));
 if (!existsSync(bundle)) {
-  console.error('dist/cli/main.mjs is missing: run `npm run build` first (or `npm run bench`, which builds)');
+  console.error('dist/cli/main.cjs is missing: run `npm run build` first (or `npm run bench`, which builds)');
   process.exit(1);
 }
 
@@ -37,7 +37,7 @@ const bundleTime = builtAt();
 const report = new Report();
 report.write(`Delegate benchmark — ${new Date().toISOString()}`);
 report.write(`node ${process.version}, ${process.platform} ${process.arch}, ${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'})`);
-report.write(`CLI bundle: dist/cli/main.mjs, ${statSync(bundle).size} bytes, built ${bundleTime.toISOString()}`);
+report.write(`CLI bundle: dist/cli/main.cjs, ${statSync(bundle).size} bytes, built ${bundleTime.toISOString()}`);
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 report.write(`load average ${load()} (other work on the machine inflates wall times: see the CPU and "waiting" rows)`);
 report.write('Figures: median [min–max, n runs]; targets apply to the median.');

@@ -68,15 +68,15 @@ export const sdkModel = (baseURL) => createAnthropicModel({ apiKey: 'bench-key',
  * One session.run() of the core in this process. Returns its wall time and the tool/agent events
  * (same shape as the CLI's stream-json lines, `time` from performance.now()).
  */
-export async function runCore(model, scratch, { maxTurns = TURNS + 10 } = {}) {
+export async function runCore(model, scratch, { maxTurns = TURNS + 10, workdir = scratch.workdir, mode = 'default', maxParallel } = {}) {
   const session = await createSession({
-    workdir: scratch.workdir,
+    workdir,
     model,
     modelId: 'bench-model',
-    mode: 'default',
+    mode,
     approver: denyAll,
     transcriptRoot: scratch.dataDir(),
-    limits: { maxTurns, subagentMaxTurns: maxTurns },
+    limits: { maxTurns, subagentMaxTurns: maxTurns, ...(maxParallel ? { maxParallel } : {}) },
   });
   const events = [];
   session.bus.subscribe((e) => {

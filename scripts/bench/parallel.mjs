@@ -1,53 +1,133 @@
-// Section 3: do parallel subagents cost more than the slowest of them? Three children whose every model
-// reply takes 300 / 500 / 700 ms (one read_file turn and a report: about 0.6 / 1.0 / 1.4 s each) are run
-// from one parent message, beside a run of the slowest child alone, on the core in-process (scripted model)
-// and on the CLI (local server; stream-json for the event times).
+// Section 3: do parallel subagents cost more than the slowest of them? 1, 2, 4 and 8 children (maxParallel 8)
+// started from one parent message, each reading and editing its own file against a model whose every reply
+// takes DELAY_MS: on the core in-process (scripted model) and on the CLI (local server; stream-json for the
+// event times). Then the same 8 children with the session's change tracker (stale-write guard, journal, kept
+// old contents) and without it, to show what it adds.
 import { runCli } from './cli.mjs';
 import { runCore, scriptedModel } from './core.mjs';
-import { delegatePlan, readJobs } from './plans.mjs';
-import { repeat } from './util.mjs';
+import { editJobsPlan } from './plans.mjs';
+import { loadTs, repeat, stats } from './util.mjs';
 
-const DELAYS = [300, 500, 700];
+const COUNTS = [1, 2, 4, 8];
+const MAX_PARALLEL = 8;
+const DELAY_MS = 300;
 const REPS = 3;
 
+const { runAgent } = loadTs('src/core/agent/loop.ts');
+const { DEFAULT_LIMITS } = loadTs('src/core/agent/limits.ts');
+const { EventBus } = loadTs('src/core/events.ts');
+const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
+const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
+const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
+const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
+const { ProcessGroups } = loadTs('src/core/tools/process-groups.ts');
+const { ChangeTracker } = loadTs('src/core/changes/change-tracker.ts');
+const { BlobStore } = loadTs('src/core/changes/blob-store.ts');
+
 /**
- * Within one run: from the parent's first task call starting to its last one finishing, and the
- * slowest child's own duration (its agent_finished.durationMs).
+ * Within one run: from the parent's first task call starting to its last one finishing, the slowest child's
+ * own duration (its agent_finished.durationMs), and the children's edit_file calls (tool_finished.durationMs).
  */
 function taskPhase(events) {
   const tasks = events.filter((e) => e.agentId === 'main' && e.name === 'task');
   const started = Math.min(...tasks.filter((e) => e.type === 'tool_started').map((e) => e.time));
   const finished = Math.max(...tasks.filter((e) => e.type === 'tool_finished').map((e) => e.time));
-  const slowestChild = Math.max(...events.filter((e) => e.type === 'agent_finished' && e.agentId !== 'main').map((e) => e.durationMs));
-  return { phaseMs: finished - started, slowestChild };
+  const children = events.filter((e) => e.type === 'agent_finished' && e.agentId !== 'main');
+  const edits = events.filter((e) => e.type === 'tool_finished' && e.name === 'edit_file' && e.agentId !== 'main');
+  return { phaseMs: finished - started, slowestChild: Math.max(...children.map((e) => e.durationMs)), children: children.length, editMs: edits.map((e) => e.durationMs) };
 }
 
-const withDuration = (run, pick) => ({ ...run, durationMs: pick(run) });
+/**
+ * runAgent with services wired by hand, no transcripts, with or without a ChangeTracker (what a session
+ * always has): the difference is what the guard and the journal cost.
+ */
+async function runBare(model, workdir, blobDir, withTracker) {
+  const bus = new EventBus('bench');
+  const changes = withTracker ? new ChangeTracker({ workdir, blobs: new BlobStore(blobDir), bus }) : undefined;
+  let ids = 0;
+  const services = {
+    model,
+    modelId: 'bench-model',
+    maxTokens: 16_000,
+    workdir,
+    hooks: new HookRegistry(),
+    permissions: new PermissionPolicy({ workdir, mode: 'acceptEdits', trusted: true }),
+    approver: { ask: async () => ({ decision: 'deny', reason: 'benchmark' }) },
+    bus,
+    limits: { ...DEFAULT_LIMITS, maxParallel: MAX_PARALLEL },
+    baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000, ...(changes ? { changes } : {}) }),
+    saveFullOutput: async () => '(not saved)',
+    newAgentId: () => `child-${++ids}`,
+    context: { window: 200_000, threshold: 0.8 },
+    agents: new AgentRegistry(),
+    processes: new ProcessGroups(),
+    ...(changes ? { changes } : {}),
+  };
+  const events = [];
+  bus.subscribe((e) => {
+    if (e.type === 'tool_started' || e.type === 'tool_finished' || e.type === 'agent_finished') {
+      events.push({ type: e.type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
+    }
+  });
+  const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: services.baseTools, maxTurns: 10 };
+  const result = await runAgent(spec, services, new AbortController().signal);
+  if (result.status !== 'completed') throw new Error(`bare run ended "${result.status}": ${result.error ?? result.result}`);
+  return { events };
+}
+
+const median = (values) => stats(values).median;
 
 export async function benchParallel(report, server, scratch) {
   report.note(
     [
-      `Children with ${DELAYS.join(' / ')} ms per model reply (1 read_file turn + report), parent replies instant.`,
-      '"vs slowest alone" = the main agent\'s duration in the 3-child run / in the same run with only the slowest',
-      'child (duration_ms of the result: from the agent\'s start to its answer, without process start and exit).',
-      '"task phase" = first task call started → last task call finished (parent events), / the slowest',
-      `child's own durationMs in that run. ${REPS} pairs each, runs alternating.`,
+      `${COUNTS.join(' / ')} children from one parent message, maxParallel ${MAX_PARALLEL}. Each child reads its own ~2 KB file,`,
+      `edits one line of it (edit_file: stale-write guard, journal, old contents kept) and reports: 3 model replies of`,
+      `${DELAY_MS} ms each. The parent's replies are instant. "task phase / slowest child" = first task call started →`,
+      'last task call finished (parent events), divided by the slowest child\'s own durationMs in the same run.',
+      '"vs one child" = the run\'s duration (the main agent\'s, from its start to its answer) / the 1-child run\'s.',
+      `${REPS} rounds, the counts alternating inside each round; a fresh workspace per run.`,
     ].join('\n'),
   );
-  const jobs = readJobs(['JOB-A', 'JOB-B', 'JOB-C'], { delays: DELAYS, reads: 1 });
-  const three = delegatePlan(jobs);
-  const alone = delegatePlan([jobs[2]]);
-
+  const plans = new Map(COUNTS.map((n) => [n, editJobsPlan(n, { delayMs: DELAY_MS })]));
   const hosts = [
-    ['core (in-process, scripted model)', async (plan) => withDuration(await runCore(scriptedModel(plan), scratch), (r) => r.result.durationMs)],
-    ['CLI (built bundle, local server)', async (plan) => withDuration(await runCli(server, scratch, plan, { format: 'stream-json' }), (r) => r.result.duration_ms)],
+    ['core (in-process, scripted model)', async (n) => {
+      const run = await runCore(scriptedModel(plans.get(n)), scratch, { workdir: scratch.editWorkdir(n), mode: 'acceptEdits', maxParallel: MAX_PARALLEL });
+      return { ...taskPhase(run.events), durationMs: run.result.durationMs, wallMs: run.wallMs };
+    }],
+    ['CLI (built bundle, local server)', async (n) => {
+      const extraArgs = ['--max-parallel', String(MAX_PARALLEL), '--permission-mode', 'acceptEdits'];
+      const run = await runCli(server, scratch, plans.get(n), { format: 'stream-json', cwd: scratch.editWorkdir(n), extraArgs });
+      return { ...taskPhase(run.events), durationMs: run.result.duration_ms, wallMs: run.wallMs };
+    }],
   ];
   for (const [host, run] of hosts) {
-    const pairs = await repeat(REPS, async () => ({ three: await run(three), alone: await run(alone) }));
-    const phases = pairs.map((p) => taskPhase(p.three.events));
-    report.row(`${host}: 3 children, run wall time`, pairs.map((p) => p.three.wallMs), { digits: 0 });
-    report.row('  slowest child alone, run wall time', pairs.map((p) => p.alone.wallMs), { digits: 0 });
-    report.row('  3 children vs slowest alone (duration)', pairs.map((p) => p.three.durationMs / p.alone.durationMs), { unit: '×', digits: 3, max: 1.1 });
-    report.row('  task phase vs slowest child (same run)', phases.map((p) => p.phaseMs / p.slowestChild), { unit: '×', digits: 3, max: 1.1 });
+    await run(1);
+    const rounds = await repeat(REPS, async () => {
+      const byCount = new Map();
+      for (const n of COUNTS) byCount.set(n, await run(n));
+      return byCount;
+    });
+    report.note(`${host}:`);
+    const oneChild = median(rounds.map((r) => r.get(1).durationMs));
+    for (const n of COUNTS) {
+      const runs = rounds.map((r) => r.get(n));
+      if (runs.some((r) => r.children !== n)) throw new Error(`${host}: a run with ${n} children finished ${runs.map((r) => r.children).join('/')}`);
+      report.row(`  ${n} ${n === 1 ? 'child: ' : 'children:'} task phase / slowest child`, runs.map((r) => r.phaseMs / r.slowestChild), { unit: '×', digits: 3, max: 1.1 });
+      if (n > 1) report.row(`    run duration vs one child`, runs.map((r) => r.durationMs / oneChild), { unit: '×', digits: 3 });
+    }
+    report.row('  edit_file per call, 8 children at once', rounds.flatMap((r) => r.get(8).editMs), { digits: 2 });
+    report.row('  run wall time, 8 children', rounds.map((r) => r.get(8).wallMs), { digits: 0 });
   }
+
+  report.note('What the change tracker adds: 8 children, runAgent wired by hand (no transcripts), with and without it:');
+  const plan = plans.get(8);
+  const pairs = await repeat(REPS, async () => ({
+    on: taskPhase((await runBare(scriptedModel(plan), scratch.editWorkdir(8), scratch.dataDir(), true)).events),
+    off: taskPhase((await runBare(scriptedModel(plan), scratch.editWorkdir(8), scratch.dataDir(), false)).events),
+  }));
+  report.row('  task phase / slowest child, tracker on', pairs.map((p) => p.on.phaseMs / p.on.slowestChild), { unit: '×', digits: 3 });
+  report.row('  task phase / slowest child, tracker off', pairs.map((p) => p.off.phaseMs / p.off.slowestChild), { unit: '×', digits: 3 });
+  report.row('  task phase, on / off', pairs.map((p) => p.on.phaseMs / p.off.phaseMs), { unit: '×', digits: 3, max: 1.02 });
+  report.row('  edit_file per call, tracker on', pairs.flatMap((p) => p.on.editMs), { digits: 2 });
+  report.row('  edit_file per call, tracker off', pairs.flatMap((p) => p.off.editMs), { digits: 2 });
 }

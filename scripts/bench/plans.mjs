@@ -48,3 +48,30 @@ export function delegatedGrowthPlan() {
 export function readJobs(tags, { delays = [], reads = 3 } = {}) {
   return tags.map((tag, i) => ({ tag, files: GROWTH_FILES.slice(i * reads, i * reads + reads), delayMs: delays[i] ?? 0 }));
 }
+
+/** The file child `tag` edits in the parallel scenario (util.mjs makeEditWorkspace writes them). */
+export const editFileOf = (tag) => `edits/${tag}.txt`;
+export const editTags = (n) => Array.from({ length: n }, (_, i) => `JOB-E${i + 1}`);
+
+/**
+ * The parent starts `n` children in one message; each reads its own file, edits one line of it and reports,
+ * every child reply taking `delayMs` (3 replies). The parent's replies are instant.
+ */
+export function editJobsPlan(n, { delayMs }) {
+  const tags = editTags(n);
+  const plan = {
+    parent: [
+      { tools: tags.map((tag) => ({ name: 'task', input: { prompt: `${tag}: update the status line of ${editFileOf(tag)}.`, description: `edit ${tag}` } })) },
+      { text: 'All tasks are done.' },
+    ],
+    children: {},
+  };
+  for (const tag of tags) {
+    plan.children[tag] = [
+      { tools: [readFile(editFileOf(tag))], delayMs },
+      { tools: [{ name: 'edit_file', input: { path: editFileOf(tag), old_text: 'status: draft', new_text: `status: edited by ${tag}` } }], delayMs },
+      { text: summaryOf(tag), delayMs },
+    ];
+  }
+  return plan;
+}

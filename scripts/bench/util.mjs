@@ -93,9 +93,23 @@ export function makeScratch() {
     writeFileSync(join(workdir, file), `${canary(i + 1)}\n${body}`);
   });
   let runs = 0;
+  const cacheDir = join(root, 'cache');
+  mkdirSync(cacheDir);
   return {
     root,
     workdir,
+    /** XDG_CACHE_HOME of every CLI run: the CLI's V8 code cache. */
+    cacheDir,
+    /** A fresh workspace holding edits/JOB-E1..n.txt (~2 KB each, one `status: draft` line) for children to edit. */
+    editWorkdir: (n) => {
+      const dir = join(root, `edit-ws-${++runs}`);
+      mkdirSync(join(dir, 'edits'), { recursive: true });
+      for (let i = 1; i <= n; i++) {
+        const body = Array.from({ length: 30 }, (_, k) => `line ${k + 1} of job ${i}: lorem ipsum dolor sit amet, consectetur.\n`).join('');
+        writeFileSync(join(dir, 'edits', `JOB-E${i}.txt`), `# Job ${i}\nstatus: draft\n${body}`);
+      }
+      return dir;
+    },
     /** A fresh folder for one run's transcripts (or a CLI's XDG_DATA_HOME). */
     dataDir: () => {
       const dir = join(root, `data-${++runs}`);

@@ -4,15 +4,11 @@
  * stdout) is handled in exit-guard.ts: Ctrl-C cancels the run and exits 130, a second one forces it.
  */
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { probeBubblewrap } from '../core/sandbox/probe';
 import { parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
 
-// Node's fetch parses HTTP with a WebAssembly module that V8 recompiles in the background: ~300 ms
-// of CPU and ~25 MiB of peak RSS for a short run, and exit waits for it. The baseline tier is enough.
-setFlagsFromString('--no-wasm-tier-up');
-setFlagsFromString('--no-wasm-dynamic-tiering');
+// V8's flags (no WebAssembly tier-up) are set in start.ts, which loads this module: before anything compiles.
 
 declare const DELEGATE_VERSION: string;
 

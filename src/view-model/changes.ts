@@ -1,11 +1,18 @@
 /**
- * Reducer cases for what subagents changed: a finished subagent's manifest lands on its task node (the
+ * Reducer cases for what agents changed: each change lands on the call that made it (its row's diff, kept
+ * contents, so it opens in a reopened session too), a finished subagent's manifest on its task node (the
  * "Changes" row), and a revert marks each of its files with what happened, plus one notice in the
  * conversation so a reopened session shows that a revert was made.
  */
 import type { EventOf } from '../core/events';
-import { nextLocalId, placeNode, taskOfAgent, type Touched } from './store';
+import { getTool, nextLocalId, placeNode, taskOfAgent, toolNodeId, type Touched } from './store';
 import type { SessionViewState } from './types';
+
+/** Host-side only (the row's diff action asks the host): nothing to re-render. */
+export function onFileChanged(state: SessionViewState, e: EventOf<'file_changed'>): void {
+  const tool = getTool(state, toolNodeId(e.toolUseId));
+  if (tool) tool.change = { path: e.path, ...(e.before ? { before: e.before } : {}), ...(e.after ? { after: e.after } : {}) };
+}
 
 export function onChangeManifest(state: SessionViewState, e: EventOf<'change_manifest'>, touched: Touched): void {
   const task = taskOfAgent(state, e.agentId);

@@ -8,7 +8,7 @@
  * so a snapshot followed by an overlapping batch is harmless. Pure TS: no DOM, no vscode.
  */
 import type { DelegateEvent, EventOf, Usage } from '../core/events';
-import { onChangeManifest, onChangesReverted } from './changes';
+import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
 import { isToolResultMessage, messageText, preview } from './summarize';
@@ -117,6 +117,9 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     }
     case 'notice':
       addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
+      break;
+    case 'file_changed':
+      onFileChanged(state, event);
       break;
     case 'change_manifest':
       onChangeManifest(state, event, touched);

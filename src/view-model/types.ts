@@ -87,6 +87,8 @@ export interface ToolCallNode {
   fullOutputPath?: string;
   startedAt: number;
   durationMs?: number;
+  /** The file this call changed, as kept in the session folder (content hashes; none = absent): its diff. */
+  change?: { path: string; before?: string; after?: string };
 }
 
 export interface TaskNode {

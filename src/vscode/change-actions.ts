@@ -4,6 +4,7 @@
  *   file clicked ──▶ diff of the kept contents (before → after), served from the session folder under the
  *                    `delegate-change:` scheme, so it works in a reopened session too; after a refused
  *                    revert: the subagent's version → the file as it is now
+ *   a write/edit row's diff ──▶ the same, for the one change that call made
  *   Revert…      ──▶ plan from the transcript ─▶ modal listing the files (and the commands it cannot undo)
  *                ─▶ revert (through the live session when it is open here) ─▶ one message; refused files
  *                   offer their diffs
@@ -16,6 +17,7 @@ import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
 import type { RevertPlan } from '../core/changes/revert-plan';
 import type { RevertReport } from '../core/changes/revert';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
+import { getTool, toolNodeId } from '../view-model/store';
 import type { SessionController } from './session-controller';
 
 export const CHANGE_SCHEME = 'delegate-change';
@@ -42,6 +44,16 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     if (!sessionId || !isContentHash(hash) || sessionId.includes('..')) return '';
     const bytes = await readFile(join(blobDirOf(join(this.transcriptRoot(), sessionId)), hash)).catch(() => undefined);
     return bytes ? bytes.toString('utf8') : '';
+  }
+
+  /** The diff of one write/edit call (its row's action); false when the call changed nothing that was kept. */
+  async openToolChange(toolUseId: string): Promise<boolean> {
+    const change = getTool(this.controller.snapshot().state, toolNodeId(toolUseId))?.change;
+    const sessionId = this.controller.openSessionId;
+    if (!change || !sessionId) return false;
+    const side = (hash: string | undefined): vscode.Uri => vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(change.path)}` });
+    await vscode.commands.executeCommand('vscode.diff', side(change.before), side(change.after), `${change.path} (Delegate change)`, { preview: true });
+    return true;
   }
 
   async openChange(agentId: string, path: string): Promise<void> {

@@ -11,7 +11,6 @@ import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
-import { DIFF_SCHEME } from './diff-store';
 import { EditorMcpServers } from './mcp-servers';
 import { SessionController } from './session-controller';
 import { transcriptRootOf } from './session-history';
@@ -56,9 +55,6 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     controller.onStatus((s) => status.update(s)),
     vscode.window.registerWebviewViewProvider(VIEW_ID, view),
     vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes),
-    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, {
-      provideTextDocumentContent: (uri) => controller.diffs?.provideTextDocumentContent(uri) ?? '',
-    }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.setTrusted(true)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.permissions.setMode(readSettings().permissionMode);

@@ -73,6 +73,12 @@ export function createLmModel(opts: LmModelOptions): LmModelPort {
   return {
     key: opts.key,
     model: opts.model,
+    // An agent definition's model: its own input limit (the session's model: the session's window).
+    async contextWindow(name) {
+      if (name === opts.key || !name) return undefined;
+      const other = await opts.others?.(name);
+      return other && other.maxInputTokens > 0 ? other.maxInputTokens : undefined;
+    },
     async stream(request, signal, callbacks) {
       const model = await modelFor(request.model);
       return streamOnce(model, counterFor(model), request, signal, callbacks, opts.waitingNoticeMs ?? 10_000);

@@ -24,7 +24,6 @@ import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
-import { DiffStore } from './diff-store';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
@@ -43,7 +42,6 @@ export interface ControllerStatus {
 
 export class SessionController implements vscode.Disposable {
   private session: Session | undefined;
-  private detachDiffs: (() => void) | undefined;
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
   private tokens = 0;
@@ -53,7 +51,6 @@ export class SessionController implements vscode.Disposable {
   private sandbox: SandboxStatus | undefined;
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
-  diffs: DiffStore | undefined;
   /** Finished subagents held for review (delegate.reviewSubagentResults). */
   readonly review = new ResultReview();
   /** Which model each prompt runs on (settings, or the Chat view's pick); its problems become session notices. */
@@ -222,10 +219,8 @@ export class SessionController implements vscode.Disposable {
   }
 
   private closeCurrent(): void {
-    this.detachDiffs?.();
     this.session?.close();
     this.session = undefined;
-    this.diffs = undefined;
     this.resumeId = undefined;
     this.sandbox = undefined;
     this.sessionModel = undefined;
@@ -290,8 +285,6 @@ export class SessionController implements vscode.Disposable {
     });
     this.resumeId = undefined;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, session.id);
-    this.diffs = new DiffStore(folder.uri.fsPath);
-    this.detachDiffs = this.diffs.attach(session.hooks);
     session.bus.subscribe((event) => this.onEvent(session, event));
     this.session = session;
     this.sessionModel = selection;
@@ -363,7 +356,6 @@ export class SessionController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.session?.shutdownNow('the extension was disposed');
-    this.detachDiffs?.();
     this.session?.close();
     this.eventsEmitter.dispose();
     this.statusEmitter.dispose();

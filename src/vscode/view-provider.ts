@@ -101,8 +101,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         await this.changes.revert(message.agentId);
         break;
       case 'open_diff':
-        if (!(await this.controller.diffs?.open(message.toolUseId))) {
-          void vscode.window.showInformationMessage('Delegate: this change is no longer available to compare (it was made in an earlier editor session).');
+        if (!(await this.changes.openToolChange(message.toolUseId))) {
+          void vscode.window.showInformationMessage('Delegate: this call changed no file (it failed, was refused, or wrote what was already there).');
         }
         break;
     }

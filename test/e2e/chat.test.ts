@@ -16,6 +16,7 @@ import { lastResponse, openChat, sendChat, unfoldSteps, waitForResponse } from '
 import { openDelegateEditor, ROOT_DIR, screenshot, type EditorSession } from './editor';
 import { CANARY, createWorkspace } from './fixtures';
 import { Panel, STEP_TIMEOUT } from './panel';
+import { gate, waitUntil } from './wait';
 import { askFromPalette, openDelegateView, runCommand } from './workbench';
 
 const child = (marker: string, replies: LmRoute['replies']): LmRoute => ({ name: `child ${marker}`, match: (r) => isChildRequest(r) && promptOf(r).includes(marker), replies });
@@ -92,6 +93,7 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
 
   it('b. @delegate in the Chat view: the answer streams, each subagent a progress line, then its summary and a button to its node in the panel', async () => {
     await runCommand(page, 'Delegate: New Session');
+    const progressSeen = gate();
     lm.script.route([
       child('SURVEY', [
         lmReply.toolUse({ name: 'glob', input: { pattern: 'test/**/*.test.ts' } }),
@@ -99,8 +101,8 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
           { name: 'read_file', input: { path: 'test/math.test.ts' } },
           { name: 'read_file', input: { path: 'test/strings.test.ts' } },
         ]),
-        // Late: the progress line is seen while the subagent runs.
-        lmReply.text('Two test files: math.test.ts checks add(), strings.test.ts checks shout().', { delayMs: 3000 }),
+        // Held until the test has seen the progress line while the subagent runs (a fixed delay flaked under load).
+        lmReply.text('Two test files: math.test.ts checks add(), strings.test.ts checks shout().', { until: progressSeen.opened }),
       ]),
       child('CONFIG', [lmReply.toolUse({ name: 'read_file', input: { path: 'config.json' } }), lmReply.text('config.json sets retries to 3.')]),
       parent([
@@ -116,8 +118,12 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
     ]);
     await openChat(page);
     await sendChat(page, '@delegate What do the tests cover, and what does the config set?');
-    await lastResponse(page).getByText('Subagent: survey tests').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    await screenshot(page, 'chat-running');
+    try {
+      await lastResponse(page).getByText('Subagent: survey tests').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+      await screenshot(page, 'chat-running');
+    } finally {
+      progressSeen.open();
+    }
 
     const response = await waitForResponse(page, 'the config sets retries to 3.');
     await unfoldSteps(response);
@@ -133,7 +139,7 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
     await panel.assistantText('the config sets retries to 3').waitFor({ timeout: STEP_TIMEOUT });
     const survey = panel.task('survey tests');
     await panel.setOpen(survey, false);
-    // In the order they finished: the config first (the survey's last reply waits 3 s).
+    // In the order they finished: the config first (the survey's last reply waits for the test).
     assert.ok(text.indexOf('✓ read config') < text.indexOf('✓ survey tests'));
     await buttons.nth(1).click();
     await survey.and(panel.frame.locator('.revealed[open]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
@@ -175,10 +181,3 @@ function assertNoLeak(requests: LmRecorded[]): void {
   for (const r of requests.filter((x) => !isChildRequest(x.request))) assert.ok(!wholeLmRequest(r.request).includes(CANARY), `main agent request #${r.index} must not hold the canary`);
 }
 
-async function waitUntil(test: () => boolean, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

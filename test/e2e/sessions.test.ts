@@ -10,6 +10,7 @@ import { lastToolResults, reply, startMessagesApiServer, systemText, type Messag
 import { openDelegateEditor, screenshot, type EditorSession } from './editor';
 import { childRoute, createWorkspace, isChild, parentRoute, wholeRequest } from './fixtures';
 import { Panel, STEP_TIMEOUT } from './panel';
+import { gate, waitUntil } from './wait';
 import { askFromPalette, notification, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
 
 const API_KEY = 'sk-e2e-sessions';
@@ -100,9 +101,11 @@ describe('Delegate in a real VS Code: sessions that last', function () {
 
   it('g. Stop on one running subagent stops it alone: the other finishes and the main agent goes on', async () => {
     await runCommand(page, 'Delegate: New Session');
+    const slowStopped = gate();
     server.route([
       childRoute('SLOWJOB', [reply.toolUse({ name: 'read_file', input: { path: 'README.md' } }), reply.stall()]),
-      childRoute('QUICKJOB', [reply.text('The math module adds numbers.', { delayMs: 4000 })]),
+      // Held until its sibling is stopped: the test sees it still running then.
+      childRoute('QUICKJOB', [reply.text('The math module adds numbers.', { until: slowStopped.opened })]),
       parentRoute([
         reply.toolUse([
           { name: 'task', input: { description: 'slow survey', prompt: 'SLOWJOB: survey everything.' } },
@@ -121,6 +124,7 @@ describe('Delegate in a real VS Code: sessions that last', function () {
     await stop.click();
     await panel.waitForStatus(slow, 'cancelled');
     assert.equal(await quick.getAttribute('data-status'), 'running', 'the other subagent goes on');
+    slowStopped.open();
     await panel.waitForStatus(quick, 'completed');
     await panel.assistantText('One survey was stopped').waitFor({ timeout: STEP_TIMEOUT });
     await panel.waitUntilIdle();
@@ -207,10 +211,3 @@ describe('Delegate in a real VS Code: sessions that last', function () {
   });
 });
 
-async function waitUntil(test: () => boolean, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -11,6 +11,7 @@ import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer,
 import { openDelegateEditor, screenshot, type EditorSession } from './editor';
 import { childRoute, createWorkspace, isChild, parentRoute } from './fixtures';
 import { Panel, STEP_TIMEOUT } from './panel';
+import { gateWhen } from './wait';
 import { askFromPalette, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
 
 const API_KEY = 'sk-e2e-several';
@@ -69,16 +70,21 @@ describe('Delegate in a real VS Code: several subagents you can trust', function
   it('a sibling’s stale write is refused naming who changed the file; the budget bar fills and the budget is reached', async () => {
     await runCommand(page, 'Delegate: New Session');
     const usage = { input_tokens: 1800, output_tokens: 100 };
+    const lowerHasRead = (): boolean => requests().filter((r) => isChild(r) && JSON.stringify(r.body.messages?.[0]).includes('LOWER')).length >= 2;
     server.route([
       childRoute('RAISE', [
         reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }, { usage }),
-        reply.toolUse({ name: 'edit_file', input: { path: 'config.json', old_text: '"retries": 3', new_text: '"retries": 5' } }, { usage }),
+        // Held until its sibling has read the file too: that read is what goes stale.
+        reply.toolUse({ name: 'edit_file', input: { path: 'config.json', old_text: '"retries": 3', new_text: '"retries": 5' } }, { usage, until: gateWhen(lowerHasRead) }),
         reply.text('Raised retries to 5.', { usage }),
       ]),
       childRoute('LOWER', [
         reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }, { usage: { input_tokens: 500, output_tokens: 50 } }),
-        // Late, so its sibling's edit comes first.
-        reply.toolUse({ name: 'edit_file', input: { path: 'config.json', old_text: '"retries": 3', new_text: '"retries": 1' } }, { delayMs: 2500, usage: { input_tokens: 500, output_tokens: 50 } }),
+        // Held until its sibling's edit is on disk, so that one comes first.
+        reply.toolUse(
+          { name: 'edit_file', input: { path: 'config.json', old_text: '"retries": 3', new_text: '"retries": 1' } },
+          { until: gateWhen(() => readFileSync(join(workspace.dir, 'config.json'), 'utf8').includes('"retries": 5')), usage: { input_tokens: 500, output_tokens: 50 } },
+        ),
         reply.text('Could not lower retries: the file changed under me.'),
       ]),
       parentRoute([

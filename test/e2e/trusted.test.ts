@@ -13,6 +13,7 @@ import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer,
 import { openDelegateEditor, screenshot, type EditorSession } from './editor';
 import { CANARY, CONFIG_JSON, childRoute, createWorkspace, isChild, parentRoute, wholeRequest } from './fixtures';
 import { Panel, STEP_TIMEOUT } from './panel';
+import { gate, waitUntil } from './wait';
 import { askFromPalette, modalDialog, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
 
 const API_KEY = 'sk-e2e-typed-into-the-ui';
@@ -65,6 +66,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
   });
 
   it('a. Ask… runs a task whose calls show, in order, in its tree; the main agent never sees what the subagent read', async () => {
+    const liveSeen = gate();
     server.route([
       childRoute('SURVEY', [
         reply.toolUse({ name: 'glob', input: { pattern: 'test/**/*.test.ts' } }),
@@ -72,8 +74,8 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
           { name: 'read_file', input: { path: 'test/math.test.ts' } },
           { name: 'read_file', input: { path: 'test/strings.test.ts' } },
         ]),
-        // Late, so the live tree can be seen while the task still runs.
-        reply.text('Two test files: math.test.ts checks add(), strings.test.ts checks shout().', { delayMs: 3000 }),
+        // Held, so the live tree can be seen while the task still runs.
+        reply.text('Two test files: math.test.ts checks add(), strings.test.ts checks shout().', { until: liveSeen.opened }),
       ]),
       parentRoute([
         reply.toolUse({ name: 'task', input: { description: 'survey tests', prompt: 'SURVEY: list the test files under test/, read each one and report what it covers.' } }),
@@ -84,8 +86,12 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
 
     const task = panel.task('survey tests');
     const rows = panel.toolRows(task);
-    await rows.nth(2).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    assert.equal(await task.getAttribute('data-status'), 'running', 'the calls show live, while the task runs (and it is open meanwhile)');
+    try {
+      await rows.nth(2).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+      assert.equal(await task.getAttribute('data-status'), 'running', 'the calls show live, while the task runs (and it is open meanwhile)');
+    } finally {
+      liveSeen.open();
+    }
 
     await panel.waitForStatus(task, 'completed');
     await panel.assistantText('The tests cover add() and shout().').waitFor({ timeout: STEP_TIMEOUT });
@@ -169,7 +175,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await panel.toolRows(task).first().and(panel.frame.locator('[data-status="ok"]')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await waitUntil(() => requests().filter(isChild).length === 2, 'the subagent is waiting on its (stalled) second model reply');
     // The elapsed time ticks once a second while nothing else happens: it must pass one second.
-    await waitUntilAsync(async () => /\b\d+(\.\d+)?s\b/.test(await task.locator('.task-sub').innerText()), 'the running task shows seconds elapsed');
+    await waitUntil(async () => /\b\d+(\.\d+)?s\b/.test(await task.locator('.task-sub').innerText()), 'the running task shows seconds elapsed');
     await screenshot(page, 'running-task');
 
     assert.equal(await panel.isIdle(), false, 'Stop is enabled while running');
@@ -221,14 +227,3 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
   });
 });
 
-async function waitUntil(test: () => boolean, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
-  await waitUntilAsync(async () => test(), what, timeoutMs);
-}
-
-async function waitUntilAsync(test: () => Promise<boolean>, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

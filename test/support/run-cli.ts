@@ -8,7 +8,7 @@ export const REPO = resolve(__dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'delegate.js');
 
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO, 'dist', 'cli', 'main.mjs'))) throw new Error('dist/cli is missing: run `npm run build` first');
+  if (!existsSync(join(REPO, 'dist', 'cli', 'start.cjs'))) throw new Error('dist/cli is missing: run `npm run build` first');
 }
 
 export interface CliRun {

@@ -136,9 +136,21 @@ describe('Delegate in the extension host', () => {
     assert.equal(readFileSync(join(workdir, 'b.txt'), 'utf8'), 'two\n');
     const writeId = lastToolResults(requests()[1] as RecordedRequest)[0]?.tool_use_id;
     assert.ok(typeof writeId === 'string');
-    assert.ok(await api.controller.diffs?.open(writeId));
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+    const diffOf = async (): Promise<string[]> => {
+      assert.ok(await api.changes.openToolChange(writeId));
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+      return [(await vscode.workspace.openTextDocument(tab.input.original)).getText(), (await vscode.workspace.openTextDocument(tab.input.modified)).getText()];
+    };
+    assert.deepEqual(await diffOf(), ['', 'one\n'], 'a new file: nothing → what was written');
+    // A reopened session (a reload, the history list) keeps its diffs: they are served from the session folder.
+    const id = api.controller.openSessionId;
+    assert.ok(id);
+    api.controller.newSession();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(await api.changes.openToolChange(writeId), false, 'another session has no such call');
+    assert.ok(await api.controller.openSession(id));
+    assert.deepEqual(await diffOf(), ['', 'one\n']);
   });
 
   it('a finished task\'s Changes: a file opens the diff of its kept contents; Revert (confirmed) puts it back and the view says so', async () => {

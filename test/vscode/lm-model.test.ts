@@ -155,6 +155,13 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
     const tasks = allTasks(api.controller.snapshot().state);
     assert.equal(tasks.find((t) => t.description === 'elsewhere')?.model, 'script-other');
     assert.ok(notices().some((t) => t.includes('no VS Code language model is called “no-such-model”')), notices().join('\n'));
+
+    // Such an agent compacts against its own model's input limit (script-other: 50,000), not the session's.
+    const [tools] = await vscode.lm.selectChatModels({ vendor: TEST_LM_VENDOR, id: TEST_MODELS.tools });
+    const [other] = await vscode.lm.selectChatModels({ vendor: TEST_LM_VENDOR, id: TEST_MODELS.other });
+    assert.ok(tools && other);
+    const port = createLmModel({ model: tools, key: 'session-model', others: async (name) => (name === 'script-other' ? other : undefined) });
+    assert.deepEqual(await Promise.all(['script-other', 'session-model', 'no-such-model'].map((id) => port.contextWindow?.(id))), [50_000, undefined, undefined]);
   });
 
   it('a refused request and a model that cannot call tools end the run with one line in the panel', async () => {

@@ -61,6 +61,9 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
   const modelId = spec.modelId ?? services.modelId;
+  // An agent on another model compacts against that model's window (a smaller editor model fills sooner).
+  const ownWindow = modelId === services.modelId ? undefined : await services.model.contextWindow?.(modelId).catch(() => undefined);
+  const modelServices = { ...services, modelId, ...(ownWindow ? { context: { ...services.context, window: ownWindow } } : {}) };
   const background = new BackgroundChildren();
   const tools =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
@@ -94,7 +97,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const meter = new ContextMeter(fixedTokens);
   /** Compaction: the hook before each request; replaces the conversation in place when it ran. */
   const compact = async (trigger: CompactionTrigger, turn: number): Promise<void> => {
-    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, { ...services, modelId }, trigger);
+    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, modelServices, trigger);
     if (out) messages.splice(0, messages.length, ...out);
   };
   const request = async (forcedFinal: boolean, turn: number, stepSignal: AbortSignal): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
@@ -102,7 +105,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     const sent = messages.length;
     let response: Awaited<ReturnType<typeof streamTurn>>;
     try {
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
+      response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
       if (rejectsWebSearch(err) && services.webSearch?.enabled) {
@@ -113,7 +116,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
         await compact('overflow', turn);
       } else throw err;
-      response = await streamTurn(spec, { ...services, modelId }, tools, messages, forcedFinal, turn, stepSignal, emit);
+      response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
     }
     meter.record(response.usage, sent);
     return response;

@@ -19,8 +19,15 @@
  * Credentials are passed explicitly (apiKey, else authToken): with neither, SDK 1.x would look for
  * profile files, so this client refuses to start a request instead.
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, type Middleware } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Middleware } from '@anthropic-ai/sdk';
+// The base client and the one resource used, not the index: the full client builds every resource (beta,
+// files, skills…) and the bundle parses ~3× the code (~30 ms of CPU before the CLI's first request).
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
+import { httpFetch, withBody } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
@@ -44,6 +51,11 @@ export interface AnthropicModelOptions {
   waitingNoticeMs?: number;
 }
 
+/** The SDK's base client with `messages` only (what `Anthropic` is, less the other resources). */
+class MessagesClient extends BaseAnthropic {
+  readonly messages = new Messages(this);
+}
+
 /** A failure after the stream started: worth another attempt. */
 class RetryableStreamFailure extends Error {}
 /** A host callback threw: rethrown as is, it is the host's bug, not the API's. */
@@ -61,11 +73,13 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const keyHint = opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
   const client =
     credential &&
-    new Anthropic({
+    new MessagesClient({
       ...credential,
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
       maxRetries: opts.maxRetries ?? 2,
       timeout: opts.requestTimeoutMs ?? 120_000,
+      // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
+      fetch: httpFetch as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
     });
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   const streamRetries = opts.streamRetries ?? 2;
@@ -106,7 +120,7 @@ function toParams(r: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
 }
 
 async function attemptOnce(
-  client: Anthropic,
+  client: MessagesClient,
   request: ModelRequest,
   signal: AbortSignal,
   callbacks: ModelCallbacks,
@@ -151,7 +165,8 @@ async function attemptOnce(
         },
       }),
     );
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    // Not `new Response(...)`: that class loads undici (see http-fetch.ts).
+    return withBody(res, body) as unknown as Response; // the same shape the SDK's fetch returns
   };
 
   try {

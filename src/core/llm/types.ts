@@ -56,4 +56,9 @@ export class ModelError extends Error {
 export interface ModelPort {
   /** Streams one assistant message. Rejects with ModelError (kind 'aborted' when the signal fired). */
   stream(request: ModelRequest, signal: AbortSignal, callbacks: ModelCallbacks): Promise<ModelResponse>;
+  /**
+   * The context window of another model this port reaches (an agent definition's `model`), when the port
+   * knows it (the editor's models report theirs); undefined: the session's window applies.
+   */
+  contextWindow?(modelId: string): Promise<number | undefined>;
 }

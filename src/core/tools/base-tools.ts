@@ -7,7 +7,7 @@ import { createBashTool, type BashToolOptions } from './bash';
 import { createEditFileTool } from './edit-file';
 import { createGlobTool } from './glob';
 import { createGrepTool } from './grep';
-import { defaultRipgrepPath } from './ripgrep';
+import { lazyDefaultRipgrepPath } from './ripgrep';
 import { createNodeFileOps } from './node-file-ops';
 import { PathLocks } from './path-locks';
 import { createReadFileTool } from './read-file';
@@ -25,7 +25,7 @@ export interface BaseToolOptions extends BashToolOptions {
 
 export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {
   const ops = opts.ops ?? createNodeFileOps();
-  const rg = opts.ripgrepPath ?? defaultRipgrepPath();
+  const rg = opts.ripgrepPath ?? lazyDefaultRipgrepPath();
   // One lock table for both writing tools: a write racing an edit of the same file is ordered too.
   const changes = opts.changes;
   const locks = changes?.locks ?? new PathLocks();

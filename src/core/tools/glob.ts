@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { asRecord } from './file-access';
-import { ALWAYS_EXCLUDED, runRipgrep } from './ripgrep';
+import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
 import type { ParseResult, Tool } from './types';
 
 export interface GlobInput {
@@ -37,7 +37,7 @@ function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
-export function createGlobTool(workdir: string, rgPath: string | undefined): Tool<GlobInput> {
+export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<GlobInput> {
   return {
     name: 'glob',
     description:
@@ -72,6 +72,7 @@ export function createGlobTool(workdir: string, rgPath: string | undefined): Too
         return { content: `workspace folder is not accessible: ${workdir}`, isError: true };
       }
 
+      const rgPath = ripgrepAt(ripgrep);
       if (!rgPath) return { content: 'glob is not available: ripgrep (rg) was not found on this machine', isError: true };
       const listed = await runRipgrep(rgPath, ['--files', '--hidden', ...ALWAYS_EXCLUDED.flatMap((g) => ['--glob', g])], { cwd: root, signal: ctx.signal });
       if (listed.code !== 0 && listed.code !== 1) {

@@ -7,7 +7,7 @@ import { realpath } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { asRecord } from './file-access';
 import { resolveInside } from './path-confinement';
-import { ALWAYS_EXCLUDED, runRipgrep } from './ripgrep';
+import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
 import type { ParseResult, Tool } from './types';
 
 export type GrepMode = 'files_with_matches' | 'content' | 'count';
@@ -33,7 +33,7 @@ function optionalInt(rec: Record<string, unknown>, key: string, min: number): nu
   return v;
 }
 
-export function createGrepTool(workdir: string, rgPath: string | undefined): Tool<GrepInput> {
+export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<GrepInput> {
   return {
     name: 'grep',
     description:
@@ -89,6 +89,7 @@ export function createGrepTool(workdir: string, rgPath: string | undefined): Too
     summarize: (input) => `${input.pattern}${input.path ? `  in ${input.path}` : ''}${input.glob ? `  (${input.glob})` : ''}`,
 
     async execute(input, ctx) {
+      const rgPath = ripgrepAt(ripgrep);
       if (!rgPath) return { content: 'grep is not available: ripgrep (rg) was not found on this machine', isError: true };
       let root: string;
       try {

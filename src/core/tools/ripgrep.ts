@@ -20,6 +20,20 @@ export function defaultRipgrepPath(): string {
   }
 }
 
+/** A ripgrep binary, or how to find it on first use (grep and glob take either). */
+export type RipgrepPath = string | undefined | (() => string | undefined);
+
+export const ripgrepAt = (path: RipgrepPath): string | undefined => (typeof path === 'function' ? path() : path);
+
+/**
+ * defaultRipgrepPath, looked up on the first grep or glob call and then kept. Not at session start: the package's
+ * index is an ES module, and requiring it costs ~9 ms (Node's ESM loader comes with it) before the first request.
+ */
+export function lazyDefaultRipgrepPath(): () => string {
+  let found: string | undefined;
+  return () => (found ??= defaultRipgrepPath());
+}
+
 /** The first candidate that is an executable file (`rg` alone is looked up on PATH by spawn). */
 export function findRipgrep(candidates: readonly string[]): string | undefined {
   for (const candidate of candidates) {

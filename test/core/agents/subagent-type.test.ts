@@ -1,7 +1,7 @@
 // `task{subagent_type}` runs an agent definition: its prompt, tools, model, turn cap and a mode that may
 // only narrow; an unknown type lists the valid ones; the events and the result name the agent.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
@@ -95,5 +95,27 @@ describe('task: subagent_type', () => {
     assert.ok(notices.some((e) => e.type === 'notice' && /nameless\.md/.test(e.source ?? '') && /no `name`/.test(e.text)));
     const broken = notices.filter((e) => e.type === 'notice' && /broken\.md/.test(e.source ?? ''));
     assert.equal(broken.length, 1, 'reported once, not per prompt');
+  });
+  it('an agent on another model compacts against that model’s window, when the model port knows it', async () => {
+    // code-reviewer runs on claude-sonnet-5-5; this port says that model holds 3,000 tokens (as an editor's
+    // small model would), while the session's model keeps its 200k.
+    class SmallReviewerModel extends ScriptedModel {
+      async contextWindow(id: string): Promise<number | undefined> {
+        return id === 'claude-sonnet-5-5' ? 3_000 : undefined;
+      }
+    }
+    const model = new SmallReviewerModel((r) => (r.system.startsWith('You summarize') ? 'summary' : isChild(r) ? 'child' : 'default'))
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Review big.txt', description: 'review', subagent_type: 'code-reviewer' } }] }, { text: 'reviewed' })
+      // Four reads of ~2,500 tokens each: the oldest is past the three turns compaction keeps.
+      .script('child', ...[1, 2, 3, 4].map((n) => ({ toolUses: [{ name: 'read_file', input: { path: `big-${n}.txt` } }] })), { text: 'LGTM' })
+      .script('summary', { text: 'SUMMARY: read four parts.' });
+    const { session, events, workdir } = await open(model);
+    for (const n of [1, 2, 3, 4]) writeFileSync(join(workdir, `big-${n}.txt`), `part ${n}: lorem ipsum dolor sit amet\n`.repeat(320));
+    const result = await session.run('review big.txt', new AbortController().signal);
+    assert.equal(result.status, 'completed', result.error);
+    const compacted = events.filter((e) => e.type === 'compacted');
+    assert.equal(compacted.length, 1);
+    assert.notEqual(compacted[0]?.agentId, 'main', 'the child compacted, on its own model’s window');
+    model.assertDone();
   });
 });

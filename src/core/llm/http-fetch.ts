@@ -1,0 +1,309 @@
+/**
+ * The `fetch` the SDK is given: HTTP/1.1 over node:http / node:https with keep-alive, answering with a
+ * LiteResponse (status, headers, `body` as a web ReadableStream, text/json/arrayBuffer, clone).
+ *
+ * Why not Node's own fetch: on Node 20 its first use loads undici, 40–50 ms of CPU that the CLI paid before
+ * every first request (and `new Response(...)` or touching `Headers` loads it too). What the SDK reads
+ * of a response is listed above; what it sends is a string body with headers it built.
+ *
+ * Kept from fetch: redirects followed (≤ 20; 303, and 301/302 after a POST, become a GET; credentials
+ * dropped across origins), gzip/deflate/br answers decoded, `fetch failed` TypeErrors carrying the socket
+ * error as `cause` (the model's error messages name it), and an abort that rejects, or errors the body,
+ * with the signal's reason (an AbortError).
+ */
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import * as http from 'node:http';
+import type { Readable } from 'node:stream';
+import { LiteHeaders, type HeadersLike } from './lite-headers';
+
+export type FetchBody = string | ArrayBuffer | ArrayBufferView | AsyncIterable<Uint8Array> | null | undefined;
+
+export interface FetchInit {
+  method?: string;
+  headers?: HeadersLike;
+  body?: FetchBody;
+  signal?: AbortSignal | null;
+  /** 'follow' (the default) or 'manual' (the redirect response is returned as is). */
+  redirect?: 'follow' | 'manual' | 'error';
+}
+
+interface ResponseInit {
+  status: number;
+  statusText?: string;
+  headers?: HeadersLike;
+  url?: string;
+  redirected?: boolean;
+}
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const MAX_REDIRECTS = 20;
+
+/** A fetch Response as far as the SDK and the watchdog use one. */
+export class LiteResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: LiteHeaders;
+  readonly url: string;
+  readonly redirected: boolean;
+  readonly type = 'basic';
+  #body: ReadableStream<Uint8Array> | null;
+  #used = false;
+
+  constructor(body: ReadableStream<Uint8Array> | null, init: ResponseInit) {
+    this.#body = body;
+    this.status = init.status;
+    this.statusText = init.statusText ?? '';
+    this.headers = init.headers instanceof LiteHeaders ? init.headers : new LiteHeaders(init.headers);
+    this.url = init.url ?? '';
+    this.redirected = init.redirected ?? false;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#body;
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.#bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.#bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  clone(): LiteResponse {
+    if (this.#used || this.body?.locked) throw new TypeError('Response.clone: the body has already been used');
+    let body: ReadableStream<Uint8Array> | null = null;
+    if (this.#body) {
+      // As fetch's clone does: this response keeps one branch of the tee, the clone gets the other.
+      const [a, b] = this.#body.tee();
+      this.#body = a;
+      body = b;
+    }
+    return new LiteResponse(body, this);
+  }
+
+  async #bytes(): Promise<Uint8Array> {
+    if (this.#used || this.body?.locked) throw new TypeError('Response: the body has already been read');
+    this.#used = true;
+    if (!this.body) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = this.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) out.set(c, (at += c.byteLength) - c.byteLength);
+    return out;
+  }
+}
+
+/** The same response with another body (what a middleware returns when it wraps the stream). */
+export function withBody(res: { status: number; statusText: string; headers: HeadersLike; url: string }, body: ReadableStream<Uint8Array> | null): LiteResponse {
+  return new LiteResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url });
+}
+
+const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+
+// One keep-alive pool per protocol, as undici keeps one per origin. Idle sockets do not hold the process open.
+let httpAgent: http.Agent | undefined;
+let httpsModule: typeof import('node:https') | undefined;
+let httpsAgent: http.Agent | undefined;
+
+async function transport(url: URL): Promise<{ request: typeof http.request; agent: http.Agent }> {
+  if (url.protocol === 'http:') return { request: http.request, agent: (httpAgent ??= new http.Agent({ keepAlive: true })) };
+  if (url.protocol !== 'https:') throw new TypeError(`fetch failed`, { cause: new Error(`unsupported protocol ${url.protocol}`) });
+  // TLS loads only for an https endpoint.
+  httpsModule ??= await import('node:https');
+  return { request: httpsModule.request, agent: (httpsAgent ??= new httpsModule.Agent({ keepAlive: true })) };
+}
+
+function bodyBytes(body: FetchBody): Uint8Array | string | AsyncIterable<Uint8Array> | undefined {
+  if (body == null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  if (typeof (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function') return body;
+  throw new TypeError('fetch: unsupported body type (a string, bytes or an async iterable of bytes)');
+}
+
+export async function httpFetch(input: string | URL | { url: string }, init: FetchInit = {}): Promise<LiteResponse> {
+  let url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  let method = (init.method ?? 'GET').toUpperCase();
+  const headers = new LiteHeaders(init.headers);
+  let body = bodyBytes(init.body);
+  const signal = init.signal ?? undefined;
+  for (let redirects = 0; ; redirects++) {
+    if (signal?.aborted) throw abortReason(signal);
+    const res = await send(url, method, headers, body, signal);
+    const location = res.headers.location;
+    const isRedirect = [301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location !== undefined;
+    if (!isRedirect || init.redirect === 'manual' || (typeof body === 'object' && !(body instanceof Uint8Array))) {
+      return respond(res, url, redirects > 0, signal);
+    }
+    res.resume();
+    if (init.redirect === 'error' || redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error('redirect refused or too many redirects') });
+    const next = new URL(location, url);
+    if (next.origin !== url.origin) for (const h of ['authorization', 'proxy-authorization', 'cookie']) headers.delete(h);
+    if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+      if (method !== 'HEAD') method = 'GET';
+      body = undefined;
+      for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) headers.delete(h);
+    }
+    url = next;
+  }
+}
+
+/**
+ * One request. A kept-alive socket the server closed while it sat idle fails at once (ECONNRESET, "socket
+ * hang up") before any answer: that request is sent again on a new socket, once, as Node's docs advise
+ * (`request.reusedSocket`) and as fetch does. A body that cannot be replayed (a stream) is not retried.
+ */
+async function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(url, method, headers, body, signal);
+  } catch (err) {
+    const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+    if (!(err instanceof StaleSocket) || !replayable || signal?.aborted) throw err instanceof StaleSocket ? err.failure : err;
+    return sendOnce(url, method, headers, body, signal).catch((again: unknown) => {
+      throw again instanceof StaleSocket ? again.failure : again;
+    });
+  }
+}
+
+/** A reused keep-alive socket that turned out closed: `failure` is what fetch would report. */
+class StaleSocket extends Error {
+  constructor(readonly failure: unknown) {
+    super('stale keep-alive socket');
+  }
+}
+
+function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+  return transport(url).then(
+    ({ request, agent }) =>
+      new Promise<IncomingMessage>((resolve, reject) => {
+        const out: Record<string, string> = Object.fromEntries(headers.entries());
+        // What fetch adds when the caller did not say (undici: br only over TLS).
+        out['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
+        if (typeof body === 'string') out['content-length'] ??= String(Buffer.byteLength(body));
+        else if (body instanceof Uint8Array) out['content-length'] ??= String(body.byteLength);
+        const options: RequestOptions = { method, headers: out, agent };
+        const req = request(url, options);
+        const onAbort = () => req.destroy(abortReason(signal as AbortSignal) as Error);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        req.once('response', (res) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(res);
+        });
+        // `on`, not `once`: a socket can fail again after the first error, and an unheard 'error' would throw.
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (signal?.aborted) return reject(abortReason(signal));
+          const failure = new TypeError('fetch failed', { cause: err });
+          reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(failure) : failure);
+        });
+        if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
+        else void pump(body, req);
+      }),
+  );
+}
+
+async function pump(body: AsyncIterable<Uint8Array>, req: http.ClientRequest): Promise<void> {
+  try {
+    for await (const chunk of body) if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+    req.end();
+  } catch (err) {
+    req.destroy(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+async function respond(res: IncomingMessage, url: URL, redirected: boolean, signal: AbortSignal | undefined): Promise<LiteResponse> {
+  const headers = new LiteHeaders();
+  for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+  const status = res.statusCode ?? 0;
+  const init = { status, statusText: res.statusMessage ?? '', headers, url: url.href, redirected };
+  if (NULL_BODY_STATUS.has(status)) {
+    res.resume();
+    return new LiteResponse(null, init);
+  }
+  let source: Readable = res;
+  const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br') {
+    const zlib = await import('node:zlib');
+    const decoder = coding === 'br' ? zlib.createBrotliDecompress() : coding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    res.on('error', (err) => decoder.destroy(err));
+    source = res.pipe(decoder);
+  }
+  return new LiteResponse(webBody(res, source, signal), init);
+}
+
+/**
+ * The response body as a web stream, read as it is pulled. It errors (never ends cleanly) when the
+ * connection drops before the message is complete, and with the signal's reason on an abort.
+ */
+function webBody(res: IncomingMessage, source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  let onAbort: (() => void) | undefined;
+  let settled = false;
+  const done = () => {
+    settled = true;
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (err: unknown) => {
+        if (settled) return;
+        done();
+        controller.error(err);
+      };
+      onAbort = () => {
+        const reason = abortReason(signal as AbortSignal);
+        fail(reason);
+        res.destroy();
+        source.destroy();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      source.on('data', (chunk: Buffer) => {
+        // Bytes already read when the reader cancelled are dropped, as fetch drops them.
+        if (settled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) source.pause();
+      });
+      source.once('end', () => {
+        if (settled) return;
+        done();
+        controller.close();
+      });
+      source.on('error', (err) => fail(new TypeError('terminated', { cause: err })));
+      // A connection that closes mid-message: undici says "terminated" too.
+      res.once('close', () => {
+        if (!res.complete) fail(new TypeError('terminated', { cause: new Error('other side closed') }));
+      });
+    },
+    pull() {
+      if (!settled) source.resume();
+    },
+    cancel() {
+      done();
+      res.destroy();
+      source.destroy();
+    },
+  });
+}

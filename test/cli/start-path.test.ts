@@ -1,0 +1,69 @@
+/**
+ * What the CLI's start does and does not load (its speed is measured in `npm run bench`, not here): no undici
+ * on the way to a request, and the chunks' V8 code cache written once, then used, and rebuilt when refused.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+
+describe('the CLI start path', function () {
+  this.timeout(30_000);
+  let api: MessagesApiServer;
+  let dirs: { workdir: string; dataHome: string };
+  const env = (more: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome, ...more });
+  const run = async (more: Record<string, string> = {}) => {
+    api.script(reply.text('done'));
+    const r = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env(more) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(lastJsonLine(r.stdout).result, 'done');
+    return r;
+  };
+
+  before(assertBuilt);
+  beforeEach(async () => {
+    api = await startMessagesApiServer();
+    dirs = makeDirs();
+  });
+  afterEach(() => api.close());
+
+  it('sends its requests without loading undici (Node 20 loads it on the first touch of fetch or Headers)', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'delegate-start-'));
+    const report = join(scratch, 'modules.txt');
+    const preload = join(scratch, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join('\\n')));`);
+    await run({ NODE_OPTIONS: `--require ${preload}` });
+    const loaded = readFileSync(report, 'utf8');
+    assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
+    assert.doesNotMatch(loaded, /undici/);
+  });
+
+  it('writes a code cache per chunk on the first run, uses it on the next, and replaces one V8 refuses', async () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'delegate-cache-'));
+    await run({ XDG_CACHE_HOME: cacheHome });
+    const root = join(cacheHome, 'delegate', 'code-cache', `${process.version}-${process.arch}`);
+    const [build, ...others] = readdirSync(root);
+    assert.ok(build !== undefined && others.length === 0, 'one folder for this build');
+    const folder = join(root, build);
+    const files = readdirSync(folder);
+    assert.ok(files.includes('main.cjs.v8'), files.join(', '));
+    const runChunk = files.find((f) => /^run-.*\.cjs\.v8$/.test(f));
+    assert.ok(runChunk, files.join(', '));
+    const before = statSync(join(folder, runChunk)).mtimeMs;
+
+    await run({ XDG_CACHE_HOME: cacheHome });
+    assert.equal(statSync(join(folder, runChunk)).mtimeMs, before, 'a cache V8 accepted is not written again');
+
+    writeFileSync(join(folder, runChunk), 'not a code cache');
+    await run({ XDG_CACHE_HOME: cacheHome });
+    assert.ok(readFileSync(join(folder, runChunk)).length > 1000, 'the refused cache was replaced');
+  });
+
+  it('writes nothing with DELEGATE_CODE_CACHE=0', async () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'delegate-cache-'));
+    await run({ XDG_CACHE_HOME: cacheHome, DELEGATE_CODE_CACHE: '0' });
+    assert.deepEqual(readdirSync(cacheHome), []);
+  });
+});

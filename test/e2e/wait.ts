@@ -1,0 +1,34 @@
+/**
+ * Waiting in the end-to-end tests on what was seen, not on how long things take: the machines are
+ * noisy (2 cores shared with the editor, Chromium and the servers), so a reply held for "3 s" to keep a
+ * subagent running flaked. Hold it on a gate the test opens once it has seen what it came for.
+ *
+ *   const seen = gate();   reply.text('late', { until: seen.opened })   …   seen.open()
+ */
+import { STEP_TIMEOUT } from './panel';
+
+export interface Gate {
+  /** Settles (never rejects) once `open()` is called. */
+  readonly opened: Promise<void>;
+  open(): void;
+}
+
+export function gate(): Gate {
+  let open = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Polls `test` every 100 ms; throws naming `what` after `timeoutMs`. */
+export async function waitUntil(test: () => boolean | Promise<boolean>, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A gate that opens by itself once `test` holds (or after `timeoutMs`, so a failing test still ends). */
+export function gateWhen(test: () => boolean, timeoutMs = STEP_TIMEOUT): Promise<void> {
+  return waitUntil(test, 'a gate condition', timeoutMs).catch(() => undefined);
+}
