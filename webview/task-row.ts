@@ -61,7 +61,7 @@ export class TaskRow {
   /** Children rendered: indices [start, end) of node.children. */
   private start = 0;
   private end = 0;
-  private more: { item: VscodeTreeItem; label: HTMLSpanElement } | null = null;
+  private more: { item: VscodeTreeItem; label: HTMLSpanElement; shown?: number } | null = null;
   private revealing = false;
   materialized = false;
   node: TaskNode;
@@ -261,6 +261,10 @@ export class TaskRow {
   private updateMoreRow(): void {
     if (!this.more) return;
     const n = this.start;
+    // Called on every frame that touches the task: toLocaleString (ICU) only when the label changes.
+    const key = this.revealing ? -n - 1 : n;
+    if (this.more.shown === key) return;
+    this.more.shown = key;
     setText(this.more.label, this.revealing ? `Loading ${n.toLocaleString('en-US')} earlier calls…` : `Show ${n.toLocaleString('en-US')} earlier call${n === 1 ? '' : 's'}`);
   }
 

@@ -28,15 +28,25 @@ function runScript(args, onLine) {
 }
 
 export async function benchPanel(report) {
-  const frames = [];
+  const work = [];
+  const intervals = [];
   const code = await runScript(['scripts/bench-webview.mjs'], (line) => {
     report.note(line);
-    // "  ms per frame (rAF interval):  mean 28.1  p50 33.2 ..." → the p50 of the 16 ms-batched burst
-    const m = /ms per frame.*p50\s+([\d.]+)/.exec(line);
-    if (m) frames.push(Number(m[1]));
+    // "  frame work ms (...):  p50 12.1  p95 15.0  max 20.3 ..." → the first one is the 16 ms-batched burst's
+    const m = /(frame work|rAF interval).*?p50\s+([\d.]+)\s+p95\s+([\d.]+)\s+max\s+([\d.]+)/.exec(line);
+    if (m) (m[1] === 'frame work' ? work : intervals).push(m.slice(2).map(Number));
   });
   if (code !== 0) throw new Error(`bench-webview.mjs exited ${code}`);
-  if (frames.length > 0) report.row('burst of 1,000 events: ms per frame (p50)', frames[0], { max: 16 });
+  if (work.length === 0) throw new Error('bench-webview.mjs printed no frame work figure');
+  // Headless Chromium paces rAF at 60 Hz: an interval is a whole number of vsyncs, 16.7 ms at best. The target
+  // applies to the frame's work (it keeps its vsync when the work fits); the intervals count missed vsyncs.
+  report.row('burst of 1,000 events: frame work ms (p95)', work[0][1], { max: 16 });
+  report.row('burst of 1,000 events: frame work ms (p50)', work[0][0], { max: 16 });
+  report.row('  frame work ms (max)', work[0][2]);
+  if (intervals.length > 0) {
+    report.row('  rAF interval ms (p50; whole vsyncs of 16.7)', intervals[0][0]);
+    report.row('  rAF interval ms (p95)', intervals[0][1]);
+  }
 }
 
 export async function benchActivation(report) {

@@ -1,0 +1,136 @@
+// The panel in headless Chromium, as the webview bench and the frame profiler drive it: launch, open the
+// harness page, post a snapshot and time it to painted, and send a burst of events in host-style batches
+// while recording every frame. Page code uses globalThis.* only (this file is linted without browser globals).
+import { existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { require as tsxRequire } from 'tsx/cjs/api';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// DELEGATE_WEBVIEW_DIR: another build of the panel (e.g. main's, to compare side by side).
+export const webviewDir = process.env.DELEGATE_WEBVIEW_DIR ?? join(root, 'dist', 'webview');
+const harness = join(webviewDir, 'test-harness.html');
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// The project's TS is CommonJS-flavoured (no "type": "module"): load it through tsx's CJS API.
+export const { createSessionView, applyEvents } = tsxRequire('../../src/view-model/session-view.ts', import.meta.url);
+export const { bigSession, ROOT } = tsxRequire('../../test/webview/fixtures.ts', import.meta.url);
+
+export async function launchBrowser() {
+  if (!existsSync(harness)) {
+    console.error('dist/webview/test-harness.html is missing: run node scripts/build-webview.mjs first');
+    process.exit(1);
+  }
+  return chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens the harness page of the build in `dir` (default: this checkout's dist/webview). */
+export async function openPage(browser, savedState, dir = webviewDir) {
+  const page = await browser.newPage({ viewport: { width: 420, height: 800 } });
+  if (savedState) await page.addInitScript((s) => (globalThis.__harnessInitialState = s), savedState);
+  await page.goto(pathToFileURL(join(dir, 'test-harness.html')).href);
+  await page.waitForFunction(() => globalThis.__harness.posted.some((m) => m.type === 'ready'));
+  return page;
+}
+
+/** Posts a snapshot and waits until `expectedRows` tree-items exist and a frame was painted. */
+export async function timeSnapshot(page, snapshot, expectedRows) {
+  return page.evaluate(
+    ({ snapshot, expectedRows }) =>
+      new Promise((resolve) => {
+        const g = globalThis;
+        const t0 = performance.now();
+        g.postMessage({ type: 'snapshot', state: snapshot, running: snapshot.running }, '*');
+        const check = () => {
+          const rows = g.document.querySelectorAll('vscode-tree-item').length;
+          if (rows < expectedRows) return g.requestAnimationFrame(check);
+          // One more frame: style, layout and paint of the rows.
+          g.requestAnimationFrame(() => resolve({ ms: performance.now() - t0, rows }));
+        };
+        g.requestAnimationFrame(check);
+      }),
+    { snapshot, expectedRows },
+  );
+}
+
+/** A running 5,000-call task open on its last 250 rows, and the 1,000 events (500 calls) of a burst into it. */
+export async function burstScene(browser, dir = webviewDir) {
+  const s = bigSession(5000);
+  const base = createSessionView();
+  applyEvents(base, s.take());
+  const page = await openPage(browser, undefined, dir);
+  await timeSnapshot(page, base, 253);
+  for (let i = 0; i < 500; i++) s.tool('agent-big', ROOT, `burst-${i}`, 'bash', { command: `echo ${i}` }, `out ${i}`);
+  return { page, events: s.take() };
+}
+
+/**
+ * Sends `events` in batches of `batchSize` every `intervalMs`. In the page: frame intervals
+ * (rAF timestamps) during the burst, and per batch the time from postMessage to the moment its
+ * last row is in the DOM (MutationObserver, before paint). Resolves once every row is in the DOM
+ * and the frame that shows the last ones ran.
+ */
+export async function burst(page, events, batchSize, intervalMs) {
+  const batches = [];
+  for (let i = 0; i < events.length; i += batchSize) {
+    const batch = events.slice(i, i + batchSize);
+    const lastTool = [...batch].reverse().find((e) => e.type === 'tool_started');
+    batches.push({ events: batch, lastId: `tool:${lastTool.toolUseId}` });
+  }
+  return page.evaluate(
+    ({ batches, intervalMs }) =>
+      new Promise((resolve) => {
+        const g = globalThis;
+        const frames = [];
+        const latencies = [];
+        const pending = [];
+        let done = false;
+        let last = 0;
+        const t0 = performance.now();
+        g.console.timeStamp('delegate-burst'); // marks the window in a trace (frame-trace.mjs)
+        const observer = new g.MutationObserver(() => {
+          const now = performance.now();
+          while (pending.length && g.document.querySelector(`[data-id="${pending[0].lastId}"]`)) latencies.push(now - pending.shift().at);
+          if (pending.length === 0 && sent === batches.length && !done) {
+            done = true;
+            observer.disconnect();
+            // Let the frame that shows the last rows finish.
+            g.requestAnimationFrame(() => {
+              g.console.timeStamp('delegate-burst');
+              resolve({ frames, work, latencies, totalMs: performance.now() - t0 });
+            });
+          }
+        });
+        observer.observe(g.document.body, { childList: true, subtree: true });
+        // Frame work without a trace: this callback is the frame's first (registered in the previous
+        // frame, before the panel schedules its flush); a MessageChannel message posted here runs as the
+        // first task after the frame — after the panel's flush, lit's renders, style, layout and paint.
+        const work = [];
+        const channel = new g.MessageChannel();
+        let frameStart = 0;
+        channel.port1.onmessage = () => work.push(performance.now() - frameStart);
+        const onFrame = (ts) => {
+          if (last) frames.push(ts - last);
+          last = ts;
+          frameStart = performance.now();
+          channel.port2.postMessage(0);
+          if (!done) g.requestAnimationFrame(onFrame);
+        };
+        g.requestAnimationFrame(onFrame);
+        let sent = 0;
+        const send = () => {
+          const batch = batches[sent];
+          pending.push({ at: performance.now(), lastId: batch.lastId });
+          sent += 1;
+          g.postMessage({ type: 'events', events: batch.events }, '*');
+          if (sent < batches.length) g.setTimeout(send, intervalMs);
+        };
+        send();
+      }),
+    { batches, intervalMs },
+  );
+}
