@@ -93,9 +93,13 @@ async function stopOneMs(scratch) {
   started = performance.now();
   session.cancel(slowId);
   const result = await running;
+  // Its group is TERMed at once, KILLed after the bash tool's grace; a member the host's init has not reaped yet
+  // (bubblewrap's inner process, a zombie once its parent died) still counts, so the list may empty a little later.
+  const stoppedAt = performance.now();
+  while (session.processes.size > 0 && performance.now() - stoppedAt < 3000) await new Promise((r) => setTimeout(r, 10));
   session.close();
   if (!recordedAt) throw new Error('no cancelled record for the stopped child');
-  return { ms: recordedAt - started, parentStatus: result.status, groupsLeft: session.processes.size };
+  return { ms: recordedAt - started, parentStatus: result.status, groupsLeft: session.processes.size, groupsGoneMs: performance.now() - stoppedAt };
 }
 
 async function compaction(scratch) {
@@ -160,7 +164,8 @@ export async function benchSessions(report, _server, scratch) {
   report.note('b. Stop one of two running subagents (its bash sleeping): cancel(id) → its `cancelled` line on disk.');
   const stops = await repeat(3, () => stopOneMs(scratch));
   report.row('stop one subagent → cancelled record', stops.map((s) => s.ms), { max: 200 });
-  report.check('the parent goes on and completes; no process group left', stops.every((s) => s.parentStatus === 'completed' && s.groupsLeft === 0));
+  report.row('  its process group gone, after the parent completed', stops.map((s) => s.groupsGoneMs), { digits: 0 });
+  report.check('the parent goes on and completes; no process group left (within 3 s)', stops.every((s) => s.parentStatus === 'completed' && s.groupsLeft === 0));
 
   report.note('c. A 200-turn subagent reading ~1,000 tokens a turn against a 30,000-token window (compaction at 80%).');
   const c = await compaction(scratch);
