@@ -22,6 +22,10 @@ import type { SessionController } from './session-controller';
 
 export const CHANGE_SCHEME = 'delegate-change';
 
+/** A kept content of the session (none: the side where the file did not exist), named like the file. */
+const keptContentUri = (sessionId: string, hash: string | undefined, path: string): vscode.Uri =>
+  vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(path)}` });
+
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */
 export type ConfirmRevert = (message: string, detail: string) => Promise<boolean>;
 
@@ -51,7 +55,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const change = getTool(this.controller.snapshot().state, toolNodeId(toolUseId))?.change;
     const sessionId = this.controller.openSessionId;
     if (!change || !sessionId) return false;
-    const side = (hash: string | undefined): vscode.Uri => vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(change.path)}` });
+    const side = (hash: string | undefined): vscode.Uri => keptContentUri(sessionId, hash, change.path);
     await vscode.commands.executeCommand('vscode.diff', side(change.before), side(change.after), `${change.path} (Delegate change)`, { preview: true });
     return true;
   }
@@ -61,7 +65,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const sessionId = this.controller.openSessionId;
     if (!found || !sessionId) return;
     const { task, file } = found;
-    const side = (hash: string | undefined): vscode.Uri => vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(path)}` });
+    const side = (hash: string | undefined): vscode.Uri => keptContentUri(sessionId, hash, path);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     if (file.revert?.outcome === 'refused' && file.revert.expected && folder) {
       await vscode.commands.executeCommand('vscode.diff', side(file.revert.expected), vscode.Uri.joinPath(folder, path), `${path}: "${task.description}" left ↔ now`, { preview: true });

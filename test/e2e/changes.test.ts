@@ -8,41 +8,22 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { openDelegateEditor, screenshot, type EditorSession } from './editor';
-import { CONFIG_JSON, childRoute, createWorkspace, parentRoute } from './fixtures';
+import { reply, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { screenshot } from './editor';
+import { CONFIG_JSON, childRoute, parentRoute } from './fixtures';
+import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
-import { askFromPalette, modalDialog, openDelegateView, setApiKeyFromPalette } from './workbench';
+import { askFromPalette, modalDialog } from './workbench';
 
 const API_KEY = 'sk-e2e-changes';
 
 describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function () {
+  const editor = delegateEditorSuite('changes', API_KEY, { 'delegate.permissionMode': 'acceptEdits' });
   let server: MessagesApiServer;
-  let workspace: ReturnType<typeof createWorkspace>;
-  let session: EditorSession | undefined;
+  let workspace: EditorSuiteParts['workspace'];
   let page: Page;
   let panel: Panel;
-
-  before(async function () {
-    this.timeout(240_000);
-    server = await startMessagesApiServer({ requireKey: API_KEY });
-    workspace = createWorkspace('changes');
-    session = await openDelegateEditor({
-      workspace: workspace.dir,
-      settings: { 'delegate.baseUrl': server.baseURL, 'delegate.model': 'test-model', 'delegate.permissionMode': 'acceptEdits' },
-    });
-    page = session.page;
-    await openDelegateView(page);
-    panel = await Panel.of(page);
-    await setApiKeyFromPalette(page, API_KEY);
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await session?.close();
-    await server?.close();
-    workspace?.remove();
-  });
+  before(() => ({ server, workspace, page, panel } = editor.parts()));
 
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') console.log(`      screenshot of the failure: ${await screenshot(page, 'failed-changes')}`);

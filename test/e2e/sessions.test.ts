@@ -6,9 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { openDelegateEditor, screenshot, type EditorSession } from './editor';
-import { childRoute, createWorkspace, isChild, parentRoute, wholeRequest } from './fixtures';
+import { lastToolResults, reply, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { screenshot } from './editor';
+import { childRoute, isChild, parentRoute, wholeRequest } from './fixtures';
+import { delegateEditorSuite } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
 import { gate, waitUntil } from './wait';
 import { askFromPalette, notification, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
@@ -16,40 +17,15 @@ import { askFromPalette, notification, openDelegateView, runCommand, setApiKeyFr
 const API_KEY = 'sk-e2e-sessions';
 
 describe('Delegate in a real VS Code: sessions that last', function () {
+  const editor = delegateEditorSuite('sessions', API_KEY, { 'delegate.permissionMode': 'default' });
   let server: MessagesApiServer;
-  let workspace: ReturnType<typeof createWorkspace>;
-  let session: EditorSession | undefined;
   let page: Page;
   let panel: Panel;
-  let since = 0;
-  const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
+  /** This test's Messages API requests only: the server lives across tests. */
+  const requests = editor.requests;
   const parentRequests = (): RecordedRequest[] => requests().filter((r) => !isChild(r) && !isSummary(r));
   const isSummary = (r: RecordedRequest): boolean => systemText(r).startsWith('You summarize');
-
-  before(async function () {
-    this.timeout(240_000);
-    server = await startMessagesApiServer({ requireKey: API_KEY });
-    workspace = createWorkspace('sessions');
-    session = await openDelegateEditor({
-      workspace: workspace.dir,
-      settings: { 'delegate.baseUrl': server.baseURL, 'delegate.model': 'test-model', 'delegate.permissionMode': 'default' },
-    });
-    page = session.page;
-    await openDelegateView(page);
-    panel = await Panel.of(page);
-    await setApiKeyFromPalette(page, API_KEY);
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await session?.close();
-    await server?.close();
-    workspace?.remove();
-  });
-
-  beforeEach(() => {
-    since = server.messageRequests().length;
-  });
+  before(() => ({ server, page, panel } = editor.parts()));
 
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed') return;

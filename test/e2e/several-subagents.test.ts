@@ -7,54 +7,30 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { openDelegateEditor, screenshot, type EditorSession } from './editor';
-import { childRoute, createWorkspace, isChild, parentRoute } from './fixtures';
+import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { screenshot } from './editor';
+import { childRoute, isChild, parentRoute } from './fixtures';
+import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
 import { gateWhen } from './wait';
-import { askFromPalette, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
+import { askFromPalette, runCommand } from './workbench';
 
 const API_KEY = 'sk-e2e-several';
 
 describe('Delegate in a real VS Code: several subagents you can trust', function () {
+  const editor = delegateEditorSuite('several', API_KEY, {
+    'delegate.model': 'claude-sonnet-5-5',
+    'delegate.permissionMode': 'acceptEdits',
+    'delegate.subagentTokenBudget': 3000,
+    'delegate.reviewSubagentResults': true,
+  });
   let server: MessagesApiServer;
-  let workspace: ReturnType<typeof createWorkspace>;
-  let session: EditorSession | undefined;
+  let workspace: EditorSuiteParts['workspace'];
   let page: Page;
   let panel: Panel;
-  let since = 0;
-  const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
-
-  before(async function () {
-    this.timeout(240_000);
-    server = await startMessagesApiServer({ requireKey: API_KEY });
-    workspace = createWorkspace('several');
-    session = await openDelegateEditor({
-      workspace: workspace.dir,
-      settings: {
-        'delegate.baseUrl': server.baseURL,
-        'delegate.model': 'claude-sonnet-5-5',
-        'delegate.permissionMode': 'acceptEdits',
-        'delegate.subagentTokenBudget': 3000,
-        'delegate.reviewSubagentResults': true,
-      },
-    });
-    page = session.page;
-    await openDelegateView(page);
-    panel = await Panel.of(page);
-    await setApiKeyFromPalette(page, API_KEY);
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await session?.close();
-    await server?.close();
-    workspace?.remove();
-  });
-
-  beforeEach(() => {
-    since = server.messageRequests().length;
-  });
+  /** This test's Messages API requests only: the server lives across tests. */
+  const requests = editor.requests;
+  before(() => ({ server, workspace, page, panel } = editor.parts()));
 
   /** Accepts every held result, in the order they come, until the run is idle. */
   async function acceptAllUntilIdle(): Promise<void> {

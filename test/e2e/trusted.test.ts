@@ -9,50 +9,29 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { openDelegateEditor, screenshot, type EditorSession } from './editor';
-import { CANARY, CONFIG_JSON, childRoute, createWorkspace, isChild, parentRoute, wholeRequest } from './fixtures';
+import { lastToolResults, reply, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { screenshot } from './editor';
+import { CANARY, CONFIG_JSON, childRoute, isChild, parentRoute, wholeRequest } from './fixtures';
+import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
 import { gate, waitUntil } from './wait';
-import { askFromPalette, modalDialog, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
+import { askFromPalette, modalDialog, runCommand } from './workbench';
 
 const API_KEY = 'sk-e2e-typed-into-the-ui';
 
 describe('Delegate in a real VS Code (trusted workspace)', function () {
+  const editor = delegateEditorSuite('trusted', API_KEY, { 'delegate.subagentMaxTurns': 3, 'delegate.permissionMode': 'default' });
   let server: MessagesApiServer;
-  let workspace: ReturnType<typeof createWorkspace>;
-  let session: EditorSession | undefined;
+  let workspace: EditorSuiteParts['workspace'];
   let page: Page;
   let panel: Panel;
-  let since = 0;
   /** This test's Messages API requests only: the server lives across tests. */
-  const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
-
-  before(async function () {
-    this.timeout(240_000);
-    server = await startMessagesApiServer({ requireKey: API_KEY });
-    workspace = createWorkspace('trusted');
-    session = await openDelegateEditor({
-      workspace: workspace.dir,
-      settings: { 'delegate.baseUrl': server.baseURL, 'delegate.model': 'test-model', 'delegate.subagentMaxTurns': 3, 'delegate.permissionMode': 'default' },
-    });
-    page = session.page;
-    await openDelegateView(page);
-    panel = await Panel.of(page);
-    await setApiKeyFromPalette(page, API_KEY);
-  });
-
-  after(async function () {
-    this.timeout(60_000);
-    await session?.close();
-    await server?.close();
-    workspace?.remove();
-  });
+  const requests = editor.requests;
+  before(() => ({ server, workspace, page, panel } = editor.parts()));
 
   beforeEach(async () => {
     await runCommand(page, 'Delegate: New Session');
     await panel.emptyHint().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    since = server.messageRequests().length;
   });
 
   afterEach(async function () {
