@@ -96,7 +96,7 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
     sources.push({ files: await filesIn(join(opts.workdir, '.claude', 'agents'), '.md'), scope: 'project', copilot: false });
   }
   if (sources.every((source) => source.files.length === 0)) return { agents, problems };
-  const { parseDocument } = await import('yaml');
+  const { parseDocument } = await import('./yaml-parser');
   // Later sources win: user < Copilot's project files < Claude Code's project files.
   for (const { files, scope, copilot } of sources) {
     const seen = new Map<string, string>();
