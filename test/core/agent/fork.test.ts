@@ -33,8 +33,14 @@ function directiveOf(req: RecordedRequest): string | undefined {
 const isFork = (tag: string) => (req: RecordedRequest): boolean => directiveOf(req)?.includes(tag) === true;
 const json = (v: unknown): string => JSON.stringify(v);
 
-async function openSession(api: MessagesApiServer, workdir: string, transcriptRoot: string): Promise<{ session: Session; events: DelegateEvent[] }> {
+async function openSession(
+  api: MessagesApiServer,
+  workdir: string,
+  transcriptRoot: string,
+  context: { contextWindow?: number; compactThreshold?: number } = {},
+): Promise<{ session: Session; events: DelegateEvent[] }> {
   const session = await createSession({
+    ...context,
     workdir,
     transcriptRoot,
     model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
@@ -226,7 +232,7 @@ describe('forks: task{fork: true}', () => {
   });
 });
 
-describe('forks: what is refused', () => {
+describe('forks: refused with subagent_type; after compaction', () => {
   let api: MessagesApiServer;
   beforeEach(async () => {
     api = await startMessagesApiServer();
@@ -242,6 +248,33 @@ describe('forks: what is refused', () => {
     assert.equal(res?.is_error, true);
     assert.match(String(res?.content), /a fork runs as you \(your system prompt, tools and model\), so it takes no subagent_type/);
     assert.equal(events.filter((e) => e.type === 'agent_started').length, 1);
+    session.close();
+  });
+
+  it("after the parent's context was compacted, the fork starts from the compacted conversation (what the parent sent last)", async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
+    const files = ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}.txt`);
+    for (const f of files) writeFileSync(join(workdir, f), `${f}\n${'lorem ipsum dolor sit amet '.repeat(300)}\n`);
+    api.route([
+      { name: 'fork', match: (r) => directiveOf(r) !== undefined, replies: [reply.text('FORK-REPORT')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [...files.map((path) => reply.toolUse({ name: 'read_file', input: { path } })), reply.toolUse({ name: 'task', input: { prompt: 'sum it up', fork: true } }), reply.text('done')],
+      },
+    ]);
+    const { session, events } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { contextWindow: 13_750, compactThreshold: 0.8 });
+    const result = await session.run('read them all', new AbortController().signal);
+    assert.equal(result.status, 'completed', result.error);
+    api.assertAllConsumed();
+    const compacted = events.findIndex((e) => e.type === 'compacted' && e.parentId === null);
+    const forkStart = events.findIndex((e) => e.type === 'agent_started' && e.parentId !== null);
+    assert.ok(compacted >= 0 && compacted < forkStart, 'the parent compacted before it forked');
+    const produced = must(api.messageRequests().filter((r) => r.route === 'parent')[files.length]);
+    const first = must(api.messageRequests().find((r) => r.route === 'fork'));
+    const sent = must(produced.body.messages);
+    assert.match(JSON.stringify(sent), /\[output dropped from the context to keep it small/);
+    assert.equal(JSON.stringify(must(first.body.messages).slice(0, sent.length)), JSON.stringify(sent));
     session.close();
   });
 });
