@@ -37,7 +37,7 @@ async function openSession(
   api: MessagesApiServer,
   workdir: string,
   transcriptRoot: string,
-  context: { contextWindow?: number; compactThreshold?: number } = {},
+  context: { contextWindow?: number; compactThreshold?: number; limits?: { maxDepth: number } } = {},
 ): Promise<{ session: Session; events: DelegateEvent[] }> {
   const session = await createSession({
     ...context,
@@ -232,7 +232,7 @@ describe('forks: task{fork: true}', () => {
   });
 });
 
-describe('forks: refused with subagent_type; after compaction', () => {
+describe('forks: refused with subagent_type; after compaction, in the background, of a subagent', () => {
   let api: MessagesApiServer;
   beforeEach(async () => {
     api = await startMessagesApiServer();
@@ -275,6 +275,63 @@ describe('forks: refused with subagent_type; after compaction', () => {
     const sent = must(produced.body.messages);
     assert.match(JSON.stringify(sent), /\[output dropped from the context to keep it small/);
     assert.equal(JSON.stringify(must(first.body.messages).slice(0, sent.length)), JSON.stringify(sent));
+    session.close();
+  });
+
+  it('a background fork works while the parent goes on; its report reaches the parent later, and nothing the parent did after the call reaches the fork', async () => {
+    let release!: () => void;
+    const parentWentOn = new Promise<void>((r) => (release = r));
+    api.route([
+      { name: 'fork', match: (r) => directiveOf(r) !== undefined, replies: [reply.text('BG-FORK-REPORT', { until: parentWentOn })] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'look around', fork: true, run_in_background: true } }),
+          reply.toolUse({ name: 'read_file', input: { path: 'later.txt' } }),
+          reply.text('waiting for the fork'),
+          reply.text('got it'),
+        ],
+      },
+    ]);
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
+    writeFileSync(join(workdir, 'later.txt'), 'PARENT-AFTER-THE-CALL\n');
+    const { session } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')));
+    const running = session.run('go', new AbortController().signal);
+    while (api.messageRequests().filter((r) => r.route === 'parent').length < 3) await new Promise((r) => setTimeout(r, 10));
+    release();
+    const result = await running;
+    assert.equal(result.status, 'completed', result.error);
+    assert.equal(result.subagents[0]?.fork, true);
+    const forkSent = JSON.stringify(api.messageRequests().filter((r) => r.route === 'fork').map((r) => r.body.messages));
+    assert.equal(forkSent.includes('PARENT-AFTER-THE-CALL'), false);
+    assert.match(JSON.stringify(api.messageRequests().at(-1)?.body.messages), /BG-FORK-REPORT/);
+    api.assertAllConsumed();
+    session.close();
+  });
+
+  it("a subagent's fork (max depth 2) starts from that subagent's conversation, with its system prompt and tools", async () => {
+    const isChild = (r: RecordedRequest): boolean => String(JSON.stringify(r.body.system)).includes('You are a subagent');
+    api.route([
+      { name: 'fork', match: (r) => directiveOf(r) !== undefined, replies: [reply.text('GRANDCHILD-FORK-REPORT')] },
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'task', input: { prompt: 'dig deeper', fork: true } }), reply.text('CHILD-REPORT')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-TASK: look' } }), reply.text('done')] },
+    ]);
+    const { session, events } = await openSession(api, mkdtempSync(join(tmpdir(), 'delegate-fork-ws-')), mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { limits: { maxDepth: 2 } });
+    const result = await session.run('go', new AbortController().signal);
+    assert.equal(result.status, 'completed', result.error);
+    api.assertAllConsumed();
+    const produced = must(api.messageRequests().filter((r) => r.route === 'child')[0]);
+    const first = must(api.messageRequests().find((r) => r.route === 'fork'));
+    assert.equal(JSON.stringify(first.body.system), JSON.stringify(produced.body.system));
+    assert.equal(JSON.stringify(first.body.tools), JSON.stringify(produced.body.tools));
+    assert.equal(JSON.stringify(must(first.body.messages).slice(0, 2)), JSON.stringify([...must(produced.body.messages), must(api.messageRequests().filter((r) => r.route === 'child')[1]).body.messages?.[1]]));
+    const start = must(events.find((e) => e.type === 'agent_started' && e.forkedFrom !== undefined));
+    assert.equal(start.type === 'agent_started' && start.depth, 2);
+    const child = must(events.find((e) => e.type === 'agent_started' && e.parentId === result.agentId));
+    assert.equal(start.parentId, child.agentId);
+    assert.deepEqual(start.type === 'agent_started' && start.forkedFrom, { agentId: child.agentId, messageCount: 2 });
+    assert.deepEqual(result.subagents.map((s) => [s.agent_type, s.fork === true]), [['fork', true], ['general-purpose', false]]);
     session.close();
   });
 });
