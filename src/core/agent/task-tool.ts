@@ -70,18 +70,19 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     name: 'task',
     kind: 'delegate',
     description:
-      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back, and several task calls in one message run in parallel. ' +
-      'By default it starts fresh and sees nothing of this conversation: the prompt must say everything it needs (goal, scope, what you know, what to report). ' +
-      'fork: true starts a copy of you that keeps this conversation and reuses its cache, so the prompt is only a directive: use it when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
+      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back; several task calls in one message run in parallel. ' +
+      'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
+      'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
+      'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
       `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
-        prompt: { type: 'string', description: 'The complete, self-contained task for the subagent.' },
+        prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
         description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
-        fork: { type: 'boolean', description: 'Start from this conversation so far (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
+        fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
       },
       required: ['prompt'],
     },
