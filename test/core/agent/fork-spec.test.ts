@@ -1,0 +1,64 @@
+// A fork's spec from its parent's: what it keeps (system prompt, web search, model, the tools in order), what it
+// gets of its own (identity, a subagent's turn cap and budget, no delegating), and what it leaves (the parent's
+// turn numbering, hook context, colour, budget).
+import assert from 'node:assert/strict';
+import { FORK_AGENT_TYPE, FORK_REFUSAL, forkSpec, forkTools } from '../../../src/core/agent/fork';
+import type { AgentSpec } from '../../../src/core/agent/types';
+import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ToolRegistry } from '../../../src/core/tools/types';
+import { fakeTool, makeServices } from '../../support/run-services';
+
+describe('fork spec', () => {
+  const { services } = makeServices(new ScriptedModel(), { limits: { maxTurns: 50, subagentMaxTurns: 7, maxParallel: 4, maxDepth: 1, maxOutputChars: 30_000, subagentBudget: { tokens: 5000 } } });
+  const parentTools = new ToolRegistry([fakeTool('read_file', 'read', () => 'x'), fakeTool('task', 'delegate', () => 'ran'), fakeTool('task_output', 'read', () => 'ran'), fakeTool('mcp__a__b', 'external', () => 'y')]);
+  const parent: AgentSpec = {
+    identity: { agentId: 'main', parentId: null, depth: 0 },
+    systemPrompt: 'PARENT SYSTEM',
+    history: [],
+    prompt: 'first prompt',
+    tools: parentTools,
+    maxTurns: 50,
+    turnBase: 12,
+    context: ['hook context'],
+    color: 'blue',
+    budget: { usd: 3 },
+    webSearch: false,
+  };
+  const messages = [
+    { role: 'user' as const, content: 'first prompt' },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'task', input: { prompt: 'p', fork: true } }] },
+  ];
+  const spec = forkSpec(
+    { spec: parent, tools: parentTools, messages, modelId: 'claude-parent' },
+    { identity: { agentId: 'f1', parentId: 'main', depth: 1, agentType: FORK_AGENT_TYPE }, prompt: 'p', toolUseId: 'toolu_1', services },
+  );
+
+  it("keeps what shapes the parent's requests and takes a subagent's limits", () => {
+    assert.equal(spec.systemPrompt, 'PARENT SYSTEM');
+    assert.equal(spec.webSearch, false);
+    assert.equal(spec.modelId, 'claude-parent');
+    assert.deepEqual(spec.history, messages);
+    assert.notEqual(spec.history, messages, 'a copy: the parent goes on with its own array');
+    assert.equal(spec.maxTurns, 7);
+    assert.deepEqual(spec.budget, { tokens: 5000 });
+    assert.equal(spec.canDelegate, false);
+    assert.equal(spec.agentType, 'fork');
+    assert.equal(spec.toolUseId, 'toolu_1');
+    assert.deepEqual(spec.fork, { agentId: 'main', messageCount: 2 });
+    assert.equal(spec.turnBase, undefined);
+    assert.equal(spec.context, undefined);
+    assert.equal(spec.color, undefined);
+  });
+
+  it('has the same tool schemas in the same order; task and task_output refuse, the others are the same tools', async () => {
+    assert.deepEqual(spec.tools.schemas(), parentTools.schemas());
+    assert.equal(spec.tools.get('read_file'), parentTools.get('read_file'));
+    assert.equal(spec.tools.get('mcp__a__b'), parentTools.get('mcp__a__b'));
+    for (const name of ['task', 'task_output']) {
+      const tool = spec.tools.get(name);
+      assert.ok(tool);
+      assert.deepEqual(await tool.execute({ prompt: 'x' }, { signal: new AbortController().signal, agentId: 'f1', toolUseId: 't' }), { content: FORK_REFUSAL, isError: true });
+    }
+    assert.deepEqual(forkTools(new ToolRegistry()).names(), []);
+  });
+});
