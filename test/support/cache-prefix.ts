@@ -12,13 +12,16 @@
  */
 import type { MessagesRequestBody, WireBlock } from '../fixtures/messages-api-server';
 
-function withoutCacheControl(value: unknown): unknown {
+/** `value` without its `cache_control` markers (a request's content as the cache compares it). */
+export function withoutCacheControl(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutCacheControl);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => k !== 'cache_control').map(([k, v]) => [k, withoutCacheControl(v)]));
 }
 
-const json = (value: unknown): string => JSON.stringify(withoutCacheControl(value));
+/** JSON of `value` without its `cache_control` markers. */
+export const contentJson = (value: unknown): string => JSON.stringify(withoutCacheControl(value));
+const json = contentJson;
 
 function blocksOf(content: string | WireBlock[] | undefined): unknown[] {
   if (content === undefined) return [];

@@ -6,6 +6,8 @@ import { FORK_AGENT_TYPE, FORK_REFUSAL, forkSpec, forkTools } from '../../../src
 import type { AgentSpec } from '../../../src/core/agent/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { ToolRegistry } from '../../../src/core/tools/types';
+import type { MessagesRequestBody } from '../../fixtures/messages-api-server';
+import { sharedPrefixShare } from '../../support/cache-prefix';
 import { fakeTool, makeServices } from '../../support/run-services';
 
 describe('fork spec', () => {
@@ -60,5 +62,36 @@ describe('fork spec', () => {
       assert.deepEqual(await tool.execute({ prompt: 'x' }, { signal: new AbortController().signal, agentId: 'f1', toolUseId: 't' }), { content: FORK_REFUSAL, isError: true });
     }
     assert.deepEqual(forkTools(new ToolRegistry()).names(), []);
+  });
+});
+
+describe('shared prefix share (the measure of the ≥ 90 % fork test)', () => {
+  const tools = [{ name: 'read_file', description: 'Read a file.', input_schema: { type: 'object' } }];
+  const messages: NonNullable<MessagesRequestBody['messages']> = [
+      { role: 'user', content: 'read a.ts' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x'.repeat(1000) }] },
+  ];
+  const base: MessagesRequestBody = { model: 'claude-test', system: 'SYSTEM PROMPT', tools, messages };
+
+  it('is 1 for the same request, and counts only the leading blocks both have', () => {
+    assert.equal(sharedPrefixShare(base, base).share, 1);
+    const longer = { ...base, messages: [...messages, { role: 'assistant', content: [{ type: 'text', text: 'y'.repeat(1000) }] }] };
+    const s = sharedPrefixShare(base, longer);
+    assert.ok(s.share > 0.4 && s.share < 0.6, String(s.share));
+    assert.match(s.firstDifference ?? '', /^3:assistant:/);
+  });
+
+  it('a changed system prompt keeps only the tools; another model shares nothing; tool_choice keeps tools and system', () => {
+    const other = sharedPrefixShare(base, { ...base, system: 'OTHER PROMPT' });
+    assert.equal(other.sharedChars, `tool:${JSON.stringify(tools[0])}`.length);
+    assert.equal(sharedPrefixShare(base, { ...base, model: 'claude-other' }).share, 0);
+    const choice = sharedPrefixShare(base, { ...base, tool_choice: { type: 'none' } });
+    assert.match(choice.firstDifference ?? '', /^0:user:/);
+  });
+
+  it('ignores cache_control markers, as the cache does', () => {
+    const marked = { ...base, messages: [...messages.slice(0, 2), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x'.repeat(1000), cache_control: { type: 'ephemeral' } }] }] };
+    assert.equal(sharedPrefixShare(marked, base).share, 1);
   });
 });
