@@ -68,9 +68,9 @@ describe('fork spec', () => {
 describe('shared prefix share (the measure of the ≥ 90 % fork test)', () => {
   const tools = [{ name: 'read_file', description: 'Read a file.', input_schema: { type: 'object' } }];
   const messages: NonNullable<MessagesRequestBody['messages']> = [
-      { role: 'user', content: 'read a.ts' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a.ts' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x'.repeat(1000) }] },
+    { role: 'user', content: 'read a.ts' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a.ts' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x'.repeat(1000) }] },
   ];
   const base: MessagesRequestBody = { model: 'claude-test', system: 'SYSTEM PROMPT', tools, messages };
 
