@@ -21,7 +21,7 @@ describe('delegate CLI: forks', function () {
 
   before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer();
+    api = await startMessagesApiServer({ strictToolPairs: true });
     dirs = makeDirs();
     writeFileSync(join(dirs.workdir, 'config.ts'), `export const config = {\n${Array.from({ length: 120 }, (_, i) => `  option${i}: ${i},`).join('\n')}\n};\n`);
     writeFileSync(join(dirs.workdir, 'secret.txt'), 'FORK-ONLY-CANARY\n');

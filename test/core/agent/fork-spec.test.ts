@@ -2,7 +2,9 @@
 // gets of its own (identity, a subagent's turn cap and budget, no delegating), and what it leaves (the parent's
 // turn numbering, hook context, colour, budget).
 import assert from 'node:assert/strict';
-import { FORK_AGENT_TYPE, FORK_REFUSAL, forkSpec, forkTools } from '../../../src/core/agent/fork';
+import { FORK_AGENT_TYPE, FORK_REFUSAL, forkOpening, forkSpec, forkTools } from '../../../src/core/agent/fork';
+import type { ContentBlockParam, MessageParam } from '../../../src/core/llm/types';
+import { toolPairingError } from '../../fixtures/tool-pairing';
 import type { AgentSpec } from '../../../src/core/agent/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { ToolRegistry } from '../../../src/core/tools/types';
@@ -93,5 +95,18 @@ describe('shared prefix share (the measure of the ≥ 90 % fork test)', () => {
   it('ignores cache_control markers, as the cache does', () => {
     const marked = { ...base, messages: [...messages.slice(0, 2), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x'.repeat(1000), cache_control: { type: 'ephemeral' } }] }] };
     assert.equal(sharedPrefixShare(marked, base).share, 1);
+  });
+});
+
+describe("the fork's opening against the API's tool-pairing rule", () => {
+  const assistant = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_fork', name: 'task', input: {} }, { type: 'tool_use', id: 'toolu_sibling', name: 'read_file', input: {} }] };
+  const history = [{ role: 'user', content: 'go' }, assistant];
+
+  it('answers every call of the parent\'s last message, so the API takes it; one missing is the API\'s 400', () => {
+    const opening = forkOpening(assistant as MessageParam, 'toolu_fork', 'do it');
+    assert.equal(toolPairingError({ messages: [...history, opening] as MessagesRequestBody['messages'] }), undefined);
+    const missing = { role: 'user', content: (opening.content as ContentBlockParam[]).filter((b) => !(b.type === 'tool_result' && b.tool_use_id === 'toolu_sibling')) };
+    assert.match(toolPairingError({ messages: [...history, missing] as MessagesRequestBody['messages'] }) ?? '', /^messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_sibling\./);
+    assert.match(toolPairingError({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '' }] }] }) ?? '', /unexpected `tool_use_id`/);
   });
 });

@@ -66,7 +66,7 @@ describe('forks: task{fork: true}', () => {
 
   before(async function () {
     this.timeout(20_000);
-    api = await startMessagesApiServer();
+    api = await startMessagesApiServer({ strictToolPairs: true });
     // A workspace of real source files: the parent's history is a few turns of realistic reads.
     const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
     for (const f of ['loop.ts', 'compaction.ts', 'task-tool.ts', 'child-run.ts']) copyFileSync(join(SOURCES, f), join(workdir, f));
@@ -236,7 +236,7 @@ describe('forks: task{fork: true}', () => {
 describe('forks: refused with subagent_type; after compaction, in the background, of a subagent', () => {
   let api: MessagesApiServer;
   beforeEach(async () => {
-    api = await startMessagesApiServer();
+    api = await startMessagesApiServer({ strictToolPairs: true });
   });
   afterEach(() => api.close());
 
