@@ -44,6 +44,13 @@ const CSS = String.raw`
   color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);
 }
 .task-agent[hidden] { display: none; }
+.task-fork {
+  margin-left: 6px; padding: 0 5px; border-radius: 8px; font-size: 10px; line-height: 15px; flex: 0 0 auto;
+  display: inline-flex; align-items: center; gap: 2px;
+  color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);
+}
+.task-fork .codicon { font-size: 11px; }
+.task-fork[hidden] { display: none; }
 .task-agent[data-color='red'] { background: var(--vscode-charts-red, #f14c4c); color: #fff; }
 .task-agent[data-color='blue'] { background: var(--vscode-charts-blue, #3794ff); color: #fff; }
 .task-agent[data-color='green'] { background: var(--vscode-charts-green, #89d185); color: #fff; }

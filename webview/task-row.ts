@@ -52,6 +52,7 @@ export class TaskRow {
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
   private readonly agent: HTMLSpanElement;
+  private readonly forkBadge: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
@@ -79,7 +80,9 @@ export class TaskRow {
     this.statusWord = el('span', 'row-state');
     this.meta = el('span', 'task-meta');
     this.agent = el('span', 'task-agent');
-    line1.append(this.icon, this.title, this.agent, this.warning);
+    this.forkBadge = el('span', 'task-fork');
+    this.forkBadge.append(codicon('repo-forked'), el('span', '', 'fork'));
+    line1.append(this.icon, this.title, this.forkBadge, this.agent, this.warning);
     line2.append(this.statusWord, this.meta);
     // Spend against budget, while it runs: the largest share of tokens, dollars or time (budgetShare).
     this.budgetBar = el('div', 'task-budget');
@@ -103,8 +106,11 @@ export class TaskRow {
     setAttr(this.item, 'data-status', node.status);
     setCodicon(this.icon, status.icon, `${status.extra} row-icon ${tone}`.replace(/^ /, ''));
     setText(this.title, node.description);
+    // A fork carries its own badge; it runs as its parent, so no agent name beside it.
+    setHidden(this.forkBadge, node.fork !== true);
+    this.forkBadge.title = node.fork ? `Fork: started from its parent's conversation so far (same system prompt, tools and model); it cannot delegate${node.model ? ` · ${node.model}` : ''}` : '';
     // Which agent did it: its name (the default general-purpose one goes without saying), in its colour.
-    const named = node.agentType !== undefined && node.agentType !== 'general-purpose';
+    const named = node.fork !== true && node.agentType !== undefined && node.agentType !== 'general-purpose';
     setText(this.agent, named ? node.agentType ?? '' : '');
     setHidden(this.agent, !named);
     setAttr(this.agent, 'data-color', node.color ?? null);

@@ -37,6 +37,8 @@ export interface ResultObject {
     result: string;
     /** What it and its descendants changed (files) and ran (commands). */
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
+    /** A fork: it started from its parent's conversation (task{fork: true}). */
+    fork?: true;
   }[];
   error?: string;
 }
@@ -57,6 +59,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       id: s.id,
       description: s.description,
       agent_type: s.agent_type,
+      ...(s.fork ? { fork: true as const } : {}),
       model: s.model,
       ...(s.cost_usd !== undefined ? { cost_usd: Number(s.cost_usd.toFixed(6)) } : {}),
       status: s.status,
@@ -99,7 +102,7 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'agent_started':
         if (event.parentId !== null) {
           labels.set(event.agentId, event.description ?? event.agentId);
-          out.stderr(`[${label(event.agentId)}] started (subagent ${event.agentId}, depth ${event.depth})\n`);
+          out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}, depth ${event.depth})\n`);
         }
         break;
       case 'tool_started':

@@ -49,6 +49,11 @@ export type EventBody =
       model: string;
       /** For a subagent: the id of the parent's `task` tool_use that spawned it. */
       toolUseId?: string;
+      /**
+       * A fork: it started from this agent's conversation (its parent's), the first `messageCount` messages as that
+       * agent's context held them (after any compaction); the last of them holds the task call `toolUseId`.
+       */
+      forkedFrom?: { agentId: string; messageCount: number };
       /** For the root agent: the folder it works in (lists sessions per folder, `--continue`). */
       cwd?: string;
       /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name) and its colour. */

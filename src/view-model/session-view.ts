@@ -213,6 +213,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.budget) task.budget = e.budget;
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;
+  if (e.forkedFrom) task.fork = true;
   task.status = 'running';
   task.startedAt = e.time;
   touched.add(task.id);

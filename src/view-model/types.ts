@@ -118,6 +118,8 @@ export interface TaskNode {
   review?: 'pending' | 'accepted' | 'edited' | 'rerun';
   /** Started with run_in_background: its parent went on while it works. */
   background?: boolean;
+  /** A fork: it started from its parent's conversation so far (task{fork: true}). */
+  fork?: boolean;
   /** What it may spend: shown against what it spent while it runs. */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   startedAt: number;

@@ -13,6 +13,7 @@ import { childSpec, narrowMode } from '../agents/agent-spec';
 import { withManifestFooter } from '../changes/change-manifest';
 import type { AgentIdentity } from '../policy/types';
 import type { ToolResult } from '../tools/types';
+import { FORK_AGENT_TYPE, forkSpec, type ForkBase } from './fork';
 import { runAgent } from './loop';
 import type { AgentResult, RunServices } from './types';
 
@@ -39,6 +40,8 @@ export interface ChildRun {
   services: RunServices;
   onChildFinished(child: AgentResult, description: string): void;
   toToolResult(child: AgentResult, parentStopped: boolean): ToolResult;
+  /** A fork: it starts from this (the parent at the call) rather than from `def`. */
+  fork?: ForkBase;
 }
 
 /** Runs the child (again, while the review asks for a re-run); `firstId` is the first child's agent id. */
@@ -66,12 +69,17 @@ export async function runReviewedChild(o: ChildRun, prompt: string, firstId: str
 
 async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal: AbortSignal): Promise<ToolResult> {
   const { def, parent, services } = o;
-  const mode = narrowMode(parent.mode, def.permissionMode);
-  const identity: AgentIdentity = { agentId, parentId: parent.agentId, depth: parent.depth + 1, description: o.description, ...(mode ? { mode } : {}), agentType: def.name };
+  // A fork runs as its parent does (same mode); a defined agent may narrow the mode.
+  const mode = o.fork ? parent.mode : narrowMode(parent.mode, def.permissionMode);
+  const agentType = o.fork ? FORK_AGENT_TYPE : def.name;
+  const identity: AgentIdentity = { agentId, parentId: parent.agentId, depth: parent.depth + 1, description: o.description, ...(mode ? { mode } : {}), agentType };
   const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt });
+  const spec = o.fork
+    ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, services })
+    : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, services });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // parent's own signal for a background child (which outlives the call).
-  const child = await runAgent(childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, services }), services, signal);
+  const child = await runAgent(spec, services, signal);
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
   const changes = await services.changes?.manifestOf(identity.agentId);
   if (changes) {

@@ -9,7 +9,8 @@
  *     run the calls: ordinary tools one by one in order, then `task` calls together (cap maxParallel)
  *     append tool_results (in tool_use order, paired by id) and go on
  *
- * Parent and subagents run this same function; a subagent is just a spec with a fresh history.
+ * Parent and subagents run this same function; a subagent is just a spec with a fresh history (a fork's
+ * history is its parent's conversation so far: fork.ts).
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
 import { addUsage, agentEmitter, type AgentStatus } from '../events';
@@ -30,6 +31,8 @@ import { rejectsWebSearch, serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
 import { promptMessage, stopHookNote } from '../hooks/loop-hooks';
 import type { ToolCallScope } from './tool-executor';
+import type { ForkBase } from './fork';
+import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
 
@@ -65,9 +68,11 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const ownWindow = modelId === services.modelId ? undefined : await services.model.contextWindow?.(modelId).catch(() => undefined);
   const modelServices = { ...services, modelId, ...(ownWindow ? { context: { ...services.context, window: ownWindow } } : {}) };
   const background = new BackgroundChildren();
-  const tools =
+  // A fork's `task` call starts from this agent's conversation as it is at that call (fork.ts).
+  const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });
+  const tools: ToolRegistry =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal } }), background.tool())
+      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
       : spec.tools;
   /** Reports of background children that finished since the last turn, as a note before the next request. */
   const deliverBackground = async (): Promise<void> => {
@@ -87,7 +92,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       }, Math.max(0, (spec.budget.seconds ?? 0) * 1000 - (Date.now() - started)))
     : undefined;
   const guard = new LoopGuard();
-  const messages: MessageParam[] = [...spec.history, promptMessage(spec.prompt, spec.context)];
+  const messages: MessageParam[] = [...spec.history, spec.opening ?? promptMessage(spec.prompt, spec.context)];
   let turns = 0;
   let toolCalls = 0;
   let continuations = 0;
@@ -145,6 +150,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       subagents,
       model: modelId,
       ...(spec.agentType ? { agentType: spec.agentType } : {}),
+      ...(spec.fork ? { fork: true } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(error ? { error } : {}),
     };
@@ -160,6 +166,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     ...(spec.budget ? { budget: spec.budget } : {}),
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
+    ...(spec.fork ? { forkedFrom: spec.fork } : {}),
     ...(identity.parentId === null ? { cwd: services.workdir } : {}),
   });
   await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });

@@ -57,5 +57,6 @@ export function summarize(child: AgentResult, parentId: string, description: str
     model: child.model,
     ...(child.costUsd !== undefined ? { cost_usd: child.costUsd } : {}),
     ...(child.changes ? { changes: child.changes } : {}),
+    ...(child.fork ? { fork: true } : {}),
   };
 }

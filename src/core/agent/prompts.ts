@@ -8,7 +8,7 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean, instru
   if (canDelegate) {
     lines.push(
       'Use the task tool to hand a self-contained sub-job (exploring a part of the code, a focused investigation, a well-specified change) to a subagent.',
-      'A subagent starts with a fresh context: it sees only the prompt you write, so include the goal, the scope, what you already know and the answer you need back.',
+      'A subagent starts with a fresh context: it sees only the prompt you write, so include the goal, the scope, what you already know and the answer you need back (a fork, task{fork: true}, starts from this conversation instead).',
       'It shares this folder with you, and returns only its final report. Independent tasks in one message run in parallel.',
     );
   }

@@ -11,7 +11,8 @@
  *   +---------------------+              +------------------------------+
  *
  * Only the child's final text enters the parent's messages; its tool calls reach the event stream
- * (transcripts, the tree view) and nowhere else.
+ * (transcripts, the tree view) and nowhere else. With `fork: true` the child starts from the parent's
+ * conversation so far instead of a fresh one (fork.ts): same system prompt, tools and model, no delegating.
  */
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
@@ -19,6 +20,7 @@ import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import { runReviewedChild, type ChildRun } from './child-run';
+import type { ForkBase } from './fork';
 import type { AgentResult, RunServices } from './types';
 
 export interface TaskInput {
@@ -28,6 +30,8 @@ export interface TaskInput {
   subagent_type?: string;
   /** Return at once with the child's id; its report comes later (background.ts). */
   run_in_background?: boolean;
+  /** Start from this conversation so far (fork.ts) instead of a fresh context. */
+  fork?: boolean;
 }
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
@@ -55,6 +59,8 @@ export interface TaskToolOptions {
   parentModel?: string;
   /** The parent's background children, and its own signal (a background child outlives the call's step). */
   background?: { children: BackgroundChildren; agentSignal: AbortSignal };
+  /** The parent as its latest request had it, at the moment of the call: what a fork starts from. */
+  forkBase?: () => ForkBase;
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
@@ -64,17 +70,19 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     name: 'task',
     kind: 'delegate',
     description:
-      'Run a subagent with a fresh context on a self-contained task. It shares the workspace folder and the tools, ' +
-      'but sees nothing of this conversation: the prompt must say everything it needs (goal, scope, what you know, what to report). ' +
-      'Only its final report comes back. Several task calls in one message run in parallel.\n' +
+      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back; several task calls in one message run in parallel. ' +
+      'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
+      'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
+      'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
       `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
-        prompt: { type: 'string', description: 'The complete, self-contained task for the subagent.' },
+        prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
         description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
+        fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
       },
       required: ['prompt'],
     },
@@ -84,6 +92,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       if (typeof prompt !== 'string' || !prompt.trim()) return { ok: false, error: '"prompt" must be a non-empty string' };
       if (description !== undefined && typeof description !== 'string') return { ok: false, error: '"description" must be a string' };
       if (type !== undefined && typeof type !== 'string') return { ok: false, error: '"subagent_type" must be a string' };
+      const fork = (raw as Record<string, unknown>).fork;
+      if (fork !== undefined && typeof fork !== 'boolean') return { ok: false, error: '"fork" must be true or false' };
+      if (fork === true && typeof type === 'string' && type.trim()) {
+        return { ok: false, error: 'a fork runs as you (your system prompt, tools and model), so it takes no subagent_type: leave out subagent_type to fork, or leave out fork to start a fresh agent of that type' };
+      }
+      if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
       if (typeof type === 'string' && type.trim() && !agents.has(type.trim())) {
         return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
       }
@@ -94,6 +108,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...(description !== undefined ? { description } : {}),
           ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}),
           ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
+          ...(fork === true ? { fork: true } : {}),
         },
       };
     },
@@ -111,6 +126,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         services,
         onChildFinished: opts.onChildFinished,
         toToolResult: (child, parentStopped) => toToolResult(child, services.limits.subagentMaxTurns, parentStopped),
+        // Taken now: a background fork must not see what the parent does after this call.
+        ...(input.fork && opts.forkBase ? { fork: opts.forkBase() } : {}),
       };
       const firstId = services.newAgentId();
       if (input.run_in_background && opts.background) {

@@ -16,6 +16,7 @@ import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { ChangeManifest } from '../changes/types';
+import type { ForkOrigin } from './fork';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
@@ -101,6 +102,10 @@ export interface AgentSpec {
   color?: string;
   /** What hooks added to the prompt (UserPromptSubmit, SessionStart): sent after it, in the same user message. */
   context?: string[];
+  /** The first message when it is not the plain prompt (a fork's: results for the parent's open calls, then its task). */
+  opening?: MessageParam;
+  /** A fork (fork.ts): whose conversation it started from, and at which message. */
+  fork?: ForkOrigin;
 }
 
 export interface SubagentSummary {
@@ -118,6 +123,8 @@ export interface SubagentSummary {
   cost_usd?: number;
   /** What it and its descendants changed and ran (when the session tracks changes). */
   changes?: ChangeManifest;
+  /** It was a fork of its parent (started from the parent's conversation). */
+  fork?: boolean;
 }
 
 export interface AgentResult {
@@ -142,4 +149,6 @@ export interface AgentResult {
   costUsd?: number;
   /** A subagent's manifest (set by the task tool when the session tracks changes). */
   changes?: ChangeManifest;
+  /** It ran as a fork of its parent. */
+  fork?: boolean;
 }

@@ -1,0 +1,80 @@
+/**
+ * The fork mark in headless Chromium: a task node whose agent started with `forkedFrom` carries a "fork"
+ * badge (icon and word, the tooltip says what a fork is) and no agent-type chip; an ordinary subagent's
+ * node has no badge.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import { ARTIFACTS, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
+import { ROOT, Script } from './fixtures';
+
+const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+
+function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
+  const state = createSessionView();
+  applyEvents(state, events);
+  return state;
+}
+
+function forkSession(): Script {
+  const s = new Script();
+  s.rootStart('Explain the config loader, then check the env overrides.');
+  s.turn(ROOT, null, 1);
+  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-fresh', name: 'task', input: { description: 'list config files', prompt: 'List the config files.' } });
+  s.emit('fresh', ROOT, { type: 'agent_started', prompt: 'List the config files.', description: 'list config files', depth: 1, model: 'claude-sonnet', toolUseId: 'tu-fresh', agentType: 'general-purpose' });
+  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-fork', name: 'task', input: { description: 'check env overrides', prompt: 'Check the env overrides.', fork: true } });
+  s.emit('forked', ROOT, {
+    type: 'agent_started',
+    prompt: 'Check the env overrides.',
+    description: 'check env overrides',
+    depth: 1,
+    model: 'claude-sonnet',
+    toolUseId: 'tu-fork',
+    agentType: 'fork',
+    forkedFrom: { agentId: ROOT, messageCount: 6 },
+  });
+  s.turn('forked', ROOT, 1);
+  s.tool('forked', ROOT, 'f1', 'read_file', { path: 'src/config.ts' }, 'export const config = {}');
+  return s;
+}
+
+describe('webview panel: the fork mark on a task node', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+    requireBrowser();
+    browser = await launch();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await openPanel(browser);
+  });
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('a fork has a "fork" badge with a tooltip that says so, and no agent chip; an ordinary subagent has no badge', async () => {
+    const state = snapshotOf(forkSession().events);
+    const forkNode = state.nodes['task:tu-fork'];
+    assert.equal(forkNode?.kind === 'task' && forkNode.fork, true, 'the view-model marks it');
+    await send(page, { type: 'snapshot', state, running: true });
+    const badge = page.locator(`${item('task:tu-fork')} .task-fork`).first();
+    assert.equal(await badge.isVisible(), true);
+    assert.equal((await badge.textContent())?.trim(), 'fork');
+    assert.equal(await badge.locator('.codicon-repo-forked').count(), 1);
+    assert.match((await badge.getAttribute('title')) ?? '', /^Fork: started from its parent's conversation so far .*cannot delegate · claude-sonnet$/);
+    assert.equal(await page.locator(`${item('task:tu-fork')} .task-agent`).first().isHidden(), true, 'no "fork" agent chip beside the badge');
+    assert.equal(await page.locator(`${item('task:tu-fresh')} .task-fork`).first().isHidden(), true);
+    await page.screenshot({ path: join(ARTIFACTS, 'fork-mark.png') });
+  });
+});
