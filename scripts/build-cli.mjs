@@ -150,7 +150,11 @@ async function toCommonJs(dir, name, chunks, production) {
     supported: { 'dynamic-import': false },
     minify: true,
     sourcemap: 'external',
-    sourcefile: name,
+    // Not `.mjs`: from an .mjs file esbuild converts import() in Node's mode, `__toESM(require(…), 1)`, which
+    // ignores the chunk's __esModule mark, so `(await import('./turndown….mjs')).default` was the chunk's whole
+    // exports object instead of its default ("r is not a constructor"). Every chunk is ESM turned CommonJS:
+    // its mark is right. (The names in the source map come from the chained map, not from this.)
+    sourcefile: name.replace(/\.mjs$/, '.js'),
     logLevel: 'silent',
   });
   if (out.warnings.length) fail(out.warnings.map((w) => w.text).join('; '));
