@@ -133,7 +133,7 @@ function reachableFrom(start, graph) {
  * by esbuild's own transform; the source maps are chained through, so they still point at src/. What is ours —
  * the banner removed, the chunk paths renamed — is checked against the metafile: any surprise fails the build.
  */
-async function toCommonJs(dir, name, chunks, production) {
+export async function toCommonJs(dir, name, chunks, production) {
   const path = join(dir, name);
   const fail = (why) => {
     throw new Error(`build-cli: cannot rewrite ${name} as CommonJS: ${why}`);

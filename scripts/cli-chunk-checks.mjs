@@ -7,16 +7,17 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 /**
- * One line per problem: an import() in src/ whose chunk lacks a name it takes, or whose use cannot be read
+ * One line per problem: an import() in `sources` (src/) whose chunk lacks a name it takes, or whose use cannot be read
  * (then write it as `const { a } = await import('…')` or `import('…').then((m) => m.a)`).
  */
-export function dynamicImportProblems(metafile, root) {
+export function dynamicImportProblems(metafile, root, sources = 'src/') {
   const exportsOf = new Map();
   for (const out of Object.values(metafile.outputs)) if (out.entryPoint) exportsOf.set(out.entryPoint, out.exports);
   const problems = [];
   for (const [input, info] of Object.entries(metafile.inputs)) {
-    if (!input.startsWith('src/')) continue;
-    const targets = info.imports.filter((i) => i.kind === 'dynamic-import' && !i.external && i.original);
+    if (!input.startsWith(sources)) continue;
+    // One record per import() call: one target per specifier is enough.
+    const targets = [...new Map(info.imports.filter((i) => i.kind === 'dynamic-import' && !i.external && i.original).map((i) => [i.original, i])).values()];
     if (targets.length === 0) continue;
     const uses = dynamicImportUses(input, readFileSync(join(root, input), 'utf8'));
     for (const target of targets) {
