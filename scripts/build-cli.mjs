@@ -168,6 +168,9 @@ export async function toCommonJs(dir, name, chunks, production) {
   for (const { name: wanted } of chunks.get(name).imports) if (!required.has(wanted)) fail(`its import of ${wanted} did not become a require()`);
   const leftover = /\bimport\.meta\b|require\("\.\/[^"]*\.mjs"\)/.exec(rewritten);
   if (leftover) fail(`"${leftover[0]}" is left in the CommonJS code`);
+  // A chunk wrapped in Node's mode (see `sourcefile` above) would lose its default export again.
+  const nodeMode = /\(require\("\.\/[\w.-]+\.cjs"\),1\)/.exec(rewritten);
+  if (nodeMode) fail(`an import() of a chunk was converted in Node's mode (${nodeMode[0]}): its default export would be wrong`);
   const cjsName = cjs(name);
   writeFileSync(join(dir, cjsName), production ? rewritten : `${rewritten}//# sourceMappingURL=${cjsName}.map\n`);
   if (!production) writeFileSync(join(dir, `${cjsName}.map`), out.map);

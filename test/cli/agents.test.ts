@@ -39,6 +39,7 @@ describe('delegate CLI: agent definitions', function () {
       '.claude/agents/reviewer.md',
       '---\nname: reviewer\ndescription: Reviews diffs for bugs.\ntools: Read, Grep\nmodel: inherit\n---\nREVIEWER-BODY: you review code.\n',
     );
+    writeFileSync(join(dirs.workdir, 'AGENTS.md'), 'Run the linter before you report (AGENTS-MARKER-9).\n');
     writeAgent(dirs.workdir, '.github/agents/planner.agent.md', "---\ndescription: Plans features.\ntools: ['search', 'read/readFile']\n---\nPLANNER-BODY: you plan.\n");
     api.route([
       { name: 'reviewer', match: (r) => isChild(r) && firstUserText(r).includes('JOB-R'), replies: [reply.text('reviewed')] },
@@ -70,6 +71,7 @@ describe('delegate CLI: agent definitions', function () {
     const planner = must(children.find((r) => firstUserText(r).includes('JOB-P')));
     assert.match(systemText(reviewer), /REVIEWER-BODY/);
     assert.match(systemText(planner), /PLANNER-BODY/);
+    for (const child of [reviewer, planner]) assert.match(systemText(child), /AGENTS-MARKER-9/, 'the project instructions reach each custom agent');
     assert.deepEqual(toolNames(reviewer), ['read_file', 'grep']);
     assert.deepEqual(toolNames(planner), ['read_file', 'glob', 'grep'], 'search (glob, grep) and read/readFile');
     const types = (result.subagents as Record<string, unknown>[]).map((s) => [s.status, s.agent_type ?? s.subagent_type]);
