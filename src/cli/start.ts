@@ -12,8 +12,11 @@
  * (Node 20 has no compile cache of its own, and ESM modules cannot be given cached data). V8 refuses data
  * made by another V8 or under other flags, and a build gets its own folder, keyed by the entry's size and
  * time; the four newest build folders are kept. DELEGATE_CODE_CACHE=0 turns it off.
+ *
+ * DELEGATE_CHUNK_LOG=FILE appends each chunk's name to FILE as it loads: the tests of the built CLI prove with it
+ * that every chunk of the build is loaded by one of them (test/support/chunk-coverage.ts).
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +32,7 @@ setFlagsFromString('--no-wasm-dynamic-tiering');
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
 const KEEP_BUILDS = 4;
+const CHUNK_LOG = process.env.DELEGATE_CHUNK_LOG;
 const modules = new Map<string, { exports: unknown }>();
 const toWrite: { script: Script; file: string }[] = [];
 
@@ -52,6 +56,7 @@ function loadChunk(file: string): unknown {
   const known = modules.get(file);
   if (known) return known.exports;
   const source = readFileSync(file, 'utf8');
+  if (CHUNK_LOG) appendFileSync(CHUNK_LOG, `${file.slice(dirname(file).length + 1)}\n`);
   const cachePath = cacheFile(file);
   let cachedData: Buffer | undefined;
   try {

@@ -35,7 +35,8 @@ export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliR
   return new Promise((resolvePromise, reject) => {
     // A fresh HOME unless the test gives one: the developer's own ~/.claude (agents, hooks, CLAUDE.md) must not
     // reach the CLI under test.
-    const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), ...opts.env });
+    // DELEGATE_CHUNK_LOG: the chunks it loads, for the proof that the tests load them all (chunk-coverage.ts).
+    const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG, ...opts.env });
     const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

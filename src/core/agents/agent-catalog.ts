@@ -11,6 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ourToolName } from '../tools/tool-names';
+import { copilotToolName } from './copilot-tools';
 import { parseAgentFile, type AgentDefinition, type AgentFileProblem } from './agent-definition';
 
 export const DEFAULT_AGENT = 'general-purpose';
@@ -33,24 +34,15 @@ export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
   },
 ];
 
-/** Tools of Copilot's agent files, in our names (several map to more than one of ours). */
-const COPILOT_TOOLS: Record<string, string[]> = {
-  codebase: ['read_file', 'glob', 'grep'],
-  search: ['glob', 'grep'],
-  readFile: ['read_file'],
-  editFiles: ['edit_file', 'write_file'],
-  editfiles: ['edit_file', 'write_file'],
-  runCommands: ['bash'],
-  runInTerminal: ['bash'],
-  terminal: ['bash'],
-  fetch: ['web_fetch'],
-  githubRepo: [],
-};
-
-/** Our names for the names in an agent's list; `unknown` are those Delegate has no tool for. */
-export function mapToolNames(names: readonly string[], known: ReadonlySet<string>): { tools: string[]; unknown: string[] } {
+/**
+ * Our names for the names in an agent's list (Claude Code's, ours, Copilot's: copilot-tools.ts); `unknown` are
+ * those Delegate has no tool for, `editorOnly` VS Code's tools that have no counterpart here; `all`: a `*`.
+ */
+export function mapToolNames(names: readonly string[], known: ReadonlySet<string>): { tools: string[]; unknown: string[]; editorOnly: string[]; all: boolean } {
   const tools: string[] = [];
   const unknown: string[] = [];
+  const editorOnly: string[] = [];
+  let all = false;
   for (const raw of names) {
     const name = raw.replace(/\(.*\)$/, '').trim(); // `Bash(git *)` rules: the tool is what counts here
     if (name.startsWith('mcp__')) {
@@ -58,11 +50,18 @@ export function mapToolNames(names: readonly string[], known: ReadonlySet<string
       continue;
     }
     const ours = ourToolName(name, known);
-    if (ours) tools.push(ours);
-    else if (COPILOT_TOOLS[name]) tools.push(...COPILOT_TOOLS[name].filter((t) => known.has(t)));
+    if (ours) {
+      tools.push(ours);
+      continue;
+    }
+    const copilot = copilotToolName(name);
+    if (copilot.kind === 'all') all = true;
+    else if (copilot.kind === 'mcp') tools.push(copilot.name);
+    else if (copilot.kind === 'editorOnly') editorOnly.push(name);
+    else if (copilot.kind === 'tools' && copilot.tools.some((t) => known.has(t))) tools.push(...copilot.tools.filter((t) => known.has(t)));
     else unknown.push(name);
   }
-  return { tools: [...new Set(tools)], unknown };
+  return { tools: [...new Set(tools)], unknown, editorOnly, all };
 }
 
 export interface AgentCatalog {
@@ -120,7 +119,12 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
         if (mapped.unknown.length) {
           problems.push({ file, reason: `${key}: Delegate has no tool ${mapped.unknown.map((n) => `"${n}"`).join(', ')}: dropped from this agent`, severity: 'warning' });
         }
-        agent[key] = mapped.tools;
+        if (mapped.editorOnly.length) {
+          problems.push({ file, reason: `${key}: ${mapped.editorOnly.join(', ')}: VS Code's own, with no counterpart in Delegate: left out`, severity: 'warning' });
+        }
+        // `*`: every tool (in disallowedTools, every tool the session has).
+        if (mapped.all && key === 'tools') delete agent.tools;
+        else agent[key] = mapped.all ? [...opts.knownTools] : mapped.tools;
       }
       agents.set(agent.name, agent);
     }

@@ -1,0 +1,119 @@
+/**
+ * Agent definitions through the built CLI, in both formats users keep them: Claude Code's `.claude/agents/*.md`
+ * and Copilot's `.github/agents/*.agent.md` (VS Code's namespaced tool names, tool sets, `server/tool` of an MCP
+ * server). The regression this guards: any folder with agent files crashed the bundle ("s is not a function")
+ * while every source-level test passed. Each agent must be offered to the model and run with its own tools.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { EVERYTHING } from '../support/mcp-servers';
+import { must } from '../support/must';
+import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+
+const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
+
+function writeAgent(workdir: string, path: string, text: string): void {
+  mkdirSync(join(workdir, path, '..'), { recursive: true });
+  writeFileSync(join(workdir, path), text);
+}
+
+describe('delegate CLI: agent definitions', function () {
+  this.timeout(40_000);
+  let api: MessagesApiServer;
+  let dirs: { workdir: string; dataHome: string };
+  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+
+  before(assertBuilt);
+  beforeEach(async () => {
+    api = await startMessagesApiServer();
+    dirs = makeDirs();
+  });
+  afterEach(() => api.close());
+
+  it('a Claude Code agent and a Copilot agent are offered in the task tool, and each runs with its own prompt and tools', async () => {
+    writeAgent(
+      dirs.workdir,
+      '.claude/agents/reviewer.md',
+      '---\nname: reviewer\ndescription: Reviews diffs for bugs.\ntools: Read, Grep\nmodel: inherit\n---\nREVIEWER-BODY: you review code.\n',
+    );
+    writeFileSync(join(dirs.workdir, 'AGENTS.md'), 'Run the linter before you report (AGENTS-MARKER-9).\n');
+    writeAgent(dirs.workdir, '.github/agents/planner.agent.md', "---\ndescription: Plans features.\ntools: ['search', 'read/readFile']\n---\nPLANNER-BODY: you plan.\n");
+    api.route([
+      { name: 'reviewer', match: (r) => isChild(r) && firstUserText(r).includes('JOB-R'), replies: [reply.text('reviewed')] },
+      { name: 'planner', match: (r) => isChild(r) && firstUserText(r).includes('JOB-P'), replies: [reply.text('planned')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'JOB-R: review', subagent_type: 'reviewer' } },
+            { name: 'task', input: { prompt: 'JOB-P: plan', subagent_type: 'planner' } },
+          ]),
+          reply.text('both done'),
+        ],
+      },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    api.assertAllConsumed();
+    assert.equal(run.stderr, '', 'both files load without a word');
+    const result = lastJsonLine(run.stdout);
+    assert.equal(result.result, 'both done');
+    const task = must(api.messageRequests()[0]?.body.tools?.find((t) => t.name === 'task'));
+    assert.match(String(task.description), /- reviewer: Reviews diffs for bugs\./);
+    assert.match(String(task.description), /- planner: Plans features\./);
+
+    const children = api.messageRequests().filter(isChild);
+    const reviewer = must(children.find((r) => firstUserText(r).includes('JOB-R')));
+    const planner = must(children.find((r) => firstUserText(r).includes('JOB-P')));
+    assert.match(systemText(reviewer), /REVIEWER-BODY/);
+    assert.match(systemText(planner), /PLANNER-BODY/);
+    for (const child of [reviewer, planner]) assert.match(systemText(child), /AGENTS-MARKER-9/, 'the project instructions reach each custom agent');
+    assert.deepEqual(toolNames(reviewer), ['read_file', 'grep']);
+    assert.deepEqual(toolNames(planner), ['read_file', 'glob', 'grep'], 'search (glob, grep) and read/readFile');
+    const types = (result.subagents as Record<string, unknown>[]).map((s) => [s.status, s.agent_type ?? s.subagent_type]);
+    assert.equal(types.length, 2);
+    assert.ok(types.every(([status]) => status === 'completed'), JSON.stringify(types));
+  });
+
+  it('a Copilot agent written with VS Code’s namespaced names gets the mapped tools and its MCP server’s tool; VS Code-only names are one notice', async () => {
+    const mcp = join(dirs.workdir, '..', 'servers.json');
+    writeFileSync(mcp, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }));
+    writeAgent(
+      dirs.workdir,
+      '.github/agents/builder.agent.md',
+      [
+        '---',
+        'description: Builds and checks features.',
+        'tools:',
+        '  - search/fileSearch',
+        '  - read/readFile',
+        '  - edit/editFiles',
+        '  - execute/runInTerminal',
+        '  - web/fetch',
+        '  - everything/echo',
+        '  - read/problems',
+        '  - todos',
+        '---',
+        'BUILDER-BODY',
+        '',
+      ].join('\n'),
+    );
+    api.route([
+      { name: 'builder', match: isChild, replies: [reply.text('built')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'build it', subagent_type: 'builder' } }), reply.text('ok')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--mcp-config', mcp, '--output-format', 'json'], { env: env() });
+    assert.equal(run.code, 0, run.stderr);
+    api.assertAllConsumed();
+    const child = must(api.messageRequests().find(isChild));
+    assert.match(systemText(child), /BUILDER-BODY/);
+    assert.deepEqual(toolNames(child), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'web_fetch', 'mcp__everything__echo']);
+    const notices = run.stderr.trim().split('\n');
+    assert.equal(notices.length, 1, run.stderr);
+    assert.match(notices[0] ?? '', /builder\.agent\.md: tools: read\/problems, todos: VS Code's own, with no counterpart in Delegate: left out/);
+  });
+});
