@@ -43,6 +43,9 @@ export async function streamTurn(
         onTextDelta: (text) => {
           deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
         },
+        onThinking: ({ text, redacted }) => {
+          deltas = deltas.then(() => emit({ type: 'thinking', turn, text, ...(redacted ? { redacted } : {}) }));
+        },
         onRetry: (message) => {
           deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
         },

@@ -179,15 +179,16 @@ async function attemptOnce(
     const { params, betas } = toParams(request);
     const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined;
     const stream = await client.messages.create({ ...params, stream: true }, { signal: controller.signal, middleware: [watchdog], ...(headers ? { headers } : {}) });
-    const message = new MessageAccumulator((delta) => {
+    const guarded = <T>(fn: ((arg: T) => void) | undefined) => (arg: T): void => {
       if (callbackError) return;
       try {
-        callbacks.onTextDelta?.(delta);
+        fn?.(arg);
       } catch (error) {
         callbackError = new CallbackFailure(error);
         controller.abort();
       }
-    });
+    };
+    const message = new MessageAccumulator(guarded(callbacks.onTextDelta), guarded(callbacks.onThinking));
     for await (const event of stream) message.add(event);
     if (callbackError) throw callbackError;
     const done = message.result();

@@ -35,6 +35,8 @@ export interface ModelResponse {
 
 export interface ModelCallbacks {
   onTextDelta?: (text: string) => void;
+  /** A thinking block finished streaming: its text ('' when the API omits it or it is redacted). */
+  onThinking?: (block: { text: string; redacted: boolean }) => void;
   /**
    * A retryable failure the model client is about to retry (stream error event, idle stream). The
    * failed attempt's text deltas were already forwarded: hosts drop this turn's partial text here.
