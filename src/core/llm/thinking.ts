@@ -8,6 +8,8 @@
  *                             N becomes the nearest level: these models take no budget)
  *                             off ─▶ disabled | between_tools (Sonnet 5.5) | nothing (default off) | effort low
  *                                    where thinking cannot be turned off (Opus 5.5, Fable, Mythos)
+ *                             preserved thinking (Sonnet/Opus 5.5, Fable 5.1+): block_binding drop_block + its beta,
+ *                             so a compacted conversation drops stale thinking instead of failing with a 400
  *   budget    (4.5 and older) ─▶ thinking {type: enabled, budget_tokens, display: summarized};
  *                             1024 ≤ budget < max_tokens (kept ≥ 4096 below it for the answer);
  *                             with tools, `anthropic-beta: interleaved-thinking-2025-05-14` so it thinks
@@ -30,6 +32,8 @@ export type Effort = (typeof EFFORTS)[number];
 export type ThinkingSetting = 'auto' | 'off' | Effort | number;
 
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
+/** `thinking.block_binding` (preserved thinking's prefix check: drop a block whose prefix changed, not a 400). */
+export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
 export const MIN_BUDGET = 1024;
 /** Output kept for the answer below a budget (a budget that leaves less is lowered). */
 const ANSWER_ROOM = 4096;
@@ -45,6 +49,11 @@ interface FamilyRules {
   maxOutput: number;
   /** Budget thinking interleaves with tool calls only with the beta header. */
   interleavedBeta?: boolean;
+  /**
+   * Preserved thinking: a block is bound to the prefix before it. Compaction rewrites old tool results, so
+   * thinking blocks after them would fail the check with a 400: ask the API to drop those blocks instead.
+   */
+  prefixCheck?: boolean;
 }
 
 const ALL: readonly Effort[] = EFFORTS;
@@ -54,12 +63,15 @@ const TO_HIGH: readonly Effort[] = ['low', 'medium', 'high'];
 /** Longest prefix wins. The 5.x rows follow the model pages; ids the docs do not list fall to `claude-` (none). */
 const FAMILIES: [prefix: string, rules: FamilyRules][] = [
   // Thinking always on: disabled and enabled are rejected (Opus 5.5, Fable 5.x, Mythos 5.x).
-  ['claude-opus-5-5', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000 }],
+  // Preserved thinking's prefix check runs from Fable 5.1 on, and on Opus 5.5 / Sonnet 5.5.
+  ['claude-opus-5-5', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000, prefixCheck: true }],
+  ['claude-fable-5-1', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000, prefixCheck: true }],
+  ['claude-fable-5-2', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000, prefixCheck: true }],
   ['claude-fable-5', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000 }],
   ['claude-mythos-5', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000 }],
   ['claude-mythos-preview', { mode: 'adaptive', off: null, efforts: ALL, maxOutput: 128_000 }],
   // Sonnet 5.5 rejects disabled: its lowest setting is between_tools (no up-front thinking).
-  ['claude-sonnet-5-5', { mode: 'adaptive', off: 'between_tools', efforts: ALL, maxOutput: 128_000 }],
+  ['claude-sonnet-5-5', { mode: 'adaptive', off: 'between_tools', efforts: ALL, maxOutput: 128_000, prefixCheck: true }],
   // Haiku 5.5: adaptive on by default, can be turned off; the docs list no xhigh/max limits, so it is
   // treated like the newest family.
   ['claude-haiku-5-5', { mode: 'adaptive', off: 'disabled', efforts: ALL, maxOutput: 128_000 }],
@@ -150,15 +162,20 @@ export function thinkingFields(model: string, setting: ThinkingSetting | undefin
     const e = effort && clampEffort(effort, rules.efforts);
     return e ? { ...fields, output_config: { effort: e } } : fields;
   };
+  const adaptive = (effort: Effort | undefined): ThinkingFields => {
+    const thinking: Anthropic.ThinkingConfigAdaptive = { type: 'adaptive', display: 'summarized' };
+    if (!rules.prefixCheck) return withEffort({ ...plain, thinking }, effort);
+    // Not in the SDK's types yet (a beta field): sent as is.
+    const bound = { ...thinking, block_binding: { prefix_mismatch_behavior: 'drop_block' } } as Anthropic.ThinkingConfigAdaptive;
+    return withEffort({ ...plain, thinking: bound, betas: [THINKING_BINDING_BETA] }, effort);
+  };
   if (setting === 'off') {
-    if (rules.off === null) return withEffort(plain, 'low');
+    // Where thinking cannot stop, the lowest effort (adaptive is what the model runs without the field anyway).
+    if (rules.off === null) return adaptive('low');
     if (rules.off === 'omit') return plain;
     return { ...plain, thinking: { type: rules.off } };
   }
-  if (rules.mode === 'adaptive') {
-    const effort = setting === 'auto' ? undefined : typeof setting === 'number' ? effortOfBudget(setting) : setting;
-    return withEffort({ ...plain, thinking: { type: 'adaptive', display: 'summarized' } }, effort);
-  }
+  if (rules.mode === 'adaptive') return adaptive(setting === 'auto' ? undefined : typeof setting === 'number' ? effortOfBudget(setting) : setting);
   // Budget thinking: below max_tokens with room for the answer, and never under the API's minimum.
   const asked = typeof setting === 'number' ? setting : BUDGETS[setting === 'auto' ? 'medium' : setting];
   const budget = Math.min(asked, maxTokens - ANSWER_ROOM);

@@ -94,7 +94,8 @@ describe('thinking on the wire (real SDK, local server)', () => {
     const history: MessageParam[] = [first, { role: 'assistant', content: r1.content.map(toParam) }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_3', content: 'x' }] }];
     const r2 = await model().stream(req('claude-opus-5-5', history), never(), {});
     assert.equal(r2.content.at(-1)?.type, 'text');
-    assert.deepEqual(api.messageRequests()[1]?.body.thinking, { type: 'adaptive', display: 'summarized' });
+    assert.deepEqual(api.messageRequests()[1]?.body.thinking, { type: 'adaptive', display: 'summarized', block_binding: { prefix_mismatch_behavior: 'drop_block' } });
+    assert.equal(api.messageRequests()[1]?.headers['anthropic-beta'], 'thinking-binding-controls-2026-08-01');
     api.assertAllConsumed();
   });
 
@@ -109,6 +110,7 @@ describe('thinking on the wire (real SDK, local server)', () => {
     assert.match((await post({ model: 'claude-haiku-4-5', max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 500 } })).message, /greater than or equal to 1024/);
     assert.match((await post({ model: 'claude-haiku-4-5', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 4096 } })).message, /max_tokens` must be greater than `thinking.budget_tokens/);
     assert.match((await post({ model: 'claude-haiku-4-5', max_tokens: 9000, thinking: { type: 'adaptive' } })).message, /adaptive thinking is not supported/);
+    assert.match((await post({ model: 'claude-sonnet-5-5', max_tokens: 9000, thinking: { type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } } })).message, /needs the beta header/);
     const temp = await post({ model: 'claude-sonnet-5-5', max_tokens: 9000, temperature: 0.2 });
     assert.equal(temp.status, 400);
     assert.match(temp.message, /temperature` may only be set to 1/);

@@ -4,7 +4,7 @@
  * models, `disabled` never sent where it is rejected, the interleaved beta only with budget thinking and tools).
  */
 import assert from 'node:assert/strict';
-import { INTERLEAVED_THINKING_BETA, maxTokensFor, parseThinkingSetting, thinkingFields, thinkingNote, type ThinkingSetting } from '../../../src/core/llm/thinking';
+import { INTERLEAVED_THINKING_BETA, THINKING_BINDING_BETA, maxTokensFor, parseThinkingSetting, thinkingFields, thinkingNote, type ThinkingSetting } from '../../../src/core/llm/thinking';
 
 const SETTINGS: ThinkingSetting[] = ['auto', 'off', 'low', 'medium', 'high', 'xhigh', 'max', 1024, 5000, 20_000, 60_000];
 const MODELS = [
@@ -27,9 +27,12 @@ describe('thinking rules', () => {
     assert.ok(typeof bad === 'object' && /expected off, low, medium, high/.test(bad.error));
   });
 
-  it('default (auto) on the default model: adaptive thinking with summarized display, no budget, no beta, 64,000 max_tokens', () => {
+  it('default (auto) on the default model: adaptive thinking with summarized display, no budget, drop_block binding and its beta, 64,000 max_tokens', () => {
     const f = thinkingFields('claude-sonnet-5-5', 'auto', maxTokensFor('claude-sonnet-5-5'), true);
-    assert.deepEqual(f, { max_tokens: 64_000, thinking: { type: 'adaptive', display: 'summarized' }, betas: [] });
+    const thinking = { type: 'adaptive', display: 'summarized', block_binding: { prefix_mismatch_behavior: 'drop_block' } };
+    assert.deepEqual(f, { max_tokens: 64_000, thinking, betas: [THINKING_BINDING_BETA] });
+    // A model without the prefix check: no binding, no beta.
+    assert.deepEqual(thinkingFields('claude-opus-4-7', 'auto', 64_000, true), { max_tokens: 64_000, thinking: { type: 'adaptive', display: 'summarized' }, betas: [] });
   });
 
   it('levels become output_config.effort on adaptive models, clamped to the levels the model takes', () => {
@@ -39,7 +42,7 @@ describe('thinking rules', () => {
     assert.deepEqual(thinkingFields('claude-sonnet-4-6', 'max', 64_000, true).output_config, { effort: 'high' });
     // A budget on a model that takes levels: the nearest level.
     const budget = thinkingFields('claude-sonnet-5-5', 30_000, 64_000, true);
-    assert.deepEqual(budget.thinking, { type: 'adaptive', display: 'summarized' });
+    assert.equal(budget.thinking?.type, 'adaptive');
     assert.deepEqual(budget.output_config, { effort: 'high' });
     assert.match(thinkingNote('claude-sonnet-5-5', 30_000) ?? '', /effort level, not a budget/);
   });
@@ -49,7 +52,7 @@ describe('thinking rules', () => {
     assert.deepEqual(thinkingFields('claude-sonnet-5', 'off', 64_000, true).thinking, { type: 'disabled' });
     assert.deepEqual(thinkingFields('claude-haiku-4-5', 'off', 64_000, true), { max_tokens: 64_000, betas: [] });
     const opus = thinkingFields('claude-opus-5-5', 'off', 64_000, true);
-    assert.equal(opus.thinking, undefined);
+    assert.equal(opus.thinking?.type, 'adaptive', 'what it runs anyway');
     assert.deepEqual(opus.output_config, { effort: 'low' });
     assert.match(thinkingNote('claude-opus-5-5', 'off') ?? '', /cannot turn thinking off/);
   });
@@ -84,7 +87,8 @@ describe('thinking rules', () => {
         }
         if (t?.type === 'adaptive') assert.ok(!/4-5|4-1|sonnet-4-2|3-7/.test(model), `${what}: adaptive sent to a budget-only model`);
         if (t?.type === 'disabled') assert.ok(!/sonnet-5-5|opus-5-5|fable|mythos/.test(model), `${what}: disabled sent where it is rejected`);
-        if (f.betas.length) assert.equal(t?.type, 'enabled', `${what}: the interleaved beta belongs to budget thinking`);
+        if (f.betas.includes(INTERLEAVED_THINKING_BETA)) assert.equal(t?.type, 'enabled', `${what}: the interleaved beta belongs to budget thinking`);
+        if (f.betas.includes(THINKING_BINDING_BETA)) assert.ok(t && 'block_binding' in t, `${what}: the binding beta goes with block_binding`);
         if (/3-5-haiku|some-other/.test(model)) assert.deepEqual(f, { max_tokens: maxTokens, betas: [] }, what);
       }
     }
