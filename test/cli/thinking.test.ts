@@ -61,11 +61,18 @@ describe('delegate CLI: extended thinking', function () {
     assert.equal(h?.headers['anthropic-beta'], undefined);
     assert.deepEqual(s?.body.thinking, { type: 'between_tools' });
     assert.equal(s?.body.output_config, undefined);
+    // A model that cannot stop thinking: said once, and it runs at the lowest effort.
+    api.script(reply.text('c', { thinking: 'brief' }));
+    const opus = await runDelegate(['--cwd', dirs.workdir, '-p', 'x', '--thinking', 'off', '--model', 'claude-opus-5-5', '-v'], { env: env() });
+    assert.equal(opus.code, 0, opus.stderr);
+    assert.match(opus.stderr, /claude-opus-5-5 cannot turn thinking off: it runs at effort low instead/);
+    assert.match(opus.stderr, /^thinking: brief$/m, '-v shows the thinking on stderr');
+    assert.deepEqual(must(api.messageRequests()[2]).body.output_config, { effort: 'low' });
     // A bad value: one line, exit 2, nothing sent.
     const bad = await run('-p', 'x', '--thinking', '100');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--thinking: a thinking budget is at least 1024 tokens/);
-    assert.equal(api.messageRequests().length, 2);
+    assert.equal(api.messageRequests().length, 3);
   });
 
   it('a tool loop with thinking sends the signed thinking blocks back unchanged (the server rejects anything else)', async () => {

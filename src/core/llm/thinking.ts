@@ -104,11 +104,6 @@ function rulesFor(model: string): FamilyRules {
   return best ? best[1] : UNKNOWN;
 }
 
-/** Whether the model thinks at all (for hosts: the editor's models have no thinking control). */
-export function modelThinks(model: string): boolean {
-  return rulesFor(model).mode !== 'none';
-}
-
 /** max_tokens for a request: the override, else the family's default (its ceiling, at most 64,000). */
 export function maxTokensFor(model: string, override?: number): number {
   if (override !== undefined && override > 0) return override;
