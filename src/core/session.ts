@@ -214,6 +214,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
           {
             model: services.modelId,
             maxTokens: 2048,
+            thinking: 'off', // a short answer about a page: no thinking eating its 2,048 tokens
             system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
             messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
             tools: [],

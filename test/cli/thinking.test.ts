@@ -75,6 +75,26 @@ describe('delegate CLI: extended thinking', function () {
     assert.equal(api.messageRequests().length, 3);
   });
 
+  it("internal requests (a compaction summary) do not think: the agents' setting is theirs, the summary runs with thinking off", async () => {
+    api.route([
+      { name: 'summary', match: (r) => systemText(r).startsWith('You summarize'), replies: [reply.text('SUMMARY: said hello four times')] },
+      { name: 'agent', match: () => true, replies: ['a', 'b', 'c', 'd'].map((t) => reply.text(t, { thinking: `thought ${t}` })) },
+    ]);
+    for (const [i, p] of ['one', 'two', 'three', 'four'].entries()) {
+      const r = await run(...(i > 0 ? ['--continue'] : []), '-p', p, '--thinking', 'high');
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const compact = await run('--continue', '--compact', '--thinking', 'high');
+    assert.equal(compact.code, 0, compact.stderr);
+    assert.match(compact.stderr + compact.stdout, /compacted/);
+    const agent = api.messageRequests().filter((r) => !systemText(r).startsWith('You summarize'));
+    const summary = must(api.messageRequests().find((r) => systemText(r).startsWith('You summarize')));
+    assert.ok(agent.every((r) => (r.body.output_config as { effort?: string } | undefined)?.effort === 'high'));
+    assert.deepEqual(summary.body.thinking, { type: 'between_tools' });
+    assert.equal(summary.body.output_config, undefined);
+    api.assertAllConsumed();
+  });
+
   it('a tool loop with thinking sends the signed thinking blocks back unchanged (the server rejects anything else)', async () => {
     writeFileSync(join(dirs.workdir, 'a.txt'), 'alpha\n');
     api.script(

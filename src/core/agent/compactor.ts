@@ -90,6 +90,8 @@ async function summarize(head: readonly MessageParam[], scope: CompactionScope, 
       {
         model: deps.modelId,
         maxTokens: Math.min(maxTokensFor(deps.modelId, deps.maxTokens), 8000),
+        // A summary needs no deliberation, and an unrequested default (adaptive, high effort) would eat its 8,000 tokens.
+        thinking: 'off',
         system: SUMMARY_SYSTEM,
         messages: [{ role: 'user', content: summaryPrompt(transcriptText(head, budget)) }],
         tools: [],
