@@ -99,6 +99,25 @@ describe('thinking on the wire (real SDK, local server)', () => {
     api.assertAllConsumed();
   });
 
+  it('budget thinking without the interleaved beta does not think between tool calls (the server drops the thinking of a mid-turn reply)', async () => {
+    api.script(reply.text('Done.', { thinking: 'between calls' }), reply.text('Done.', { thinking: 'between calls' }));
+    const midTurn = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] },
+    ];
+    const post = async (beta: boolean): Promise<string[]> => {
+      const res = await fetch(`${api.baseURL}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'k', ...(beta ? { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } : {}) },
+        body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 9000, thinking: { type: 'enabled', budget_tokens: 2048 }, tools: [READ], messages: midTurn }),
+      });
+      return ((await res.json()) as { content: { type: string }[] }).content.map((b) => b.type);
+    };
+    assert.deepEqual(await post(false), ['text']);
+    assert.deepEqual(await post(true), ['thinking', 'text']);
+  });
+
   it('the server rejects what the API rejects: enabled on an adaptive-only model, a small budget, budget ≥ max_tokens, temperature with thinking', async () => {
     const post = async (body: Record<string, unknown>): Promise<{ status: number; message: string }> => {
       const res = await fetch(`${api.baseURL}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }], ...body }) });
