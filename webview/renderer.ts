@@ -15,6 +15,7 @@ import { compactionBlock, compactionRow } from './compaction-view';
 import { noticeBlock, TextBlock, userBlock } from './message-view';
 import type { ChangesRow } from './changes-row';
 import { TaskRow } from './task-row';
+import { thinkingRow } from './thinking-row';
 import { ToolRow, TextRow, type RowActions } from './tree-rows';
 
 type Row = TaskRow | ToolRow | TextRow | ChangesRow;
@@ -170,7 +171,7 @@ export class ConversationRenderer {
       const node = id === undefined ? undefined : state.nodes[id];
       if (!node || id === undefined) continue;
       created.add(id);
-      if (node.kind === 'task' || node.kind === 'tool') {
+      if (node.kind === 'task' || node.kind === 'tool' || node.kind === 'thinking') {
         if (!this.currentTree) {
           this.currentTree = document.createElement('vscode-tree');
           this.currentTree.className = 'activity';
@@ -212,6 +213,11 @@ export class ConversationRenderer {
       return row.item;
     }
     if (node.kind === 'compaction') return compactionRow(node);
+    if (node.kind === 'thinking') {
+      const row = thinkingRow(node);
+      this.registerTextRow(row);
+      return row.item;
+    }
     if (node.kind === 'task') {
       const row = new TaskRow(node, {
         stopAgent: (agentId) => this.actions.stopAgent(agentId),

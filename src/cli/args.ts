@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
 import { SANDBOX_MODES, type SandboxMode } from '../core/sandbox/types';
 import { SETTING_SOURCES, type SettingSource } from '../core/hooks/hook-settings';
+import { parseThinkingSetting, type ThinkingSetting } from '../core/llm/thinking';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -14,6 +15,10 @@ export interface CliOptions {
   cwd: string;
   outputFormat: OutputFormat;
   model?: string;
+  /** Extended thinking (off | low | medium | high | N budget tokens); default: on where the model thinks. */
+  thinking?: ThinkingSetting;
+  /** max_tokens of every request; default: from the model family. */
+  maxTokens?: number;
   maxTurns?: number;
   subagentMaxTurns?: number;
   maxParallel?: number;
@@ -62,6 +67,10 @@ Options:
   --cwd DIR                    the workspace folder (default: the current folder)
   --output-format FORMAT       text (default) | json | stream-json
   --model ID                   the model (default: $DELEGATE_MODEL or claude-sonnet-5-5)
+  --thinking LEVEL             extended thinking: off | low | medium | high | N (a budget in tokens, ≥ 1024)
+                               (default: on where the model thinks, at its default effort); agent files'
+                               thinking: / effort: set a subagent's own
+  --max-tokens N               max_tokens of each request (default: from the model, e.g. 64000 for claude-sonnet-5-5)
   --max-turns N                turn cap of the main agent (default 50)
   --subagent-max-turns N       turn cap of each subagent (default 30)
   --max-parallel N             task calls run at once (default 4)
@@ -109,6 +118,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         cwd: { type: 'string' },
         'output-format': { type: 'string' },
         model: { type: 'string' },
+        thinking: { type: 'string' },
+        'max-tokens': { type: 'string' },
         'max-turns': { type: 'string' },
         'subagent-max-turns': { type: 'string' },
         'max-parallel': { type: 'string' },
@@ -171,13 +182,15 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
   if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
   const numbers: Record<string, number | undefined> = {};
-  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1]] as const) {
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1], ['max-tokens', 1]] as const) {
     const raw = values[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min) return { kind: 'error', message: `--${flag} must be an integer ≥ ${min} (got "${raw}")` };
     numbers[flag] = n;
   }
+  const thinking = values.thinking === undefined ? undefined : parseThinkingSetting(values.thinking);
+  if (typeof thinking === 'object') return { kind: 'error', message: `--thinking: ${thinking.error}` };
   return {
     kind: 'run',
     options: {
@@ -200,6 +213,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       hooks: values['no-hooks'] !== true,
       settingSources: sources as SettingSource[],
       ...(values.model ? { model: values.model } : {}),
+      ...(thinking !== undefined ? { thinking } : {}),
+      ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),
       ...(numbers['max-turns'] !== undefined ? { maxTurns: numbers['max-turns'] } : {}),
       ...(numbers['subagent-max-turns'] !== undefined ? { subagentMaxTurns: numbers['subagent-max-turns'] } : {}),
       ...(numbers['max-parallel'] !== undefined ? { maxParallel: numbers['max-parallel'] } : {}),

@@ -120,6 +120,9 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'error':
         out.stderr(`${who}! ${event.message}\n`);
         break;
+      case 'thinking':
+        out.stderr(`${who}thinking${event.text ? `: ${oneLine(event.text, 160)}` : event.redacted ? ' (redacted)' : ''}\n`);
+        break;
       case 'hook':
         out.stderr(`${who}hook ${event.hookEvent} ${event.outcome}${event.command ? ` (${oneLine(event.command, 80)})` : ''}: ${oneLine(event.message, 300)}\n`);
         break;

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { createAnthropicModel } from '../core/llm/anthropic-model';
+import { thinkingNote } from '../core/llm/thinking';
 import { resolveSandbox } from '../core/sandbox/sandbox';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { listSessions } from '../core/store/session-index';
@@ -69,13 +70,19 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
   const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
+  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
+  // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
+  const note = thinkingNote(modelId, options.thinking);
+  if (note) out.stderr(`delegate: ${note}\n`);
   let session: Session;
   try {
     session = await createSession({
       ...workspaceFiles,
       workdir,
       model,
-      modelId: options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
+      modelId,
+      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
       mode: options.permissionMode,
       approver: headlessApprover,
       sandbox,

@@ -78,6 +78,12 @@ export type EventBody =
   /** A message appended to this agent's own conversation (what the model will see next turn). */
   | { type: 'message'; message: MessageParam }
   | { type: 'text_delta'; turn: number; text: string }
+  /**
+   * One of this agent's thinking blocks finished streaming: its text, '' when the API omits it (display omitted)
+   * or it is `redacted`. The blocks themselves, signatures included, are in the assistant `message` event; they
+   * stay in this agent's own conversation (a parent gets only its child's result).
+   */
+  | { type: 'thinking'; turn: number; text: string; redacted?: boolean }
   | { type: 'turn_started'; turn: number; forcedFinal: boolean }
   | {
       type: 'tool_started';

@@ -22,6 +22,7 @@ import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
 import type { AgentResult, RunLimits, RunServices } from './agent/types';
 import type { MessageParam, ModelPort } from './llm/types';
+import type { ThinkingSetting } from './llm/thinking';
 import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
 import { HookRegistry } from './policy/hooks';
 import { PermissionPolicy } from './policy/permissions';
@@ -48,7 +49,10 @@ export interface SessionConfig {
   workdir: string;
   model: ModelPort;
   modelId: string;
+  /** max_tokens of every request; undefined: the model family's default (llm/thinking.ts). */
   maxTokens?: number;
+  /** Extended thinking for the main agent and every subagent whose definition sets none; default auto (on). */
+  thinking?: ThinkingSetting;
   mode: PermissionMode;
   /** False in an untrusted editor workspace: agents are read-only. */
   trusted?: boolean;
@@ -174,7 +178,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const services: RunServices = {
     model: config.model,
     modelId: config.modelId,
-    maxTokens: config.maxTokens ?? 16_000,
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    thinking: config.thinking ?? 'auto',
     workdir: config.workdir,
     hooks,
     permissions,
@@ -209,6 +214,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
           {
             model: services.modelId,
             maxTokens: 2048,
+            thinking: 'off', // a short answer about a page: no thinking eating its 2,048 tokens
             system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
             messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
             tools: [],

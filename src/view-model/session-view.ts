@@ -12,6 +12,7 @@ import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
 import { isToolResultMessage, messageText, preview } from './summarize';
+import { onThinking } from './thinking-rows';
 import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
 import {
   TOTALS_KEY,
@@ -79,6 +80,9 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
       break;
     case 'turn_started':
       onTurnStarted(state, event, touched);
+      break;
+    case 'thinking':
+      onThinking(state, event, touched);
       break;
     case 'tool_started':
       onToolStarted(state, event, touched);
@@ -377,9 +381,7 @@ function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info',
   placeNode(state, { kind: 'notice', id, level, text, time }, null, touched);
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function setRunning(state: SessionViewState, running: boolean, touched: Touched): void {
   if (state.running === running) return;
@@ -388,10 +390,7 @@ function setRunning(state: SessionViewState, running: boolean, touched: Touched)
 }
 
 function tokensOf(usage: Usage): TokenCount {
-  return {
-    input: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens,
-    output: usage.output_tokens,
-  };
+  return { input: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens, output: usage.output_tokens };
 }
 
 /** Every task node in the session, in no particular order (tests, host summaries). */

@@ -8,7 +8,7 @@
  * `JSON.parse(JSON.stringify(state))` round-trips without losing identity.
  *
  * Node ids: `user:<n>`, `text:<agentId>:<turn>`, `tool:<toolUseId>`, `task:<toolUseId>`,
- * `notice:<n>`, `compaction:<seq>`. Turn numbers, agent ids and seq are unique for the life of a
+ * `notice:<n>`, `compaction:<seq>`, `thinking:<seq>`. Turn numbers, agent ids and seq are unique for the life of a
  * session (the core continues them across prompts and resumes), so no id is ever reused.
  */
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
@@ -162,7 +162,17 @@ export interface CompactionNode {
   time: number;
 }
 
-export type ViewNode = UserPromptNode | TextNode | NoticeNode | ToolCallNode | TaskNode | CompactionNode;
+/** One thinking block of an agent: a collapsed "Thinking" row in its container (text '' when the API omits it). */
+export interface ThinkingNode {
+  kind: 'thinking';
+  id: string;
+  agentId: string;
+  turn: number;
+  text: string;
+  redacted: boolean;
+}
+
+export type ViewNode = UserPromptNode | TextNode | NoticeNode | ToolCallNode | TaskNode | CompactionNode | ThinkingNode;
 
 export interface AgentEntry {
   parentId: string | null;

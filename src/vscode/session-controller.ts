@@ -269,6 +269,8 @@ export class SessionController implements vscode.Disposable {
       ...(mcp ? { mcp } : {}),
       ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
       ...(contextWindow ? { contextWindow } : {}),
+      thinking: settings.thinking,
+      ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),
       compactThreshold: settings.compactThreshold,
       ...(settings.reviewSubagentResults ? { review: this.review.gate } : {}),
       ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),

@@ -1,6 +1,7 @@
 /** The `delegate.*` settings, read into one typed object. */
 import * as vscode from 'vscode';
 import type { RunLimits } from '../core/agent/types';
+import { parseThinkingSetting, type ThinkingSetting } from '../core/llm/thinking';
 import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
 import { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from '../core/sandbox/types';
 import type { VscodeModelSetting } from './lm-catalog';
@@ -14,6 +15,10 @@ export interface DelegateSettings {
   sandbox: SandboxSettings;
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
+  /** Extended thinking with Anthropic's API (the editor's Language Model API has no thinking control). */
+  thinking: ThinkingSetting;
+  /** max_tokens of each request; undefined = from the model family. */
+  maxTokens: number | undefined;
   compactThreshold: number;
   /** Hold each finished subagent's result for Accept / Edit / Re-run before its parent sees it. */
   reviewSubagentResults: boolean;
@@ -54,6 +59,8 @@ export function readSettings(): DelegateSettings {
       allowNetwork: c.get<boolean>('allowNetwork', false) === true,
     },
     contextWindow: c.get<number>('contextWindow', 0) || undefined,
+    thinking: thinkingSetting(c.get<unknown>('thinking', 'auto')),
+    maxTokens: c.get<number>('maxTokens', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
     maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
     reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
@@ -63,6 +70,12 @@ export function readSettings(): DelegateSettings {
     vscodeModel: modelSetting(c.get<unknown>('vscodeModel', {})),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),
   };
+}
+
+/** `delegate.thinking` (a string: the settings UI edits it as text); a value that does not parse means auto. */
+function thinkingSetting(value: unknown): ThinkingSetting {
+  const parsed = parseThinkingSetting(value);
+  return typeof parsed === 'object' ? 'auto' : parsed;
 }
 
 /** Only the string fields of `delegate.vscodeModel`; anything else in it is ignored. */

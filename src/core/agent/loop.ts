@@ -66,7 +66,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const modelId = spec.modelId ?? services.modelId;
   // An agent on another model compacts against that model's window (a smaller editor model fills sooner).
   const ownWindow = modelId === services.modelId ? undefined : await services.model.contextWindow?.(modelId).catch(() => undefined);
-  const modelServices = { ...services, modelId, ...(ownWindow ? { context: { ...services.context, window: ownWindow } } : {}) };
+  const thinking = spec.thinking ?? services.thinking;
+  const modelServices = { ...services, modelId, ...(thinking !== undefined ? { thinking } : {}), ...(ownWindow ? { context: { ...services.context, window: ownWindow } } : {}) };
   const background = new BackgroundChildren();
   // A fork's `task` call starts from this agent's conversation as it is at that call (fork.ts).
   const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });

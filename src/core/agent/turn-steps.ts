@@ -5,6 +5,7 @@
  *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
  *                 (at most maxParallel at once); results kept by position, one per tool_use block
  */
+import { maxTokensFor } from '../llm/thinking';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { mergeConsecutive } from './conversation';
 import type { LoopGuard } from './loop-guard';
@@ -29,7 +30,8 @@ export async function streamTurn(
     return await services.model.stream(
       {
         model: services.modelId,
-        maxTokens: services.maxTokens,
+        maxTokens: maxTokensFor(services.modelId, services.maxTokens),
+        thinking: services.thinking ?? 'auto',
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),
         tools: tools.schemas(),
@@ -40,6 +42,9 @@ export async function streamTurn(
       {
         onTextDelta: (text) => {
           deltas = deltas.then(() => emit({ type: 'text_delta', turn, text }));
+        },
+        onThinking: ({ text, redacted }) => {
+          deltas = deltas.then(() => emit({ type: 'thinking', turn, text, ...(redacted ? { redacted } : {}) }));
         },
         onRetry: (message) => {
           deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));

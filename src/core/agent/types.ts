@@ -5,6 +5,7 @@
  */
 import type { AgentStatus, EventBus, Usage } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
+import type { ThinkingSetting } from '../llm/thinking';
 import type { HookRegistry } from '../policy/hooks';
 import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
 import type { ProcessGroups } from '../tools/process-groups';
@@ -51,7 +52,10 @@ export interface RunServices {
   webSearch?: { enabled: boolean };
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
-  maxTokens: number;
+  /** max_tokens of every request (`--max-tokens`); undefined: the model family's default (llm/thinking.ts). */
+  maxTokens?: number;
+  /** Extended thinking for agents whose definition sets none (`--thinking`, `delegate.thinking`). */
+  thinking?: ThinkingSetting;
   workdir: string;
   hooks: HookRegistry;
   permissions: PermissionChecker;
@@ -93,6 +97,8 @@ export interface AgentSpec {
   canDelegate?: boolean;
   /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
   modelId?: string;
+  /** Its own thinking (an agent definition's `thinking:` / `effort:`); the session's when omitted. */
+  thinking?: ThinkingSetting;
   /** What this agent may spend before it must report (status budget_exceeded). */
   budget?: Budget;
   /** False: this agent does not get web search (its definition's tools leave it out). */

@@ -6,6 +6,7 @@
  *   description: Reviews diffs…                                   Claude Code's names or ours
  *   tools: Read, Grep, Glob              model                    inherit | sonnet | opus | haiku | full id
  *   model: sonnet                        maxTurns, permissionMode, color
+ *   thinking: high                       thinking (off|low|medium|high|N), effort (low…max): this agent's own
  *   ---
  *   You are a senior reviewer…           ← the body: the subagent's system prompt
  *
@@ -13,6 +14,7 @@
  * an unknown tool name is dropped with one warning for the file and the agent still loads.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
+import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting } from '../llm/thinking';
 import { PERMISSION_MODES, type PermissionMode } from '../policy/types';
 
 export interface AgentDefinition {
@@ -28,6 +30,9 @@ export interface AgentDefinition {
   maxTurns?: number;
   permissionMode?: PermissionMode;
   color?: string;
+  /** Its own extended thinking (`thinking:` off|low|medium|high|N, `effort:` low…max); none: the session's. */
+  thinking?: ThinkingSetting;
+  effort?: Effort;
   /** Delegate's own fields: what one run of this agent may spend (tokens, wall seconds, dollars). */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   /** Where it came from (a file path, or "built-in"). */
@@ -113,6 +118,16 @@ export function parseAgentFile(
   if (fields.permissionMode !== undefined) {
     if ((PERMISSION_MODES as readonly unknown[]).includes(fields.permissionMode)) agent.permissionMode = fields.permissionMode as PermissionMode;
     else problems.push({ file, reason: `\`permissionMode\` must be one of ${PERMISSION_MODES.join(', ')}: ignored`, severity: 'warning' });
+  }
+  if (fields.thinking !== undefined && fields.thinking !== null) {
+    const parsed = parseThinkingSetting(typeof fields.thinking === 'boolean' ? (fields.thinking ? 'auto' : 'off') : fields.thinking);
+    if (typeof parsed === 'object') problems.push({ file, reason: `\`thinking\`: ${parsed.error}: ignored`, severity: 'warning' });
+    else agent.thinking = parsed;
+  }
+  if (fields.effort !== undefined && fields.effort !== null) {
+    const effort = typeof fields.effort === 'string' ? fields.effort.trim().toLowerCase() : '';
+    if ((EFFORTS as readonly string[]).includes(effort)) agent.effort = effort as Effort;
+    else problems.push({ file, reason: `\`effort\` must be one of ${EFFORTS.join(', ')}: ignored`, severity: 'warning' });
   }
   if (typeof fields.color === 'string' && COLORS.has(fields.color.trim().toLowerCase())) agent.color = fields.color.trim().toLowerCase();
   const budget: NonNullable<AgentDefinition['budget']> = {};

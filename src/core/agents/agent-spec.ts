@@ -57,6 +57,8 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, servi
     maxTurns: def.maxTurns ?? services.limits.subagentMaxTurns,
     toolUseId,
     modelId: resolveAgentModel(def.model, parentModel, services.modelAliases),
+    // Its own thinking (`thinking:` wins over `effort:`); neither: the session's (the loop's fallback).
+    ...((def.thinking ?? def.effort) !== undefined ? { thinking: def.thinking ?? def.effort } : {}),
     agentType: def.name,
     ...(budgetOf(def, services) ? { budget: budgetOf(def, services) } : {}),
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')),

@@ -29,6 +29,7 @@ import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
 import { httpFetch, withBody } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
+import { thinkingFields } from './thinking';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
 export interface AnthropicModelOptions {
@@ -108,15 +109,19 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   };
 }
 
-function toParams(r: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
-  return {
+function toParams(r: ModelRequest): { params: Anthropic.MessageCreateParamsNonStreaming; betas: string[] } {
+  const hasTools = r.tools.length > 0 || (r.serverTools?.length ?? 0) > 0;
+  // Thinking, effort and max_tokens by the model's rules (thinking.ts); its beta header goes in the request options.
+  const { betas, ...thinking } = thinkingFields(r.model, r.thinking, r.maxTokens, hasTools);
+  const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: r.model,
-    max_tokens: r.maxTokens,
+    ...thinking,
     messages: r.messages,
     ...(r.system ? { system: r.system } : {}),
-    ...(r.tools.length > 0 || r.serverTools?.length ? { tools: [...r.tools, ...(r.serverTools ?? [])] } : {}),
-    ...(r.toolChoice === 'none' && (r.tools.length > 0 || r.serverTools?.length) ? { tool_choice: { type: 'none' as const } } : {}),
+    ...(hasTools ? { tools: [...r.tools, ...(r.serverTools ?? [])] } : {}),
+    ...(r.toolChoice === 'none' && hasTools ? { tool_choice: { type: 'none' as const } } : {}),
   };
+  return { params, betas };
 }
 
 async function attemptOnce(
@@ -171,16 +176,19 @@ async function attemptOnce(
 
   try {
     // Raw events, accumulated here: the SDK's own accumulator throws on a tool input that is not valid JSON.
-    const stream = await client.messages.create({ ...toParams(request), stream: true }, { signal: controller.signal, middleware: [watchdog] });
-    const message = new MessageAccumulator((delta) => {
+    const { params, betas } = toParams(request);
+    const headers = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : undefined;
+    const stream = await client.messages.create({ ...params, stream: true }, { signal: controller.signal, middleware: [watchdog], ...(headers ? { headers } : {}) });
+    const guarded = <T>(fn: ((arg: T) => void) | undefined) => (arg: T): void => {
       if (callbackError) return;
       try {
-        callbacks.onTextDelta?.(delta);
+        fn?.(arg);
       } catch (error) {
         callbackError = new CallbackFailure(error);
         controller.abort();
       }
-    });
+    };
+    const message = new MessageAccumulator(guarded(callbacks.onTextDelta), guarded(callbacks.onThinking));
     for await (const event of stream) message.add(event);
     if (callbackError) throw callbackError;
     const done = message.result();

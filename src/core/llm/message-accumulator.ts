@@ -31,7 +31,11 @@ export class MessageAccumulator {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly onText: (text: string) => void) {}
+  constructor(
+    private readonly onText: (text: string) => void,
+    /** A thinking block finished ('' text: display omitted, or redacted). */
+    private readonly onThinking: (block: { text: string; redacted: boolean }) => void = () => undefined,
+  ) {}
 
   add(event: RawEvent): void {
     switch (event.type) {
@@ -94,6 +98,8 @@ export class MessageAccumulator {
 
   private finishBlock(index: number): void {
     const block = this.blocks[index];
+    if (block?.type === 'thinking') this.onThinking({ text: block.thinking, redacted: false });
+    if (block?.type === 'redacted_thinking') this.onThinking({ text: '', redacted: true });
     if (!block || !('input' in block)) return;
     const raw = block[jsonBuffer];
     block[jsonBuffer] = undefined; // symbol-keyed: never serialized, never sent back

@@ -4,6 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
+import type { ThinkingSetting } from './thinking';
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;
@@ -22,6 +23,8 @@ export interface ModelRequest {
   serverTools?: Anthropic.ToolUnion[];
   /** `none` forces a text answer while keeping the tool definitions (the API rejects dropping them). */
   toolChoice?: 'auto' | 'none';
+  /** Extended thinking for this agent (thinking.ts maps it to the model's fields); undefined: none sent. */
+  thinking?: ThinkingSetting;
 }
 
 export interface ModelResponse {
@@ -32,6 +35,8 @@ export interface ModelResponse {
 
 export interface ModelCallbacks {
   onTextDelta?: (text: string) => void;
+  /** A thinking block finished streaming: its text ('' when the API omits it or it is redacted). */
+  onThinking?: (block: { text: string; redacted: boolean }) => void;
   /**
    * A retryable failure the model client is about to retry (stream error event, idle stream). The
    * failed attempt's text deltas were already forwarded: hosts drop this turn's partial text here.

@@ -41,6 +41,28 @@ describe('agent catalog', () => {
     assert.match(byFile('planner.agent.md')[0]?.reason ?? '', /"usages"/);
   });
 
+  it("reads each agent's own thinking: / effort:, and warns about values it cannot use", async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'agents-thinking-'));
+    const dir = join(workdir, '.claude', 'agents');
+    mkdirSync(dir, { recursive: true });
+    const file = (name: string, extra: string) => writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: d\n${extra}\n---\nbody\n`);
+    file('deep', 'thinking: high');
+    file('budgeted', 'thinking: 8192');
+    file('quiet', 'thinking: false');
+    file('quick', 'effort: LOW');
+    file('odd', 'thinking: 100\neffort: huge');
+    const { agents, problems } = await loadAgentCatalog({ workdir, knownTools: known });
+    assert.equal(agents.get('deep')?.thinking, 'high');
+    assert.equal(agents.get('budgeted')?.thinking, 8192);
+    assert.equal(agents.get('quiet')?.thinking, 'off');
+    assert.equal(agents.get('quick')?.effort, 'low');
+    const odd = agents.get('odd');
+    assert.ok(odd && odd.thinking === undefined && odd.effort === undefined, 'loaded, without the bad values');
+    assert.deepEqual(problems.map((p) => p.severity), ['warning', 'warning']);
+    assert.match(problems[0]?.reason ?? '', /`thinking`: a thinking budget is at least 1024 tokens.*: ignored/);
+    assert.match(problems[1]?.reason ?? '', /`effort` must be one of low, medium, high, xhigh, max: ignored/);
+  });
+
   it('reads no project files in an untrusted workspace', async () => {
     const { agents } = await loadAgentCatalog({ workdir: join(FIXTURES, 'agent-repo'), home: join(FIXTURES, 'agent-home'), knownTools: known, includeProject: false });
     assert.equal(agents.get('code-reviewer')?.scope, 'user');
