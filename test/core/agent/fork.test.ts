@@ -45,7 +45,7 @@ async function openSession(
     workdir,
     transcriptRoot,
     model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
-    modelId: 'claude-test',
+    modelId: 'claude-sonnet-5-5',
     mode: 'bypassPermissions',
     approver: { ask: async () => ({ decision: 'allow' as const }) },
     webSearch: true,
@@ -91,7 +91,7 @@ describe('forks: task{fork: true}', () => {
         replies: [
           reply.blocks(
             [
-              { type: 'thinking', thinking: 'Start with the loop.', signature: 'sig-parent-1' },
+              { type: 'thinking', thinking: 'Start with the loop.' },
               { type: 'text', text: 'Reading the loop first.' },
               { type: 'tool_use', id: 'toolu_p1', name: 'read_file', input: { path: 'loop.ts' } },
             ],
@@ -101,7 +101,7 @@ describe('forks: task{fork: true}', () => {
           reply.toolUse({ name: 'read_file', input: { path: 'task-tool.ts' } }),
           reply.blocks(
             [
-              { type: 'thinking', thinking: 'Two forks and one read.', signature: 'sig-parent-4' },
+              { type: 'thinking', thinking: 'Two forks and one read.' },
               { type: 'tool_use', id: forkA.id, name: 'task', input: { prompt: 'FORK-A-TASK: explain what compaction keeps', description: 'explain compaction', fork: true } },
               { type: 'tool_use', id: forkB.id, name: 'task', input: { prompt: 'FORK-B-TASK: explain the task tool description', description: 'explain task tool', fork: true } },
               { type: 'tool_use', id: 'toolu_sibling', name: 'read_file', input: { path: 'child-run.ts' } },
@@ -141,13 +141,18 @@ describe('forks: task{fork: true}', () => {
       assert.deepEqual(must(first.body.tools).map((t) => t.name), must(produced.body.tools).map((t) => t.name));
       assert.ok(must(first.body.tools).some((t) => t.name === 'task'), 'task stays in the list (removing it would change the prefix)');
       assert.equal(first.body.tool_choice, produced.body.tool_choice);
+      // Thinking settings are part of what the cache keys on from the messages on: the fork thinks as its parent does.
+      assert.ok(produced.body.thinking, 'the parent thinks (claude-sonnet-5-5)');
+      assert.equal(json(first.body.thinking), json(produced.body.thinking));
+      assert.equal(json(first.body.output_config), json(produced.body.output_config));
+      assert.equal(first.headers['anthropic-beta'], produced.headers['anthropic-beta']);
       const sent = must(produced.body.messages);
       const messages = must(first.body.messages);
       assert.equal(json(messages.slice(0, sent.length)), json(sent));
       // Then the parent's reply, as the parent's own next request sends it (thinking and its signature unchanged).
       assert.equal(json(messages[sent.length]), json(must(next.body.messages)[sent.length]));
-      assert.match(json(messages[sent.length]), /"type":"thinking","thinking":"Two forks and one read\.","signature":"sig-parent-4"/);
-      assert.match(json(messages[1]), /"signature":"sig-parent-1"/);
+      assert.match(json(messages[sent.length]), /"type":"thinking","thinking":"Two forks and one read\.","signature":"EsLocal\./);
+      assert.match(json(messages[1]), /"thinking":"Start with the loop\.","signature":"EsLocal\./);
       assert.equal(messages.length, sent.length + 2);
     }
   });
@@ -200,7 +205,7 @@ describe('forks: task{fork: true}', () => {
     for (const s of result.subagents) {
       assert.equal(s.fork, true);
       assert.equal(s.agent_type, 'fork');
-      assert.equal(s.model, 'claude-test');
+      assert.equal(s.model, 'claude-sonnet-5-5');
     }
     const starts = events.filter((e) => e.type === 'agent_started' && e.parentId !== null);
     const sent = must(parentRequests()[3]).body.messages?.length ?? 0;
