@@ -27,6 +27,7 @@ import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
+import { withCacheBreakpoints } from './cache-breakpoints';
 import { httpFetch, withBody } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
@@ -109,14 +110,14 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
 }
 
 function toParams(r: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
-  return {
+  return withCacheBreakpoints({
     model: r.model,
     max_tokens: r.maxTokens,
     messages: r.messages,
     ...(r.system ? { system: r.system } : {}),
     ...(r.tools.length > 0 || r.serverTools?.length ? { tools: [...r.tools, ...(r.serverTools ?? [])] } : {}),
     ...(r.toolChoice === 'none' && (r.tools.length > 0 || r.serverTools?.length) ? { tool_choice: { type: 'none' as const } } : {}),
-  };
+  }, r.cache);
 }
 
 async function attemptOnce(

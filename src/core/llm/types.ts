@@ -4,6 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
+import type { CacheRequest } from './cache-breakpoints';
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;
@@ -22,6 +23,8 @@ export interface ModelRequest {
   serverTools?: Anthropic.ToolUnion[];
   /** `none` forces a text answer while keeping the tool definitions (the API rejects dropping them). */
   toolChoice?: 'auto' | 'none';
+  /** Prompt caching: breakpoints on the shared tools, the system prompt and the tail (cache-breakpoints.ts). */
+  cache?: CacheRequest;
 }
 
 export interface ModelResponse {
