@@ -68,7 +68,7 @@ describe('delegate CLI: prompt caching', function () {
       { name: 'child', match: isChild, replies: [reply.text('Conclusion: a.txt is alpha.')] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Look at a.txt.', description: 'look' } }), reply.text('Done.')] },
     ]);
-    const run = await runDelegate(['-p', 'Delegate a look at a.txt', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'Delegate a look at a.txt', '--cwd', dirs.workdir, '--output-format', 'json', '-v'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     api.assertAllConsumed();
     const [parentFirst, childFirst] = api.messageRequests();
@@ -81,6 +81,11 @@ describe('delegate CLI: prompt caching', function () {
     assert.ok(parentFirst.body.tools?.[shared.length - 1]?.cache_control);
     const toolsTokens = Math.ceil(JSON.stringify(childFirst.body.tools).length / 4);
     assert.ok(read(childFirst) >= toolsTokens - 20 && read(childFirst) <= toolsTokens + 20, `the child read ${read(childFirst)} tokens, the tools are ~${toolsTokens}`);
+    // -v: the child's progress line carries its cache hit share (reads ÷ all input).
+    const c = childFirst.cache as NonNullable<RecordedRequest['cache']>;
+    const share = Math.round((c.cache_read_input_tokens / (c.input_tokens + c.cache_read_input_tokens + c.cache_creation_input_tokens)) * 100);
+    assert.ok(share > 0);
+    assert.match(run.stderr, new RegExp(`\\[look\\] completed · 1 turns · 0 tool calls · \\d+ tokens \\(${share}% cached\\) · `), run.stderr);
   });
 
   it('an endpoint that rejects cache_control: caching goes off for the session, the request is sent again, one notice', async () => {
