@@ -70,8 +70,12 @@ export function withCacheBreakpoints(params: Params, cache: CacheRequest | undef
   const client = all.filter((t) => !isServerTool(t));
   const server = all.filter(isServerTool);
   const shared = Math.max(0, Math.min(cache.sharedTools ?? client.length, client.length));
-  // Shared client tools, then server tools (every agent that searches has the same), then this agent's own.
-  const tools: Anthropic.ToolUnion[] = [...client.slice(0, shared), ...server, ...client.slice(shared)].map((t) => ({ ...t }));
+  // Shared client tools (built-ins as registered, then MCP tools by name: servers connect in any order), then
+  // server tools (every agent that searches has the same), then this agent's own.
+  const isMcp = (t: Anthropic.ToolUnion): boolean => 'name' in t && t.name.startsWith('mcp__');
+  const common = client.slice(0, shared);
+  const mcp = common.filter(isMcp).sort((a, b) => ((a as Anthropic.Tool).name < (b as Anthropic.Tool).name ? -1 : 1));
+  const tools: Anthropic.ToolUnion[] = [...common.filter((t) => !isMcp(t)), ...mcp, ...server, ...client.slice(shared)].map((t) => ({ ...t }));
   const system: Anthropic.TextBlockParam[] =
     typeof params.system === 'string' ? (params.system ? [{ type: 'text', text: params.system }] : []) : (params.system ?? []).map((b) => ({ ...b }));
   const messages = [...params.messages];
@@ -128,7 +132,7 @@ export function withCacheBreakpoints(params: Params, cache: CacheRequest | undef
   while (previous >= 0 && messages[previous]?.role !== 'user') previous--;
   const prev = previous >= 0 ? markMessage(previous) : undefined;
   if (prev && tail && tail.at - prev.at > LOOKBACK_BLOCKS) candidates.push(prev);
-  const firstMcp = tools.slice(0, sharedEnd + 1).findIndex((t) => 'name' in t && typeof t.name === 'string' && t.name.startsWith('mcp__'));
+  const firstMcp = tools.slice(0, sharedEnd + 1).findIndex(isMcp);
   if (firstMcp > 0) candidates.push(mark(firstMcp - 1, firstMcp - 1));
 
   const minimum = minimumCacheableTokens(params.model);

@@ -44,6 +44,11 @@ describe('cache breakpoints', () => {
     assert.deepEqual(marked(out).slice(0, 1), ['tools.2:web_search']);
   });
 
+  it('orders MCP tools of the shared block by name (servers connect in any order), after the built-ins', () => {
+    const out = withCacheBreakpoints(params({ tools: [tool('bash'), tool('mcp__zeta__a'), tool('read_file'), tool('mcp__alpha__b'), tool('task')] }), { sharedTools: 4 });
+    assert.deepEqual(out.tools?.map((t) => ('name' in t ? t.name : '')), ['bash', 'read_file', 'mcp__alpha__b', 'mcp__zeta__a', 'task']);
+  });
+
   it('never marks a block that cannot carry it (thinking, empty text): the one before it instead', () => {
     const out = withCacheBreakpoints(
       params({
