@@ -62,11 +62,19 @@ describe('delegate CLI: prompt caching', function () {
     assert.ok(Number(result.total_cost_usd) < uncached, 'cheaper than the same input uncached');
   });
 
-  it('a child’s first request reads the tool definitions its parent cached', async () => {
+  it('a child’s first request reads the tool definitions its parent cached; a later sibling also reads the system prompt', async () => {
     api = await startMessagesApiServer();
     api.route([
-      { name: 'child', match: isChild, replies: [reply.text('Conclusion: a.txt is alpha.')] },
-      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Look at a.txt.', description: 'look' } }), reply.text('Done.')] },
+      { name: 'child', match: isChild, replies: [reply.text('Conclusion: a.txt is alpha.'), reply.text('Conclusion: a.txt is still alpha.')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'Look at a.txt.', description: 'look' } }),
+          reply.toolUse({ name: 'task', input: { prompt: 'Look at a.txt again.', description: 'again' } }),
+          reply.text('Done.'),
+        ],
+      },
     ]);
     const run = await runDelegate(['-p', 'Delegate a look at a.txt', '--cwd', dirs.workdir, '--output-format', 'json', '-v'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
@@ -81,6 +89,10 @@ describe('delegate CLI: prompt caching', function () {
     assert.ok(parentFirst.body.tools?.[shared.length - 1]?.cache_control);
     const toolsTokens = Math.ceil(JSON.stringify(childFirst.body.tools).length / 4);
     assert.ok(read(childFirst) >= toolsTokens - 20 && read(childFirst) <= toolsTokens + 20, `the child read ${read(childFirst)} tokens, the tools are ~${toolsTokens}`);
+    // The second child (same kind, same system prompt) reads the tools and the system prompt the first one wrote.
+    const secondChild = api.messageRequests().filter(isChild)[1] as RecordedRequest;
+    const systemTokens = Math.ceil(JSON.stringify(secondChild.body.system).length / 4);
+    assert.ok(read(secondChild) >= read(childFirst) + systemTokens - 40, `the second child read ${read(secondChild)}`);
     // -v: the child's progress line carries its cache hit share (reads ÷ all input).
     const c = childFirst.cache as NonNullable<RecordedRequest['cache']>;
     const share = Math.round((c.cache_read_input_tokens / (c.input_tokens + c.cache_read_input_tokens + c.cache_creation_input_tokens)) * 100);
