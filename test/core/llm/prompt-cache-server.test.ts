@@ -52,6 +52,14 @@ describe('local prompt cache (the API caching rules)', () => {
     assert.ok(moved.cache_read_input_tokens >= 1200, JSON.stringify(moved));
   });
 
+  it('a changed tool_choice misses from the messages on, but still reads tools and system', () => {
+    const cache = new PromptCache();
+    const long = [{ role: 'user', content: [text('q'.repeat(8000), true)] }];
+    const first = send(cache, body({ tools, system: [text('sys', true)], messages: long }));
+    const forced = send(cache, { ...body({ tools, system: [text('sys', true)], messages: long }), tool_choice: { type: 'none' } });
+    assert.ok(forced.cache_read_input_tokens > 1000 && forced.cache_read_input_tokens < first.cache_creation_input_tokens, JSON.stringify(forced));
+  });
+
   it('does not cache a prefix under the model’s minimum (1,024 by default, 4,096 for Haiku 4.5)', () => {
     assert.equal(minimumCacheableTokens('claude-sonnet-5-5'), 1024);
     assert.equal(minimumCacheableTokens('claude-haiku-4-5-20251001'), 4096);
