@@ -7,7 +7,7 @@
  * appended as they arrive.
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
-import { budgetShare, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
+import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
 import type { TaskNode } from '../src/view-model/session-view';
 import { ChangesRow, type ChangeActions } from './changes-row';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
@@ -175,6 +175,8 @@ export class TaskRow {
 
   updateMeta(now: number): void {
     setText(this.meta, taskMeta(this.node, now));
+    const tip = cacheTooltip(this.node.tokens);
+    if (this.meta.title !== tip) this.meta.title = tip;
     const share = budgetShare(this.node, now);
     setHidden(this.budgetBar, share === undefined);
     if (share === undefined) return;

@@ -3,8 +3,9 @@
 // measured. Driven over IPC by server-client.mjs:
 //
 //   { id, cmd: 'plan', arg: plan }  answer with this plan (plans.mjs) from now on; clears the records
+//                                   and the prompt cache
 //   { id, cmd: 'stats', arg: { bodies } }  what arrived since the plan: per request its route, arrival
-//                                   time, JSON size and token estimate (and body when asked); the
+//                                   time, JSON size, token estimate, cache read/write (and body when asked); the
 //                                   server's CPU time and the model latency it actually slept
 //   { id, cmd: 'close' }            stop the server and exit (it also exits when the IPC channel closes)
 //
@@ -46,6 +47,8 @@ function summary(req, withBody) {
     messages: req.body.messages?.length ?? 0,
     bytes,
     tokens: estimateTokens(bytes),
+    // What the prompt cache read and wrote (the API's caching rules: test/fixtures/prompt-cache.ts).
+    ...(req.cache ? { cache: req.cache } : {}),
     ...(withBody ? { body: req.body } : {}),
   };
 }
@@ -55,6 +58,8 @@ const commands = {
     queues = new Map([['parent', [...plan.parent]], ...Object.entries(plan.children).map(([tag, steps]) => [tag, [...steps]])]);
     api.requests.length = 0;
     api.failures.length = 0;
+    // Every run starts with an empty prompt cache: no run reads what an earlier one wrote.
+    api.cache.clear();
     slept = [];
     cpuAt = process.cpuUsage();
     return api.baseURL;

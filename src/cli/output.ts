@@ -113,8 +113,11 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
       case 'agent_finished':
         if (event.parentId !== null) {
-          const tokens = event.usage.input_tokens + event.usage.output_tokens;
-          out.stderr(`${who}${event.status} · ${event.turns} turns · ${event.toolCalls} tool calls · ${tokens} tokens · ${(event.durationMs / 1000).toFixed(1)}s\n`);
+          const u = event.usage;
+          const input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+          // The cache hit share: cache reads ÷ all input (uncached, read and written).
+          const cached = input > 0 ? ` (${Math.round((u.cache_read_input_tokens / input) * 100)}% cached)` : '';
+          out.stderr(`${who}${event.status} · ${event.turns} turns · ${event.toolCalls} tool calls · ${input + u.output_tokens} tokens${cached} · ${(event.durationMs / 1000).toFixed(1)}s\n`);
         }
         break;
       case 'error':

@@ -227,6 +227,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     }),
   );
   if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
+  services.promptCache = { enabled: true };
   services.prices = { ...DEFAULT_PRICES, ...config.prices };
   if (config.review) services.review = config.review;
   services.runSpend = new RunSpend(config.maxBudgetUsd);

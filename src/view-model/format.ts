@@ -12,6 +12,18 @@ export function formatTokens(tokens: TokenCount): string {
   return `${(n / 1_000_000).toFixed(1)}M tokens`;
 }
 
+/** The prompt cache's share of the input: cache_read ÷ (input + cache_read + cache_creation); undefined before any input. */
+export function cacheHitShare(tokens: TokenCount): number | undefined {
+  return tokens.input > 0 ? (tokens.cacheRead ?? 0) / tokens.input : undefined;
+}
+
+/** The meta line's tooltip: what the cache saved ("Prompt cache: 87% of 14,200 input tokens read from cache"). */
+export function cacheTooltip(tokens: TokenCount): string {
+  const share = cacheHitShare(tokens);
+  if (share === undefined) return '';
+  return `Prompt cache: ${Math.round(share * 100)}% of ${tokens.input.toLocaleString('en-US')} input tokens read from cache`;
+}
+
 export function formatUsd(usd: number): string {
   return `$${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }

@@ -321,6 +321,7 @@ function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched)
   const add = tokensOf(e.usage);
   state.totals.tokens.input += add.input;
   state.totals.tokens.output += add.output;
+  if (add.cacheRead) state.totals.tokens.cacheRead = (state.totals.tokens.cacheRead ?? 0) + add.cacheRead;
   if (e.costUsd !== undefined) state.totals.costUsd = (state.totals.costUsd ?? 0) + e.costUsd;
   touched.add(TOTALS_KEY);
   forEachTaskUpward(state, e.agentId, (task) => {
@@ -328,6 +329,7 @@ function onUsage(state: SessionViewState, e: EventOf<'usage'>, touched: Touched)
     if (task.status !== 'running') return;
     task.tokens.input += add.input;
     task.tokens.output += add.output;
+    if (add.cacheRead) task.tokens.cacheRead = (task.tokens.cacheRead ?? 0) + add.cacheRead;
     if (e.costUsd !== undefined) task.costUsd = (task.costUsd ?? 0) + e.costUsd;
     touched.add(task.id);
   });
@@ -390,7 +392,11 @@ function setRunning(state: SessionViewState, running: boolean, touched: Touched)
 }
 
 function tokensOf(usage: Usage): TokenCount {
-  return { input: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens, output: usage.output_tokens };
+  return {
+    input: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens,
+    output: usage.output_tokens,
+    ...(usage.cache_read_input_tokens > 0 ? { cacheRead: usage.cache_read_input_tokens } : {}),
+  };
 }
 
 /** Every task node in the session, in no particular order (tests, host summaries). */

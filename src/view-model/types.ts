@@ -33,6 +33,8 @@ export interface TokenCount {
   /** input_tokens + cache_creation_input_tokens + cache_read_input_tokens */
   input: number;
   output: number;
+  /** The part of `input` read from the prompt cache (cache_read_input_tokens). */
+  cacheRead?: number;
 }
 
 export interface UserPromptNode {

@@ -16,6 +16,7 @@
 import { addUsage, agentEmitter, type AgentStatus } from '../events';
 import type { MessageParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
+import { rejectsCacheControl } from '../llm/cache-breakpoints';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
@@ -114,7 +115,11 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
-      if (rejectsWebSearch(err) && services.webSearch?.enabled) {
+      if (rejectsCacheControl(err) && services.promptCache?.enabled) {
+        // An Anthropic-compatible endpoint without prompt caching: off for the session, said once, the request again.
+        services.promptCache.enabled = false;
+        await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not accept prompt caching (cache_control): caching is off for this session' });
+      } else if (rejectsWebSearch(err) && services.webSearch?.enabled) {
         // This endpoint has no server-side web search: off for the session, said once, the request again.
         services.webSearch.enabled = false;
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });

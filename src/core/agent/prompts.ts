@@ -6,11 +6,8 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean, instru
     `You are a coding agent working in the folder ${workdir}. Use the tools to inspect and change files there and to run commands.`,
   ];
   if (canDelegate) {
-    lines.push(
-      'Use the task tool to hand a self-contained sub-job (exploring a part of the code, a focused investigation, a well-specified change) to a subagent.',
-      'A subagent starts with a fresh context: it sees only the prompt you write, so include the goal, the scope, what you already know and the answer you need back (a fork, task{fork: true}, starts from this conversation instead).',
-      'It shares this folder with you, and returns only its final report. Independent tasks in one message run in parallel.',
-    );
+    // What a subagent sees and returns is the task tool's own description: not repeated here.
+    lines.push('Hand self-contained sub-jobs (exploring part of the code, a focused investigation, a well-specified change) to subagents with the task tool (task{fork: true} starts one from this conversation instead).');
   }
   lines.push('When you are done, answer the user concisely.');
   return withInstructions(lines.join('\n'), instructions);

@@ -50,6 +50,8 @@ export interface RunServices {
   runSpend?: RunSpend;
   /** The Messages API's server-side web search: offered while `enabled` (turned off when the endpoint refuses it). */
   webSearch?: { enabled: boolean };
+  /** Prompt caching (cache_control breakpoints): on unless `enabled` is false (turned off when the endpoint refuses it). */
+  promptCache?: { enabled: boolean };
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
   /** max_tokens of every request (`--max-tokens`); undefined: the model family's default (llm/thinking.ts). */

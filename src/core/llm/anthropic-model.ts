@@ -27,6 +27,7 @@ import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error';
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
+import { withCacheBreakpoints } from './cache-breakpoints';
 import { httpFetch, withBody } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
 import { thinkingFields } from './thinking';
@@ -121,7 +122,7 @@ function toParams(r: ModelRequest): { params: Anthropic.MessageCreateParamsNonSt
     ...(hasTools ? { tools: [...r.tools, ...(r.serverTools ?? [])] } : {}),
     ...(r.toolChoice === 'none' && hasTools ? { tool_choice: { type: 'none' as const } } : {}),
   };
-  return { params, betas };
+  return { params: withCacheBreakpoints(params, r.cache), betas };
 }
 
 async function attemptOnce(

@@ -5,6 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../events';
 import type { ThinkingSetting } from './thinking';
+import type { CacheRequest } from './cache-breakpoints';
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;
@@ -25,6 +26,8 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'none';
   /** Extended thinking for this agent (thinking.ts maps it to the model's fields); undefined: none sent. */
   thinking?: ThinkingSetting;
+  /** Prompt caching: breakpoints on the shared tools, the system prompt and the tail (cache-breakpoints.ts). */
+  cache?: CacheRequest;
 }
 
 export interface ModelResponse {

@@ -54,9 +54,9 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
     name: 'bash',
     description:
       'Run a shell command with /bin/bash -c in the workspace root. stdin is empty (/dev/null), so interactive ' +
-      `programs must be given flags that avoid prompts. timeout is in milliseconds (default ${opts.defaultTimeoutMs}, ` +
-      `max ${opts.maxTimeoutMs}). stdout and stderr are returned interleaved with the exit code; very long output keeps ` +
-      'its beginning and end. Processes the command leaves in the background are stopped when it finishes.' +
+      'programs must be given flags that avoid prompts. stdout and stderr are returned interleaved with the exit ' +
+      'code; very long output keeps its beginning and end. Processes the command leaves in the background are ' +
+      'stopped when it finishes.' +
       (opts.launcher
         ? ' Commands may run in a sandbox: only the workspace and /tmp are writable, and the network may be off; ' +
           '"Read-only file system" or a failed connection then means the sandbox, not a bug to work around.'
@@ -65,7 +65,7 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
       type: 'object',
       properties: {
         command: { type: 'string', description: 'The command line to run.' },
-        timeout: { type: 'integer', minimum: 1, description: 'Timeout in milliseconds.' },
+        timeout: { type: 'integer', minimum: 1, description: `Milliseconds (default ${opts.defaultTimeoutMs}, max ${opts.maxTimeoutMs}).` },
       },
       required: ['command'],
     },

@@ -39,15 +39,14 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
     description:
       'Search file contents in the workspace with a regular expression (ripgrep syntax). Respects .gitignore; ' +
       'node_modules and .git are never searched. output_mode: "files_with_matches" (default: the files that match), ' +
-      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file). ' +
-      `"glob" filters files (e.g. "*.ts", "src/**/*.tsx"); "path" limits the search to a file or folder. At most head_limit lines are returned (default ${DEFAULT_HEAD_LIMIT}).`,
+      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file).',
     inputSchema: {
       type: 'object',
       properties: {
         pattern: { type: 'string', description: 'The regular expression to search for.' },
         path: { type: 'string', description: 'File or folder to search in, relative to the workspace root (default: all of it).' },
         glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.js" or "src/**/*.ts".' },
-        output_mode: { type: 'string', enum: [...MODES], description: 'What to return (default files_with_matches).' },
+        output_mode: { type: 'string', enum: [...MODES] },
         '-i': { type: 'boolean', description: 'Case-insensitive.' },
         '-n': { type: 'boolean', description: 'Line numbers in content mode (default true).' },
         '-C': { type: 'integer', minimum: 0, description: 'Lines of context around each match (content mode).' },

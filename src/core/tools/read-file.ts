@@ -38,15 +38,14 @@ export function createReadFileTool(workdir: string, ops: FileOps, tracker?: File
   return {
     name: 'read_file',
     description:
-      'Read a text file in the workspace. Returns its lines as-is (no line numbers). ' +
-      `offset is the 1-based first line to return, limit the maximum number of lines (default ${DEFAULT_LIMIT}); ` +
-      'when the output is cut, a final bracketed note says how many lines remain. Binary files are refused.',
+      'Read a text file in the workspace. Returns its lines as-is (no line numbers); when the output is cut, ' +
+      'a final bracketed note says how many lines remain. Binary files are refused.',
     inputSchema: {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
         offset: { type: 'integer', minimum: 1, description: '1-based line number to start from.' },
-        limit: { type: 'integer', minimum: 1, description: 'Maximum number of lines to return.' },
+        limit: { type: 'integer', minimum: 1, description: `Maximum number of lines to return (default ${DEFAULT_LIMIT}).` },
       },
       required: ['path'],
     },
