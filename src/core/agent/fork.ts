@@ -81,6 +81,8 @@ export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services
     prompt,
     opening: forkOpening(base.messages[base.messages.length - 1], toolUseId, prompt),
     tools: forkTools(base.tools),
+    // The parent's shared tools, then its task and task_output where the parent sends them (after web search).
+    sharedTools: base.spec.sharedTools ?? base.spec.tools.names().length,
     canDelegate: false,
     maxTurns: services.limits.subagentMaxTurns,
     toolUseId,

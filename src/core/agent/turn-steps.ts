@@ -38,7 +38,7 @@ export async function streamTurn(
         ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
         // The agent's own tools (`task`, `task_output`) come after the ones it shares with parent and children.
-        ...(services.promptCache?.enabled !== false ? { cache: { sharedTools: spec.tools.names().length } } : {}),
+        ...(services.promptCache?.enabled !== false ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
       },
       signal,
       {

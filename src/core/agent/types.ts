@@ -97,6 +97,8 @@ export interface AgentSpec {
   turnBase?: number;
   /** False: no `task` tool whatever the depth (its agent definition does not list it). */
   canDelegate?: boolean;
+  /** How many of `tools` lead the request as shared with parent and children (prompt cache); default: all of them. A fork's own list holds its parent's `task` too. */
+  sharedTools?: number;
   /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
   modelId?: string;
   /** Its own thinking (an agent definition's `thinking:` / `effort:`); the session's when omitted. */

@@ -236,6 +236,15 @@ describe('forks: task{fork: true}', () => {
       assert.ok(share.share >= 0.9, `${tag}: ${(share.share * 100).toFixed(1)} % shared (${share.sharedChars} of ${share.totalChars} chars); first difference: ${share.firstDifference}`);
     }
   });
+
+  it("its first request reads ≥ 90 % of its input from the prompt cache (the server applies the API's caching rules)", () => {
+    for (const tag of ['fork-a', 'fork-b'] as const) {
+      const cache = must(must(forkRequests(tag)[0]).cache);
+      const total = cache.input_tokens + cache.cache_read_input_tokens + cache.cache_creation_input_tokens;
+      const read = cache.cache_read_input_tokens / total;
+      assert.ok(read >= 0.9, `${tag}: ${(read * 100).toFixed(1)} % of ${total} input tokens read from cache (${JSON.stringify(cache)})`);
+    }
+  });
 });
 
 describe('forks: refused with subagent_type; after compaction, in the background, of a subagent', () => {
@@ -331,7 +340,9 @@ describe('forks: refused with subagent_type; after compaction, in the background
     const first = must(api.messageRequests().find((r) => r.route === 'fork'));
     assert.equal(json(first.body.system), json(produced.body.system));
     assert.equal(json(first.body.tools), json(produced.body.tools));
-    assert.equal(json(must(first.body.messages).slice(0, 2)), json([...must(produced.body.messages), must(api.messageRequests().filter((r) => r.route === 'child')[1]).body.messages?.[1]]));
+    // A string content is the same prompt as one text block to the API (and its cache); the tail breakpoint turns one into the other.
+    const asBlocks = (ms: readonly unknown[]): unknown[] => ms.map((m) => { const { role, content } = m as { role: string; content: unknown }; return { role, content: typeof content === 'string' ? [{ type: 'text', text: content }] : content }; });
+    assert.equal(json(asBlocks(must(first.body.messages).slice(0, 2))), json(asBlocks([...must(produced.body.messages), must(api.messageRequests().filter((r) => r.route === 'child')[1]).body.messages?.[1]])));
     const start = must(events.find((e) => e.type === 'agent_started' && e.forkedFrom !== undefined));
     assert.equal(start.type === 'agent_started' && start.depth, 2);
     const child = must(events.find((e) => e.type === 'agent_started' && e.parentId === result.agentId));
