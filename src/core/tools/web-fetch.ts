@@ -111,21 +111,28 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
     async execute(input, ctx) {
       let url = checkUrl(input.url);
       if (typeof url === 'string') return { content: url, isError: true };
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      // The time limit counts the network only: a user reading a permission question is not a slow server.
+      let spent = 0;
+      let signal = ctx.signal;
       // Private hosts allowed once for this call (a redirect back to the same host is not asked again).
       const permitted = new Set<string>();
       let res: LiteResponse;
       try {
         for (let hop = 0; ; hop++) {
+          const resolving = Date.now();
           const destination = await resolveDestination(url, lookup, classify).catch((err: unknown) => {
             throw new Error(`its host could not be resolved`, { cause: err });
           });
+          spent += Date.now() - resolving;
           if (destination.private && !permitted.has(destination.host)) {
             const refused = await askPrivate(url, destination.host, destination.port, destination.private, ctx);
             if (refused !== undefined) return { content: refused, isError: true };
             permitted.add(destination.host);
           }
+          signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
+          const sending = Date.now();
           res = await httpFetch(url, { redirect: 'manual', signal, lookup: pinnedLookup(destination.addresses), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          spent += Date.now() - sending;
           const location = res.headers.get('location');
           if (res.status < 300 || res.status >= 400 || !location) break;
           await res.body?.cancel().catch(() => undefined);

@@ -194,6 +194,13 @@ describe('web_fetch guard: hops', () => {
     assert.deepEqual(hits, ['public /to-localhost']);
   });
 
+  it('the time limit counts the network only: a question answered after it still fetches', async () => {
+    const slowAnswer = (): Promise<undefined> => new Promise((resolve) => setTimeout(() => resolve(undefined), 400));
+    const r = await run(`http://127.0.0.1:${port}/secret`, slowAnswer, { timeoutMs: 200 });
+    assert.equal(r.isError, undefined, r.content);
+    assert.equal(r.content, 'the local secret');
+  });
+
   it('one answer covers a redirect back to the same private host; an unknown host is a clear error', async () => {
     let asks = 0;
     const r = await run(`http://127.0.0.1:${port}/again`, async () => (asks++, undefined));
