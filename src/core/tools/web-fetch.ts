@@ -120,8 +120,9 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
       try {
         for (let hop = 0; ; hop++) {
           const resolving = Date.now();
-          const destination = await resolveDestination(url, lookup, classify).catch((err: unknown) => {
-            throw new Error(`its host could not be resolved`, { cause: err });
+          signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
+          const destination = await untilAborted(resolveDestination(url, lookup, classify), signal).catch((err: unknown) => {
+            throw signal.aborted ? err : new Error(`its host could not be resolved`, { cause: err });
           });
           spent += Date.now() - resolving;
           if (destination.private && !permitted.has(destination.host)) {
@@ -174,4 +175,14 @@ async function askPrivate(url: URL, host: string, port: string, where: { address
   const place = `${privatePlace(where.range)} (${where.address === host ? where.range : `${where.address}, ${where.range}`})`;
   if (!ctx.allowPrivateDestination) return `Permission denied: ${url.toString()} is on ${place}, and fetches there need a permission naming the host`;
   return ctx.allowPrivateDestination({ host, port, address: where.address, range: where.range, url: url.toString() });
+}
+
+/** A lookup has no signal of its own (getaddrinfo cannot be cancelled): the call stops waiting for it instead. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

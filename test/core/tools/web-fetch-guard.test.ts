@@ -199,6 +199,8 @@ describe('web_fetch guard: hops', () => {
     const r = await run(`http://127.0.0.1:${port}/secret`, slowAnswer, { timeoutMs: 200 });
     assert.equal(r.isError, undefined, r.content);
     assert.equal(r.content, 'the local secret');
+    const hung = await run('http://public.test/', undefined, { timeoutMs: 200, lookup: () => new Promise<LookupAddress[]>(() => undefined) });
+    assert.equal(hung.content, 'could not fetch http://public.test/: no answer within 0.2 s', 'a lookup that never answers counts against the limit');
   });
 
   it('one answer covers a redirect back to the same private host; an unknown host is a clear error', async () => {
