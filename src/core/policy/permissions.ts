@@ -37,7 +37,7 @@ export class PermissionPolicy {
   /** "Allow for this session" answers: exact commands per exec tool. */
   private readonly sessionCommands = new Set<string>();
   private sessionWrites = false;
-  /** "Allow for this session" answers for external tools (an MCP tool, the web), by tool name. */
+  /** "Allow for this session" answers for external tools (MCP tools), by tool name. */
   private readonly sessionTools = new Set<string>();
   /** "Allow for this session" answers for web_fetch, by host; and for private destinations, by host. */
   private readonly sessionHosts = new Set<string>();
