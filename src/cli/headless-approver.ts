@@ -2,16 +2,20 @@
  * The headless CLI cannot ask anyone: a call that needs approval is refused with a reason that
  * names the flag that would allow it, so the model can tell the user.
  */
-import type { Approver } from '../core/policy/types';
+import { fetchHostOf, hostRule, WEB_FETCH } from '../core/policy/web-fetch-policy';
+import type { Approver, ToolCallRequest } from '../core/policy/types';
 
 export const headlessApprover: Approver = {
   async ask(request, reason) {
-    const flag =
-      request.kind === 'write'
-        ? '--permission-mode acceptEdits (or bypassPermissions)'
-        : request.kind === 'external'
-          ? `--allowed-tools ${request.toolName} (or --permission-mode bypassPermissions)`
-          : '--permission-mode bypassPermissions';
-    return { decision: 'deny', reason: `${reason}; the headless CLI cannot ask for approval: rerun with ${flag} to allow it` };
+    return { decision: 'deny', reason: `${reason}; the headless CLI cannot ask for approval: rerun with ${flagFor(request)} to allow it` };
   },
 };
+
+function flagFor(request: ToolCallRequest): string {
+  const host = request.toolName === WEB_FETCH ? fetchHostOf(request) : undefined;
+  // A host rule works in every mode (plan, an untrusted folder); a private destination accepts nothing else.
+  if (host !== undefined) return request.privateDestination ? `${hostRule(host)} (bypassPermissions does not cover it)` : `${hostRule(host)} (or --allowed-tools ${WEB_FETCH} for every host)`;
+  if (request.kind === 'write') return '--permission-mode acceptEdits (or bypassPermissions)';
+  if (request.kind === 'external') return `--allowed-tools ${request.toolName} (or --permission-mode bypassPermissions)`;
+  return '--permission-mode bypassPermissions';
+}

@@ -7,34 +7,19 @@
 import * as vscode from 'vscode';
 import type { PermissionDecision } from '../core/events';
 import type { Approver, ToolCallRequest } from '../core/policy/types';
+import { ALLOW, ALLOW_SESSION, approvalText, DENY, type ApprovalQuestion } from './approval-text';
 
-export interface ApprovalQuestion {
-  /** "The main agent" or "Subagent “find config”". */
-  who: string;
-  toolName: string;
-  summary: string;
-  reason: string;
-  request: ToolCallRequest;
-}
+export type { ApprovalQuestion } from './approval-text';
+export { ALLOW, ALLOW_SESSION, DENY } from './approval-text';
 
 export type ApprovalPrompt = (question: ApprovalQuestion) => Promise<PermissionDecision>;
 
-export const ALLOW = 'Allow';
-export const ALLOW_SESSION = 'Allow for this session';
-export const DENY = 'Deny';
-
 export const modalPrompt: ApprovalPrompt = async (q) => {
-  const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
-  const scope =
-    q.request.kind === 'exec'
-      ? `"${ALLOW_SESSION}" allows this exact command until the session ends.`
-      : q.request.kind === 'external'
-        ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
-        : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
+  const { message, detail } = approvalText(q);
   // Deny is the close affordance: Escape denies, and VS Code adds no separate Cancel button.
   const pick = await vscode.window.showWarningMessage(
-    `${q.who} wants to ${action}`,
-    { modal: true, detail: `${q.summary}\n\n${scope}` },
+    message,
+    { modal: true, detail },
     { title: ALLOW },
     { title: ALLOW_SESSION },
     { title: DENY, isCloseAffordance: true },

@@ -1,7 +1,7 @@
 /**
  * MCP through the built CLI: --mcp-config and the folder's .mcp.json start the real reference server
  * (server-everything, by path from node_modules), --allowed-tools / --disallowed-tools, what cannot be used
- * said once on stderr, and no server process left once the CLI has exited.
+ * said once on stderr (a server that never answers `initialize` too), and no server process left once the CLI has exited.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { EVERYTHING, serverGroupsOf, until } from '../support/mcp-servers';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
 
 const everything = { command: process.execPath, args: [EVERYTHING] };
+const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');
 /** SIGKILLed before the CLI exits, a server may still be tearing down for a moment on a busy machine. */
 const noServerLeft = () => until(() => serverGroupsOf(EVERYTHING).length === 0, 3000, 'no server process left');
 const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
@@ -99,5 +100,32 @@ describe('delegate CLI: MCP servers', function () {
     assert.ok(!toolNames(api.messageRequests()[0]).includes('bash'));
     assert.equal(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content, 'Echo: inline');
     await noServerLeft();
+  });
+
+  it('a server that never answers initialize: one stderr line (without -v) names it and the wait that expired; the run waits no longer and leaves no process', async () => {
+    const file = join(dirs.workdir, '..', 'silent.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { quiet: { command: process.execPath, args: [SILENT] } } }));
+    api.script(reply.text('Answered without it.'));
+    const started = Date.now();
+    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', file], { env: env() });
+    const took = Date.now() - started;
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'Answered without it.\n');
+    const lines = run.stderr.split('\n').filter((l) => l.includes('MCP'));
+    assert.deepEqual(lines, [
+      `delegate: warning: ${file}: MCP server "quiet" has not answered "initialize" within 5 s: the first request goes without its tools (they join later if it answers; MCP_TIMEOUT gives it 30 s, and one restart)`,
+    ]);
+    assert.ok(took < 12_000, `the run took ${took} ms`);
+    await until(() => serverGroupsOf(SILENT).length === 0, 3000, 'no silent server left');
+  });
+
+  it('MCP_TIMEOUT below the 5 s wait bounds it, and the line names MCP_TIMEOUT', async () => {
+    const inline = JSON.stringify({ mcpServers: { quiet: { command: process.execPath, args: [SILENT] } } });
+    api.script(reply.text('ok'));
+    const started = Date.now();
+    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', inline], { env: { ...env(), MCP_TIMEOUT: '1000' } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /^delegate: warning: --mcp-config \(inline JSON\): MCP server "quiet" has not answered "initialize" within 1 s \(MCP_TIMEOUT\): the first request goes without its tools/m);
+    assert.ok(Date.now() - started < 4500, `the wait was bounded by MCP_TIMEOUT (${Date.now() - started} ms)`);
   });
 });

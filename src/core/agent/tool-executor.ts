@@ -3,6 +3,8 @@
  *
  *   tool_use ─▶ known tool? ─▶ parse input ─▶ PreToolUse hooks ─▶ permission check ─▶ (ask approver)
  *            ─▶ execute ─▶ PostToolUse hooks ─▶ cut to the output limit ─▶ tool_result
+ *                  └─ a question the call raises as it runs (web_fetch reaching a private host): permission
+ *                     check ─▶ (ask approver), with the same events, before it goes on
  *
  * Every failure along the way becomes an `is_error` tool_result the model can read; nothing throws
  * through the loop.
@@ -11,7 +13,8 @@ import type { AgentEmit } from '../events';
 import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { errorText } from '../errors';
 import type { AgentIdentity, ToolCallRequest } from '../policy/types';
-import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
+import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
+import { privateSummary } from '../policy/web-fetch-policy';
 import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
 import { limitOutput, limitPartialOutput } from './output-limit';
 import type { RunServices } from './types';
@@ -78,23 +81,20 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   }
   const input: unknown = parsed.input;
 
-  const refusal = await checkPermission(tool, input, use, scope, pre);
+  const request = callRequest(tool, input, use, scope);
+  const refusal = await checkPermission(request, use, scope, pre);
   if (refusal) return { content: refusal, isError: true };
 
   const outputPath = services.outputPathFor?.(use.id);
-  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, ...(outputPath ? { outputPath } : {}) });
+  // Its own question, in every mode: a hook's allow or a whole-tool rule does not answer it.
+  const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> =>
+    checkPermission({ ...request, summary: privateSummary(destination), privateDestination: destination }, use, scope, { allowed: false });
+  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, ...(outputPath ? { outputPath } : {}) });
   return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output, signal: scope.signal });
 }
 
-/** Returns a refusal text, or undefined when the call may run. */
-async function checkPermission(
-  tool: AnyTool,
-  input: unknown,
-  use: ToolUseBlock,
-  scope: ToolCallScope,
-  hook: { allowed: boolean; asked?: string },
-): Promise<string | undefined> {
-  const request: ToolCallRequest = {
+function callRequest(tool: AnyTool, input: unknown, use: ToolUseBlock, scope: ToolCallScope): ToolCallRequest {
+  return {
     agent: scope.identity,
     toolUseId: use.id,
     toolName: tool.name,
@@ -104,6 +104,11 @@ async function checkPermission(
     paths: tool.paths(input),
     ...(tool.readOnly ? { readOnly: true } : {}),
   };
+}
+
+/** Returns a refusal text, or undefined when the call may run. */
+async function checkPermission(request: ToolCallRequest, use: ToolUseBlock, scope: ToolCallScope, hook: { allowed: boolean; asked?: string }): Promise<string | undefined> {
+  const { toolName: name, input } = request;
   const checked = await scope.services.permissions.check(request);
   if (checked.behavior === 'deny') return `Permission denied: ${checked.reason}`;
   // A hook's `ask` turns an allow into a question; its `allow` skips one (a deny above still stands).
@@ -111,7 +116,7 @@ async function checkPermission(
   if (verdict.behavior === 'allow') return undefined;
   if (hook.allowed) return undefined;
 
-  await scope.emit({ type: 'permission_asked', toolUseId: use.id, name: tool.name, input, reason: verdict.reason });
+  await scope.emit({ type: 'permission_asked', toolUseId: use.id, name, input, reason: verdict.reason });
   let answer: Awaited<ReturnType<typeof scope.services.approver.ask>>;
   try {
     answer = await scope.services.approver.ask(request, verdict.reason, scope.signal);
@@ -121,7 +126,7 @@ async function checkPermission(
   await scope.emit({
     type: 'permission_answered',
     toolUseId: use.id,
-    name: tool.name,
+    name,
     decision: answer.decision,
     ...(answer.reason ? { reason: answer.reason } : {}),
   });

@@ -25,6 +25,11 @@ export interface FetchInit {
   signal?: AbortSignal | null;
   /** 'follow' (the default) or 'manual' (the redirect response is returned as is). */
   redirect?: 'follow' | 'manual' | 'error';
+  /**
+   * Resolves the host instead of DNS (web_fetch: the addresses it checked, so a DNS rebind cannot swap them).
+   * The request then gets a socket of its own, never a kept-alive one that was connected elsewhere.
+   */
+  lookup?: RequestOptions['lookup'];
 }
 
 interface ResponseInit {
@@ -152,7 +157,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
   const signal = init.signal ?? undefined;
   for (let redirects = 0; ; redirects++) {
     if (signal?.aborted) throw abortReason(signal);
-    const res = await send(url, method, headers, body, signal);
+    const res = await send(url, method, headers, body, signal, init.lookup);
     const location = res.headers.location;
     const isRedirect = [301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location !== undefined;
     if (!isRedirect || init.redirect === 'manual' || (typeof body === 'object' && !(body instanceof Uint8Array))) {
@@ -176,13 +181,13 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
  * hang up") before any answer: that request is sent again on a new socket, once, as Node's docs advise
  * (`request.reusedSocket`) and as fetch does. A body that cannot be replayed (a stream) is not retried.
  */
-async function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+async function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined, lookup?: RequestOptions['lookup']): Promise<IncomingMessage> {
   try {
-    return await sendOnce(url, method, headers, body, signal);
+    return await sendOnce(url, method, headers, body, signal, lookup);
   } catch (err) {
     const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
     if (!(err instanceof StaleSocket) || !replayable || signal?.aborted) throw err instanceof StaleSocket ? err.failure : err;
-    return sendOnce(url, method, headers, body, signal).catch((again: unknown) => {
+    return sendOnce(url, method, headers, body, signal, lookup).catch((again: unknown) => {
       throw again instanceof StaleSocket ? again.failure : again;
     });
   }
@@ -195,7 +200,7 @@ class StaleSocket extends Error {
   }
 }
 
-function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined, lookup?: RequestOptions['lookup']): Promise<IncomingMessage> {
   return transport(url).then(
     ({ request, agent }) =>
       new Promise<IncomingMessage>((resolve, reject) => {
@@ -204,7 +209,7 @@ function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnTy
         out['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
         if (typeof body === 'string') out['content-length'] ??= String(Buffer.byteLength(body));
         else if (body instanceof Uint8Array) out['content-length'] ??= String(body.byteLength);
-        const options: RequestOptions = { method, headers: out, agent };
+        const options: RequestOptions = lookup ? { method, headers: out, agent: false, lookup } : { method, headers: out, agent };
         const req = request(url, options);
         const onAbort = () => req.destroy(abortReason(signal as AbortSignal) as Error);
         signal?.addEventListener('abort', onAbort, { once: true });

@@ -10,7 +10,10 @@
  * take tens of seconds, and no prompt should pay that. So the first request waits while servers are still coming,
  * at most `wait`; a server that connects later joins the registry then, and every agent started after that
  * (the next prompt, the next subagent) has its tools. An agent keeps the tool list it started with: a list that
- * changed between two requests would also throw away the prompt cache.
+ * changed between two requests would also throw away the prompt cache. The wait is never longer than
+ * MCP_TIMEOUT (a user who set it lower has said how long a start may take), and a server still starting when it
+ * ends is reported (`onStillStarting`: its name, the step it is stuck at, the wait that expired), so a silent
+ * server costs one visible line, not an unexplained pause.
  *
  * Every server process is in the manager's own process-group list; close() / killNow() end them all.
  */
@@ -19,7 +22,7 @@ import { ProcessGroups } from '../tools/process-groups';
 import type { AnyTool, ToolResult } from '../tools/types';
 import type { McpServerConfig } from './config';
 import { createMcpTool } from './mcp-tool';
-import { McpServerConnection, type McpServerStatus, type McpToolInfo } from './server-connection';
+import { McpServerConnection, type McpServerStatus, type McpStartPhase, type McpToolInfo } from './server-connection';
 
 export interface McpHost {
   /**
@@ -41,7 +44,11 @@ export interface McpManagerOptions {
   clientVersion?: string;
   /** New tools, whenever a server's list is read: the session adds them to its registry. */
   onTools(tools: AnyTool[]): void;
+  /** A first request's wait ended with this server still starting (it goes on in the background). */
+  onStillStarting?(info: { server: string; phase: McpStartPhase; waitedMs: number; connectTimeoutMs: number }): void;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 export class McpManager {
   readonly groups = new ProcessGroups();
@@ -93,7 +100,7 @@ export class McpManager {
     const connection = new McpServerConnection(ready, {
       workdir: this.opts.workdir,
       groups: this.groups,
-      connectTimeoutMs: this.opts.connectTimeoutMs ?? 30_000,
+      connectTimeoutMs: this.connectTimeoutMs,
       toolTimeoutMs: this.opts.toolTimeoutMs ?? 600_000,
       clientVersion: this.opts.clientVersion ?? '0.0.0',
       onStatus: (status) => this.opts.host?.onStatus?.(status),
@@ -101,9 +108,17 @@ export class McpManager {
     });
     this.connections.set(config.name, connection);
     // The wait starts once the host has prepared the server (a user reading an approval prompt is not "slow").
+    const wait = Math.min(waitMs, this.connectTimeoutMs);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([connection.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    const waited = await Promise.race([connection.start().then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), wait)))]);
     clearTimeout(timer);
+    if (waited && wait > 0 && connection.state === 'starting' && !this.closed) {
+      this.opts.onStillStarting?.({ server: config.name, phase: connection.phase, waitedMs: wait, connectTimeoutMs: this.connectTimeoutMs });
+    }
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   }
 
   /** A call of one of a server's tools, through whichever connection the server has now. */

@@ -52,9 +52,14 @@ export interface ConnectionOptions {
 
 const MAX_STARTS = 2;
 
+/** What a start is waiting for: the process to spawn, the `initialize` handshake, or the tool list. */
+export type McpStartPhase = 'spawn' | 'initialize' | 'tools/list';
+
 export class McpServerConnection {
   state: McpServerState = 'starting';
   failure: string | undefined;
+  /** The step the current start is at (what a notice about a slow start names). */
+  phase: McpStartPhase = 'spawn';
   private client: Client | undefined;
   private transport: Transport | undefined;
   private starts = 0;
@@ -92,6 +97,7 @@ export class McpServerConnection {
   }
 
   private async open(): Promise<void> {
+    // `phase` is not reset for a restart: until it gets further, it is stuck where the last start was.
     this.starts++;
     const config = this.config;
     // A stdio server is spawned before the SDK is loaded: its boot and the load overlap.
@@ -125,10 +131,12 @@ export class McpServerConnection {
       if (failed !== undefined) throw failed;
       stdio.useFraming(sdk);
       transport = stdio;
+      this.phase = 'initialize';
       await connectWithin(client, stdio, timeout, () => stdio.exitReason);
     } else {
       const url = new URL(config.url ?? '');
       const requestInit = { headers: config.headers };
+      this.phase = 'initialize';
       if (config.transport === 'http') {
         transport = new sdk.StreamableHTTPClientTransport(url, { requestInit });
         try {
@@ -152,6 +160,7 @@ export class McpServerConnection {
       return;
     }
     let tools: McpToolInfo[];
+    this.phase = 'tools/list';
     try {
       tools = await this.listTools(client);
     } catch (err) {
@@ -258,8 +267,9 @@ export class McpServerConnection {
 /** client.connect with a deadline; a timed-out or failed start leaves no process behind. */
 async function connectWithin(client: Client, transport: Transport, ms: number, why?: () => string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  const silent = `it did not answer "initialize" within ${seconds(ms)} (MCP_TIMEOUT)`;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`it did not answer within ${Math.round(ms / 1000)} s`)), ms);
+    timer = setTimeout(() => reject(new Error(silent)), ms);
   });
   try {
     await Promise.race([client.connect(transport, { timeout: ms }), deadline]);
@@ -267,10 +277,18 @@ async function connectWithin(client: Client, transport: Transport, ms: number, w
     await transport.close().catch(() => undefined);
     // A process that died during the handshake says more than "Connection closed".
     const detail = why?.();
-    throw new Error(detail && /closed/i.test(errorText(err)) ? `it ${detail}` : errorText(err).replace(/^MCP error -?\d+: /, ''));
+    const text = errorText(err);
+    // The SDK's own timeout (-32001 "Request timed out") and ours say the same thing: which step, and how long.
+    if (text === silent || /^MCP error -32001\b/.test(text)) throw new Error(silent);
+    throw new Error(detail && /closed/i.test(text) ? `it ${detail}` : text.replace(/^MCP error -?\d+: /, ''));
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** "5 s", "0.5 s": timeouts as a notice names them. */
+export function seconds(ms: number): string {
+  return `${ms >= 10_000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10} s`;
 }
 
 /** SSE's event stream is opened by its own fetch: the config's headers must go there too. */

@@ -8,6 +8,9 @@
  *   a server died and is restarted         warning
  *   a server was not started (declined…)   info
  *   a server connected                     info       (the CLI shows info notices with -v)
+ *   the first request's wait ended with a  warning    naming the server, the step it is stuck at ("initialize")
+ *   server still starting (a silent one)              and the wait that expired; dropped if it connects or
+ *                                                     fails before anyone was told (that notice says it all)
  *
  * Notices wait for the first prompt (a host subscribes to the bus after creating the session); after that they
  * go out as they happen. Registries are not changed in place: each new batch of tools makes a new one, which
@@ -17,7 +20,7 @@ import type { RunServices } from '../agent/types';
 import type { AnyTool } from '../tools/types';
 import type { McpConfigProblem, McpServerConfig } from './config';
 import { McpManager, type McpHost } from './mcp-manager';
-import type { McpServerStatus } from './server-connection';
+import { seconds, type McpServerStatus, type McpStartPhase } from './server-connection';
 
 export interface SessionMcpConfig {
   servers: McpServerConfig[];
@@ -57,11 +60,15 @@ export interface SessionMcp {
 /** Starts the servers in the background; undefined (and nothing loaded) when there is nothing to start or say. */
 export function attachMcp(config: SessionMcpConfig | undefined, services: RunServices, offers: (name: string) => boolean, notify: Notify): SessionMcp | undefined {
   if (!config || (config.servers.length === 0 && !config.problems?.length)) return undefined;
-  const pending: [NoticeLevel, string, string | undefined][] = [];
+  const pending: [NoticeLevel, string, string | undefined, string?][] = [];
   let live = false;
-  const say = (level: NoticeLevel, text: string, source?: string): void => {
+  /** `slow`: a "still starting" notice about that server, which its connect or failure makes moot. */
+  const say = (level: NoticeLevel, text: string, source?: string, slow?: string): void => {
     if (live) void notify(level, text, source);
-    else pending.push([level, text, source]);
+    else pending.push([level, text, source, slow]);
+  };
+  const unsaySlow = (server: string): void => {
+    for (let i = pending.length - 1; i >= 0; i--) if (pending[i]?.[3] === server) pending.splice(i, 1);
   };
   for (const p of config.problems ?? []) say('warning', p.server !== undefined ? `MCP server "${p.server}": ${p.message}` : `MCP config ${p.message}`, p.file);
   const sources = new Map(config.servers.map((s) => [s.name, s]));
@@ -75,10 +82,12 @@ export function attachMcp(config: SessionMcpConfig | undefined, services: RunSer
             ...(config.host?.prepare ? { prepare: config.host.prepare } : {}),
             onStatus: (status) => {
               config.host?.onStatus?.(status);
+              if (status.state === 'connected' || status.state === 'failed') unsaySlow(status.server);
               const notice = statusNotice(status, sources.get(status.server));
               if (notice) say(...notice);
             },
           },
+          onStillStarting: ({ server, phase, waitedMs, connectTimeoutMs }) => say('warning', stillStarting(server, phase, waitedMs, connectTimeoutMs), sources.get(server)?.source, server),
           ...(config.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
           ...(config.toolTimeoutMs !== undefined ? { toolTimeoutMs: config.toolTimeoutMs } : {}),
           ...(config.clientVersion !== undefined ? { clientVersion: config.clientVersion } : {}),
@@ -98,6 +107,15 @@ export function attachMcp(config: SessionMcpConfig | undefined, services: RunSer
       for (const [level, text, source] of pending.splice(0)) await notify(level, text, source);
     },
   };
+}
+
+/** `MCP server "docs" has not answered "initialize" within 5 s: …`: the wait that expired, and what happens next. */
+function stillStarting(server: string, phase: McpStartPhase, waitedMs: number, connectTimeoutMs: number): string {
+  const what = phase === 'spawn' ? 'has not started' : phase === 'initialize' ? 'has not answered "initialize"' : 'has not sent its tool list';
+  // The wait is MCP_TIMEOUT when that is shorter: then its first start has just timed out and one more follows.
+  return connectTimeoutMs > waitedMs
+    ? `MCP server "${server}" ${what} within ${seconds(waitedMs)}: the first request goes without its tools (they join later if it answers; MCP_TIMEOUT gives it ${seconds(connectTimeoutMs)}, and one restart)`
+    : `MCP server "${server}" ${what} within ${seconds(waitedMs)} (MCP_TIMEOUT): the first request goes without its tools (it is started once more; they join later if it answers)`;
 }
 
 function statusNotice(status: McpServerStatus, server: McpServerConfig | undefined): [NoticeLevel, string, string | undefined] | undefined {

@@ -1,13 +1,15 @@
 /**
  * The permission policy: one instance per run, shared by every agent. Turns a tool call into
- * allow / deny / ask from the mode, workspace trust and session approvals. Two rules hold in every
- * mode, bypassPermissions included: file paths stay inside WORKDIR, and the bash deny list.
+ * allow / deny / ask from the mode, workspace trust and session approvals. Three rules hold in every
+ * mode, bypassPermissions included: file paths stay inside WORKDIR, the bash deny list, and a web_fetch to
+ * this machine or a private network is asked about by host (web-fetch-policy.ts).
  */
 import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
 import type { ToolRules } from './tool-rules';
 import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
+import { fetchHostOf, privateDestinationVerdict, WEB_FETCH, webFetchVerdict } from './web-fetch-policy';
 
 export interface PermissionPolicyOptions {
   workdir: string;
@@ -35,8 +37,11 @@ export class PermissionPolicy {
   /** "Allow for this session" answers: exact commands per exec tool. */
   private readonly sessionCommands = new Set<string>();
   private sessionWrites = false;
-  /** "Allow for this session" answers for external tools (an MCP tool, the web), by tool name. */
+  /** "Allow for this session" answers for external tools (MCP tools), by tool name. */
   private readonly sessionTools = new Set<string>();
+  /** "Allow for this session" answers for web_fetch, by host; and for private destinations, by host. */
+  private readonly sessionHosts = new Set<string>();
+  private readonly sessionPrivateHosts = new Set<string>();
   private readonly rules: ToolRules | undefined;
 
   constructor(opts: PermissionPolicyOptions) {
@@ -63,9 +68,16 @@ export class PermissionPolicy {
     return this.trusted;
   }
 
-  /** Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR. */
+  /**
+   * Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR;
+   * web_fetch → that host (a private destination's answer covers the host's first question too).
+   */
   rememberForSession(req: ToolCallRequest): void {
-    if (req.kind === 'write') this.sessionWrites = true;
+    const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
+    if (host !== undefined) {
+      if (req.privateDestination) this.sessionPrivateHosts.add(host);
+      this.sessionHosts.add(host);
+    } else if (req.kind === 'write') this.sessionWrites = true;
     else if (req.kind === 'external') this.sessionTools.add(req.toolName);
     else if (req.kind === 'exec') {
       const command = commandOf(req);
@@ -80,9 +92,15 @@ export class PermissionPolicy {
 
   async check(req: ToolCallRequest): Promise<PermissionVerdict> {
     if (this.rules?.disallows(req.toolName)) return { behavior: 'deny', reason: `${req.toolName} is a disallowed tool in this session` };
+    // In every mode; only a rule or an answer naming the host skips this question (not a whole-tool rule).
+    if (req.privateDestination) {
+      return privateDestinationVerdict(req.privateDestination, this.rules?.allowsHost(req.toolName, req.privateDestination.host) === true, this.sessionPrivateHosts);
+    }
     const verdict = await this.decide(req);
-    // An allowed tool skips only the question: whatever decide() refused stays refused.
+    // An allowed tool (or host) skips only the question: whatever decide() refused stays refused.
     if (verdict.behavior === 'ask' && this.rules?.allows(req.toolName)) return { behavior: 'allow' };
+    const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
+    if (verdict.behavior === 'ask' && host !== undefined && this.rules?.allowsHost(req.toolName, host)) return { behavior: 'allow' };
     return verdict;
   }
 
@@ -110,6 +128,7 @@ export class PermissionPolicy {
 
     // An agent definition may narrow the mode for its agent, never widen it.
     const mode = req.agent.mode && STRICTNESS[req.agent.mode] > STRICTNESS[this.currentMode] ? req.agent.mode : this.currentMode;
+    if (req.toolName === WEB_FETCH && req.kind === 'external') return webFetchVerdict(req, mode, this.trusted, this.sessionHosts);
     if (req.kind === 'external') return this.checkExternal(req, mode);
     if (!mutates) return { behavior: 'allow' };
     if (mode === 'plan') {

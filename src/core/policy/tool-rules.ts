@@ -7,11 +7,14 @@
  *
  * A rule names a tool either way (`Bash` or `bash`, `Read` or `read_file`), or an MCP server's tools:
  * `mcp__docs__search`, `mcp__docs` (all of them), `mcp__docs__*`. Lists are separated by commas or spaces.
- * Claude Code's content rules (`Bash(git log:*)`, `Read(./src/**)`) are not matched by content here:
- * an allow rule with content is ignored (the call is still asked), a deny rule with content denies the whole
- * tool (the safe direction); both are said once, through `warnings`.
+ * One content rule is matched: `web_fetch(domain:example.com)` / `WebFetch(domain:*.example.com)` allows fetches
+ * from that host (or its subdomains) without asking; it is also the only way past the question for a host on this
+ * machine or a private network (web-fetch-policy.ts). Claude Code's other content rules (`Bash(git log:*)`,
+ * `Read(./src/**)`) are not matched by content here: an allow rule with content is ignored (the call is still
+ * asked), a deny rule with content denies the whole tool (the safe direction); both are said once, through `warnings`.
  */
 import { ourToolName, toolNameAliases } from '../tools/tool-names';
+import { normalizeHost, WEB_FETCH } from './web-fetch-policy';
 
 /** Our names of every tool a rule may name besides MCP ones (some arrive on other branches). */
 const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search']);
@@ -24,6 +27,8 @@ export interface ToolRuleLists {
 export class ToolRules {
   private readonly allowed: string[] = [];
   private readonly disallowed: string[] = [];
+  /** Hosts of `web_fetch(domain:…)` allow rules: exact names, or `*.example.com` for its subdomains. */
+  private readonly allowedHosts: string[] = [];
   /** One line each, for the host to show once (rules it could not honour as written). */
   readonly warnings: string[] = [];
 
@@ -31,7 +36,10 @@ export class ToolRules {
     for (const rule of splitRules(lists.allowed ?? [])) {
       const parsed = this.parse(rule);
       if (parsed === undefined) continue;
-      if (parsed.content) this.warnings.push(`allowed tool rule "${rule}": rules with content are not supported, so it is ignored (allow ${parsed.name} as a whole, or leave its calls to be asked)`);
+      const domain = parsed.name === WEB_FETCH ? /^domain:\s*(\S+)$/.exec(parsed.content ?? '')?.[1] : undefined;
+      if (domain !== undefined && domain !== '*') this.allowedHosts.push(normalizeHost(domain));
+      else if (parsed.name === WEB_FETCH && parsed.content) this.warnings.push(`allowed tool rule "${rule}": web_fetch rules name a host as domain:HOST (web_fetch(domain:example.com)), so it is ignored`);
+      else if (parsed.content) this.warnings.push(`allowed tool rule "${rule}": rules with content are not supported, so it is ignored (allow ${parsed.name} as a whole, or leave its calls to be asked)`);
       else this.allowed.push(parsed.name);
     }
     for (const rule of splitRules(lists.disallowed ?? [])) {
@@ -43,7 +51,7 @@ export class ToolRules {
   }
 
   get empty(): boolean {
-    return this.allowed.length === 0 && this.disallowed.length === 0;
+    return this.allowed.length === 0 && this.disallowed.length === 0 && this.allowedHosts.length === 0;
   }
 
   /** A disallowed tool: refused whatever the mode, and left out of what the model is offered. */
@@ -56,11 +64,19 @@ export class ToolRules {
     return this.allowed.some((rule) => matches(rule, toolName));
   }
 
-  /** `Name(content)` → name and content; our name for a built-in one; unknown names are warned about. */
-  private parse(rule: string): { name: string; content: boolean } | undefined {
+  /** A `web_fetch(domain:…)` rule names this host (`*.example.com`: example.com's subdomains). */
+  allowsHost(toolName: string, host: string): boolean {
+    if (toolName !== WEB_FETCH) return false;
+    const name = normalizeHost(host);
+    return this.allowedHosts.some((rule) => (rule.startsWith('*.') ? name.endsWith(rule.slice(1)) : rule === name));
+  }
+
+  /** `Name(content)` → name and content (undefined when none, or `*`); our name for a built-in one; unknown names are warned about. */
+  private parse(rule: string): { name: string; content: string | undefined } | undefined {
     const m = /^([^()]+?)\s*(?:\((.*)\))?$/.exec(rule);
     const raw = (m?.[1] ?? rule).trim();
-    const content = m?.[2] !== undefined && m[2].trim() !== '' && m[2].trim() !== '*';
+    const body = m?.[2]?.trim();
+    const content = body !== undefined && body !== '' && body !== '*' ? body : undefined;
     if (raw.startsWith('mcp__')) return { name: raw, content };
     const ours = ourToolName(raw, BUILT_IN);
     if (ours === undefined) {

@@ -3,7 +3,7 @@
  * HookRegistry instance serve the parent and all its subagents (context isolation is not isolation of authority).
  */
 import type { PermissionDecision } from '../events';
-import type { ToolKind } from '../tools/types';
+import type { PrivateDestination, ToolKind } from '../tools/types';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
@@ -33,6 +33,8 @@ export interface ToolCallRequest {
   paths: string[];
   /** An `external` tool that declared it changes nothing (MCP `readOnlyHint`). */
   readOnly?: boolean;
+  /** Asked during the call: web_fetch reached a host on this machine or a private network (web-fetch-policy.ts). */
+  privateDestination?: PrivateDestination;
 }
 
 export type PermissionVerdict =

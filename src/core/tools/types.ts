@@ -3,6 +3,7 @@
  * editor host and tests can swap the ports; failures come back as `isError` results, never throws.
  */
 import type { ToolSchema } from '../llm/types';
+import type { PrivateRange } from './private-address';
 
 /**
  * What a call can touch, which is what permission modes reason about (and the tree's icons and summaries
@@ -29,6 +30,23 @@ export interface ToolContext {
   toolUseId: string;
   /** Where this call may save a full output too large to keep in memory (beside the transcript). */
   outputPath?: string;
+  /**
+   * A destination on this machine or a private network (web_fetch, after DNS, at any redirect hop) needs its own
+   * permission, in every mode: the pipeline asks for it. Resolves to why it was refused, or undefined when allowed.
+   * Without it (a tool run outside the pipeline) private destinations are refused.
+   */
+  allowPrivateDestination?(destination: PrivateDestination): Promise<string | undefined>;
+}
+
+/** Where a private fetch goes: what its permission prompt names. */
+export interface PrivateDestination {
+  /** The URL's host as written (no IPv6 brackets): what a rule or a session answer names. */
+  host: string;
+  port: string;
+  /** The address it resolved to, which is in `range`. */
+  address: string;
+  range: PrivateRange;
+  url: string;
 }
 
 export type ParseResult<I> = { ok: true; input: I } | { ok: false; error: string };

@@ -1,14 +1,21 @@
 /**
  * `web_fetch{url, prompt?}`: reads a web page for the model (Claude Code's WebFetch).
  *
- *   http(s) only ─▶ GET (redirects followed by hand, each one checked; 30 s; 5 MB) ─▶ HTML → markdown (turndown)
+ *   http(s) only ─▶ per hop: resolve the host once, check every address ─▶ GET to exactly those addresses
+ *               ─▶ redirects followed by hand, each hop checked again (30 s; 5 MB) ─▶ HTML → markdown (turndown)
  *               ─▶ with `prompt`: the session's model answers it from the page (a request without tools)
  *
- * It reaches outside Delegate (kind `external`) but changes nothing there: asked in default and acceptEdits
- * like bash, allowed in plan. The result is cut like any output (the whole page is saved beside the transcript).
+ * It reaches outside Delegate (kind `external`) but changes nothing there; still, a URL can carry what the agent
+ * read out of the workspace, so it is asked in default and acceptEdits, in plan and in an untrusted workspace
+ * (policy/web-fetch-policy.ts). A hop to this machine or a private network (private-address.ts) needs its own
+ * permission naming the host, in every mode: `ctx.allowPrivateDestination`. The result is cut like any output
+ * (the whole page is saved beside the transcript).
  */
 import { asRecord } from './file-access';
-import type { ParseResult, Tool } from './types';
+import { httpFetch, type LiteResponse } from '../llm/http-fetch';
+import { pinnedLookup, resolveDestination, systemLookup, type HostLookup } from './fetch-destination';
+import { privatePlace, privateRange, type PrivateRange } from './private-address';
+import type { ParseResult, Tool, ToolContext } from './types';
 
 export interface WebFetchInput {
   url: string;
@@ -20,7 +27,10 @@ export interface WebFetchOptions {
   ask?(page: string, prompt: string, url: string, signal: AbortSignal): Promise<string>;
   timeoutMs?: number;
   maxBytes?: number;
-  fetch?: typeof fetch;
+  /** Resolves host names (DNS by default). */
+  lookup?: HostLookup;
+  /** Which addresses are private (private-address.ts by default; a test can call one of its loopbacks public). */
+  classify?: (address: string) => PrivateRange | undefined;
 }
 
 const MAX_REDIRECTS = 5;
@@ -37,7 +47,7 @@ function checkUrl(raw: string): URL | string {
   return url;
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+async function readCapped(res: LiteResponse, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const reader = res.body?.getReader();
   if (!reader) return { bytes: new Uint8Array(), cut: false };
   const chunks: Uint8Array[] = [];
@@ -70,7 +80,8 @@ async function toMarkdown(html: string): Promise<string> {
 export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInput> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
-  const doFetch = opts.fetch ?? fetch;
+  const lookup = opts.lookup ?? systemLookup;
+  const classify = opts.classify ?? privateRange;
   return {
     name: 'web_fetch',
     description:
@@ -100,13 +111,32 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
     async execute(input, ctx) {
       let url = checkUrl(input.url);
       if (typeof url === 'string') return { content: url, isError: true };
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      let res: Response;
+      // The time limit counts the network only: a user reading a permission question is not a slow server.
+      let spent = 0;
+      let signal = ctx.signal;
+      // Private hosts allowed once for this call (a redirect back to the same host is not asked again).
+      const permitted = new Set<string>();
+      let res: LiteResponse;
       try {
         for (let hop = 0; ; hop++) {
-          res = await doFetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          const resolving = Date.now();
+          signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
+          const destination = await untilAborted(resolveDestination(url, lookup, classify), signal).catch((err: unknown) => {
+            throw signal.aborted ? err : new Error(`its host could not be resolved`, { cause: err });
+          });
+          spent += Date.now() - resolving;
+          if (destination.private && !permitted.has(destination.host)) {
+            const refused = await askPrivate(url, destination.host, destination.port, destination.private, ctx);
+            if (refused !== undefined) return { content: refused, isError: true };
+            permitted.add(destination.host);
+          }
+          signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
+          const sending = Date.now();
+          res = await httpFetch(url, { redirect: 'manual', signal, lookup: pinnedLookup(destination.addresses), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          spent += Date.now() - sending;
           const location = res.headers.get('location');
           if (res.status < 300 || res.status >= 400 || !location) break;
+          await res.body?.cancel().catch(() => undefined);
           if (hop >= MAX_REDIRECTS) return { content: `too many redirects (more than ${MAX_REDIRECTS}) from ${input.url}`, isError: true };
           const next = checkUrl(new URL(location, url).toString());
           if (typeof next === 'string') return { content: `redirected to a URL that is not fetched: ${next}`, isError: true };
@@ -138,4 +168,21 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
       return { content: `${page}${note}${from ? `\n\n[fetched ${input.url}${from}]` : ''}` };
     },
   };
+}
+
+/** A hop to this machine or a private network: the pipeline asks for it (a refusal names the host and why). */
+async function askPrivate(url: URL, host: string, port: string, where: { address: string; range: PrivateRange }, ctx: ToolContext): Promise<string | undefined> {
+  const place = `${privatePlace(where.range)} (${where.address === host ? where.range : `${where.address}, ${where.range}`})`;
+  if (!ctx.allowPrivateDestination) return `Permission denied: ${url.toString()} is on ${place}, and fetches there need a permission naming the host`;
+  return ctx.allowPrivateDestination({ host, port, address: where.address, range: where.range, url: url.toString() });
+}
+
+/** A lookup has no signal of its own (getaddrinfo cannot be cancelled): the call stops waiting for it instead. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

@@ -1,5 +1,6 @@
 // web_fetch against pages served on 127.0.0.1: HTML as markdown, plain text, redirects (checked), limits,
-// refused schemes, a prompt answered by the model, and how it is permitted.
+// refused schemes, a prompt answered by the model, and how it is permitted. The server is on this machine, so each
+// call is given the private-destination permission it needs (web-fetch-guard.test.ts tests that question).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +33,7 @@ describe('web_fetch', () => {
   after(() => server.close());
 
   const run = (input: WebFetchInput, opts: Parameters<typeof createWebFetchTool>[0] = {}): Promise<ToolResult> =>
-    createWebFetchTool(opts).execute(input, { signal: new AbortController().signal, agentId: 'a', toolUseId: 't' });
+    createWebFetchTool(opts).execute(input, { signal: new AbortController().signal, agentId: 'a', toolUseId: 't', allowPrivateDestination: async () => undefined });
 
   it('turns HTML into markdown without scripts and styles', async () => {
     const r = await run({ url: `${base}/page` });
@@ -68,15 +69,16 @@ describe('web_fetch', () => {
     assert.match(r.content, /^Version 2\.1\n\n\[answered from http/);
   });
 
-  it('is asked in default and acceptEdits, allowed in plan and bypassPermissions', async () => {
+  it('is asked in default, acceptEdits and plan, allowed in bypassPermissions (a public host)', async () => {
     const tool = createWebFetchTool();
-    const req = { agent: { agentId: 'main', parentId: null, depth: 0 }, toolUseId: 't', toolName: tool.name, kind: tool.kind, input: {}, summary: 'u', paths: [], readOnly: tool.readOnly };
+    const url = 'https://docs.example.com/page';
+    const req = { agent: { agentId: 'main', parentId: null, depth: 0 }, toolUseId: 't', toolName: tool.name, kind: tool.kind, input: { url }, summary: url, paths: [], readOnly: tool.readOnly };
     const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
     const verdicts: string[] = [];
     for (const mode of ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const) {
       policy.setMode(mode);
       verdicts.push((await policy.check(req)).behavior);
     }
-    assert.deepEqual(verdicts, ['ask', 'ask', 'allow', 'allow']);
+    assert.deepEqual(verdicts, ['ask', 'ask', 'ask', 'allow']);
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * The words of an approval modal (approver.ts shows them): who asks, what, and what "Allow for this session"
+ * covers. No `vscode` import, so unit tests read the exact text the user decides on. web_fetch names the host,
+ * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL.
+ */
+import type { ToolCallRequest } from '../core/policy/types';
+import { fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/policy/web-fetch-policy';
+
+export interface ApprovalQuestion {
+  /** "The main agent" or "Subagent “find config”". */
+  who: string;
+  toolName: string;
+  summary: string;
+  reason: string;
+  request: ToolCallRequest;
+}
+
+export const ALLOW = 'Allow';
+export const ALLOW_SESSION = 'Allow for this session';
+export const DENY = 'Deny';
+
+/** The modal's title and detail for a question (exported for tests: the words are what the user decides on). */
+export function approvalText(q: ApprovalQuestion): { message: string; detail: string } {
+  const host = q.toolName === WEB_FETCH ? fetchHostOf(q.request) : undefined;
+  if (host !== undefined) {
+    const destination = q.request.privateDestination;
+    // The summary names the place ("fetch from this machine: 127.0.0.1:8080"); the reason says why it is asked.
+    const message = destination ? `${q.who} wants to ${q.summary}` : `${q.who} wants to fetch a web page from ${host}`;
+    const mode = [PLAN_WHY, UNTRUSTED_WHY].find((why) => q.reason.startsWith(why));
+    const why = destination ? `The URL: ${destination.url}\n\nFetches to this machine or a private network are asked in every permission mode.` : mode ? `${capitalize(mode)}.` : '';
+    return { message, detail: `${destination ? '' : `${q.summary}\n\n`}${why ? `${why}\n\n` : ''}"${ALLOW_SESSION}" allows fetches from ${host} until the session ends.` };
+  }
+  const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
+  const scope =
+    q.request.kind === 'exec'
+      ? `"${ALLOW_SESSION}" allows this exact command until the session ends.`
+      : q.request.kind === 'external'
+        ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
+        : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
+  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${scope}` };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+

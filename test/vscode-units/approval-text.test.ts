@@ -1,0 +1,50 @@
+// The words of the editor's approval modal for web_fetch: the agent and the host; why plan mode and an untrusted
+// workspace ask; for a private destination the place, the host and port, and the URL; "Allow for this session"
+// covers that host only. (Other tools keep their words: a command, an edit.)
+import assert from 'node:assert/strict';
+import { PermissionPolicy } from '../../src/core/policy/permissions';
+import type { ToolCallRequest } from '../../src/core/policy/types';
+import { approvalText } from '../../src/vscode/approval-text';
+
+const child = { agentId: 'sub1', parentId: 'main', depth: 1, description: 'read the docs' };
+const fetchReq = (url: string, extra: Partial<ToolCallRequest> = {}): ToolCallRequest => ({ agent: child, toolUseId: 't', toolName: 'web_fetch', kind: 'external', input: { url }, summary: url, paths: [], readOnly: true, ...extra });
+
+/** The modal for a request as the policy would ask it (its real reason). */
+async function modal(policy: PermissionPolicy, request: ToolCallRequest): Promise<{ message: string; detail: string }> {
+  const verdict = await policy.check(request);
+  assert.equal(verdict.behavior, 'ask');
+  return approvalText({ who: 'Subagent “read the docs”', toolName: request.toolName, summary: request.summary, reason: verdict.behavior === 'ask' ? verdict.reason : '', request });
+}
+
+describe('vscode/approval-text: web_fetch', () => {
+  it('plan mode: names the agent and the host, says why plan mode asks; the session answer covers that host', async () => {
+    const url = 'https://docs.example.com/api?q=x';
+    assert.deepEqual(await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'plan' }), fetchReq(url)), {
+      message: 'Subagent “read the docs” wants to fetch a web page from docs.example.com',
+      detail: `${url}\n\nPlan mode is read-only, but a fetch can carry what the agent read out in its URL.\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.`,
+    });
+  });
+
+  it('an untrusted workspace says so; default mode asks without a why', async () => {
+    const url = 'https://docs.example.com/';
+    assert.match((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions', trusted: false }), fetchReq(url))).detail, /^https:\/\/docs\.example\.com\/\n\nThe workspace is not trusted, and a fetch/);
+    assert.equal((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'default' }), fetchReq(url))).detail, `${url}\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.`);
+  });
+
+  it('a private destination names the place, host and port, and the URL, in bypassPermissions too', async () => {
+    const destination = { host: '192.168.1.5', port: '80', address: '192.168.1.5', range: 'private' as const, url: 'http://192.168.1.5/admin' };
+    const request = fetchReq('https://short.example/x', { summary: 'fetch from the local network: 192.168.1.5:80', privateDestination: destination });
+    assert.deepEqual(await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }), request), {
+      message: 'Subagent “read the docs” wants to fetch from the local network: 192.168.1.5:80',
+      detail: 'The URL: http://192.168.1.5/admin\n\nFetches to this machine or a private network are asked in every permission mode.\n\n"Allow for this session" allows fetches from 192.168.1.5 until the session ends.',
+    });
+  });
+
+  it('other tools keep their words', () => {
+    const bash: ToolCallRequest = { agent: child, toolUseId: 't', toolName: 'bash', kind: 'exec', input: { command: 'npm test' }, summary: 'npm test', paths: [] };
+    assert.deepEqual(approvalText({ who: 'The main agent', toolName: 'bash', summary: 'npm test', reason: 'bash wants to run: npm test', request: bash }), {
+      message: 'The main agent wants to run a command',
+      detail: 'npm test\n\n"Allow for this session" allows this exact command until the session ends.',
+    });
+  });
+});
