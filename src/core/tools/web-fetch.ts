@@ -6,7 +6,10 @@
  *
  * It reaches outside Delegate (kind `external`) but changes nothing there: asked in default and acceptEdits
  * like bash, allowed in plan. The result is cut like any output (the whole page is saved beside the transcript).
+ * Its requests go where the model's go: http-fetch.ts (HTTPS_PROXY / NO_PROXY in the CLI; the editor passes its
+ * own, which leaves the proxy to VS Code). Node 20's own fetch would ignore the proxy variables.
  */
+import { httpFetch, type HttpFetch, type LiteResponse } from '../llm/http-fetch';
 import { asRecord } from './file-access';
 import type { ParseResult, Tool } from './types';
 
@@ -20,7 +23,7 @@ export interface WebFetchOptions {
   ask?(page: string, prompt: string, url: string, signal: AbortSignal): Promise<string>;
   timeoutMs?: number;
   maxBytes?: number;
-  fetch?: typeof fetch;
+  fetch?: HttpFetch;
 }
 
 const MAX_REDIRECTS = 5;
@@ -37,7 +40,7 @@ function checkUrl(raw: string): URL | string {
   return url;
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+async function readCapped(res: LiteResponse, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const reader = res.body?.getReader();
   if (!reader) return { bytes: new Uint8Array(), cut: false };
   const chunks: Uint8Array[] = [];
@@ -70,7 +73,7 @@ async function toMarkdown(html: string): Promise<string> {
 export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInput> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? httpFetch;
   return {
     name: 'web_fetch',
     description:
@@ -101,7 +104,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
       let url = checkUrl(input.url);
       if (typeof url === 'string') return { content: url, isError: true };
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      let res: Response;
+      let res: LiteResponse;
       try {
         for (let hop = 0; ; hop++) {
           res = await doFetch(url, { redirect: 'manual', signal, headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
