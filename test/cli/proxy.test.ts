@@ -69,6 +69,15 @@ describe('delegate CLI behind a proxy', function () {
     assert.equal(api.messageRequests().length, 1);
   });
 
+  it('an https:// proxy: TLS to the proxy as well as inside the tunnel, both trusted through NODE_EXTRA_CA_CERTS', async () => {
+    const api = await httpsApi();
+    const proxy = track(await startProxy({ tls: { key: ca.key, cert: ca.cert } }));
+    assert.match(proxy.url, /^https:/);
+    api.script(reply.text('Twice encrypted.'));
+    completed(await ask(api, { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca.caFile }), 'Twice encrypted.');
+    assert.deepEqual(proxy.seen, [`CONNECT 127.0.0.1:${api.port}`]);
+  });
+
   it('https with a private CA and no proxy: works with NODE_EXTRA_CA_CERTS, and says why without it', async () => {
     const api = await httpsApi();
     api.script(reply.text('Trusted.'));

@@ -4,14 +4,17 @@
  * anything without that Basic Proxy-Authorization gets 407. What reached it is recorded (proxy-recorder.ts).
  */
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { createProxy } from 'proxy';
 import { decode, listen, type TestProxy } from './proxy-recorder';
 
 export { startForwardingProxy, startRefusingProxy, type TestProxy } from './proxy-recorder';
 
-export async function startProxy(opts: { credentials?: string } = {}): Promise<TestProxy> {
-  const server = createProxy(createServer());
+/** With `tls` the proxy itself speaks HTTPS (an `https://` proxy URL). */
+export async function startProxy(opts: { credentials?: string; tls?: { key: string; cert: string } } = {}): Promise<TestProxy> {
+  const server = createProxy(opts.tls ? createTlsServer(opts.tls) : createServer());
   if (opts.credentials !== undefined) server.authenticate = (req) => decode(req) === opts.credentials;
-  return listen(server);
+  const proxy = await listen(server);
+  return opts.tls ? { ...proxy, url: proxy.url.replace(/^http:/, 'https:') } : proxy;
 }
 
