@@ -127,7 +127,13 @@ describe('delegate CLI behind a proxy', function () {
     const wrong = await ask(api, { ...env, https_proxy: `http://alice:wrong-secret@127.0.0.1:${needsAuth.port}` });
     assert.match(wrong.stderr, /the proxy http:\/\/127\.0\.0\.1:\d+ \(https_proxy\) wants credentials \(407 Proxy Authentication Required\): the user and password in https_proxy were not accepted/);
     assert.ok(!wrong.stderr.includes('wrong-secret') && !wrong.stdout.includes('wrong-secret'), 'the password is never shown');
-    assert.ok(needsAuth.seen.every((s) => s === `CONNECT 127.0.0.1:${api.port}`) && needsAuth.seen.length > 0);
+    assert.ok(needsAuth.seen.length > 0 && needsAuth.seen.every((s) => s === `CONNECT 127.0.0.1:${api.port}`), needsAuth.seen.join(', '));
+
+    const plain = track(await startMessagesApiServer());
+    const plainNoCredentials = await ask(plain, { HTTP_PROXY: needsAuth.url });
+    assert.match(plainNoCredentials.stderr, /the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTP_PROXY\) wants credentials \(407 Proxy Authentication Required\): put them in HTTP_PROXY/);
+    assert.ok(needsAuth.seen.includes(`POST ${plain.baseURL}/v1/messages`), 'the absolute-URI request reached the proxy');
+    assert.equal(plain.requests.length, 0);
 
     const refused = await ask(api, { ...env, HTTPS_PROXY: gateway.url });
     assert.match(refused.stderr, new RegExp(`the proxy http://127\\.0\\.0\\.1:${gateway.port} \\(HTTPS_PROXY\\) refused to connect to 127\\.0\\.0\\.1:${api.port} \\(502 Bad Gateway\\)`));
@@ -138,7 +144,7 @@ describe('delegate CLI behind a proxy', function () {
     const unsupported = await ask(api, { ...env, ALL_PROXY: 'socks5://127.0.0.1:1080' });
     assert.match(unsupported.stderr, /ALL_PROXY names a socks5 proxy \(socks5:\/\/127\.0\.0\.1:1080\): only http:\/\/ and https:\/\/ proxies are supported/);
 
-    for (const run of [noCredentials, wrong, refused, down, unsupported]) {
+    for (const run of [noCredentials, wrong, plainNoCredentials, refused, down, unsupported]) {
       assert.equal(run.code, 1);
       assert.doesNotMatch(run.stderr, /cannot reach/, 'the API is not blamed');
       assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
