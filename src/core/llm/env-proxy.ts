@@ -6,6 +6,8 @@
  * when one is set. Node 20 has no proxy support of its own (NODE_USE_ENV_PROXY came with Node 22.21 and 24.5).
  */
 
+import type { ProxyRoute } from './env-proxy-agents';
+
 const VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
 
 /** True when some request may have to go through a proxy (NO_PROXY is looked at per request, later). */
@@ -31,4 +33,21 @@ export function showProxy(proxy: URL): string {
 export function proxyFailureIn(err: unknown): ProxyFailure | undefined {
   for (let e = err, i = 0; e instanceof Error && i < 8; e = e.cause, i++) if (e instanceof ProxyFailure) return e;
   return undefined;
+}
+
+/** The proxy answered our CONNECT (or, for an http endpoint, the request) with `status`, not 200. */
+export function proxyRefused(route: ProxyRoute, url: URL, status: number, statusText: string | undefined): ProxyFailure {
+  const proxy = `the proxy ${showProxy(route.proxy)} (${route.variable})`;
+  const answer = `${status}${statusText ? ` ${statusText}` : ''}`;
+  if (status === 407) {
+    const hint = route.proxy.username ? `the user and password in ${route.variable} were not accepted` : `put them in ${route.variable}: http://user:password@host:port`;
+    return new ProxyFailure(`${proxy} wants credentials (${answer}): ${hint}`);
+  }
+  const target = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+  return new ProxyFailure(`${proxy} refused to connect to ${target} (${answer})`);
+}
+
+/** The proxy could not be reached, or closed the connection before it answered. */
+export function proxyUnreachable(route: ProxyRoute, err: Error): ProxyFailure {
+  return new ProxyFailure(`cannot connect to the proxy ${showProxy(route.proxy)} (${route.variable}): ${err.message}`, { cause: err });
 }

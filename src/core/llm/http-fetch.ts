@@ -23,7 +23,7 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
-import { envProxyConfigured, ProxyFailure, showProxy } from './env-proxy';
+import { envProxyConfigured, proxyRefused, proxyUnreachable } from './env-proxy';
 import type { ProxyRoute } from './env-proxy-agents';
 import { LiteHeaders, type HeadersLike } from './lite-headers';
 
@@ -269,7 +269,7 @@ function sendOn(
       // to the caller as if the endpoint had sent it.
       req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
         tunnelled = connect.statusCode === 200;
-        if (!tunnelled) failWith(new TypeError('fetch failed', { cause: refusal(proxy, url, connect.statusCode, connect.statusText) }));
+        if (!tunnelled) failWith(new TypeError('fetch failed', { cause: proxyRefused(proxy, url, connect.statusCode, connect.statusText) }));
       });
     }
     req.once('response', (res) => {
@@ -277,7 +277,7 @@ function sendOn(
       // Through HTTP_PROXY (absolute URI) a 407 can only be the proxy's.
       if (proxy && res.statusCode === 407) {
         res.resume();
-        return failWith(new TypeError('fetch failed', { cause: refusal(proxy, url, 407, res.statusMessage) }));
+        return failWith(new TypeError('fetch failed', { cause: proxyRefused(proxy, url, 407, res.statusMessage) }));
       }
       resolve(res);
     });
@@ -288,23 +288,12 @@ function sendOn(
       // Through a proxy, the only connection we open is to the proxy: a failure to connect, or a close before
       // its answer to CONNECT, is the proxy's.
       const proxyDown = proxy && !tunnelled && (err.syscall === 'connect' || err.syscall === 'getaddrinfo' || /^Proxy connection ended/.test(err.message));
-      const failure = new TypeError('fetch failed', { cause: proxyDown ? new ProxyFailure(`cannot connect to the proxy ${showProxy(proxy.proxy)} (${proxy.variable}): ${err.message}`, { cause: err }) : err });
+      const failure = new TypeError('fetch failed', { cause: proxyDown ? proxyUnreachable(proxy, err) : err });
       reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(failure) : failure);
     });
     if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
     else void pump(body, req);
   });
-}
-
-function refusal(route: ProxyRoute, url: URL, status: number, statusText: string | undefined): ProxyFailure {
-  const proxy = `the proxy ${showProxy(route.proxy)} (${route.variable})`;
-  const answer = `${status}${statusText ? ` ${statusText}` : ''}`;
-  const target = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-  if (status === 407) {
-    const hint = route.proxy.username ? `the user and password in ${route.variable} were not accepted` : `put them in ${route.variable}: http://user:password@host:port`;
-    return new ProxyFailure(`${proxy} wants credentials (${answer}): ${hint}`);
-  }
-  return new ProxyFailure(`${proxy} refused to connect to ${target} (${answer})`);
 }
 
 async function pump(body: AsyncIterable<Uint8Array>, req: http.ClientRequest): Promise<void> {
