@@ -1,7 +1,8 @@
 // Runs the extension-host suites inside a real VS Code (code-server's server + Debian Chromium):
 // bundles test/vscode/index.ts and the test-only language model extension (test/vscode-lm/), opens a fresh
 // workspace with the extension under development and the test model installed, and exits with the suites'
-// result. The editor is installed into .tools/ on first use.
+// result. The editor is installed into .tools/ on first use. `node scripts/test-vscode.mjs proxy lm-model` runs only
+// those suites (names in test/vscode/index.ts).
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { runExtensionTests } from './editor/run-extension-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
+if (process.argv.length > 2) process.env.DELEGATE_VSCODE_SUITES = process.argv.slice(2).join(',');
 const outfile = await buildExtensionTests();
 const testLm = await buildTestLmExtension();
 

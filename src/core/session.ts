@@ -37,6 +37,7 @@ import { ChangeTracker } from './changes/change-tracker';
 import { createBaseTools } from './tools/base-tools';
 import { ProcessGroups } from './tools/process-groups';
 import { createWebFetchTool } from './tools/web-fetch';
+import type { HttpFetch } from './llm/http-fetch';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
 import { installCommandHooks } from './hooks/command-hooks';
 import type { HookSettings } from './hooks/hook-settings';
@@ -96,6 +97,8 @@ export interface SessionConfig {
   commandHooks?: HookSettings;
   /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
   instructions?: ProjectInstructions;
+  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
+  fetch?: HttpFetch;
 }
 
 export interface Session {
@@ -208,6 +211,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
   services.baseTools = services.baseTools.with(
     createWebFetchTool({
+      ...(config.fetch ? { fetch: config.fetch } : {}),
       ask: async (page, prompt, url, signal) => {
         // The session's model at the time of the call (setModel may have changed it).
         const response = await services.model.stream(

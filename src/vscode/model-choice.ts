@@ -49,7 +49,10 @@ export class ModelChoice implements vscode.Disposable {
       if (this.anthropic?.key !== key) {
         // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
         const { createAnthropicModel } = await import('../core/llm/anthropic-model');
-        this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) }) };
+        const { createHttpFetch } = await import('../core/llm/http-fetch');
+        // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
+        const fetch = createHttpFetch('host');
+        this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch }) };
       }
       return { port: this.anthropic.port, modelId: settings.model, provider: 'anthropic' };
     }

@@ -18,6 +18,7 @@ import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent, Usage } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
+import { createHttpFetch } from '../core/llm/http-fetch';
 import { ROOT_AGENT_ID } from '../core/session';
 import { replaySession } from '../core/store/session-replay';
 import { readTranscript } from '../core/store/transcript-reader';
@@ -291,6 +292,8 @@ export class SessionController implements vscode.Disposable {
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,
       transcriptRoot,
+      // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
+      fetch: createHttpFetch('host'),
     });
     this.resumeId = undefined;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, session.id);

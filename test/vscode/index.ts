@@ -9,12 +9,20 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   // Define describe/it before the suites load (they are bundled, so no file list to add).
   mocha.suite.emit('pre-require', globalThis, 'extension-host', mocha);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- must evaluate after pre-require set the globals
-  require('./extension-host.test');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  require('./mcp-approval.test');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-  require('./lm-model.test');
+  // Required here, after pre-require set the globals; DELEGATE_VSCODE_SUITES=proxy,… (scripts/test-vscode.mjs
+  // proxy) loads only those.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const suites: Record<string, () => unknown> = {
+    'extension-host': () => require('./extension-host.test'),
+    'mcp-approval': () => require('./mcp-approval.test'),
+    'lm-model': () => require('./lm-model.test'),
+    proxy: () => require('./proxy.test'),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const only = process.env.DELEGATE_VSCODE_SUITES?.split(',').filter(Boolean);
+  const unknown = only?.filter((name) => !(name in suites)) ?? [];
+  if (unknown.length) return Promise.reject(new Error(`no extension-host suite named ${unknown.join(', ')} (there are: ${Object.keys(suites).join(', ')})`));
+  for (const [name, load] of Object.entries(suites)) if (!only?.length || only.includes(name)) load();
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const { passes = 0, pending = 0 } = runner.stats ?? {};

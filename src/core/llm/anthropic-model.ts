@@ -28,7 +28,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import { abortableDelay } from '../errors';
 import { withCacheBreakpoints } from './cache-breakpoints';
-import { httpFetch, withBody } from './http-fetch';
+import { proxyFailureIn } from './env-proxy';
+import { httpFetch, withBody, type HttpFetch } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
 import { thinkingFields } from './thinking';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
@@ -51,6 +52,8 @@ export interface AnthropicModelOptions {
   requestTimeoutMs?: number;
   /** While no response has come, tell the caller (onWaiting) every this many ms. Default 10 000. */
   waitingNoticeMs?: number;
+  /** The HTTP client (http-fetch.ts): the CLI's by default; the editor's leaves the proxy to VS Code. */
+  fetch?: HttpFetch;
 }
 
 /** The SDK's base client with `messages` only (what `Anthropic` is, less the other resources). */
@@ -81,7 +84,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       maxRetries: opts.maxRetries ?? 2,
       timeout: opts.requestTimeoutMs ?? 120_000,
       // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
-      fetch: httpFetch as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
+      fetch: (opts.fetch ?? httpFetch) as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
     });
   const idleMs = opts.idleTimeoutMs ?? 60_000;
   const streamRetries = opts.streamRetries ?? 2;
@@ -223,6 +226,9 @@ function errorText(err: unknown): string {
 function toModelError(err: unknown, keyHint: string, baseURL: string): ModelError {
   if (err instanceof ModelError) return err;
   if (err instanceof APIUserAbortError) return new ModelError('request aborted', 'aborted');
+  // The proxy refused or is down: say so, not that the endpoint is unreachable (env-proxy.ts).
+  const proxy = err instanceof APIConnectionError ? proxyFailureIn(err) : undefined;
+  if (proxy) return new ModelError(proxy.message, 'api');
   if (err instanceof APIConnectionTimeoutError) return new ModelError(`no response from ${baseURL} (timed out)`, 'api');
   if (err instanceof APIConnectionError) return new ModelError(`cannot reach ${baseURL}: ${errorText(err)}`, 'api');
   if (!(err instanceof APIError) || err.status === undefined) {

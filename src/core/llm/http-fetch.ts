@@ -10,10 +10,21 @@
  * dropped across origins), gzip/deflate/br answers decoded, `fetch failed` TypeErrors carrying the socket
  * error as `cause` (the model's error messages name it), and an abort that rejects, or errors the body,
  * with the signal's reason (an AbortError).
+ *
+ * Where the socket comes from (createHttpFetch's `agents`):
+ *   'own'  (the CLI)     our keep-alive agents; with HTTPS_PROXY / HTTP_PROXY / ALL_PROXY set, the proxy's agent
+ *                        from env-proxy-agents.ts unless NO_PROXY says direct. A proxy that refuses (407, 502…)
+ *                        or cannot be reached fails with a ProxyFailure naming it (env-proxy.ts).
+ *   'host' (the editor)  no agent of ours: VS Code's extension host patches http/https.request and picks the
+ *                        proxy from http.proxy / http.proxySupport / http.noProxy (and the same variables); with
+ *                        an agent of our own, `http.proxySupport: on` would send the request direct
+ *                        (docs/real-editor.md, "Proxy").
  */
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
+import { envProxyConfigured, proxyRefused, proxyUnreachable } from './env-proxy';
+import type { ProxyRoute } from './env-proxy-agents';
 import { LiteHeaders, type HeadersLike } from './lite-headers';
 
 export type FetchBody = string | ArrayBuffer | ArrayBufferView | AsyncIterable<Uint8Array> | null | undefined;
@@ -132,12 +143,35 @@ let httpAgent: http.Agent | undefined;
 let httpsModule: typeof import('node:https') | undefined;
 let httpsAgent: http.Agent | undefined;
 
-async function transport(url: URL): Promise<{ request: typeof http.request; agent: http.Agent }> {
-  if (url.protocol === 'http:') return { request: http.request, agent: (httpAgent ??= new http.Agent({ keepAlive: true })) };
-  if (url.protocol !== 'https:') throw new TypeError(`fetch failed`, { cause: new Error(`unsupported protocol ${url.protocol}`) });
+/** See the top of this file. */
+export type AgentChoice = 'own' | 'host';
+
+interface Transport {
+  request: typeof http.request;
+  /** undefined: the module's global agent (keep-alive too since Node 19), as the host patched it. */
+  agent: http.Agent | undefined;
+  /** Set when the request goes through a proxy from the environment. */
+  proxy?: ProxyRoute;
+}
+
+async function transport(url: URL, agents: AgentChoice): Promise<Transport> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`fetch failed`, { cause: new Error(`unsupported protocol ${url.protocol}`) });
   // TLS loads only for an https endpoint.
-  httpsModule ??= await import('node:https');
-  return { request: httpsModule.request, agent: (httpsAgent ??= new httpsModule.Agent({ keepAlive: true })) };
+  const request = url.protocol === 'http:' ? http.request : (httpsModule ??= await import('node:https')).request;
+  if (agents === 'host') return { request, agent: undefined };
+  if (envProxyConfigured()) {
+    // Loaded only now: a start without a proxy variable never parses the proxy packages.
+    const { proxyRoute } = await import('./env-proxy-agents');
+    let proxy: ProxyRoute | null;
+    try {
+      proxy = proxyRoute(url);
+    } catch (err) {
+      throw new TypeError('fetch failed', { cause: err });
+    }
+    if (proxy) return { request, agent: proxy.agent, proxy };
+  }
+  if (url.protocol === 'http:') return { request, agent: (httpAgent ??= new http.Agent({ keepAlive: true })) };
+  return { request, agent: (httpsAgent ??= new (httpsModule as typeof import('node:https')).Agent({ keepAlive: true })) };
 }
 
 function bodyBytes(body: FetchBody): Uint8Array | string | AsyncIterable<Uint8Array> | undefined {
@@ -149,7 +183,17 @@ function bodyBytes(body: FetchBody): Uint8Array | string | AsyncIterable<Uint8Ar
   throw new TypeError('fetch: unsupported body type (a string, bytes or an async iterable of bytes)');
 }
 
-export async function httpFetch(input: string | URL | { url: string }, init: FetchInit = {}): Promise<LiteResponse> {
+export type HttpFetch = (input: string | URL | { url: string }, init?: FetchInit) => Promise<LiteResponse>;
+
+/** A fetch whose sockets come from `agents` (see the top of this file). */
+export function createHttpFetch(agents: AgentChoice): HttpFetch {
+  return (input, init) => fetchWith(agents, input, init);
+}
+
+/** The CLI's: own keep-alive agents, the environment's proxy. */
+export const httpFetch: HttpFetch = createHttpFetch('own');
+
+async function fetchWith(agents: AgentChoice, input: string | URL | { url: string }, init: FetchInit = {}): Promise<LiteResponse> {
   let url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   let method = (init.method ?? 'GET').toUpperCase();
   const headers = new LiteHeaders(init.headers);
@@ -157,7 +201,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
   const signal = init.signal ?? undefined;
   for (let redirects = 0; ; redirects++) {
     if (signal?.aborted) throw abortReason(signal);
-    const res = await send(url, method, headers, body, signal, init.lookup);
+    const res = await send(agents, url, method, headers, body, signal, init.lookup);
     const location = res.headers.location;
     const isRedirect = [301, 302, 303, 307, 308].includes(res.statusCode ?? 0) && location !== undefined;
     if (!isRedirect || init.redirect === 'manual' || (typeof body === 'object' && !(body instanceof Uint8Array))) {
@@ -181,13 +225,22 @@ export async function httpFetch(input: string | URL | { url: string }, init: Fet
  * hang up") before any answer: that request is sent again on a new socket, once, as Node's docs advise
  * (`request.reusedSocket`) and as fetch does. A body that cannot be replayed (a stream) is not retried.
  */
-async function send(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined, lookup?: RequestOptions['lookup']): Promise<IncomingMessage> {
+async function send(
+  agents: AgentChoice,
+  url: URL,
+  method: string,
+  headers: LiteHeaders,
+  body: ReturnType<typeof bodyBytes>,
+  signal: AbortSignal | undefined,
+  lookup?: RequestOptions['lookup'],
+): Promise<IncomingMessage> {
+  const sendOnce = (): Promise<IncomingMessage> => transport(url, agents).then((t) => sendOn(t, url, method, headers, body, signal, lookup));
   try {
-    return await sendOnce(url, method, headers, body, signal, lookup);
+    return await sendOnce();
   } catch (err) {
     const replayable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
     if (!(err instanceof StaleSocket) || !replayable || signal?.aborted) throw err instanceof StaleSocket ? err.failure : err;
-    return sendOnce(url, method, headers, body, signal, lookup).catch((again: unknown) => {
+    return sendOnce().catch((again: unknown) => {
       throw again instanceof StaleSocket ? again.failure : again;
     });
   }
@@ -200,34 +253,65 @@ class StaleSocket extends Error {
   }
 }
 
-function sendOnce(url: URL, method: string, headers: LiteHeaders, body: ReturnType<typeof bodyBytes>, signal: AbortSignal | undefined, lookup?: RequestOptions['lookup']): Promise<IncomingMessage> {
-  return transport(url).then(
-    ({ request, agent }) =>
-      new Promise<IncomingMessage>((resolve, reject) => {
-        const out: Record<string, string> = Object.fromEntries(headers.entries());
-        // What fetch adds when the caller did not say (undici: br only over TLS).
-        out['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
-        if (typeof body === 'string') out['content-length'] ??= String(Buffer.byteLength(body));
-        else if (body instanceof Uint8Array) out['content-length'] ??= String(body.byteLength);
-        const options: RequestOptions = lookup ? { method, headers: out, agent: false, lookup } : { method, headers: out, agent };
-        const req = request(url, options);
-        const onAbort = () => req.destroy(abortReason(signal as AbortSignal) as Error);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        req.once('response', (res) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(res);
-        });
-        // `on`, not `once`: a socket can fail again after the first error, and an unheard 'error' would throw.
-        req.on('error', (err: NodeJS.ErrnoException) => {
-          signal?.removeEventListener('abort', onAbort);
-          if (signal?.aborted) return reject(abortReason(signal));
-          const failure = new TypeError('fetch failed', { cause: err });
-          reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(failure) : failure);
-        });
-        if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
-        else void pump(body, req);
-      }),
-  );
+function sendOn(
+  { request, agent, proxy }: Transport,
+  url: URL,
+  method: string,
+  headers: LiteHeaders,
+  body: ReturnType<typeof bodyBytes>,
+  signal: AbortSignal | undefined,
+  lookup?: RequestOptions['lookup'],
+): Promise<IncomingMessage> {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const out: Record<string, string> = Object.fromEntries(headers.entries());
+    // What fetch adds when the caller did not say (undici: br only over TLS).
+    out['accept-encoding'] ??= url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate';
+    if (typeof body === 'string') out['content-length'] ??= String(Buffer.byteLength(body));
+    else if (body instanceof Uint8Array) out['content-length'] ??= String(body.byteLength);
+    // A pinned lookup (web_fetch connects only to the addresses it checked) gets a socket of its own: a pooled one
+    // may be older than the check. Through a proxy the proxy connects; in the editor its agent may be swapped for
+    // VS Code's proxy agent, so the lookup rides along without taking the agent away.
+    const options: RequestOptions =
+      lookup && !proxy ? { method, headers: out, agent: agent === undefined ? undefined : false, lookup } : { method, headers: out, agent };
+    const req = request(url, options);
+    const onAbort = () => req.destroy(abortReason(signal as AbortSignal) as Error);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let tunnelled = false;
+    const failWith = (failure: unknown) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(failure);
+      req.destroy();
+    };
+    if (proxy) {
+      // https-proxy-agent's answer to our CONNECT; on a refusal it would hand the proxy's own response (407…)
+      // to the caller as if the endpoint had sent it.
+      req.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => {
+        tunnelled = connect.statusCode === 200;
+        if (!tunnelled) failWith(new TypeError('fetch failed', { cause: proxyRefused(proxy, url, connect.statusCode, connect.statusText) }));
+      });
+    }
+    req.once('response', (res) => {
+      signal?.removeEventListener('abort', onAbort);
+      // Through HTTP_PROXY (absolute URI) a 407 can only be the proxy's.
+      if (proxy && res.statusCode === 407) {
+        res.resume();
+        return failWith(new TypeError('fetch failed', { cause: proxyRefused(proxy, url, 407, res.statusMessage) }));
+      }
+      resolve(res);
+    });
+    // `on`, not `once`: a socket can fail again after the first error, and an unheard 'error' would throw.
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(abortReason(signal));
+      // Through a proxy, the only connection we open is to the proxy: a failure to connect, or a close before
+      // its answer to CONNECT, is the proxy's.
+      const proxyDown = proxy && !tunnelled && (err.syscall === 'connect' || err.syscall === 'getaddrinfo' || /^Proxy connection ended/.test(err.message));
+      const failure = new TypeError('fetch failed', { cause: proxyDown ? proxyUnreachable(proxy, err) : err });
+      reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocket(failure) : failure);
+    });
+    if (body === undefined || typeof body === 'string' || body instanceof Uint8Array) req.end(body);
+    else void pump(body, req);
+  });
 }
 
 async function pump(body: AsyncIterable<Uint8Array>, req: http.ClientRequest): Promise<void> {

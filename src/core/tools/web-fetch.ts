@@ -10,9 +10,11 @@
  * (policy/web-fetch-policy.ts). A hop to this machine or a private network (private-address.ts) needs its own
  * permission naming the host, in every mode: `ctx.allowPrivateDestination`. The result is cut like any output
  * (the whole page is saved beside the transcript).
+ * Its requests go where the model's go: http-fetch.ts (HTTPS_PROXY / NO_PROXY in the CLI; the editor passes its
+ * own, which leaves the proxy to VS Code). Node 20's own fetch would ignore the proxy variables.
  */
+import { httpFetch, type HttpFetch, type LiteResponse } from '../llm/http-fetch';
 import { asRecord } from './file-access';
-import { httpFetch, type LiteResponse } from '../llm/http-fetch';
 import { pinnedLookup, resolveDestination, systemLookup, type HostLookup } from './fetch-destination';
 import { privatePlace, privateRange, type PrivateRange } from './private-address';
 import type { ParseResult, Tool, ToolContext } from './types';
@@ -31,6 +33,7 @@ export interface WebFetchOptions {
   lookup?: HostLookup;
   /** Which addresses are private (private-address.ts by default; a test can call one of its loopbacks public). */
   classify?: (address: string) => PrivateRange | undefined;
+  fetch?: HttpFetch;
 }
 
 const MAX_REDIRECTS = 5;
@@ -82,6 +85,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
   const lookup = opts.lookup ?? systemLookup;
   const classify = opts.classify ?? privateRange;
+  const doFetch = opts.fetch ?? httpFetch;
   return {
     name: 'web_fetch',
     description:
@@ -132,7 +136,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
           }
           signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
           const sending = Date.now();
-          res = await httpFetch(url, { redirect: 'manual', signal, lookup: pinnedLookup(destination.addresses), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          res = await doFetch(url, { redirect: 'manual', signal, lookup: pinnedLookup(destination.addresses), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
           spent += Date.now() - sending;
           const location = res.headers.get('location');
           if (res.status < 300 || res.status >= 400 || !location) break;
