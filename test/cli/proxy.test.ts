@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { startProxy, startRefusingProxy, type TestProxy } from '../support/http-proxy';
+import { startForwardingProxy, startProxy, startRefusingProxy, type TestProxy } from '../support/http-proxy';
 import { must } from '../support/must';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate, type CliRun } from '../support/run-cli';
 import { makeTestCa, type TestCa } from '../support/test-ca';
@@ -160,14 +160,32 @@ describe('delegate CLI behind a proxy', function () {
     const api = track(await startMessagesApiServer());
     const proxy: TestProxy = track(await startProxy());
     api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('Fetched.'));
-    completed(await ask(api, { HTTP_PROXY: proxy.url }, ['--allowed-tools', 'WebFetch']), 'Fetched.');
+    completed(await ask(api, { HTTP_PROXY: proxy.url }, ['--allowed-tools', 'web_fetch(domain:127.0.0.1)']), 'Fetched.');
     assert.equal(String(lastToolResults(must(api.messageRequests()[1], 'the second request'))[0]?.content), 'the page text');
     assert.deepEqual(proxy.seen, [`POST ${api.baseURL}/v1/messages`, `GET ${pageUrl}`, `POST ${api.baseURL}/v1/messages`]);
 
     api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('Fetched directly.'));
     const pagePort = new URL(pageUrl).port;
-    completed(await ask(api, { HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${pagePort}` }, ['--allowed-tools', 'WebFetch']), 'Fetched directly.');
+    completed(await ask(api, { HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${pagePort}` }, ['--allowed-tools', 'web_fetch(domain:127.0.0.1)']), 'Fetched directly.');
     assert.equal(proxy.seen.length, 5, 'the two model requests only');
     assert.ok(!proxy.seen.slice(3).includes(`GET ${pageUrl}`));
+  });
+  it('web_fetch of a host only the proxy can resolve goes through the proxy (this machine has no DNS for it)', async () => {
+    const page: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('outside page'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    track({ close: () => new Promise<void>((resolve) => page.close(() => resolve())) });
+    const api = track(await startMessagesApiServer());
+    // The "proxy" sends everything to the page server, as a real one would send docs.example.invalid to its host.
+    const proxy: TestProxy = track(await startForwardingProxy({ host: '127.0.0.1', port: (page.address() as AddressInfo).port }));
+    const outside = 'http://docs.example.invalid/guide.txt';
+    api.script(reply.toolUse({ name: 'web_fetch', input: { url: outside } }), reply.text('Fetched.'));
+    completed(await ask(api, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }, ['--allowed-tools', 'web_fetch']), 'Fetched.');
+    assert.equal(String(lastToolResults(must(api.messageRequests()[1], 'the second request'))[0]?.content), 'outside page');
+    assert.deepEqual(proxy.seen, [`GET ${outside}`]);
+
+    // Without a proxy the same name is an error the model can read.
+    api.script(reply.toolUse({ name: 'web_fetch', input: { url: outside } }), reply.text('Could not.'));
+    completed(await ask(api, {}, ['--allowed-tools', 'web_fetch']), 'Could not.');
+    assert.match(String(lastToolResults(must(api.messageRequests()[3], 'the fourth request'))[0]?.content), /could not fetch http:\/\/docs\.example\.invalid\/guide\.txt: its host could not be resolved/);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The web tools through the built CLI: web_fetch of a page on 127.0.0.1 (HTML to markdown through turndown, a
  * chunk of its own loaded on first use; with `prompt`, the session's model answers from the page), and web
- * search, the API's server tool, offered with --web-search on and shown in the stream. bypassPermissions:
- * web_fetch asks in default mode, and loopback targets may need their own permission.
+ * search, the API's server tool, offered with --web-search on and shown in the stream. A fetch from this machine
+ * needs its own permission in every mode: `web_fetch(domain:127.0.0.1)`.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -52,7 +52,7 @@ describe('delegate CLI: web tools', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'read the notes', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'read the notes', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--allowed-tools', 'web_fetch(domain:127.0.0.1)', '--output-format', 'json'], { env: env() });
     assert.equal(run.code, 0, run.stderr);
     api.assertAllConsumed();
     assert.equal(lastJsonLine(run.stdout).result, 'read it');

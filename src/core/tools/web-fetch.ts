@@ -15,7 +15,7 @@
  */
 import { httpFetch, type HttpFetch, type LiteResponse } from '../llm/http-fetch';
 import { asRecord } from './file-access';
-import { pinnedLookup, resolveDestination, systemLookup, type HostLookup } from './fetch-destination';
+import { envProxyTakes, pinnedLookup, resolveDestination, systemLookup, unresolvedDestination, type HostLookup } from './fetch-destination';
 import { privatePlace, privateRange, type PrivateRange } from './private-address';
 import type { ParseResult, Tool, ToolContext } from './types';
 
@@ -34,6 +34,8 @@ export interface WebFetchOptions {
   /** Which addresses are private (private-address.ts by default; a test can call one of its loopbacks public). */
   classify?: (address: string) => PrivateRange | undefined;
   fetch?: HttpFetch;
+  /** Whether a proxy takes this URL (then a host this machine cannot resolve is the proxy's to resolve). */
+  proxied?: (url: URL) => Promise<boolean>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -85,6 +87,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
   const lookup = opts.lookup ?? systemLookup;
   const classify = opts.classify ?? privateRange;
+  const proxied = opts.proxied ?? envProxyTakes;
   const doFetch = opts.fetch ?? httpFetch;
   return {
     name: 'web_fetch',
@@ -125,8 +128,12 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
         for (let hop = 0; ; hop++) {
           const resolving = Date.now();
           signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
-          const destination = await untilAborted(resolveDestination(url, lookup, classify), signal).catch((err: unknown) => {
-            throw signal.aborted ? err : new Error(`its host could not be resolved`, { cause: err });
+          const target = url;
+          const destination = await untilAborted(resolveDestination(target, lookup, classify), signal).catch(async (err: unknown) => {
+            if (signal.aborted) throw err;
+            // Behind a proxy, the proxy resolves the name: this machine may have no DNS for the outside at all.
+            if (await proxied(target)) return unresolvedDestination(target);
+            throw new Error(`its host could not be resolved`, { cause: err });
           });
           spent += Date.now() - resolving;
           if (destination.private && !permitted.has(destination.host)) {
@@ -136,7 +143,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
           }
           signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs - spent))]);
           const sending = Date.now();
-          res = await doFetch(url, { redirect: 'manual', signal, lookup: pinnedLookup(destination.addresses), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
+          res = await doFetch(url, { redirect: 'manual', signal, ...(destination.addresses.length > 0 ? { lookup: pinnedLookup(destination.addresses) } : {}), headers: { 'user-agent': 'Delegate (web_fetch)', accept: 'text/html, text/plain, application/json;q=0.9, */*;q=0.5' } });
           spent += Date.now() - sending;
           const location = res.headers.get('location');
           if (res.status < 300 || res.status >= 400 || !location) break;
