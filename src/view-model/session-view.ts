@@ -13,6 +13,7 @@ import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
 import { isToolResultMessage, messageText, preview } from './summarize';
 import { onThinking } from './thinking-rows';
+import { onWaiting, settleWaiting } from './waiting-notices';
 import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
 import {
   TOTALS_KEY,
@@ -276,43 +277,6 @@ function onTurnStarted(state: SessionViewState, e: EventOf<'turn_started'>, touc
     task.turns = Math.max(task.turns, e.turn);
     delete task.warning;
     touched.add(task.id);
-  }
-}
-
-const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
-
-/** No answer yet: a warning on a subagent's node, one notice (updated in place) for the main agent. */
-function onWaiting(state: SessionViewState, e: EventOf<'waiting'>, touched: Touched): void {
-  const text = `No answer from the API yet: waited ${seconds(e.waitedMs)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}.`;
-  const task = getTask(state, state.agents[e.agentId]?.taskId);
-  if (task) {
-    task.warning = text;
-    touched.add(task.id);
-    return;
-  }
-  const id = `waiting:${e.agentId}:${e.turn}`;
-  const existing = state.nodes[id];
-  if (existing?.kind === 'notice') {
-    existing.text = text;
-    existing.waitedMs = e.waitedMs;
-    touched.add(id);
-    return;
-  }
-  placeNode(state, { kind: 'notice', id, level: 'warning', text, time: e.time, waitedMs: e.waitedMs }, null, touched);
-}
-
-/** The answer came: a waiting warning becomes a note of how long it took. */
-function settleWaiting(state: SessionViewState, e: EventOf<'usage'>, touched: Touched): void {
-  const task = getTask(state, state.agents[e.agentId]?.taskId);
-  if (task?.warning?.startsWith('No answer from the API yet')) {
-    delete task.warning;
-    touched.add(task.id);
-  }
-  const notice = state.nodes[`waiting:${e.agentId}:${e.turn}`];
-  if (notice?.kind === 'notice' && notice.level === 'warning') {
-    notice.level = 'info';
-    notice.text = `The API answered after a wait of over ${seconds(notice.waitedMs ?? 0)}.`;
-    touched.add(notice.id);
   }
 }
 
