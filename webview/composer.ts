@@ -64,8 +64,9 @@ export class Composer {
     this.element.classList.toggle('is-running', running);
   }
 
-  setTotals(text: string): void {
+  setTotals(text: string, tooltip = ''): void {
     setText(this.totals, text);
+    if (this.totals.title !== tooltip) this.totals.title = tooltip;
   }
 
   private onKeyDown(ev: KeyboardEvent): void {

@@ -8,7 +8,7 @@ import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
-import { formatTokens, formatUsd } from '../src/view-model/format';
+import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/view-model/format';
 import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { Composer } from './composer';
 import { el } from './dom';
@@ -118,9 +118,12 @@ function flush(): void {
   const running = hostRunning || state.running;
   composer.setRunning(running);
   const t = state.totals;
-  const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, formatTokens(t.tokens)];
+  // The prompt cache's share rides with the tokens it describes: what a user checks to see caching at work.
+  const share = cacheHitShare(t.tokens);
+  const tokens = `${formatTokens(t.tokens)}${share ? ` (${Math.round(share * 100)}% cached)` : ''}`;
+  const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, tokens];
   if (t.costUsd) parts.push(formatUsd(t.costUsd));
-  composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '));
+  composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '), cacheTooltip(t.tokens));
 }
 
 /** A subagent to show (the Chat view's button), once its rows are rendered. */

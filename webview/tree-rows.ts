@@ -181,8 +181,8 @@ export class TextRow {
     setCodicon(this.icon, icon, `row-icon ${tone}`);
     setText(this.title, title);
     const line = text.trim().split('\n', 1)[0] ?? '';
-    // The one-line summary of markdown leaves out a heading's, quote's or list item's marker.
-    const first = markdown ? line.replace(/^(?:#{1,6}|>|[-*+]|\d+[.)])\s+/, '') : line;
+    // The one-line summary of markdown leaves out a heading's, quote's or list item's marker, and emphasis marks.
+    const first = markdown ? line.replace(/^(?:#{1,6}|>|[-*+]|\d+[.)])\s+/, '').replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2') : line;
     setText(this.line, first);
     this.line.title = first;
     this.fill();

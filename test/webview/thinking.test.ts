@@ -2,7 +2,7 @@
  * Each agent's thinking in the tree: a collapsed "Thinking" row in its own container (the conversation for the
  * main agent, before the reply's text; the task node for a subagent, before its calls), expandable to read the
  * text; a block the API sent without text (display omitted, redacted) is the row alone. Reducer and panel.
- * Screenshot in test-artifacts/webview/thinking.png.
+ * Screenshot in test-artifacts/webview/thinking.png (with the session's prompt-cache share in the totals line).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -21,10 +21,13 @@ function thinkingSession(): Script {
   s.turn(ROOT, null, 1);
   s.emit(ROOT, null, { type: 'thinking', turn: 1, text: 'The build log points at **tsconfig**: check its paths first.' });
   s.rootText(1, 'I will hand the log reading to a subagent.');
+  // 9,000 of the main agent's 10,000 input tokens and 1,200 of the subagent's 1,300 come from the prompt cache.
+  s.emit(ROOT, null, { type: 'usage', turn: 1, usage: { input_tokens: 120, cache_read_input_tokens: 9000, cache_creation_input_tokens: 880, output_tokens: 300 } });
   s.taskStart(ROOT, null, 'tu-1', 'kid', 'read the build log', 1);
   s.turn('kid', ROOT, 1);
   s.emit('kid', ROOT, { type: 'thinking', turn: 1, text: '' });
   s.tool('kid', ROOT, 'k1', 'read_file', { path: 'build.log' }, 'error TS5023');
+  s.emit('kid', ROOT, { type: 'usage', turn: 1, usage: { input_tokens: 100, cache_read_input_tokens: 1200, cache_creation_input_tokens: 0, output_tokens: 10 } });
   s.childFinish('kid', ROOT, 'completed', 1, 1, [100, 10], 'TS5023: an unknown compiler option.');
   s.taskEnd(ROOT, null, 'tu-1', 'TS5023');
   return s;
@@ -79,6 +82,7 @@ describe('thinking rows', () => {
       await row.waitFor();
       assert.equal((await row.locator('.text-row-title').textContent())?.trim(), 'Thinking');
       assert.equal(await row.getAttribute('open'), null, 'collapsed');
+      assert.equal((await row.locator('.text-row-line').first().textContent())?.trim(), 'The build log points at tsconfig: check its paths first.', 'the one-line summary without markdown marks');
       assert.equal(await page.locator('.detail-markdown', { hasText: 'check its paths first' }).count(), 0, 'the text is built only when opened');
       await row.locator('.text-row-title').click();
       await page.locator('.detail-markdown', { hasText: 'check its paths first' }).waitFor();
@@ -91,6 +95,10 @@ describe('thinking rows', () => {
       assert.equal((await kidRow.locator('.text-row-title').textContent())?.trim(), 'Thinking');
       assert.equal(await kidRow.evaluate((el) => (el as unknown as { branch: boolean }).branch), false, 'no arrow: no text to show');
       assert.match((await kidRow.getAttribute('title')) ?? '', /display omitted/);
+      // The session's totals say how much of the input the prompt cache served: 10,200 of 11,300 input tokens.
+      const totals = page.locator('.totals');
+      assert.match((await totals.textContent()) ?? '', /12k tokens \(90% cached\)/);
+      assert.equal(await totals.getAttribute('title'), 'Prompt cache: 90% of 11,300 input tokens read from cache');
       await page.screenshot({ path: join(ARTIFACTS, 'thinking.png') });
     });
   });
