@@ -1,0 +1,135 @@
+/**
+ * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
+ *
+ *   hosts  src/cli/ src/vscode/ src/protocol.ts (a later src/acp/)
+ *     │  import only ▼ core/session/index.ts, core/events.ts, core/vocabulary.ts
+ *   core/session/      the composition root (builds every collaborator once)
+ *     │
+ *   core/agent/        the loop over narrow ports (may read mechanisms' contract files, never their runtime)
+ *     │
+ *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agents/:
+ *     │                each imports the foundation and only the ports it declares or implements (PORTS below)
+ *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts
+ *
+ * Type-only imports count everywhere (tsPreCompilationDeps: true): the circles issue 14 names are type-level
+ * (events.ts ↔ llm/types.ts ↔ tools/types.ts), and a type import decides what a module can be compiled and
+ * understood without just as much as a value import does.
+ *
+ * Not expressible here (left to review): "narrow ports" (that a module reads 2 members of an interface, not 25),
+ * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
+ * or as a convenience.
+ */
+const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agents'];
+
+/** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers. */
+const FOUNDATION = '^src/core/(vocabulary|events|errors)\\.ts$';
+
+/** Contract files of mechanisms that the loop (core/agent/) may read: types and classes it runs over, no runtime wiring. */
+const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/agents/agent-definition\\.ts$';
+
+/**
+ * Cross-mechanism imports allowed: a port the importer implements, or a contract it consumes.
+ * Anything not listed here (and not FOUNDATION or the mechanism's own folder) is a violation.
+ */
+const PORTS = {
+  // ToolSchema: the model's contract for a tool's declaration (type-only; llm/ never imports tools/).
+  tools: ['^src/core/llm/types\\.ts$'],
+  llm: [],
+  // ToolCallRequest carries the tool's kind; tool rules match tool names; permissions confine paths and
+  // judge private hosts the way the tools do (one definition of "inside the workspace", "a private address").
+  policy: ['^src/core/tools/(types|tool-names|path-confinement|private-address)\\.ts$'],
+  // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives.
+  changes: ['^src/core/tools/(types|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$'],
+  // The sandbox implements tools/bash's CommandLauncher.
+  sandbox: ['^src/core/tools/bash\\.ts$'],
+  // MCP servers' tools implement Tool; their processes join the run's process groups.
+  mcp: ['^src/core/tools/(types|process-groups)\\.ts$'],
+  store: [],
+  // Command hooks implement policy/hooks' handlers, see tool names and kinds, run in process groups.
+  hooks: ['^src/core/policy/(hooks|types)\\.ts$', '^src/core/tools/(types|tool-names|process-groups)\\.ts$'],
+  instructions: [],
+  // Agent files name tools (`tools:` lists).
+  agents: ['^src/core/tools/tool-names\\.ts$'],
+};
+
+const HOSTS = '^src/(cli|vscode|acp)/|^src/protocol\\.ts$';
+const FACE = '^src/core/(session/index|events|vocabulary)\\.ts$';
+const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
+
+const mechanismRules = MECHANISMS.map((name) => ({
+  name: `mechanism-${name}`,
+  comment: `core/${name}/ imports only the foundation and the ports it declares or implements (${PORTS[name].join(', ') || 'none'}).`,
+  severity: 'error',
+  from: { path: `^src/core/${name}/` },
+  to: { path: '^src/core/', pathNot: [`^src/core/${name}/`, FOUNDATION, ...PORTS[name]] },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circle in src/, type-only imports included.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-vscode',
+      comment: 'The core and the view-model run outside the editor (CLI, webview): they never import vscode.',
+      severity: 'error',
+      from: { path: '^src/(core|view-model)/' },
+      to: { path: VSCODE_API },
+    },
+    {
+      name: 'core-not-hosts',
+      comment: 'The core never imports a host or the view-model.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: `${HOSTS}|^src/view-model/` },
+    },
+    {
+      name: 'hosts-only-face',
+      comment: 'Hosts import from the core only the session face, the events and the vocabulary.',
+      severity: 'error',
+      from: { path: HOSTS },
+      to: { path: '^src/core/', pathNot: FACE },
+    },
+    {
+      name: 'vocabulary-imports-nothing',
+      comment: 'core/vocabulary.ts holds words every layer shares: it imports nothing of src/.',
+      severity: 'error',
+      from: { path: '^src/core/vocabulary\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'events-below-mechanisms',
+      comment: 'core/events.ts imports only the vocabulary and, for its payloads, the contract files of llm/, tools/, changes/.',
+      severity: 'error',
+      from: { path: '^src/core/events\\.ts$' },
+      to: { path: '^src/', pathNot: ['^src/core/vocabulary\\.ts$', '^src/core/(llm|tools|changes)/types\\.ts$'] },
+    },
+    {
+      name: 'only-hosts-above-session',
+      comment: 'Nothing in the core imports the composition root (core/session*): it sits on top.',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '^src/core/session(/|[.-])' },
+      to: { path: '^src/core/session(/|[.-])' },
+    },
+    {
+      name: 'agent-over-ports',
+      comment: 'core/agent/ reads mechanisms only through their contract files; the session builds and hands in the rest.',
+      severity: 'error',
+      from: { path: '^src/core/agent/' },
+      to: { path: `^src/core/(${MECHANISMS.join('|')})/`, pathNot: CONTRACTS },
+    },
+    ...mechanismRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
