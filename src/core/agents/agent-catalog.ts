@@ -95,7 +95,10 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
     sources.push({ files: await filesIn(join(opts.workdir, '.claude', 'agents'), '.md'), scope: 'project', copilot: false });
   }
   if (sources.every((source) => source.files.length === 0)) return { agents, problems };
-  const { parseDocument } = await import('./yaml-parser');
+  // `yaml` is CommonJS: its module.exports is `default` everywhere (Node, tsx, and the CLI's split bundle, whose chunk
+  // for it exports nothing else), while its named exports exist only outside the bundle.
+  const { default: yaml } = await import('yaml');
+  const { parseDocument } = yaml;
   // Later sources win: user < Copilot's project files < Claude Code's project files.
   for (const { files, scope, copilot } of sources) {
     const seen = new Map<string, string>();
