@@ -55,7 +55,7 @@ export class Script {
   /** The parent's `task` call and the child's start. */
   taskStart(parent: string, grandParent: string | null, toolUseId: string, child: string, description: string, depth: number): void {
     const prompt = `${description}. Report what you found in a short summary.`;
-    this.emit(parent, grandParent, { type: 'tool_started', toolUseId, name: 'task', input: { description, prompt } });
+    this.emit(parent, grandParent, { type: 'tool_started', toolUseId, name: 'task', kind: 'delegate', input: { description, prompt } });
     this.emit(child, parent, { type: 'agent_started', prompt, description, depth, model: 'claude-sonnet', toolUseId });
   }
 

@@ -52,6 +52,26 @@ describe('session view reducer', () => {
     assert.equal(state.running, true);
   });
 
+  it('picks task rows by the call\'s kind, not its name; events without a kind (older transcripts) by the name', () => {
+    const s = new Script();
+    s.rootStart('go');
+    s.turn(ROOT, null, 1);
+    // An MCP server's tool that happens to be called `task` is a tool row; a delegating tool of another name is a task row.
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'mcp', name: 'task', kind: 'external', input: { title: 'buy milk' } });
+    s.emit(ROOT, null, { type: 'permission_asked', toolUseId: 'mcp', name: 'task', input: { title: 'buy milk' }, reason: 'an MCP tool' });
+    s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'mcp', name: 'task', isError: false, output: 'added', durationMs: 3 });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'spawn', name: 'spawn_agent', kind: 'delegate', input: { description: 'look around', prompt: 'Look around.' } });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'old', name: 'task', input: { description: 'from an old transcript', prompt: 'Go.' } });
+    const state = createSessionView();
+    applyEvents(state, s.events);
+    assert.equal(tool(state, 'mcp').output, 'added');
+    assert.equal(tool(state, 'mcp').permission, 'allowed');
+    assert.equal(state.nodes['task:mcp'], undefined);
+    assert.equal(task(state, 'spawn').description, 'look around');
+    assert.equal(task(state, 'old').description, 'from an old transcript');
+    assert.equal(state.totals.tasks, 2);
+  });
+
   it('does not duplicate a prompt the host already added', () => {
     const state = createSessionView();
     addUserPrompt(state, 'Find why the integration tests are flaky and fix it.', 1);
