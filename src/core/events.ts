@@ -40,6 +40,13 @@ export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
+  /**
+   * The user's prompt as the session received it, before any hook saw it: the first event of every root run, sent
+   * before anything is awaited, so a panel shows it at once (the prompt's one way into a view). `agent_started`
+   * follows, unless a UserPromptSubmit hook blocked the prompt. Live only: the transcript does not keep it
+   * (agent_started holds the prompt; a blocked one stays off the disk).
+   */
+  | { type: 'prompt'; text: string }
   | {
       type: 'agent_started';
       /** Prompt the agent starts from (the user's prompt for the root, the task prompt for a child). */

@@ -23,7 +23,7 @@ import { ROOT_AGENT_ID } from '../core/session';
 import { replaySession } from '../core/store/session-replay';
 import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
-import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
+import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
@@ -59,11 +59,9 @@ export class SessionController implements vscode.Disposable {
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
   private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
-  private readonly promptEmitter = new vscode.EventEmitter<{ text: string; time: number }>();
   private readonly resetEmitter = new vscode.EventEmitter<void>();
   readonly onEvents = this.eventsEmitter.event;
   readonly onStatus = this.statusEmitter.event;
-  readonly onPrompt = this.promptEmitter.event;
   readonly onReset = this.resetEmitter.event;
 
   constructor(
@@ -110,9 +108,7 @@ export class SessionController implements vscode.Disposable {
     }
     const session = await this.sessionFor(options.model);
     if (!session) return undefined;
-    const time = Date.now();
-    addUserPrompt(this.view, text, time);
-    this.promptEmitter.fire({ text, time });
+    // The prompt reaches the view and the panel as the run's first event (`prompt`), before any hook runs.
     this.running = new AbortController();
     this.trustNoticeShown = false;
     this.setContext();
@@ -368,7 +364,6 @@ export class SessionController implements vscode.Disposable {
     this.session?.close();
     this.eventsEmitter.dispose();
     this.statusEmitter.dispose();
-    this.promptEmitter.dispose();
     this.resetEmitter.dispose();
     this.models.dispose();
   }

@@ -166,7 +166,7 @@ describe('delegate CLI: hostile runs', function () {
         });
       },
     });
-    assert.match(firstLine, /"type":"agent_started"/);
+    assert.match(firstLine, /"type":"prompt"/);
     assert.ok(run.code === 0 || run.code === 130, `exit ${run.code}: ${run.stderr}`);
     assert.doesNotMatch(run.stderr, /EPIPE|\n\s+at /, run.stderr);
   });

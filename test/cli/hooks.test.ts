@@ -98,6 +98,26 @@ describe('delegate CLI: hooks and project instructions', function () {
     assert.equal(result.status, 'error');
   });
 
+  it('stream-json: the prompt event comes first, before the hook ran; the transcript never holds a blocked prompt', async () => {
+    const run = await runDelegate(['-p', 'use sk-live-0000 to deploy', ...bypass(), '--output-format', 'stream-json'], { env: env() });
+    assert.equal(run.code, 1);
+    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(lines[0] && { type: lines[0].type, text: lines[0].text, agentId: lines[0].agentId, parentId: lines[0].parentId }, { type: 'prompt', text: 'use sk-live-0000 to deploy', agentId: 'main', parentId: null });
+    assert.ok(lines.findIndex((e) => e.type === 'hook' && e.outcome === 'blocked') > 0);
+    assert.equal(lines.some((e) => e.type === 'agent_started'), false);
+    const transcript = readFileSync(String(lines.at(-1)?.transcript), 'utf8');
+    assert.equal(transcript.includes('sk-live-0000'), false, 'a blocked prompt stays off the disk');
+    assert.match(transcript, /"outcome":"blocked"/);
+
+    // A prompt that goes through: prompt, then agent_started (which the transcript keeps, with the prompt).
+    api.script(reply.text('Deployed nothing.'));
+    const ok = await runDelegate(['-p', 'say hello', ...bypass(), '--output-format', 'stream-json'], { env: env() });
+    assert.equal(ok.code, 0, ok.stderr);
+    const types = ok.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Record<string, unknown>).type);
+    assert.equal(types[0], 'prompt');
+    assert.ok(types.indexOf('agent_started') > 0);
+  });
+
   it('Ctrl-C while a hook runs kills the hook with the run (no orphan)', async () => {
     writeFileSync(
       join(dirs.workdir, '.claude', 'settings.local.json'),

@@ -35,7 +35,9 @@ export class Script {
     return batch;
   }
 
+  /** A root run's start as the core sends it: the prompt event, then the agent's start and its opening message. */
   rootStart(prompt: string): void {
+    this.emit(ROOT, null, { type: 'prompt', text: prompt });
     this.emit(ROOT, null, { type: 'agent_started', prompt, depth: 0, model: 'claude-sonnet' });
     this.emit(ROOT, null, { type: 'message', message: { role: 'user', content: prompt } });
   }

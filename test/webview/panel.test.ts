@@ -143,11 +143,13 @@ describe('webview panel (headless Chromium)', function () {
     assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
   });
 
-  it('adds the prompt sent by the host and streams the parent text', async () => {
-    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'user_prompt', text: 'Hi there', time: 1 });
-    assert.equal(await page.locator('.msg-user .msg-text').textContent(), 'Hi there');
+  it('shows the prompt from its event at once, then streams the parent text', async () => {
     const s = finishedSession();
     const events = s.take();
+    const prompt = 'Find why the integration tests are flaky and fix it.';
+    // The run's first event, alone (its hooks still running): the echo of what was typed.
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: events.slice(0, 1) });
+    assert.equal(await page.locator('.msg-user .msg-text').textContent(), prompt);
     const firstDelta = events.findIndex((e) => e.type === 'text_delta');
     await send(page, { type: 'events', events: events.slice(0, firstDelta + 1) });
     const text = page.locator('.msg-assistant').first();
@@ -156,7 +158,7 @@ describe('webview panel (headless Chromium)', function () {
     assert.ok(await text.evaluate((e) => (e as unknown as { classList: { contains(c: string): boolean } }).classList.contains('is-streaming')));
     await send(page, { type: 'events', events: events.slice(firstDelta + 1) });
     assert.equal(await text.textContent(), full);
-    assert.equal(await page.locator('.msg-user').count(), 2, 'host prompt + the run’s own prompt (different text)');
+    assert.equal(await page.locator('.msg-user').count(), 1, 'the prompt once: agent_started and the opening message add none');
     assert.match((await page.locator('.msg-assistant code').first().textContent()) ?? '', /50 ms/);
   });
 });

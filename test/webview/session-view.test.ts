@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import {
-  addUserPrompt,
   applyEvent,
   applyEvents,
   createSessionView,
@@ -72,11 +71,27 @@ describe('session view reducer', () => {
     assert.equal(state.totals.tasks, 2);
   });
 
-  it('does not duplicate a prompt the host already added', () => {
+  it('shows a prompt once: from its prompt event at once, from agent_started only in an older transcript without one', () => {
+    const events = finishedSession().events;
+    const prompts = (state: SessionViewState): string[] => state.items.flatMap((id) => { const n = state.nodes[id]; return n?.kind === 'user' ? [n.text] : []; });
+    // The echo: the prompt event alone (the hooks still running, no agent yet) is a row, and nothing runs yet.
+    const echoed = createSessionView();
+    applyEvents(echoed, events.slice(0, 1));
+    assert.deepEqual(prompts(echoed), ['Find why the integration tests are flaky and fix it.']);
+    assert.deepEqual(echoed.agents, {});
+    applyEvents(echoed, events.slice(1));
+    assert.deepEqual(prompts(echoed), ['Find why the integration tests are flaky and fix it.']);
+    const older = createSessionView();
+    applyEvents(older, events.filter((e) => e.type !== 'prompt'));
+    assert.deepEqual(prompts(older), ['Find why the integration tests are flaky and fix it.']);
+    // The same text typed twice is two prompts (no merging by text).
+    const twice = new Script();
+    twice.rootStart('again');
+    twice.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: '', turns: 0, toolCalls: 0, usage: usage(0, 0), durationMs: 1 });
+    twice.rootStart('again');
     const state = createSessionView();
-    addUserPrompt(state, 'Find why the integration tests are flaky and fix it.', 1);
-    applyEvents(state, finishedSession().events);
-    assert.equal(state.items.filter((id) => state.nodes[id]?.kind === 'user').length, 1);
+    applyEvents(state, twice.events);
+    assert.deepEqual(prompts(state), ['again', 'again']);
   });
 
   it('builds a task node through its lifecycle', () => {
@@ -84,7 +99,7 @@ describe('session view reducer', () => {
     const s = finishedSession();
     const touched = new Set<string>();
     // Up to the child's start: the node exists, running, description from agent_started.
-    applyEvents(state, s.events.slice(0, 10), touched);
+    applyEvents(state, s.events.slice(0, 11), touched);
     const a = task(state, 'tu-a');
     assert.equal(a.status, 'running');
     assert.equal(a.agentId, 'agent-a');
