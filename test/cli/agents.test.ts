@@ -11,8 +11,8 @@ import { firstUserText, reply, startMessagesApiServer, systemText, type Messages
 import { EVERYTHING } from '../support/mcp-servers';
 import { must } from '../support/must';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
 
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
 
 function writeAgent(workdir: string, path: string, text: string): void {

@@ -4,11 +4,10 @@
  * after the parent's next turn.
  */
 import assert from 'node:assert/strict';
-import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { isChild } from '../support/is-child';
 
 describe('delegate CLI: budgets and background subagents', function () {
   this.timeout(30_000);

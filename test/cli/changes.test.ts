@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
 
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
 

@@ -11,13 +11,11 @@ import {
   lastToolResults,
   reply,
   startMessagesApiServer,
-  systemText,
   type MessagesApiServer,
   type RecordedRequest,
 } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, listFiles, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { isChild } from '../support/is-child';
 
 describe('delegate CLI', function () {
   this.timeout(30_000);

@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import { must } from '../support/must';
 import { existsSync, readFileSync } from 'node:fs';
-import { reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { reply, startMessagesApiServer, systemText, type MessagesApiServer } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { isChild } from '../support/is-child';
 
 describe('delegate CLI: resume, continue, compact', function () {
   this.timeout(30_000);

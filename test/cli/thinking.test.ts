@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
 import { assertBuilt, makeDirs, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { isChild } from '../support/is-child';
 
 describe('delegate CLI: extended thinking', function () {
   this.timeout(30_000);

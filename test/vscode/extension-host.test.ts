@@ -14,9 +14,9 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/vscode/workspace-files';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { isChild } from '../support/is-child';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 
 describe('Delegate in the extension host', () => {
   let api: DelegateApi;

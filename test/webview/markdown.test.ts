@@ -295,6 +295,7 @@ describe('webview markdown (headless Chromium)', function () {
   });
 
   it('screenshots: a message with a table, highlighted code and links, dark and light', async () => {
+    const shown: Record<string, { text: string; shot: Buffer }> = {};
     for (const theme of ['dark', 'light'] as const) {
       const shot = await openPanel(browser, undefined, { width: 420, height: 900 });
       try {
@@ -304,10 +305,20 @@ describe('webview markdown (headless Chromium)', function () {
         await showAnswer(shot, ANSWER);
         await shot.locator('.msg-assistant span.hl-keyword').first().waitFor();
         await shot.waitForTimeout(200); // codicon font
-        await shot.screenshot({ path: join(ARTIFACTS, `markdown-${theme}.png`) });
+        // What the picture must show: the table, the highlighted code, the links, in view.
+        const message = shot.locator('.msg-assistant').first();
+        assert.ok(await message.locator('table').first().isVisible(), `${theme}: the table`);
+        assert.ok(await message.locator('pre span.hl-keyword').first().isVisible(), `${theme}: highlighted code`);
+        assert.ok((await message.locator('a').count()) > 0, `${theme}: links`);
+        const text = await message.evaluate((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { color: string } }).getComputedStyle(e).color);
+        shown[theme] = { text, shot: await shot.screenshot({ path: join(ARTIFACTS, `markdown-${theme}.png`) }) };
       } finally {
         await shot.close();
       }
     }
+    const { dark, light } = shown as Record<'dark' | 'light', { text: string; shot: Buffer }>;
+    assert.notEqual(dark.text, light.text, 'the theme reached the text colour');
+    assert.equal(dark.shot.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.ok(!dark.shot.equals(light.shot), 'the two screenshots differ');
   });
 });
