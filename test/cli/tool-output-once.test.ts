@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { reply } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
+import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 const CANARY = 'BIG-OUTPUT-CANARY';
 /** ~30,000 characters: a big output, under the 50,000-character limit. */
@@ -22,31 +23,23 @@ const withoutBreakpoints = (messages: unknown): unknown => JSON.parse(JSON.strin
 
 describe('delegate CLI: a tool output is carried once', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-    writeFileSync(join(dirs.workdir, 'big.txt'), BIG_FILE);
-    writeFileSync(join(dirs.workdir, 'small.txt'), 'a small file\n');
-  });
-  afterEach(async () => {
-    await api.close();
+    writeFileSync(join(cli.dirs.workdir, 'big.txt'), BIG_FILE);
+    writeFileSync(join(cli.dirs.workdir, 'small.txt'), 'a small file\n');
   });
 
   /** One run: two reads in one reply (a big file and a small one), then an answer. Returns the stream-json lines. */
   async function readBoth(): Promise<Line[]> {
-    api.script(
+    cli.api.script(
       reply.toolUse([
         { name: 'read_file', input: { path: 'big.txt' } },
         { name: 'read_file', input: { path: 'small.txt' } },
       ]),
       reply.text('Read both.'),
     );
-    const run = await runDelegate(['-p', 'read both files', '--cwd', dirs.workdir, '--output-format', 'stream-json'], { env: env() });
+    const run = await runDelegate(['-p', 'read both files', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(occurrences(run.stdout, `line 499 ${CANARY}`), 1, 'stream-json carries the big output once');
     return run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
@@ -70,15 +63,15 @@ describe('delegate CLI: a tool output is carried once', function () {
     const stored = readFileSync(transcript, 'utf8');
     assert.equal(occurrences(stored, `line 499 ${CANARY}`), 1, 'the transcript holds the big output once');
     // What the model saw on the run's second request: prompt, the two calls, their results.
-    const live = withoutBreakpoints(must(must(api.messageRequests()[1]).body.messages));
+    const live = withoutBreakpoints(must(must(cli.api.messageRequests()[1]).body.messages));
 
     const resumedMessages = async (): Promise<unknown[]> => {
-      api.script(reply.text('Still read.'));
-      const before = api.messageRequests().length;
-      const run = await runDelegate(['--resume', String(result.session_id), '-p', 'and now?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+      cli.api.script(reply.text('Still read.'));
+      const before = cli.api.messageRequests().length;
+      const run = await runDelegate(['--resume', String(result.session_id), '-p', 'and now?', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(lastJsonLine(run.stdout).status, 'completed');
-      return withoutBreakpoints(must(must(api.messageRequests()[before]).body.messages)) as unknown[];
+      return withoutBreakpoints(must(must(cli.api.messageRequests()[before]).body.messages)) as unknown[];
     };
     const resumed = await resumedMessages();
     assert.deepEqual(resumed.slice(0, 3), live, 'the results come back byte for byte, in the live order of keys');
