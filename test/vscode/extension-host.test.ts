@@ -76,6 +76,11 @@ describe('Delegate in the extension host', () => {
     await vscode.commands.executeCommand('delegate.ask', 'What do the notes say?');
     server.assertAllConsumed();
     const { state } = api.controller.snapshot();
+    // The status bar's figures are the view's totals: one count, not a second one kept beside it.
+    const status = api.controller.status();
+    assert.ok(status.tokens > 0, 'the run used tokens');
+    assert.equal(status.tokens, state.totals.tokens.input + state.totals.tokens.output);
+    assert.equal(status.costUsd, state.totals.costUsd ?? 0);
     const tasks = allTasks(state);
     assert.equal(tasks.length, 1);
     const task = tasks[0] as TaskNode;
