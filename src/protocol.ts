@@ -24,7 +24,6 @@ export type HostToWebview =
   | { type: 'status'; running: boolean }
   /** Absolute paths of the workspace folders: markdown links may open files inside them only. */
   | { type: 'workspace'; folders: string[] }
-  | { type: 'user_prompt'; text: string; time: number }
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
   | { type: 'history'; sessions: SessionListItem[]; currentId?: string }
   /** Opens, scrolls to and marks the task node of this subagent (the Chat view's "Show in Delegate panel"). */

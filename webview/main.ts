@@ -9,7 +9,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
 import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/view-model/format';
-import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
+import { applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { Composer } from './composer';
 import { el } from './dom';
 import { Expansion } from './expansion';
@@ -162,9 +162,6 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'workspace':
       setWorkspaceFolders(msg.folders);
       return;
-    case 'user_prompt':
-      addUserPrompt(state, msg.text, msg.time, pending);
-      break;
     case 'reveal':
       revealAgent = msg.agentId;
       break;

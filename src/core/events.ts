@@ -40,6 +40,13 @@ export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
+  /**
+   * The user's prompt as the session received it, before any hook saw it: the first event of every root run, sent
+   * before anything is awaited, so a panel shows it at once (the prompt's one way into a view). `agent_started`
+   * follows, unless a UserPromptSubmit hook blocked the prompt. Live only: the transcript does not keep it
+   * (agent_started holds the prompt; a blocked one stays off the disk).
+   */
+  | { type: 'prompt'; text: string }
   | {
       type: 'agent_started';
       /** Prompt the agent starts from (the user's prompt for the root, the task prompt for a child). */
@@ -75,8 +82,13 @@ export type EventBody =
       durationMs: number;
       error?: string;
     }
-  /** A message appended to this agent's own conversation (what the model will see next turn). */
-  | { type: 'message'; message: MessageParam }
+  /**
+   * A message appended to this agent's own conversation (what the model will see next turn). A tool's output
+   * travels once: a tool_result block whose id is in `outputRefs` has no `content` here, its content is the
+   * `output` of this agent's last `tool_finished` of that id (which came before). Older transcripts have no
+   * `outputRefs` and every content inline; replay (store/session-replay.ts) puts the content back.
+   */
+  | { type: 'message'; message: MessageParam; outputRefs?: string[] }
   | { type: 'text_delta'; turn: number; text: string }
   /**
    * One of this agent's thinking blocks finished streaming: its text, '' when the API omits it (display omitted)
@@ -197,6 +209,7 @@ export type EventListener = (event: DelegateEvent) => void | Promise<void>;
 export class EventBus {
   private seq = 0;
   private readonly listeners: EventListener[] = [];
+  private readonly outputs = new OutputsCarriedOnce();
   /** Deliveries run one after another, so every listener sees events in sequence order, even async ones. */
   private delivery: Promise<void> = Promise.resolve();
 
@@ -217,7 +230,7 @@ export class EventBus {
   }
 
   async emit(agentId: string, parentId: string | null, body: EventBody): Promise<DelegateEvent> {
-    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...body } as DelegateEvent;
+    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...this.outputs.carry(agentId, body) } as DelegateEvent;
     const delivered = this.delivery.then(async () => {
       for (const listener of this.listeners) await listener(event);
     });
@@ -232,7 +245,7 @@ export class EventBus {
    * that is about to die (the transcript writer is synchronous, so the line is on disk when this returns).
    */
   emitNow(agentId: string, parentId: string | null, body: EventBody): DelegateEvent {
-    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...body } as DelegateEvent;
+    const event = { seq: ++this.seq, time: Date.now(), sessionId: this.sessionId, agentId, parentId, ...this.outputs.carry(agentId, body) } as DelegateEvent;
     for (const listener of this.listeners) {
       try {
         const pending = listener(event);
@@ -242,6 +255,38 @@ export class EventBus {
       }
     }
     return event;
+  }
+}
+
+/**
+ * Each agent's tool outputs since its last message (from `tool_finished`): the `message` that hands them to the
+ * model refers to them (`outputRefs`) instead of repeating them, in the transcript, on stream-json and to the panel.
+ * Only a result whose content is exactly that output is referred to (a duplicate id's earlier result, an edited
+ * one, a fork's placeholder stay inline), so replay rebuilds the same message byte for byte.
+ */
+class OutputsCarriedOnce {
+  private readonly byAgent = new Map<string, Map<string, string>>();
+
+  carry(agentId: string, body: EventBody): EventBody {
+    if (body.type === 'tool_finished') {
+      let outputs = this.byAgent.get(agentId);
+      if (!outputs) this.byAgent.set(agentId, (outputs = new Map()));
+      outputs.set(body.toolUseId, body.output);
+      return body;
+    }
+    if (body.type === 'agent_finished') this.byAgent.delete(agentId);
+    const outputs = this.byAgent.get(agentId);
+    if (body.type !== 'message' || !outputs || body.message.role !== 'user' || typeof body.message.content === 'string') return body;
+    const refs: string[] = [];
+    const content = body.message.content.map((block) => {
+      if (block.type !== 'tool_result' || typeof block.content !== 'string' || outputs.get(block.tool_use_id) !== block.content) return block;
+      refs.push(block.tool_use_id);
+      const { content: _carried, ...rest } = block;
+      return rest;
+    });
+    if (refs.length === 0) return body;
+    for (const id of refs) outputs.delete(id);
+    return { type: 'message', message: { ...body.message, content }, outputRefs: refs };
   }
 }
 

@@ -272,6 +272,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    // First, before anything is awaited: the hosts' echo of what was typed.
+    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt });
     await reportAgentProblems();
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await gate(prompt, signal);

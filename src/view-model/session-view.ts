@@ -11,7 +11,7 @@ import type { DelegateEvent, EventOf, Usage } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
-import { isToolResultMessage, messageText, preview } from './summarize';
+import { messageText, preview } from './summarize';
 import { onThinking } from './thinking-rows';
 import { onWaiting, settleWaiting } from './waiting-notices';
 import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
@@ -40,19 +40,6 @@ export function createSessionView(): SessionViewState {
   };
 }
 
-/**
- * Adds the user's prompt to the conversation (the host calls it when the user sends). Returns its
- * id. The same prompt (text and time) arriving twice — in a snapshot and as a message — is kept once.
- */
-export function addUserPrompt(state: SessionViewState, text: string, time: number, touched: Touched = new Set()): string {
-  const lastId = state.items[state.items.length - 1];
-  const last = lastId === undefined ? undefined : state.nodes[lastId];
-  if (last?.kind === 'user' && last.text === text && last.time === time) return last.id;
-  const id = nextLocalId(state, 'user');
-  placeNode(state, { kind: 'user', id, text, time }, null, touched);
-  return id;
-}
-
 /** Applies a batch in order; returns the touched set (the one given, or a new one). */
 export function applyEvents(state: SessionViewState, events: Iterable<DelegateEvent>, touched: Touched = new Set()): Touched {
   for (const event of events) applyEvent(state, event, touched);
@@ -64,9 +51,15 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
   const last = state.lastSeq[event.sessionId] ?? 0;
   if (event.seq <= last) return false;
   state.lastSeq[event.sessionId] = event.seq;
-  // Hook and instruction notices come before an agent starts (or instead of it: a blocked prompt): no agent to register.
-  if (event.type !== 'agent_started' && event.type !== 'hook' && event.type !== 'instructions_loaded') ensureAgent(state, event, touched);
+  // The prompt, hook and instruction notices come before an agent starts (or instead of it: a blocked prompt): no agent to register.
+  if (event.type !== 'prompt' && event.type !== 'agent_started' && event.type !== 'hook' && event.type !== 'instructions_loaded') ensureAgent(state, event, touched);
   switch (event.type) {
+    case 'prompt':
+      if (event.parentId === null) {
+        addPrompt(state, event.text, event.time, touched);
+        state.promptShown = true;
+      }
+      break;
     case 'agent_started':
       onAgentStarted(state, event, touched);
       break;
@@ -202,7 +195,9 @@ function ensureAgent(state: SessionViewState, event: DelegateEvent, touched: Tou
 function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, touched: Touched): void {
   if (e.parentId === null) {
     state.agents[e.agentId] = { parentId: null, depth: e.depth, taskId: null, turn: 0, running: true };
-    notePrompt(state, e.prompt, e.time, touched);
+    // The `prompt` event showed it; a transcript written before that event existed has only this.
+    if (!state.promptShown) addPrompt(state, e.prompt, e.time, touched);
+    delete state.promptShown;
     setRunning(state, true, touched);
     return;
   }
@@ -253,13 +248,9 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
 }
 
 function onMessage(state: SessionViewState, e: EventOf<'message'>, touched: Touched): void {
-  if (!isRoot(state, e.agentId)) return;
-  if (e.message.role === 'user') {
-    // Only the run's opening message is the user's; later ones are the harness's notes (continue, a Stop hook's
-    // reason), and blocks after the first are context hooks added, not typed.
-    if (!isToolResultMessage(e.message) && (state.agents[e.agentId]?.turn ?? 0) === 0) notePrompt(state, firstText(e.message), e.time, touched);
-    return;
-  }
+  // User-role messages are not rows: the prompt came as its own event; the rest are tool results and the
+  // harness's notes (continue, a Stop hook's reason), with the context hooks added after the prompt.
+  if (!isRoot(state, e.agentId) || e.message.role === 'user') return;
   const text = messageText(e.message);
   const turn = state.agents[e.agentId]?.turn ?? 0;
   const existing = state.nodes[textId(e.agentId, turn)];
@@ -310,12 +301,6 @@ function onError(state: SessionViewState, e: EventOf<'error'>, touched: Touched)
   addNotice(state, e.retrying ? 'warning' : 'error', e.retrying ? `Retrying: ${e.message}` : e.message, e.time, touched);
 }
 
-function firstText(message: EventOf<'message'>['message']): string {
-  if (typeof message.content === 'string') return message.content;
-  const first = message.content.find((b) => b.type === 'text');
-  return first?.type === 'text' ? first.text : '';
-}
-
 const textId = (agentId: string, turn: number): string => `text:${agentId}:${turn}`;
 
 function textNode(state: SessionViewState, agentId: string, turn: number, touched: Touched): TextNode {
@@ -330,16 +315,10 @@ function textNode(state: SessionViewState, agentId: string, turn: number, touche
   return node;
 }
 
-/**
- * A root prompt seen in the event stream. The host usually added it already (`addUserPrompt`)
- * just before the run started, so it is skipped when it repeats the last conversation item.
- */
-function notePrompt(state: SessionViewState, text: string, time: number, touched: Touched): void {
+/** A root prompt: its row in the conversation. */
+function addPrompt(state: SessionViewState, text: string, time: number, touched: Touched): void {
   if (text.trim() === '') return;
-  const lastId = state.items[state.items.length - 1];
-  const last = lastId === undefined ? undefined : state.nodes[lastId];
-  if (last?.kind === 'user' && last.text === text) return;
-  addUserPrompt(state, text, time, touched);
+  placeNode(state, { kind: 'user', id: nextLocalId(state, 'user'), text, time }, null, touched);
 }
 
 function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info', text: string, time: number, touched: Touched): void {

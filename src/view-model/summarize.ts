@@ -95,9 +95,3 @@ export function messageText(message: MessageParam): string {
   return parts.join('\n\n');
 }
 
-/** True when a user-role message carries tool results (not a prompt typed by the user). */
-export function isToolResultMessage(message: MessageParam): boolean {
-  const content: unknown = message.content;
-  if (!Array.isArray(content)) return false;
-  return content.some((block) => asRecord(block)?.type === 'tool_result');
-}

@@ -82,7 +82,7 @@ export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'
     ...(e.kind ? { kind: e.kind } : {}),
   };
   // Node may exist already (permission_asked or the child's agent_started came first).
-  if (e.name === TASK_TOOL_NAME) ensureTaskNode(state, call, touched);
+  if (isTaskCall(e)) ensureTaskNode(state, call, touched);
   else ensureToolNode(state, call, touched);
   state.totals.toolCalls += 1;
   touched.add(TOTALS_KEY);
@@ -91,6 +91,14 @@ export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'
     owner.toolCalls += 1;
     touched.add(owner.id);
   }
+}
+
+/**
+ * A call that hands work to a subagent (a task row): the tool says so by its kind. Events written before
+ * tools declared a kind have none: there the core's task tool is known by its name.
+ */
+function isTaskCall(e: EventOf<'tool_started'>): boolean {
+  return e.kind !== undefined ? e.kind === 'delegate' : e.name === TASK_TOOL_NAME;
 }
 
 export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finished'>, touched: Touched): void {
@@ -126,7 +134,11 @@ export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finishe
 
 export function onPermissionAsked(state: SessionViewState, e: EventOf<'permission_asked'>, touched: Touched): void {
   const call: CallRef = { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: e.input, time: e.time };
-  const node = e.name === TASK_TOOL_NAME ? ensureTaskNode(state, call, touched) : ensureToolNode(state, call, touched);
+  // tool_started came first and made the row (a task or a tool, by its kind); the name only for events without one.
+  const node =
+    getTask(state, taskNodeId(e.toolUseId)) ??
+    getTool(state, toolNodeId(e.toolUseId)) ??
+    (e.name === TASK_TOOL_NAME ? ensureTaskNode(state, call, touched) : ensureToolNode(state, call, touched));
   node.permission = 'asked';
   if (node.kind === 'tool') node.permissionReason = e.reason;
   touched.add(node.id);

@@ -17,7 +17,7 @@ import type { ToolKind } from '../core/tools/types';
 
 export const VIEW_STATE_VERSION = 2;
 
-/** Name of the delegation tool: its calls become task nodes, not tool rows. */
+/** Name of the core's delegation tool: how events without a `kind` (older transcripts) tell its calls, which become task nodes. */
 export const TASK_TOOL_NAME = 'task';
 
 /** Cut applied to tool output, tool input JSON and task results kept in the state. */
@@ -198,6 +198,8 @@ export interface SessionViewState {
   running: boolean;
   /** Counter for user/notice ids. */
   nextLocalId: number;
+  /** The last root prompt came as a `prompt` event: the `agent_started` that follows does not add it again. */
+  promptShown?: boolean;
 }
 
 /** Key added to the touched set when session totals or the running flag changed. */

@@ -15,7 +15,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findRipgrep } from '../core/tools/ripgrep';
 import type { AgentResult } from '../core/agent/types';
-import type { DelegateEvent, Usage } from '../core/events';
+import type { DelegateEvent } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
 import { createHttpFetch } from '../core/llm/http-fetch';
@@ -23,7 +23,7 @@ import { ROOT_AGENT_ID } from '../core/session';
 import { replaySession } from '../core/store/session-replay';
 import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
-import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
+import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
@@ -45,8 +45,6 @@ export class SessionController implements vscode.Disposable {
   private session: Session | undefined;
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
-  private tokens = 0;
-  private costUsd = 0;
   private trustNoticeShown = false;
   private sandboxNoticeShown = false;
   private sandbox: SandboxStatus | undefined;
@@ -61,11 +59,9 @@ export class SessionController implements vscode.Disposable {
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
   private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
-  private readonly promptEmitter = new vscode.EventEmitter<{ text: string; time: number }>();
   private readonly resetEmitter = new vscode.EventEmitter<void>();
   readonly onEvents = this.eventsEmitter.event;
   readonly onStatus = this.statusEmitter.event;
-  readonly onPrompt = this.promptEmitter.event;
   readonly onReset = this.resetEmitter.event;
 
   constructor(
@@ -88,8 +84,15 @@ export class SessionController implements vscode.Disposable {
     return { state: this.view, running: this.isRunning };
   }
 
+  /** Tokens and dollars are the view's totals (the panel's line): one count, read where it is kept. */
   status(): ControllerStatus {
-    return { running: this.isRunning, tokens: this.tokens, costUsd: this.costUsd, ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}) };
+    const totals = this.view.totals;
+    return {
+      running: this.isRunning,
+      tokens: totals.tokens.input + totals.tokens.output,
+      costUsd: totals.costUsd ?? 0,
+      ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}),
+    };
   }
 
   /**
@@ -105,9 +108,7 @@ export class SessionController implements vscode.Disposable {
     }
     const session = await this.sessionFor(options.model);
     if (!session) return undefined;
-    const time = Date.now();
-    addUserPrompt(this.view, text, time);
-    this.promptEmitter.fire({ text, time });
+    // The prompt reaches the view and the panel as the run's first event (`prompt`), before any hook runs.
     this.running = new AbortController();
     this.trustNoticeShown = false;
     this.setContext();
@@ -133,8 +134,6 @@ export class SessionController implements vscode.Disposable {
     this.stop();
     this.closeCurrent();
     this.view = createSessionView();
-    this.tokens = 0;
-    this.costUsd = 0;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, undefined);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -179,9 +178,7 @@ export class SessionController implements vscode.Disposable {
     }
     this.closeCurrent();
     this.resumeId = id;
-    this.view = loaded.view;
-    this.tokens = loaded.tokens;
-    this.costUsd = loaded.view.totals.costUsd ?? 0;
+    this.view = loaded;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, id);
     this.resetEmitter.fire();
     this.statusEmitter.fire(this.status());
@@ -322,11 +319,7 @@ export class SessionController implements vscode.Disposable {
   private onEvent(session: Session, event: DelegateEvent): void {
     if (session !== this.session) return;
     applyEvent(this.view, event);
-    if (event.type === 'usage') {
-      this.tokens += totalTokens(event.usage);
-      this.costUsd += event.costUsd ?? 0;
-      this.statusEmitter.fire(this.status());
-    }
+    if (event.type === 'usage') this.statusEmitter.fire(this.status());
     if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();
     this.eventsEmitter.fire([event]);
   }
@@ -371,7 +364,6 @@ export class SessionController implements vscode.Disposable {
     this.session?.close();
     this.eventsEmitter.dispose();
     this.statusEmitter.dispose();
-    this.promptEmitter.dispose();
     this.resetEmitter.dispose();
     this.models.dispose();
   }
@@ -388,8 +380,4 @@ function editorRipgrep(): string | undefined {
       join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
     ]),
   );
-}
-
-function totalTokens(usage: Usage): number {
-  return usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 }

@@ -33,12 +33,11 @@ export async function historyList(root: string, running: string | undefined): Pr
 }
 
 /** The view of a session that is not running in this window, or undefined when it has no transcript. */
-export async function loadSessionView(root: string, id: string): Promise<{ view: SessionViewState; tokens: number } | undefined> {
+export async function loadSessionView(root: string, id: string): Promise<SessionViewState | undefined> {
   const events = await readTranscript(root, id);
   if (!events || events.length === 0) return undefined;
   const view = createSessionView();
   applyEvents(view, events);
   settleInterrupted(view, 'the editor closed or reloaded while it ran');
-  const tokens = view.totals.tokens.input + view.totals.tokens.output;
-  return { view, tokens };
+  return view;
 }

@@ -33,10 +33,6 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     this.disposables.push(
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
-      controller.onPrompt(({ text, time }) => {
-        this.flush();
-        this.post({ type: 'user_prompt', text, time });
-      }),
       controller.onReset(() => this.sendSnapshot()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.sendWorkspace()),
     );

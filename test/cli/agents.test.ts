@@ -7,12 +7,13 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply, systemText, type RecordedRequest } from '../fixtures/messages-api-server';
 import { EVERYTHING } from '../support/mcp-servers';
 import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
 
 function writeAgent(workdir: string, path: string, text: string): void {
@@ -22,26 +23,18 @@ function writeAgent(workdir: string, path: string, text: string): void {
 
 describe('delegate CLI: agent definitions', function () {
   this.timeout(40_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(() => api.close());
 
   it('a Claude Code agent and a Copilot agent are offered in the task tool, and each runs with its own prompt and tools', async () => {
     writeAgent(
-      dirs.workdir,
+      cli.dirs.workdir,
       '.claude/agents/reviewer.md',
       '---\nname: reviewer\ndescription: Reviews diffs for bugs.\ntools: Read, Grep\nmodel: inherit\n---\nREVIEWER-BODY: you review code.\n',
     );
-    writeFileSync(join(dirs.workdir, 'AGENTS.md'), 'Run the linter before you report (AGENTS-MARKER-9).\n');
-    writeAgent(dirs.workdir, '.github/agents/planner.agent.md', "---\ndescription: Plans features.\ntools: ['search', 'read/readFile']\n---\nPLANNER-BODY: you plan.\n");
-    api.route([
+    writeFileSync(join(cli.dirs.workdir, 'AGENTS.md'), 'Run the linter before you report (AGENTS-MARKER-9).\n');
+    writeAgent(cli.dirs.workdir, '.github/agents/planner.agent.md', "---\ndescription: Plans features.\ntools: ['search', 'read/readFile']\n---\nPLANNER-BODY: you plan.\n");
+    cli.api.route([
       { name: 'reviewer', match: (r) => isChild(r) && firstUserText(r).includes('JOB-R'), replies: [reply.text('reviewed')] },
       { name: 'planner', match: (r) => isChild(r) && firstUserText(r).includes('JOB-P'), replies: [reply.text('planned')] },
       {
@@ -56,17 +49,17 @@ describe('delegate CLI: agent definitions', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
+    cli.api.assertAllConsumed();
     assert.equal(run.stderr, '', 'both files load without a word');
     const result = lastJsonLine(run.stdout);
     assert.equal(result.result, 'both done');
-    const task = must(api.messageRequests()[0]?.body.tools?.find((t) => t.name === 'task'));
+    const task = must(cli.api.messageRequests()[0]?.body.tools?.find((t) => t.name === 'task'));
     assert.match(String(task.description), /- reviewer: Reviews diffs for bugs\./);
     assert.match(String(task.description), /- planner: Plans features\./);
 
-    const children = api.messageRequests().filter(isChild);
+    const children = cli.api.messageRequests().filter(isChild);
     const reviewer = must(children.find((r) => firstUserText(r).includes('JOB-R')));
     const planner = must(children.find((r) => firstUserText(r).includes('JOB-P')));
     assert.match(systemText(reviewer), /REVIEWER-BODY/);
@@ -80,10 +73,10 @@ describe('delegate CLI: agent definitions', function () {
   });
 
   it('a Copilot agent written with VS Code’s namespaced names gets the mapped tools and its MCP server’s tool; VS Code-only names are one notice', async () => {
-    const mcp = join(dirs.workdir, '..', 'servers.json');
+    const mcp = join(cli.dirs.workdir, '..', 'servers.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }));
     writeAgent(
-      dirs.workdir,
+      cli.dirs.workdir,
       '.github/agents/builder.agent.md',
       [
         '---',
@@ -102,14 +95,14 @@ describe('delegate CLI: agent definitions', function () {
         '',
       ].join('\n'),
     );
-    api.route([
+    cli.api.route([
       { name: 'builder', match: isChild, replies: [reply.text('built')] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'build it', subagent_type: 'builder' } }), reply.text('ok')] },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--mcp-config', mcp, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--mcp-config', mcp, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
-    const child = must(api.messageRequests().find(isChild));
+    cli.api.assertAllConsumed();
+    const child = must(cli.api.messageRequests().find(isChild));
     assert.match(systemText(child), /BUILDER-BODY/);
     assert.deepEqual(toolNames(child), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'web_fetch', 'mcp__everything__echo']);
     const notices = run.stderr.trim().split('\n');

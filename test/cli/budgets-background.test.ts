@@ -4,27 +4,19 @@
  * after the parent's next turn.
  */
 import assert from 'node:assert/strict';
-import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
 describe('delegate CLI: budgets and background subagents', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(() => api.close());
 
   it('--subagent-max-tokens: the child answers once with tools off and ends budget_exceeded; costs in the JSON', async () => {
-    api.route([
+    cli.api.route([
       {
         name: 'child',
         match: isChild,
@@ -36,20 +28,20 @@ describe('delegate CLI: budgets and background subagents', function () {
       },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'look', description: 'looker' } }), reply.text('ok')] },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--model', 'claude-sonnet-5-5', '--subagent-max-tokens', '1000', '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'claude-sonnet-5-5', '--subagent-max-tokens', '1000', '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const result = lastJsonLine(run.stdout);
     const child = must((result.subagents as Record<string, unknown>[])[0]);
     assert.equal(child.status, 'budget_exceeded');
     assert.ok(typeof child.cost_usd === 'number' && child.cost_usd > 0);
     assert.ok(typeof result.total_cost_usd === 'number' && result.total_cost_usd >= (child.cost_usd as number));
-    const last = must(api.messageRequests().filter(isChild).at(-1));
+    const last = must(cli.api.messageRequests().filter(isChild).at(-1));
     assert.deepEqual(last.body.tool_choice, { type: 'none' });
     assert.match(JSON.stringify(last.body.messages?.at(-1)), /Budget reached: token budget of 1,000 reached/);
   });
 
   it('a background child finishes after the parent’s next turn; its report reaches the parent’s third request', async () => {
-    api.route([
+    cli.api.route([
       { name: 'child', match: (r) => isChild(r) && firstUserText(r).includes('BG'), replies: [reply.text('background report', { delayMs: 600 })] },
       {
         name: 'parent',
@@ -62,9 +54,9 @@ describe('delegate CLI: budgets and background subagents', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const parents = api.messageRequests().filter((r) => !isChild(r));
+    const parents = cli.api.messageRequests().filter((r) => !isChild(r));
     assert.equal(parents.length, 4);
     assert.match(JSON.stringify(parents[1]?.body.messages?.at(-1)), /in the background/);
     assert.doesNotMatch(JSON.stringify(parents[2]?.body.messages), /background report/, 'the second turn came before the report');

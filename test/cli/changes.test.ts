@@ -6,31 +6,24 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
+import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
+import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
 
 describe('delegate CLI: several subagents in one folder', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-    writeFileSync(join(dirs.workdir, 'config.ts'), CONFIG);
-  });
-  afterEach(async () => {
-    await api.close();
+    writeFileSync(join(cli.dirs.workdir, 'config.ts'), CONFIG);
   });
 
   it('two parallel children read a file, one edits it, the other\'s edit is refused naming the first; the manifest says what each did', async () => {
-    api.route([
+    cli.api.route([
       {
         name: 'A',
         match: childOf('CHILD-A'),
@@ -63,17 +56,17 @@ describe('delegate CLI: several subagents in one folder', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'tune config.ts', '--cwd', dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: env() });
+    const run = await runDelegate(['-p', 'tune config.ts', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
-    assert.equal(readFileSync(join(dirs.workdir, 'config.ts'), 'utf8'), 'export const retries = 5;\nexport const delay = 10;\n', 'exactly one change: A\'s');
+    cli.api.assertAllConsumed();
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'config.ts'), 'utf8'), 'export const retries = 5;\nexport const delay = 10;\n', 'exactly one change: A\'s');
 
     const result = lastJsonLine(run.stdout);
     const subagents = result.subagents as { id: string; description: string; changes?: unknown }[];
     const a = subagents.find((s) => s.description === 'raise retries');
     const b = subagents.find((s) => s.description === 'raise delay');
     assert.ok(a && b);
-    const refusal = api.messageRequests().filter(childOf('CHILD-B')).map((r) => String(lastToolResults(r)[0]?.content ?? '')).find((c) => c.startsWith('Refused'));
+    const refusal = cli.api.messageRequests().filter(childOf('CHILD-B')).map((r) => String(lastToolResults(r)[0]?.content ?? '')).find((c) => c.startsWith('Refused'));
     assert.equal(
       refusal,
       `Refused: config.ts changed since you last read it: the subagent "raise retries" (${a.id}) changed it. Read it again with read_file, then redo your edit on the current content.`,
@@ -82,7 +75,7 @@ describe('delegate CLI: several subagents in one folder', function () {
     assert.deepEqual(b.changes, { files: [], commands: [] });
 
     // The parent reads the harness's footer after each child's own words.
-    const footers = lastToolResults(api.messageRequests().filter((r) => !isChild(r)).at(-1) as RecordedRequest).map((r) => String(r.content));
+    const footers = lastToolResults(cli.api.messageRequests().filter((r) => !isChild(r)).at(-1) as RecordedRequest).map((r) => String(r.content));
     assert.deepEqual(footers, [
       'Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran `test -f config.ts` (exit 0) [files changed by commands are not listed]',
       'My edit was refused.\n\n[changes] none',
@@ -97,8 +90,8 @@ describe('delegate CLI: several subagents in one folder', function () {
   });
 
   it('delegate revert restores what a subagent did, from another folder; a file changed afterwards is refused with its diff', async () => {
-    writeFileSync(join(dirs.workdir, 'README.md'), '# Demo\n');
-    api.route([
+    writeFileSync(join(cli.dirs.workdir, 'README.md'), '# Demo\n');
+    cli.api.route([
       {
         name: 'child',
         match: isChild,
@@ -117,16 +110,16 @@ describe('delegate CLI: several subagents in one folder', function () {
       },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Change some files.', description: 'change files' } }), reply.text('ok')] },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'json', '--permission-mode', 'acceptEdits'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'acceptEdits'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const result = lastJsonLine(run.stdout);
     const sessionId = String(result.session_id);
     const agentId = String((result.subagents as { id: string }[])[0]?.id);
     // The user edits the README after the subagent did.
-    writeFileSync(join(dirs.workdir, 'README.md'), '# Demo\n\nNow with docs.\nAnd my own line.\n');
+    writeFileSync(join(cli.dirs.workdir, 'README.md'), '# Demo\n\nNow with docs.\nAnd my own line.\n');
 
     // Run from the test's own folder, not the workspace: the session knows its workspace.
-    const revert = await runDelegate(['revert', '--session', sessionId, '--agent', agentId], { env: env() });
+    const revert = await runDelegate(['revert', '--session', sessionId, '--agent', agentId], { env: cli.env() });
     assert.equal(revert.code, 1, `a refused file makes the exit non-zero\n${revert.stderr}`);
     assert.deepEqual(revert.stdout.trim().split('\n').sort(), [
       'deleted   notes/todo.md',
@@ -134,27 +127,27 @@ describe('delegate CLI: several subagents in one folder', function () {
       'restored  config.ts',
     ]);
     assert.match(revert.stderr, /README\.md was not reverted; what changed since the subagent's last change:\n--- a\/README\.md\n\+\+\+ b\/README\.md\n@@ -1,3 \+1,4 @@\n # Demo\n \n Now with docs\.\n\+And my own line\./);
-    assert.equal(readFileSync(join(dirs.workdir, 'config.ts'), 'utf8'), CONFIG);
-    assert.equal(existsSync(join(dirs.workdir, 'notes', 'todo.md')), false);
-    assert.equal(readFileSync(join(dirs.workdir, 'README.md'), 'utf8'), '# Demo\n\nNow with docs.\nAnd my own line.\n', 'the user\'s change is left alone');
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'config.ts'), 'utf8'), CONFIG);
+    assert.equal(existsSync(join(cli.dirs.workdir, 'notes', 'todo.md')), false);
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'README.md'), 'utf8'), '# Demo\n\nNow with docs.\nAnd my own line.\n', 'the user\'s change is left alone');
 
     // The revert is in the transcript; a second one reverts nothing twice.
     const recorded = readJsonl(String(result.transcript)).find((e) => e.type === 'changes_reverted');
     assert.equal(recorded?.target, agentId);
     assert.deepEqual((recorded?.files as { path: string; outcome: string }[]).map((f) => `${f.outcome} ${f.path}`).sort(), ['deleted notes/todo.md', 'refused README.md', 'restored config.ts']);
     // The user takes their line back: the README can now be reverted too.
-    writeFileSync(join(dirs.workdir, 'README.md'), '# Demo\n\nNow with docs.\n');
-    const again = await runDelegate(['revert', '--session', sessionId, '--agent', agentId, '--output-format', 'json'], { env: env() });
+    writeFileSync(join(cli.dirs.workdir, 'README.md'), '# Demo\n\nNow with docs.\n');
+    const again = await runDelegate(['revert', '--session', sessionId, '--agent', agentId, '--output-format', 'json'], { env: cli.env() });
     assert.equal(again.code, 0, again.stderr);
     const report = JSON.parse(again.stdout) as { files: { path: string; outcome: string }[]; already_reverted: string[] };
     assert.deepEqual(report.files.map((f) => `${f.outcome} ${f.path}`), ['restored README.md']);
     assert.deepEqual(report.already_reverted.sort(), ['config.ts', 'notes/todo.md']);
-    assert.equal(readFileSync(join(dirs.workdir, 'README.md'), 'utf8'), '# Demo\n');
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'README.md'), 'utf8'), '# Demo\n');
 
-    const bad = await runDelegate(['revert', '--session', sessionId, '--agent', 'main'], { env: env() });
+    const bad = await runDelegate(['revert', '--session', sessionId, '--agent', 'main'], { env: cli.env() });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /only a subagent's changes can be reverted/);
-    const usage = await runDelegate(['revert', '--agent', agentId], { env: env() });
+    const usage = await runDelegate(['revert', '--agent', agentId], { env: cli.env() });
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /revert needs --session ID/);
   });

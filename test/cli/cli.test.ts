@@ -6,33 +6,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  firstUserText,
-  lastToolResults,
-  reply,
-  startMessagesApiServer,
-  systemText,
-  type MessagesApiServer,
-  type RecordedRequest,
-} from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, listFiles, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
+import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
 describe('delegate CLI', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(async () => {
-    await api.close();
-  });
 
   it('prints help, and exits 2 on bad usage', async () => {
     const help = await runDelegate(['--help']);
@@ -49,8 +31,8 @@ describe('delegate CLI', function () {
 
   it('delegates to a subagent: json result, transcripts, and the child never leaks into the parent', async () => {
     const CANARY = 'CANARY-c41f-child-only';
-    writeFileSync(join(dirs.workdir, 'notes.txt'), `the answer is ${CANARY}\n`);
-    api.route([
+    writeFileSync(join(cli.dirs.workdir, 'notes.txt'), `the answer is ${CANARY}\n`);
+    cli.api.route([
       {
         name: 'child',
         match: isChild,
@@ -65,9 +47,9 @@ describe('delegate CLI', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'What do the notes say?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'What do the notes say?', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
+    cli.api.assertAllConsumed();
     const result = lastJsonLine(run.stdout);
     assert.equal(result.type, 'result');
     assert.equal(result.status, 'completed');
@@ -82,7 +64,7 @@ describe('delegate CLI', function () {
     const usage = result.usage as Record<string, number>;
     assert.ok((usage.input_tokens ?? 0) > 0 && (usage.output_tokens ?? 0) > 0);
 
-    const requests = api.messageRequests();
+    const requests = cli.api.messageRequests();
     const childRequests = requests.filter(isChild);
     assert.equal(childRequests[0]?.body.messages?.length, 1, 'the child starts from exactly one message');
     assert.equal(firstUserText(childRequests[0] as RecordedRequest), 'Read notes.txt and report.');
@@ -95,7 +77,7 @@ describe('delegate CLI', function () {
     assert.equal(requests[0]?.apiKey, 'test-key');
 
     const transcript = String(result.transcript);
-    assert.ok(transcript.startsWith(join(dirs.dataHome, 'delegate')), transcript);
+    assert.ok(transcript.startsWith(join(cli.dirs.dataHome, 'delegate')), transcript);
     const lines = readJsonl(transcript);
     assert.equal(lines[0]?.type, 'agent_started');
     assert.equal(lines.at(-1)?.type, 'agent_finished');
@@ -107,9 +89,9 @@ describe('delegate CLI', function () {
   });
 
   it('streams one event per line, then the result object', async () => {
-    api.script(reply.toolUse({ name: 'glob', input: { pattern: '*.md' } }), reply.text('Nothing to do.'));
-    writeFileSync(join(dirs.workdir, 'README.md'), '# hi\n');
-    const run = await runDelegate(['-p', 'list docs', '--cwd', dirs.workdir, '--output-format', 'stream-json'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'glob', input: { pattern: '*.md' } }), reply.text('Nothing to do.'));
+    writeFileSync(join(cli.dirs.workdir, 'README.md'), '# hi\n');
+    const run = await runDelegate(['-p', 'list docs', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const events = lines.slice(0, -1);
@@ -121,16 +103,16 @@ describe('delegate CLI', function () {
   });
 
   it('retries a 529 and succeeds', async () => {
-    api.script(reply.overloaded(), reply.text('fine now'));
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir], { env: env() });
+    cli.api.script(reply.overloaded(), reply.text('fine now'));
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, 'fine now\n');
-    assert.equal(api.messageRequests().length, 2);
+    assert.equal(cli.api.messageRequests().length, 2);
   });
 
   it('ends a 401 with one line naming the key, exit 1, transcript kept', async () => {
-    api.script(reply.authError());
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    cli.api.script(reply.authError());
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 1);
     const stderrLines = run.stderr.trim().split('\n');
     assert.equal(stderrLines.length, 1, run.stderr);
@@ -141,25 +123,25 @@ describe('delegate CLI', function () {
     assert.equal(result.status, 'error');
     const lines = readJsonl(String(result.transcript));
     assert.equal(lines.at(-1)?.status, 'error');
-    assert.equal(api.messageRequests().length, 1, 'a 401 is not retried');
+    assert.equal(cli.api.messageRequests().length, 1, 'a 401 is not retried');
   });
 
   it('without a key says so and exits 1', async () => {
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir], { env: { ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome } });
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir], { env: { ANTHROPIC_BASE_URL: cli.api.baseURL, XDG_DATA_HOME: cli.dirs.dataHome } });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /ANTHROPIC_API_KEY/);
   });
 
   it('on Ctrl-C cancels the model stream and the children, records cancelled, exits 130', async () => {
-    api.route([
+    cli.api.route([
       { name: 'child', match: isChild, replies: [reply.stall()] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'wait forever' } })] },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'json'], {
-      env: env(),
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], {
+      env: cli.env(),
       onSpawn: (child) => {
         const timer = setInterval(() => {
-          if (api.messageRequests().some(isChild)) {
+          if (cli.api.messageRequests().some(isChild)) {
             clearInterval(timer);
             child.kill('SIGINT');
           }
@@ -177,15 +159,15 @@ describe('delegate CLI', function () {
   });
 
   it('leaves only valid transcript lines when killed mid-run', async () => {
-    api.route([
+    cli.api.route([
       { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.stall()] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'look around' } })] },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir], {
-      env: env(),
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir], {
+      env: cli.env(),
       onSpawn: (child) => {
         const timer = setInterval(() => {
-          if (api.messageRequests().filter(isChild).length === 2) {
+          if (cli.api.messageRequests().filter(isChild).length === 2) {
             clearInterval(timer);
             child.kill('SIGKILL');
           }
@@ -193,7 +175,7 @@ describe('delegate CLI', function () {
       },
     });
     assert.equal(run.signal, 'SIGKILL');
-    const root = join(dirs.dataHome, 'delegate', 'sessions');
+    const root = join(cli.dirs.dataHome, 'delegate', 'sessions');
     const sessionFile = listFiles(root).find((f) => f.endsWith('.jsonl'));
     assert.ok(sessionFile, 'the session transcript exists');
     const lines = readJsonl(join(root, sessionFile)); // throws on any invalid line
@@ -204,25 +186,25 @@ describe('delegate CLI', function () {
   });
 
   it('refuses approval-needing calls headless, naming the mode flag; bypassPermissions runs them', async () => {
-    api.script(reply.toolUse({ name: 'bash', input: { command: 'echo hello > made.txt' } }), reply.text('could not'));
-    const refused = await runDelegate(['-p', 'make a file', '--cwd', dirs.workdir], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo hello > made.txt' } }), reply.text('could not'));
+    const refused = await runDelegate(['-p', 'make a file', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(refused.code, 0, refused.stderr);
-    const result = lastToolResults(api.messageRequests()[1] as RecordedRequest)[0];
+    const result = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest)[0];
     assert.equal(result?.is_error, true);
     assert.match(String(result?.content), /--permission-mode bypassPermissions/);
-    assert.ok(!existsSync(join(dirs.workdir, 'made.txt')));
+    assert.ok(!existsSync(join(cli.dirs.workdir, 'made.txt')));
 
-    api.script(reply.toolUse({ name: 'bash', input: { command: 'echo hello > made.txt' } }), reply.text('made'));
-    const allowed = await runDelegate(['-p', 'make a file', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo hello > made.txt' } }), reply.text('made'));
+    const allowed = await runDelegate(['-p', 'make a file', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: cli.env() });
     assert.equal(allowed.code, 0, allowed.stderr);
-    assert.equal(readFileSync(join(dirs.workdir, 'made.txt'), 'utf8'), 'hello\n');
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'made.txt'), 'utf8'), 'hello\n');
   });
 
   it('refuses path escapes, including through a symlink, in every mode', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'delegate-outside-'));
     writeFileSync(join(outside, 'secret.txt'), 'TOP-SECRET');
-    symlinkSync(outside, join(dirs.workdir, 'link'));
-    api.script(
+    symlinkSync(outside, join(cli.dirs.workdir, 'link'));
+    cli.api.script(
       reply.toolUse([
         { name: 'read_file', input: { path: 'link/secret.txt' } },
         { name: 'read_file', input: { path: '../data/x' } },
@@ -231,9 +213,9 @@ describe('delegate CLI', function () {
       ]),
       reply.text('refused'),
     );
-    const run = await runDelegate(['-p', 'peek', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+    const run = await runDelegate(['-p', 'peek', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const results = lastToolResults(api.messageRequests()[1] as RecordedRequest);
+    const results = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest);
     assert.equal(results.length, 4);
     for (const r of results) {
       assert.equal(r.is_error, true, JSON.stringify(r));
@@ -243,12 +225,12 @@ describe('delegate CLI', function () {
   });
 
   it('cuts a 300 KB output and saves the whole of it beside the transcript', async () => {
-    api.script(reply.toolUse({ name: 'bash', input: { command: "head -c 300000 /dev/zero | tr '\\0' x; echo; echo TAIL-MARK" } }), reply.text('ok'));
-    const run = await runDelegate(['-p', 'big', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
-      env: env(),
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: "head -c 300000 /dev/zero | tr '\\0' x; echo; echo TAIL-MARK" } }), reply.text('ok'));
+    const run = await runDelegate(['-p', 'big', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], {
+      env: cli.env(),
     });
     assert.equal(run.code, 0, run.stderr);
-    const content = String(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content);
+    const content = String(lastToolResults(cli.api.messageRequests()[1] as RecordedRequest)[0]?.content);
     assert.ok(content.length < 52_000, `cut (${content.length})`);
     assert.match(content, /TAIL-MARK/);
     const saved = /saved to (\S+)/.exec(content)?.[1];
@@ -260,7 +242,7 @@ describe('delegate CLI', function () {
 
   it('starts parallel subagents together', async () => {
     const slow = (text: string) => reply.text(text, { delayMs: 400 });
-    api.route([
+    cli.api.route([
       { name: 'A', match: 'JOB-A', replies: [slow('A done')] },
       { name: 'B', match: 'JOB-B', replies: [slow('B done')] },
       { name: 'C', match: 'JOB-C', replies: [slow('C done')] },
@@ -278,20 +260,20 @@ describe('delegate CLI', function () {
       },
     ]);
     const t0 = Date.now();
-    const run = await runDelegate(['-p', 'fan out', '--cwd', dirs.workdir], { env: env() });
+    const run = await runDelegate(['-p', 'fan out', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
-    const childTimes = api.messageRequests().filter(isChild).map((r) => r.receivedAt);
+    cli.api.assertAllConsumed();
+    const childTimes = cli.api.messageRequests().filter(isChild).map((r) => r.receivedAt);
     assert.equal(childTimes.length, 3);
     assert.ok(Math.max(...childTimes) - Math.min(...childTimes) < 300, 'all three children were asked before any answered');
     assert.ok(Date.now() - t0 < 3_000);
-    const results = lastToolResults(api.messageRequests().at(-1) as RecordedRequest).map((r) => r.content);
+    const results = lastToolResults(cli.api.messageRequests().at(-1) as RecordedRequest).map((r) => r.content);
     // The harness's footer follows each report: these children changed nothing.
     assert.deepEqual(results, ['A done\n\n[changes] none', 'B done\n\n[changes] none', 'C done\n\n[changes] none']);
   });
 
   it('forces a final answer at the subagent turn cap', async () => {
-    api.route([
+    cli.api.route([
       {
         name: 'child',
         match: isChild,
@@ -303,14 +285,14 @@ describe('delegate CLI', function () {
         replies: [reply.toolUse({ name: 'task', input: { prompt: 'explore' } }), reply.text('ok')],
       },
     ]);
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--subagent-max-turns', '1', '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--subagent-max-turns', '1', '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const forced = api.messageRequests().filter(isChild)[1];
+    const forced = cli.api.messageRequests().filter(isChild)[1];
     assert.deepEqual(forced?.body.tool_choice, { type: 'none' });
     assert.ok(forced?.body.tools?.length, 'tools are kept on the forced request');
     const result = lastJsonLine(run.stdout);
     assert.equal((result.subagents as Record<string, unknown>[])[0]?.status, 'max_turns');
-    const toParent = String(lastToolResults(api.messageRequests().at(-1) as RecordedRequest)[0]?.content);
+    const toParent = String(lastToolResults(cli.api.messageRequests().at(-1) as RecordedRequest)[0]?.content);
     assert.match(toParent, /limit of 1 turns/);
     assert.match(toParent, /best effort so far/);
   });

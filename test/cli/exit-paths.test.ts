@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, lastToolResults, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
+import { readJsonl, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
 /** True while a process with this pid exists and is not a zombie. */
 function alive(pid: number): boolean {
@@ -41,19 +41,11 @@ const NO_SANDBOX = ['--sandbox', 'off'];
 
 describe('delegate CLI: hostile runs', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
+  const cli = cliSuite();
   const pids: number[] = [];
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
   afterEach(async () => {
     for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    await api.close();
   });
 
   /** Every tool result a child request carries (its whole conversation so far). */
@@ -61,10 +53,10 @@ describe('delegate CLI: hostile runs', function () {
     (req.body.messages ?? []).flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((b) => b.type === 'tool_result').map((b) => String(b.content))));
 
   it('four parallel children editing different lines of one file: stale edits are refused, read again and redone; every edit is on disk', async () => {
-    writeFileSync(join(dirs.workdir, 'config.ini'), ['[a]', 'one=1', '[b]', 'two=2', '[c]', 'three=3', '[d]', 'four=4', ''].join('\n'));
+    writeFileSync(join(cli.dirs.workdir, 'config.ini'), ['[a]', 'one=1', '[b]', 'two=2', '[c]', 'three=3', '[d]', 'four=4', ''].join('\n'));
     const edits = new Map([['one=1', 'one=ONE'], ['two=2', 'two=TWO'], ['three=3', 'three=THREE'], ['four=4', 'four=FOUR']]);
     // Each child reads, edits, and on a stale refusal reads again and edits again, as a model would.
-    api.setResponder((req) => {
+    cli.api.setResponder((req) => {
       const task = /EDIT (\S+)/.exec(firstUserText(req))?.[1];
       if (task === undefined) {
         return req.body.messages?.length === 1 ? reply.toolUse([...edits.keys()].map((from) => ({ name: 'task', input: { prompt: `EDIT ${from}` } }))) : reply.text('all edited');
@@ -76,33 +68,33 @@ describe('delegate CLI: hostile runs', function () {
       const first = !childResults(req).some((c) => c.startsWith('Refused'));
       return reply.toolUse({ name: 'edit_file', input: { path: 'config.ini', old_text: task, new_text: edits.get(task) ?? '' } }, first ? { delayMs: 300 } : {});
     });
-    const run = await runDelegate(['-p', 'edit', '--cwd', dirs.workdir, '--permission-mode', 'acceptEdits'], { env: env() });
+    const run = await runDelegate(['-p', 'edit', '--cwd', cli.dirs.workdir, '--permission-mode', 'acceptEdits'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const results = api.messageRequests().filter(isChild).flatMap((r) => lastToolResults(r)).map((r) => String(r.content));
+    const results = cli.api.messageRequests().filter(isChild).flatMap((r) => lastToolResults(r)).map((r) => String(r.content));
     assert.equal(results.filter((c) => c.startsWith('Edited config.ini')).length, 4, results.join('\n'));
     // All four read the first version: the first edit lands, the other three are refused as stale.
     const refusals = results.filter((c) => c.startsWith('Refused'));
     assert.ok(refusals.length >= 3, results.join('\n'));
     for (const refusal of refusals) assert.match(refusal, /^Refused: config\.ini changed since you last read it: the subagent "EDIT \S+" \(\w+\) changed it\./);
-    assert.equal(readFileSync(join(dirs.workdir, 'config.ini'), 'utf8'), ['[a]', 'one=ONE', '[b]', 'two=TWO', '[c]', 'three=THREE', '[d]', 'four=FOUR', ''].join('\n'));
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'config.ini'), 'utf8'), ['[a]', 'one=ONE', '[b]', 'two=TWO', '[c]', 'three=THREE', '[d]', 'four=FOUR', ''].join('\n'));
   });
 
   it('read_file on a FIFO is refused at once and the run ends normally', async () => {
-    execFileSync('mkfifo', [join(dirs.workdir, 'queue')]);
-    api.script(reply.toolUse({ name: 'read_file', input: { path: 'queue' } }), reply.text('it is a pipe'));
+    execFileSync('mkfifo', [join(cli.dirs.workdir, 'queue')]);
+    cli.api.script(reply.toolUse({ name: 'read_file', input: { path: 'queue' } }), reply.text('it is a pipe'));
     const t0 = Date.now();
-    const run = await runDelegate(['-p', 'read the queue', '--cwd', dirs.workdir], { env: env(), timeoutMs: 10_000 });
+    const run = await runDelegate(['-p', 'read the queue', '--cwd', cli.dirs.workdir], { env: cli.env(), timeoutMs: 10_000 });
     assert.equal(run.code, 0, run.stderr);
     assert.ok(Date.now() - t0 < 5000);
-    assert.match(String(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content), /queue is a named pipe \(FIFO\), not a regular file/);
+    assert.match(String(lastToolResults(cli.api.messageRequests()[1] as RecordedRequest)[0]?.content), /queue is a named pipe \(FIFO\), not a regular file/);
   });
 
   it('a second Ctrl-C while a command ignores SIGTERM ends within 2 s, kills its process group and records the interruption', async () => {
-    const pidFile = join(dirs.workdir, 'stubborn.pid');
-    api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
+    const pidFile = join(cli.dirs.workdir, 'stubborn.pid');
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > stubborn.pid; wait` } }));
     let secondAt = 0;
-    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
-      env: env(),
+    const run = await runDelegate(['-p', 'run it', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
+      env: cli.env(),
       onSpawn: (child) => {
         void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
           pids.push(readPid(pidFile));
@@ -119,16 +111,16 @@ describe('delegate CLI: hostile runs', function () {
     assert.ok(endedAfter < 2500, `ended ${endedAfter} ms after the second Ctrl-C`);
     const sleeper = readPid(pidFile);
     assert.ok(await waitFor(() => !alive(sleeper), 1000), `the sleep (pid ${sleeper}) that ignored SIGTERM was killed`);
-    const transcript = readJsonl(sessionFile(dirs.dataHome));
+    const transcript = readJsonl(sessionFile(cli.dirs.dataHome));
     const end = transcript.filter((l) => l.type === 'agent_finished').at(-1);
     assert.equal(end?.status, 'cancelled', JSON.stringify(transcript.at(-1)));
   });
 
   it('SIGHUP (terminal closed) cancels, kills a process group that ignores SIGTERM, records it, and exits', async () => {
-    const pidFile = join(dirs.workdir, 'hup.pid');
-    api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM HUP; sleep 300 & echo $! > hup.pid; wait` } }));
-    const run = await runDelegate(['-p', 'run it', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
-      env: env(),
+    const pidFile = join(cli.dirs.workdir, 'hup.pid');
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM HUP; sleep 300 & echo $! > hup.pid; wait` } }));
+    const run = await runDelegate(['-p', 'run it', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
+      env: cli.env(),
       onSpawn: (child) => {
         void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
           pids.push(readPid(pidFile));
@@ -138,27 +130,27 @@ describe('delegate CLI: hostile runs', function () {
     });
     assert.ok(run.code === 130 || run.signal === 'SIGHUP', `exit ${run.code} / ${run.signal}: ${run.stderr}`);
     assert.ok(await waitFor(() => !alive(readPid(pidFile)), 1000), 'the sleep that ignored SIGTERM and SIGHUP was killed');
-    const lines = readJsonl(sessionFile(dirs.dataHome));
+    const lines = readJsonl(sessionFile(cli.dirs.dataHome));
     assert.equal(lines.filter((l) => l.type === 'agent_finished').at(-1)?.status, 'cancelled');
   });
 
   it('a finished command’s background child that ignores SIGTERM does not outlive the CLI', async () => {
-    api.script(
+    cli.api.script(
       reply.toolUse({ name: 'bash', input: { command: `(trap '' TERM; exec sleep 300) >/dev/null 2>&1 & echo $! > bg.pid` } }),
       reply.text('started it'),
     );
-    const run = await runDelegate(['-p', 'start a daemon', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', ...NO_SANDBOX], { env: env() });
+    const run = await runDelegate(['-p', 'start a daemon', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', ...NO_SANDBOX], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const pid = readPid(join(dirs.workdir, 'bg.pid'));
+    const pid = readPid(join(cli.dirs.workdir, 'bg.pid'));
     pids.push(pid);
     assert.ok(await waitFor(() => !alive(pid), 1500), `background sleep ${pid} was killed with its group`);
   });
 
   it('stream-json into a reader that closes after one line ends quietly, without a stack trace', async () => {
-    api.script(reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.text('done', { delayMs: 300 }));
+    cli.api.script(reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.text('done', { delayMs: 300 }));
     let firstLine = '';
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--output-format', 'stream-json'], {
-      env: env(),
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], {
+      env: cli.env(),
       onSpawn: (child) => {
         child.stdout?.once('data', (d: Buffer) => {
           firstLine = d.toString().split('\n')[0] ?? '';
@@ -166,7 +158,7 @@ describe('delegate CLI: hostile runs', function () {
         });
       },
     });
-    assert.match(firstLine, /"type":"agent_started"/);
+    assert.match(firstLine, /"type":"prompt"/);
     assert.ok(run.code === 0 || run.code === 130, `exit ${run.code}: ${run.stderr}`);
     assert.doesNotMatch(run.stderr, /EPIPE|\n\s+at /, run.stderr);
   });

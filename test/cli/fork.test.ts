@@ -6,26 +6,22 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { reply, type RecordedRequest } from '../fixtures/messages-api-server';
 import { contentJson, sharedPrefixShare } from '../support/cache-prefix';
 import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
+import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 const isFork = (req: RecordedRequest): boolean => JSON.stringify(req.body.messages).includes('You are a fork');
 
 describe('delegate CLI: forks', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite({ server: { strictToolPairs: true } });
 
-  before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer({ strictToolPairs: true });
-    dirs = makeDirs();
-    writeFileSync(join(dirs.workdir, 'config.ts'), `export const config = {\n${Array.from({ length: 120 }, (_, i) => `  option${i}: ${i},`).join('\n')}\n};\n`);
-    writeFileSync(join(dirs.workdir, 'secret.txt'), 'FORK-ONLY-CANARY\n');
-    api.route([
+    writeFileSync(join(cli.dirs.workdir, 'config.ts'), `export const config = {\n${Array.from({ length: 120 }, (_, i) => `  option${i}: ${i},`).join('\n')}\n};\n`);
+    writeFileSync(join(cli.dirs.workdir, 'secret.txt'), 'FORK-ONLY-CANARY\n');
+    cli.api.route([
       { name: 'fork', match: isFork, replies: [reply.toolUse({ name: 'read_file', input: { path: 'secret.txt' } }), reply.text('FORK-REPORT: option7 is 7.')] },
       {
         name: 'parent',
@@ -38,13 +34,12 @@ describe('delegate CLI: forks', function () {
       },
     ]);
   });
-  afterEach(() => api.close());
 
-  const parent = (): RecordedRequest[] => api.messageRequests().filter((r) => r.route === 'parent');
-  const fork = (): RecordedRequest[] => api.messageRequests().filter((r) => r.route === 'fork');
+  const parent = (): RecordedRequest[] => cli.api.messageRequests().filter((r) => r.route === 'parent');
+  const fork = (): RecordedRequest[] => cli.api.messageRequests().filter((r) => r.route === 'fork');
 
   it('json: subagents[] has fork: true, -v names it a fork; the fork starts from the parent\'s latest request and only its report returns', async () => {
-    const run = await runDelegate(['-p', 'What is option7?', '--cwd', dirs.workdir, '--output-format', 'json', '-v'], { env: env() });
+    const run = await runDelegate(['-p', 'What is option7?', '--cwd', cli.dirs.workdir, '--output-format', 'json', '-v'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /\] started \(fork [0-9a-f]+, depth 1\)/);
     const result = lastJsonLine(run.stdout);
@@ -54,7 +49,7 @@ describe('delegate CLI: forks', function () {
     assert.equal(subagents[0]?.fork, true);
     assert.equal(subagents[0]?.agent_type, 'fork');
     assert.match(String(subagents[0]?.result), /^FORK-REPORT: option7 is 7\./);
-    api.assertAllConsumed();
+    cli.api.assertAllConsumed();
 
     const produced = must(parent()[1]).body;
     const first = must(fork()[0]).body;
@@ -76,18 +71,18 @@ describe('delegate CLI: forks', function () {
     assert.ok(lines.some((l) => l.type === 'tool_finished' && String(l.output).includes('FORK-ONLY-CANARY')));
 
     // Resumed: the first request holds the parent's conversation, with the fork's report once and nothing else of it.
-    api.route([{ name: 'parent', match: () => true, replies: [reply.text('Still 7.')] }]);
-    const before = api.messageRequests().length;
-    const again = await runDelegate(['--resume', String(result.session_id), '-p', 'Still?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('Still 7.')] }]);
+    const before = cli.api.messageRequests().length;
+    const again = await runDelegate(['--resume', String(result.session_id), '-p', 'Still?', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(again.code, 0, again.stderr);
-    const resumed = JSON.stringify(must(api.messageRequests()[before]).body.messages);
+    const resumed = JSON.stringify(must(cli.api.messageRequests()[before]).body.messages);
     assert.equal(resumed.split('FORK-REPORT').length, 2);
     assert.equal(resumed.includes('FORK-ONLY-CANARY'), false);
     assert.equal(resumed.includes('You are a fork'), false);
   });
 
   it('stream-json: the fork\'s agent_started has forkedFrom and agentType fork, its opening message is its own', async () => {
-    const run = await runDelegate(['-p', 'What is option7?', '--cwd', dirs.workdir, '--output-format', 'stream-json'], { env: env() });
+    const run = await runDelegate(['-p', 'What is option7?', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const root = must(lines.find((e) => e.type === 'agent_started' && e.parentId === null));

@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
 import { EVERYTHING, serverGroupsOf, until } from '../support/mcp-servers';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 const everything = { command: process.execPath, args: [EVERYTHING] };
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');
@@ -18,28 +19,18 @@ const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tool
 
 describe('delegate CLI: MCP servers', function () {
   this.timeout(40_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
+  const cli = cliSuite();
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(async () => {
-    await api.close();
-  });
 
   it('--mcp-config FILE: the model calls mcp__everything__echo (allowed by --allowed-tools) and gets "Echo: …"; no server process is left', async () => {
-    const file = join(dirs.workdir, '..', 'servers.json');
+    const file = join(cli.dirs.workdir, '..', 'servers.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { everything: everything } }));
-    api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'from the CLI' } }), reply.text('It echoed.'));
-    const run = await runDelegate(['-p', 'echo something', '--cwd', dirs.workdir, '--mcp-config', file, '--allowed-tools', 'mcp__everything__echo', '--output-format', 'json'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'from the CLI' } }), reply.text('It echoed.'));
+    const run = await runDelegate(['-p', 'echo something', '--cwd', cli.dirs.workdir, '--mcp-config', file, '--allowed-tools', 'mcp__everything__echo', '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '', 'nothing to report');
     assert.equal(lastJsonLine(run.stdout).result, 'It echoed.');
-    const [first, second] = api.messageRequests();
+    const [first, second] = cli.api.messageRequests();
     const echo = first?.body.tools?.find((t) => t.name === 'mcp__everything__echo');
     assert.ok(echo, `the first request offers the server's tools (${toolNames(first).join(', ')})`);
     assert.deepEqual((echo.input_schema as { required?: string[] } | undefined)?.required, ['message']);
@@ -50,19 +41,19 @@ describe('delegate CLI: MCP servers', function () {
   });
 
   it(".mcp.json in the folder: started as found; in default mode the call is refused with the flag that would allow it", async () => {
-    writeFileSync(join(dirs.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything } }));
-    api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'x' } }), reply.text('Refused, as expected.'));
-    const run = await runDelegate(['-p', 'echo', '--cwd', dirs.workdir], { env: env() });
+    writeFileSync(join(cli.dirs.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything } }));
+    cli.api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'x' } }), reply.text('Refused, as expected.'));
+    const run = await runDelegate(['-p', 'echo', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    const [result] = lastToolResults(api.messageRequests()[1] as RecordedRequest);
+    const [result] = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest);
     assert.equal(result?.is_error, true);
     assert.match(String(result?.content), /--allowed-tools mcp__everything__echo \(or --permission-mode bypassPermissions\)/);
     await noServerLeft();
   });
 
   it('what cannot be used is one stderr line each (file and why); the rest loads; -v says what connected', async () => {
-    writeFileSync(join(dirs.workdir, '.mcp.json'), '{ "mcpServers": { "half": ');
-    const file = join(dirs.workdir, '..', 'more.json');
+    writeFileSync(join(cli.dirs.workdir, '.mcp.json'), '{ "mcpServers": { "half": ');
+    const file = join(cli.dirs.workdir, '..', 'more.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -73,41 +64,41 @@ describe('delegate CLI: MCP servers', function () {
         },
       }),
     );
-    api.script(reply.text('Fine.'));
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', file, '--disallowed-tools', 'Bash,mcp__everything__get-env', '-v'], { env: env() });
+    cli.api.script(reply.text('Fine.'));
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--mcp-config', file, '--disallowed-tools', 'Bash,mcp__everything__get-env', '-v'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stderr.split('\n').filter((l) => l.includes('MCP'));
-    assert.equal(lines.filter((l) => l.startsWith(`delegate: warning: ${join(dirs.workdir, '.mcp.json')}: MCP config is not valid JSON`)).length, 1, run.stderr);
+    assert.equal(lines.filter((l) => l.startsWith(`delegate: warning: ${join(cli.dirs.workdir, '.mcp.json')}: MCP config is not valid JSON`)).length, 1, run.stderr);
     assert.equal(lines.filter((l) => l.includes(`${file}: MCP server "unset": cannot start: the environment variable DELEGATE_TEST_UNSET_TOKEN is not set`)).length, 1, run.stderr);
     assert.equal(lines.filter((l) => /^delegate: error: .*more\.json: MCP server "crashing" failed: it exited with code 2; it said: no config here \(it was started 2 times\)/.test(l)).length, 1, run.stderr);
     assert.equal(lines.filter((l) => /^delegate: info: .*: MCP server "everything": connected \(stdio\), \d+ tools/.test(l)).length, 1, run.stderr);
-    const offered = toolNames(api.messageRequests()[0]);
+    const offered = toolNames(cli.api.messageRequests()[0]);
     assert.ok(offered.includes('mcp__everything__echo'));
     assert.ok(!offered.includes('bash') && !offered.includes('mcp__everything__get-env'), `disallowed tools are not offered: ${offered.join(', ')}`);
   });
 
   it('inline --mcp-config JSON with --strict-mcp-config (the folder\'s broken .mcp.json is not read), --allowedTools in camelCase; a server needing ${input:…} and a content rule are reported', async () => {
-    writeFileSync(join(dirs.workdir, '.mcp.json'), '{ not json');
-    const vscodeStyle = join(dirs.workdir, '..', 'vscode-mcp.json');
+    writeFileSync(join(cli.dirs.workdir, '.mcp.json'), '{ not json');
+    const vscodeStyle = join(cli.dirs.workdir, '..', 'vscode-mcp.json');
     writeFileSync(vscodeStyle, JSON.stringify({ inputs: [{ type: 'promptString', id: 'token', description: 'Token' }], servers: { needy: { command: 'x', env: { T: '${input:token}' } } } }));
-    api.script(reply.toolUse({ name: 'mcp__inline__echo', input: { message: 'inline' } }), reply.text('done'));
+    cli.api.script(reply.toolUse({ name: 'mcp__inline__echo', input: { message: 'inline' } }), reply.text('done'));
     const inline = JSON.stringify({ mcpServers: { inline: everything } });
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--strict-mcp-config', '--mcp-config', inline, '--mcp-config', vscodeStyle, '--allowedTools', 'mcp__inline', '--disallowed-tools', 'Bash(rm:*)'], { env: env() });
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--strict-mcp-config', '--mcp-config', inline, '--mcp-config', vscodeStyle, '--allowedTools', 'mcp__inline', '--disallowed-tools', 'Bash(rm:*)'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, /\.mcp\.json/, 'the folder\'s file is not read');
     assert.match(run.stderr, /^delegate: warning: .*vscode-mcp\.json: MCP server "needy": it needs \$\{input:token\}, which only the editor can ask for$/m);
     assert.match(run.stderr, /^delegate: disallowed tool rule "Bash\(rm:\*\)": rules with content are not supported, so all of bash is disallowed$/m);
-    assert.ok(!toolNames(api.messageRequests()[0]).includes('bash'));
-    assert.equal(lastToolResults(api.messageRequests()[1] as RecordedRequest)[0]?.content, 'Echo: inline');
+    assert.ok(!toolNames(cli.api.messageRequests()[0]).includes('bash'));
+    assert.equal(lastToolResults(cli.api.messageRequests()[1] as RecordedRequest)[0]?.content, 'Echo: inline');
     await noServerLeft();
   });
 
   it('a server that never answers initialize: one stderr line (without -v) names it and the wait that expired; the run waits no longer and leaves no process', async () => {
-    const file = join(dirs.workdir, '..', 'silent.json');
+    const file = join(cli.dirs.workdir, '..', 'silent.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { quiet: { command: process.execPath, args: [SILENT] } } }));
-    api.script(reply.text('Answered without it.'));
+    cli.api.script(reply.text('Answered without it.'));
     const started = Date.now();
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', file], { env: env() });
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--mcp-config', file], { env: cli.env() });
     const took = Date.now() - started;
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, 'Answered without it.\n');
@@ -121,9 +112,9 @@ describe('delegate CLI: MCP servers', function () {
 
   it('MCP_TIMEOUT below the 5 s wait bounds it, and the line names MCP_TIMEOUT', async () => {
     const inline = JSON.stringify({ mcpServers: { quiet: { command: process.execPath, args: [SILENT] } } });
-    api.script(reply.text('ok'));
+    cli.api.script(reply.text('ok'));
     const started = Date.now();
-    const run = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--mcp-config', inline], { env: { ...env(), MCP_TIMEOUT: '1000' } });
+    const run = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--mcp-config', inline], { env: { ...cli.env(), MCP_TIMEOUT: '1000' } });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /^delegate: warning: --mcp-config \(inline JSON\): MCP server "quiet" has not answered "initialize" within 1 s \(MCP_TIMEOUT\): the first request goes without its tools/m);
     assert.ok(Date.now() - started < 4500, `the wait was bounded by MCP_TIMEOUT (${Date.now() - started} ms)`);

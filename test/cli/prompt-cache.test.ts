@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
 
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 const read = (req: RecordedRequest | undefined): number => req?.cache?.cache_read_input_tokens ?? 0;
 const breakpoints = (req: RecordedRequest): number => JSON.stringify(req.body).split('"cache_control"').length - 1;
 

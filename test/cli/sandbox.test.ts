@@ -9,8 +9,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
-import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 /** Host pids of live processes whose command line contains `marker`. */
 function pidsWith(marker: string): number[] {
@@ -48,19 +49,13 @@ const toolOutput = (api: MessagesApiServer, i = 1): string => String(lastToolRes
 
 describe('delegate CLI: the bash sandbox', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
+  const cli = cliSuite();
   let scratch: string;
-  const env = (extra: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome, ...extra });
 
-  before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
     scratch = mkdtempSync(join(tmpdir(), 'delegate-cli-sbx-'));
   });
   afterEach(async () => {
-    await api.close();
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -74,38 +69,38 @@ describe('delegate CLI: the bash sandbox', function () {
   };
 
   it('--sandbox on where bubblewrap is missing: one line, exit 2, nothing sent or run', async () => {
-    api.script(reply.toolUse({ name: 'bash', input: { command: 'touch ran' } }), reply.text('ran'));
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--sandbox', 'on'], { env: env({ PATH: join(scratch, 'empty') }) });
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'touch ran' } }), reply.text('ran'));
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--sandbox', 'on'], { env: cli.env({ PATH: join(scratch, 'empty') }) });
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stderr, 'delegate: --sandbox on, but bubblewrap (bwrap) is not installed; nothing was run (install bubblewrap, or choose --sandbox auto or off)\n');
-    assert.equal(api.messageRequests().length, 0);
-    assert.equal(existsSync(join(dirs.workdir, 'ran')), false);
+    assert.equal(cli.api.messageRequests().length, 0);
+    assert.equal(existsSync(join(cli.dirs.workdir, 'ran')), false);
   });
 
   it('auto where bwrap is refused: says so once on stderr, runs unconfined, and the result says sandbox "none"', async () => {
-    api.script(reply.toolUse({ name: 'bash', input: { command: 'echo one > a.txt' } }), reply.toolUse({ name: 'bash', input: { command: 'echo two > b.txt' } }), reply.text('done'));
-    const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: env({ PATH: refusingBwrapPath() }) });
+    cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo one > a.txt' } }), reply.toolUse({ name: 'bash', input: { command: 'echo two > b.txt' } }), reply.text('done'));
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: cli.env({ PATH: refusingBwrapPath() }) });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(
       run.stderr,
       'delegate: no sandbox: bwrap cannot create a sandbox here (bwrap: setting up uid map: Permission denied), so bash commands run unconfined (the deny list still applies); install bubblewrap, or pass --sandbox off to silence this\n',
     );
     assert.equal(lastJsonLine(run.stdout).sandbox, 'none');
-    assert.equal(readFileSync(join(dirs.workdir, 'b.txt'), 'utf8'), 'two\n');
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'b.txt'), 'utf8'), 'two\n');
     // A run that never calls bash still hears it once (the probe waits for the model's first reply, not for bash).
-    api.script(reply.text('just text'));
-    const quiet = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir], { env: env({ PATH: refusingBwrapPath() }) });
+    cli.api.script(reply.text('just text'));
+    const quiet = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir], { env: cli.env({ PATH: refusingBwrapPath() }) });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(quiet.stdout, 'just text\n');
     assert.equal(quiet.stderr.split('\n').filter((l) => l.startsWith('delegate: no sandbox:')).length, 1, quiet.stderr);
   });
 
   it('--sandbox off: no line unless -v, and the result says "none"', async () => {
-    api.script(reply.text('hi'), reply.text('hi'));
-    const quiet = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--sandbox', 'off', '--output-format', 'json'], { env: env() });
+    cli.api.script(reply.text('hi'), reply.text('hi'));
+    const quiet = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--sandbox', 'off', '--output-format', 'json'], { env: cli.env() });
     assert.equal(quiet.stderr, '');
     assert.equal(lastJsonLine(quiet.stdout).sandbox, 'none');
-    const verbose = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--sandbox', 'off', '-v'], { env: env() });
+    const verbose = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--sandbox', 'off', '-v'], { env: cli.env() });
     assert.match(verbose.stderr, /^delegate: sandbox: none \(turned off\)\n/);
   });
 
@@ -127,45 +122,45 @@ describe('delegate CLI: the bash sandbox', function () {
     it('by default (auto) bash is sandboxed: HOME and the system are read-only, the workspace is not; -v and the result say so', async () => {
       const home = mkdtempSync('/var/tmp/delegate-cli-home-');
       try {
-        api.script(
+        cli.api.script(
           reply.toolUse({ name: 'bash', input: { command: 'echo x > "$HOME/planted"; touch /usr/local/delegate-cli-probe; echo ok > in-ws.txt; echo "done:$?"' } }),
           reply.text('tried'),
         );
-        const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '-v'], { env: env({ HOME: home }) });
+        const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '-v'], { env: cli.env({ HOME: home }) });
         assert.equal(run.code, 0, run.stderr);
         assert.equal(run.stderr.split('\n')[0], 'delegate: sandbox: bubblewrap (writable: the workspace and a private /tmp; network: off)');
         assert.equal(lastJsonLine(run.stdout).sandbox, 'bubblewrap');
-        const out = toolOutput(api);
+        const out = toolOutput(cli.api);
         assert.match(out, new RegExp(`${home}/planted: Read-only file system`));
         assert.match(out, /delegate-cli-probe': Read-only file system/);
         assert.match(out, /done:0\n\[exit code 0\]$/);
         assert.equal(existsSync(join(home, 'planted')), false);
         assert.equal(existsSync('/usr/local/delegate-cli-probe'), false);
-        assert.equal(readFileSync(join(dirs.workdir, 'in-ws.txt'), 'utf8'), 'ok\n');
-        assert.deepEqual(sandboxTemps(dirs.workdir), [], 'the private /tmp is removed when the CLI ends');
+        assert.equal(readFileSync(join(cli.dirs.workdir, 'in-ws.txt'), 'utf8'), 'ok\n');
+        assert.deepEqual(sandboxTemps(cli.dirs.workdir), [], 'the private /tmp is removed when the CLI ends');
       } finally {
         rmSync(home, { recursive: true, force: true });
       }
     });
 
     it('the network is off unless --allow-network (the local API server on 127.0.0.1 is the test target)', async () => {
-      const port = new URL(api.baseURL).port;
+      const port = new URL(cli.api.baseURL).port;
       const connect = { name: 'bash', input: { command: `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected` } };
-      api.script(reply.toolUse(connect), reply.text('a'), reply.toolUse(connect), reply.text('b'));
-      const off = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+      cli.api.script(reply.toolUse(connect), reply.text('a'), reply.toolUse(connect), reply.text('b'));
+      const off = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: cli.env() });
       assert.equal(off.code, 0, off.stderr);
-      assert.match(toolOutput(api, 1), /Connection refused\n\[exit code 1\]$/);
-      const on = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--allow-network', '-v'], { env: env() });
+      assert.match(toolOutput(cli.api, 1), /Connection refused\n\[exit code 1\]$/);
+      const on = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--allow-network', '-v'], { env: cli.env() });
       assert.equal(on.code, 0, on.stderr);
       assert.match(on.stderr, /network: allowed, all hosts/);
-      assert.equal(toolOutput(api, 3), 'connected\n[exit code 0]');
+      assert.equal(toolOutput(cli.api, 3), 'connected\n[exit code 0]');
     });
 
     it('a SIGKILL of the CLI (no exit handler runs) still ends the sandboxed command', async () => {
       const marker = `300.${Date.now() % 100000}7`;
-      api.script(reply.toolUse({ name: 'bash', input: { command: `(setsid sleep ${marker} &); sleep ${marker}` } }));
-      const run = await runDelegate(['-p', 'go', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], {
-        env: env(),
+      cli.api.script(reply.toolUse({ name: 'bash', input: { command: `(setsid sleep ${marker} &); sleep ${marker}` } }));
+      const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], {
+        env: cli.env(),
         onSpawn: (child) => {
           void waitUntil(() => pidsWith(`sleep ${marker}`).length >= 2, 10_000).then(() => child.kill('SIGKILL'));
         },
@@ -173,7 +168,7 @@ describe('delegate CLI: the bash sandbox', function () {
       assert.equal(run.signal, 'SIGKILL', `exit ${run.code}: ${run.stderr}`);
       assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), `left running: ${pidsWith(`sleep ${marker}`).join(', ')}`);
       // Nothing can clean up after a SIGKILL: the private /tmp stays (in the OS temp folder); the test removes it.
-      for (const d of sandboxTemps(dirs.workdir)) rmSync(d, { recursive: true, force: true });
+      for (const d of sandboxTemps(cli.dirs.workdir)) rmSync(d, { recursive: true, force: true });
     });
   });
 });

@@ -6,32 +6,22 @@
 import assert from 'node:assert/strict';
 import { must } from '../support/must';
 import { existsSync, readFileSync } from 'node:fs';
-import { reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, makeDirs, readJsonl, runDelegate } from '../support/run-cli';
-
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
+import { reply, systemText } from '../fixtures/messages-api-server';
+import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { cliSuite } from '../support/cli-suite';
 
 describe('delegate CLI: resume, continue, compact', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = (extra: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome, ...extra });
+  const cli = cliSuite();
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(async () => {
-    await api.close();
-  });
 
   async function firstSession(): Promise<Record<string, unknown>> {
-    api.route([
+    cli.api.route([
       { name: 'child', match: isChild, replies: [reply.text('CHILD-SECRET found in notes')] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'look', description: 'look' } }), reply.text('The notes are fine.')] },
     ]);
-    const run = await runDelegate(['-p', 'check the notes', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'check the notes', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     return lastJsonLine(run.stdout);
   }
@@ -40,14 +30,14 @@ describe('delegate CLI: resume, continue, compact', function () {
     const first = await firstSession();
     const transcript = String(first.transcript);
     const linesBefore = readFileSync(transcript, 'utf8').trim().split('\n').length;
-    api.route([{ name: 'parent', match: () => true, replies: [reply.text('Yes, still fine.')] }]);
-    const before = api.messageRequests().length;
-    const run = await runDelegate(['--resume', String(first.session_id), '-p', 'still fine?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('Yes, still fine.')] }]);
+    const before = cli.api.messageRequests().length;
+    const run = await runDelegate(['--resume', String(first.session_id), '-p', 'still fine?', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const result = lastJsonLine(run.stdout);
     assert.equal(result.session_id, first.session_id);
     assert.equal(result.transcript, transcript);
-    const sent = must(must(api.messageRequests()[before]).body.messages);
+    const sent = must(must(cli.api.messageRequests()[before]).body.messages);
     assert.deepEqual(sent.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
     const text = JSON.stringify(sent);
     assert.match(text, /check the notes/);
@@ -63,8 +53,8 @@ describe('delegate CLI: resume, continue, compact', function () {
 
   it('--continue takes the most recent session of that folder', async () => {
     const first = await firstSession();
-    api.route([{ name: 'parent', match: () => true, replies: [reply.text('continued')] }]);
-    const run = await runDelegate(['--continue', '-p', 'and?', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('continued')] }]);
+    const run = await runDelegate(['--continue', '-p', 'and?', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(lastJsonLine(run.stdout).session_id, first.session_id);
   });
@@ -74,21 +64,21 @@ describe('delegate CLI: resume, continue, compact', function () {
     const id = String(first.session_id);
     const lockFile = String(first.transcript).replace(/\.jsonl$/, '.lock');
     assert.equal(existsSync(lockFile), false, 'released when the first run ended');
-    api.route([{ name: 'parent', match: () => true, replies: [reply.text('slow answer', { delayMs: 1500 }), reply.text('after it')] }]);
-    const before = api.messageRequests().length;
-    const slow = runDelegate(['--resume', id, '-p', 'take your time', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
-    for (let i = 0; api.messageRequests().length === before; i++) {
+    cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('slow answer', { delayMs: 1500 }), reply.text('after it')] }]);
+    const before = cli.api.messageRequests().length;
+    const slow = runDelegate(['--resume', id, '-p', 'take your time', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
+    for (let i = 0; cli.api.messageRequests().length === before; i++) {
       assert.ok(i < 200, 'the first resume reached the model');
       await new Promise((r) => setTimeout(r, 25));
     }
-    const second = await runDelegate(['--continue', '-p', 'me too', '--cwd', dirs.workdir], { env: env() });
+    const second = await runDelegate(['--continue', '-p', 'me too', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(second.code, 2);
     assert.equal(second.stderr.trim().split('\n').length, 1, second.stderr);
     assert.match(second.stderr, new RegExp(`^delegate: session ${id} is in use by another Delegate \\(pid \\d+, since `));
-    assert.equal(api.messageRequests().length, before + 1, 'the refused run sent nothing');
+    assert.equal(cli.api.messageRequests().length, before + 1, 'the refused run sent nothing');
     assert.equal((await slow).code, 0);
     assert.equal(existsSync(lockFile), false);
-    const after = await runDelegate(['--continue', '-p', 'me too', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const after = await runDelegate(['--continue', '-p', 'me too', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(after.code, 0, after.stderr);
     assert.equal(lastJsonLine(after.stdout).session_id, id);
     const seqs = readJsonl(String(first.transcript)).map((l) => Number(l.seq));
@@ -96,16 +86,16 @@ describe('delegate CLI: resume, continue, compact', function () {
   });
 
   it('an unknown id, or nothing to continue, is one line and exit 2', async () => {
-    const unknown = await runDelegate(['--resume', 'no-such-session', '-p', 'x', '--cwd', dirs.workdir], { env: env() });
+    const unknown = await runDelegate(['--resume', 'no-such-session', '-p', 'x', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr.trim().split('\n').length, 1, unknown.stderr);
     assert.match(unknown.stderr, /no session "no-such-session"/);
-    const none = await runDelegate(['--continue', '-p', 'x', '--cwd', dirs.workdir], { env: env() });
+    const none = await runDelegate(['--continue', '-p', 'x', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /no session to continue in/);
-    const bad = await runDelegate(['--resume', '../../etc/passwd', '-p', 'x', '--cwd', dirs.workdir], { env: env() });
+    const bad = await runDelegate(['--resume', '../../etc/passwd', '-p', 'x', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(bad.code, 2);
-    const compactAlone = await runDelegate(['--compact', '--cwd', dirs.workdir], { env: env() });
+    const compactAlone = await runDelegate(['--compact', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(compactAlone.code, 2);
     assert.match(compactAlone.stderr, /--compact needs a session/);
   });
@@ -113,25 +103,25 @@ describe('delegate CLI: resume, continue, compact', function () {
   it('--compact summarizes the resumed conversation and says so; the next resume starts from the summary', async () => {
     const first = await firstSession();
     // Too little to summarize after one prompt: two more prompts first.
-    api.route([
+    cli.api.route([
       { name: 'summary', match: (r) => systemText(r).startsWith('You summarize'), replies: [reply.text('SUMMARY: the notes were checked and are fine')] },
       { name: 'parent', match: () => true, replies: [reply.text('a'), reply.text('b'), reply.text('c')] },
     ]);
     for (const p of ['one', 'two', 'three']) {
-      const r = await runDelegate(['--resume', String(first.session_id), '-p', p, '--cwd', dirs.workdir], { env: env() });
+      const r = await runDelegate(['--resume', String(first.session_id), '-p', p, '--cwd', cli.dirs.workdir], { env: cli.env() });
       assert.equal(r.code, 0, r.stderr);
     }
-    const compact = await runDelegate(['--resume', String(first.session_id), '--compact', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env() });
+    const compact = await runDelegate(['--resume', String(first.session_id), '--compact', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
     assert.equal(compact.code, 0, compact.stderr);
     const line = lastJsonLine(compact.stdout);
     assert.equal(line.type, 'compacted');
     assert.equal(line.compacted, true);
     assert.ok(Number(line.tokens_after) < Number(line.tokens_before));
-    api.route([{ name: 'parent', match: () => true, replies: [reply.text('from the summary')] }]);
-    const before = api.messageRequests().length;
-    const next = await runDelegate(['--continue', '-p', 'what now?', '--cwd', dirs.workdir, '--output-format', 'stream-json'], { env: env() });
+    cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('from the summary')] }]);
+    const before = cli.api.messageRequests().length;
+    const next = await runDelegate(['--continue', '-p', 'what now?', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(next.code, 0, next.stderr);
-    const sent = JSON.stringify(must(api.messageRequests()[before]).body.messages);
+    const sent = JSON.stringify(must(cli.api.messageRequests()[before]).body.messages);
     assert.match(sent, /SUMMARY: the notes were checked/);
     assert.doesNotMatch(sent, /check the notes"/, 'the first prompt now lives in the summary');
   });

@@ -6,28 +6,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { reply } from '../fixtures/messages-api-server';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 describe('the CLI start path', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
-  let dirs: { workdir: string; dataHome: string };
-  const env = (more: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome, ...more });
+  const cli = cliSuite();
   const run = async (more: Record<string, string> = {}) => {
-    api.script(reply.text('done'));
-    const r = await runDelegate(['-p', 'hi', '--cwd', dirs.workdir, '--output-format', 'json'], { env: env(more) });
+    cli.api.script(reply.text('done'));
+    const r = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env(more) });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(lastJsonLine(r.stdout).result, 'done');
     return r;
   };
 
-  before(assertBuilt);
-  beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
-  });
-  afterEach(() => api.close());
 
   it('sends its requests without loading undici (Node 20 loads it on the first touch of fetch or Headers)', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'delegate-start-'));

@@ -5,21 +5,19 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, makeDirs, runDelegate } from '../support/run-cli';
+import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
+import { runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 describe('delegate CLI: web_fetch permissions', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
+  const cli = cliSuite();
   let page: Server;
   let pageUrl: string;
   let served = 0;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
-  const fetchResult = () => lastToolResults(api.messageRequests()[1] as RecordedRequest)[0];
+  const fetchResult = () => lastToolResults(cli.api.messageRequests()[1] as RecordedRequest)[0];
 
   before(async () => {
-    assertBuilt();
     page = createServer((_req, res) => {
       served++;
       res.writeHead(200, { 'content-type': 'text/plain' }).end('the dev server page');
@@ -29,15 +27,12 @@ describe('delegate CLI: web_fetch permissions', function () {
   });
   after(() => page.close());
   beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
     served = 0;
   });
-  afterEach(() => api.close());
 
   it('plan mode: web_fetch is refused with why and the rule that allows the host; -v shows it as one line', async () => {
-    api.script(reply.toolUse({ name: 'web_fetch', input: { url: 'https://docs.example.com/guide?q=from-the-workspace' } }), reply.text('Could not fetch.'));
-    const run = await runDelegate(['-p', 'plan it', '--cwd', dirs.workdir, '--permission-mode', 'plan', '-v'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'web_fetch', input: { url: 'https://docs.example.com/guide?q=from-the-workspace' } }), reply.text('Could not fetch.'));
+    const run = await runDelegate(['-p', 'plan it', '--cwd', cli.dirs.workdir, '--permission-mode', 'plan', '-v'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const result = fetchResult();
     assert.equal(result?.is_error, true);
@@ -49,8 +44,8 @@ describe('delegate CLI: web_fetch permissions', function () {
   });
 
   it('a fetch to 127.0.0.1 is refused in bypassPermissions, naming the host and the rule; nothing reaches the server', async () => {
-    api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('Refused.'));
-    const run = await runDelegate(['-p', 'check the dev server', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('Refused.'));
+    const run = await runDelegate(['-p', 'check the dev server', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const result = fetchResult();
     assert.equal(result?.is_error, true);
@@ -63,8 +58,8 @@ describe('delegate CLI: web_fetch permissions', function () {
   });
 
   it('--allowed-tools "web_fetch(domain:127.0.0.1)" allows it in default mode (no other question either)', async () => {
-    api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('It is up.'));
-    const run = await runDelegate(['-p', 'check the dev server', '--cwd', dirs.workdir, '--allowed-tools', 'web_fetch(domain:127.0.0.1)'], { env: env() });
+    cli.api.script(reply.toolUse({ name: 'web_fetch', input: { url: pageUrl } }), reply.text('It is up.'));
+    const run = await runDelegate(['-p', 'check the dev server', '--cwd', cli.dirs.workdir, '--allowed-tools', 'web_fetch(domain:127.0.0.1)'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr.includes('rules with content'), false, run.stderr);
     const result = fetchResult();

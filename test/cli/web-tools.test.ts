@@ -7,24 +7,20 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { firstUserText, lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
 
 const PAGE = '<!doctype html><html><head><title>T</title><script>var secret = 1;</script></head><body><h1>Release notes</h1><p>Version <b>PAGE-4.2</b> ships today.</p><ul><li>faster</li><li>smaller</li></ul></body></html>';
 
 describe('delegate CLI: web tools', function () {
   this.timeout(30_000);
-  let api: MessagesApiServer;
+  const cli = cliSuite();
   let site: Server;
   let pageUrl: string;
-  let dirs: { workdir: string; dataHome: string };
-  const env = () => ({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome });
 
-  before(assertBuilt);
   beforeEach(async () => {
-    api = await startMessagesApiServer();
-    dirs = makeDirs();
     site = createServer((req, res) => {
       res.writeHead(req.url === '/notes' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(req.url === '/notes' ? PAGE : 'not here');
@@ -33,12 +29,11 @@ describe('delegate CLI: web tools', function () {
     pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/notes`;
   });
   afterEach(async () => {
-    await api.close();
     await new Promise<void>((resolve) => site.close(() => resolve()));
   });
 
   it('web_fetch returns the page as markdown; with a prompt the model answers from the page', async () => {
-    api.route([
+    cli.api.route([
       { name: 'page question', match: (r) => firstUserText(r).includes('PAGE-4.2') && !r.body.tools?.length, replies: [reply.text('The version is PAGE-4.2.')] },
       {
         name: 'main',
@@ -52,20 +47,20 @@ describe('delegate CLI: web tools', function () {
         ],
       },
     ]);
-    const run = await runDelegate(['-p', 'read the notes', '--cwd', dirs.workdir, '--permission-mode', 'bypassPermissions', '--allowed-tools', 'web_fetch(domain:127.0.0.1)', '--output-format', 'json'], { env: env() });
+    const run = await runDelegate(['-p', 'read the notes', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--allowed-tools', 'web_fetch(domain:127.0.0.1)', '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    api.assertAllConsumed();
+    cli.api.assertAllConsumed();
     assert.equal(lastJsonLine(run.stdout).result, 'read it');
-    const [page, answer] = lastToolResults(must(api.messageRequests().at(-1)));
+    const [page, answer] = lastToolResults(must(cli.api.messageRequests().at(-1)));
     assert.equal(page?.is_error, undefined, String(page?.content));
     assert.equal(page?.content, '# Release notes\n\nVersion **PAGE-4.2** ships today.\n\n- faster\n- smaller');
     assert.match(String(answer?.content), /^The version is PAGE-4\.2\.\n\n\[answered from http:\/\/127\.0\.0\.1:\d+\/notes\]$/);
-    const question = must(api.messageRequests().find((r: RecordedRequest) => !r.body.tools?.length));
+    const question = must(cli.api.messageRequests().find((r: RecordedRequest) => !r.body.tools?.length));
     assert.match(firstUserText(question), /Which version ships\?/);
   });
 
   it('--web-search on offers the server tool; the search shows as a tool row in the stream', async () => {
-    api.script(
+    cli.api.script(
       reply.blocks(
         [
           { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'delegate cli' } },
@@ -75,10 +70,10 @@ describe('delegate CLI: web tools', function () {
         { stopReason: 'end_turn' },
       ),
     );
-    const run = await runDelegate(['-p', 'search', '--cwd', dirs.workdir, '--web-search', 'on', '--output-format', 'stream-json'], { env: env() });
+    const run = await runDelegate(['-p', 'search', '--cwd', cli.dirs.workdir, '--web-search', 'on', '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     // With the tools every agent shares (the agent's own task and task_output come after it, for the prompt cache).
-    const tools = must(must(api.messageRequests()[0]).body.tools);
+    const tools = must(must(cli.api.messageRequests()[0]).body.tools);
     assert.deepEqual(tools.find((t) => t.name === 'web_search'), { type: 'web_search_20250305', name: 'web_search', max_uses: 5, cache_control: { type: 'ephemeral' } });
     assert.deepEqual(tools.slice(tools.findIndex((t) => t.name === 'web_search') + 1).map((t) => t.name), ['task', 'task_output']);
     const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);

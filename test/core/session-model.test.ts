@@ -5,7 +5,7 @@ import { must } from '../support/must';
 import type { DelegateEvent } from '../../src/core/events';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
-import { sessionDirs } from './session.test';
+import { sessionDirs } from '../support/session-dirs';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 

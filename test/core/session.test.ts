@@ -2,9 +2,6 @@
 // numbers never repeat, and a session rebuilt from its transcript goes on exactly where it was.
 import assert from 'node:assert/strict';
 import { must } from '../support/must';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { INTERRUPTED_RESULT } from '../../src/core/agent/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
@@ -13,14 +10,11 @@ import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/store/session-replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
+import { isChild } from '../support/is-child';
+import { sessionDirs } from '../support/session-dirs';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
-const isChildRequest = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);
-
-export function sessionDirs(): { workdir: string; transcriptRoot: string } {
-  return { workdir: mkdtempSync(join(tmpdir(), 'delegate-sess-ws-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-sess-tr-')) };
-}
 
 async function open(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: Partial<SessionConfig> = {}): Promise<{ session: Session; events: DelegateEvent[] }> {
   const session = await createSession({ ...dirs, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow, ...extra });
@@ -94,7 +88,7 @@ describe('session: follow-ups, history and resume', () => {
   it('resumes from the transcript: same id, the parent’s conversation only, seq and turns continue, appended', async () => {
     const dirs = sessionDirs();
     const CANARY = 'CANARY-only-in-the-child';
-    const model = new ScriptedModel((r) => (isChildRequest(r) ? 'child' : 'default'))
+    const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'look', description: 'look around' } }] }, { text: 'the child looked' }, { text: 'noted' })
       .script('child', { text: `found ${CANARY}` });
     const first = await open(model, dirs);
@@ -126,7 +120,7 @@ describe('session: follow-ups, history and resume', () => {
 
   it('lists an interrupted session as interrupted and never reuses an agent id on resume', async () => {
     const dirs = sessionDirs();
-    const model = new ScriptedModel((r) => (isChildRequest(r) ? 'child' : 'default'))
+    const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'wait', description: 'waiter' } }] })
       .script('child', { text: 'never', delayMs: 5000 });
     const { session, events } = await open(model, dirs);
@@ -149,7 +143,7 @@ describe('session: compaction', () => {
     const dirs = sessionDirs();
     const steps = 60;
     const childSizes: number[] = [];
-    const model = new ScriptedModel((r) => (r.system.startsWith('You summarize') ? 'summary' : isChildRequest(r) ? 'child' : 'default'));
+    const model = new ScriptedModel((r) => (r.system.startsWith('You summarize') ? 'summary' : isChild(r) ? 'child' : 'default'));
     model.script('default', { toolUses: [{ name: 'task', input: { prompt: 'read all the logs', description: 'reader' } }] }, (req) => ({ text: `done; parent saw ${req.messages.length} messages` }));
     for (let i = 0; i < steps; i++) {
       model.script('child', (req) => {

@@ -178,6 +178,9 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
 
 /** The subagents read the canary file; no main-agent request may hold it. */
 function assertNoLeak(requests: LmRecorded[]): void {
-  for (const r of requests.filter((x) => !isChildRequest(x.request))) assert.ok(!wholeLmRequest(r.request).includes(CANARY), `main agent request #${r.index} must not hold the canary`);
+  const main = requests.filter((x) => !isChildRequest(x.request));
+  // An empty list would pass the check below without checking anything.
+  assert.ok(main.length > 0, `no main-agent request among the ${requests.length} recorded: nothing to check for the canary`);
+  for (const r of main) assert.ok(!wholeLmRequest(r.request).includes(CANARY), `main agent request #${r.index} must not hold the canary`);
 }
 

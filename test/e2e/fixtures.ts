@@ -6,7 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { firstUserText, systemText, type MessagesRequestBody, type RecordedRequest, type Reply, type Route } from '../fixtures/messages-api-server';
+import { firstUserText, type MessagesRequestBody, type RecordedRequest, type Reply, type Route } from '../fixtures/messages-api-server';
+import { isChild } from '../support/is-child';
+export { isChild };
 
 export const CANARY = 'CANARY-e2e-5c1f9d';
 export const CONFIG_JSON = '{\n  "retries": 3\n}\n';
@@ -36,8 +38,6 @@ export function createWorkspace(prefix: string): { dir: string; remove(): void }
   process.on('exit', remove);
   return { dir, remove };
 }
-
-export const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 
 /** The main agent's route: every request that is not a subagent's. */
 export function parentRoute(replies: Reply[]): Route {

@@ -14,9 +14,9 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/vscode/workspace-files';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { isChild } from '../support/is-child';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
-const isChild = (req: RecordedRequest): boolean => systemText(req).includes('You are a subagent');
 
 describe('Delegate in the extension host', () => {
   let api: DelegateApi;
@@ -76,6 +76,11 @@ describe('Delegate in the extension host', () => {
     await vscode.commands.executeCommand('delegate.ask', 'What do the notes say?');
     server.assertAllConsumed();
     const { state } = api.controller.snapshot();
+    // The status bar's figures are the view's totals: one count, not a second one kept beside it.
+    const status = api.controller.status();
+    assert.ok(status.tokens > 0, 'the run used tokens');
+    assert.equal(status.tokens, state.totals.tokens.input + state.totals.tokens.output);
+    assert.equal(status.costUsd, state.totals.costUsd ?? 0);
     const tasks = allTasks(state);
     assert.equal(tasks.length, 1);
     const task = tasks[0] as TaskNode;

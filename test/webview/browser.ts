@@ -1,9 +1,11 @@
 /**
  * Headless Chromium around the built panel (dist/webview/test-harness.html): launch, open a
  * page (optionally with a saved webview state), post host messages, read what the panel posted
- * and what it saved. Page-side code only touches `globalThis` (the root tsconfig has no DOM lib).
+ * and what it saved; `panelSuite` is the set-up every panel suite shares. Page-side code only touches
+ * `globalThis` (the root tsconfig has no DOM lib).
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -35,6 +37,51 @@ export async function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+export interface PanelSuite {
+  /** The suite's browser. */
+  readonly browser: Browser;
+  /** This test's panel (with `pagePerTest`, the default). */
+  readonly page: Page;
+}
+
+/**
+ * The set-up every panel suite shares, inside its `describe`: the panel built (scripts/build-webview.mjs), Chromium
+ * required and launched once for the suite, the artifacts folder made, and unless `pagePerTest` is false a fresh
+ * panel of `size` for each test, closed after it.
+ */
+export function panelSuite(options: { size?: { width: number; height: number }; pagePerTest?: boolean } = {}): PanelSuite {
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  before(async () => {
+    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+    requireBrowser();
+    browser = await launch();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  if (options.pagePerTest !== false) {
+    beforeEach(async () => {
+      if (!browser) throw new Error('panelSuite: the browser did not start');
+      page = await openPanel(browser, undefined, options.size);
+    });
+    afterEach(async () => {
+      await page?.close();
+    });
+  }
+  return {
+    get browser() {
+      if (!browser) throw new Error('panelSuite: no browser outside the suite');
+      return browser;
+    },
+    get page() {
+      if (!page) throw new Error('panelSuite: no page outside a test (or pagePerTest is false)');
+      return page;
+    },
+  };
 }
 
 /** Opens the panel; `savedState` plays the part of what VS Code kept from `setState`. */

@@ -5,13 +5,10 @@
  * test-artifacts/webview/changes-*.png.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { toolStateLabel } from '../../src/view-model/format';
 import { applyEvents, createSessionView, type SessionViewState, type ToolCallNode } from '../../src/view-model/session-view';
-import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, posted, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -106,45 +103,28 @@ describe('several subagents in one folder: the view', () => {
 
   describe('in the panel (headless Chromium)', function () {
     this.timeout(60_000);
-    let browser: Browser;
-    let page: Page;
-
-    before(async () => {
-      execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-      requireBrowser();
-      browser = await launch();
-      mkdirSync(ARTIFACTS, { recursive: true });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    beforeEach(async () => {
-      page = await openPanel(browser, undefined, { width: 480, height: 760 });
-    });
-    afterEach(async () => {
-      await page?.close();
-    });
+    const panel = panelSuite({ size: { width: 480, height: 760 } });
 
     it('shows the stale refusal, the Changes row (files open their diff, Revert asks the host) and then what the revert did', async () => {
       const s = changesSession();
       const events = s.take();
-      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events });
+      await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events });
       // Task B: its refused edit reads "stale", and its output names who changed the file.
-      const b = page.locator(item('task:tu-b'));
+      const b = panel.page.locator(item('task:tu-b'));
       await b.locator(':scope > .task-text .task-title').click();
-      const stale = page.locator(item('tool:b2'));
+      const stale = panel.page.locator(item('tool:b2'));
       await stale.waitFor();
       assert.equal((await stale.locator('.row-state').first().textContent())?.trim(), 'stale');
       await stale.locator('.tool-name').click();
-      await page.locator('.detail-output.is-error', { hasText: 'changed it. Read it again' }).waitFor();
-      await page.waitForTimeout(200); // codicon font
-      await page.screenshot({ path: join(ARTIFACTS, 'changes-stale-refusal.png') });
+      await panel.page.locator('.detail-output.is-error', { hasText: 'changed it. Read it again' }).waitFor();
+      await panel.page.waitForTimeout(200); // codicon font
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-stale-refusal.png') });
       await b.locator(':scope > .task-text .task-title').click();
 
       // Task A: its Changes row sits between the calls and the result, collapsed, with the Revert action.
-      const a = page.locator(item('task:tu-a'));
+      const a = panel.page.locator(item('task:tu-a'));
       await a.locator(':scope > .task-text .task-title').click();
-      const changes = page.locator(item('changes:task:tu-a'));
+      const changes = panel.page.locator(item('changes:task:tu-a'));
       await changes.waitFor();
       const order = await a.locator(':scope > vscode-tree-item').evaluateAll((els) => els.map((e) => e.className.split(' ')[0]));
       assert.deepEqual(order, ['text-row', 'tool-row', 'tool-row', 'tool-row', 'tool-row', 'changes-row', 'text-row']);
@@ -160,12 +140,12 @@ describe('several subagents in one folder: the view', () => {
       const command = changes.locator('vscode-tree-item.change-command');
       assert.deepEqual([await command.locator('.change-command-text').textContent(), await command.locator('.row-state').textContent()], ['npm test', 'exit 1']);
       assert.match((await changes.locator('vscode-tree-item.change-note').textContent()) ?? '', /Files changed by commands are not listed/);
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(ARTIFACTS, 'changes-manifest.png') });
+      await panel.page.waitForTimeout(200);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-manifest.png') });
 
       await files.first().locator('.path-link').click();
       await changes.locator('.changes-revert').click();
-      const sent = (await posted(page)).filter((m) => m.type === 'open_change' || m.type === 'revert_agent');
+      const sent = (await posted(panel.page)).filter((m) => m.type === 'open_change' || m.type === 'revert_agent');
       assert.deepEqual(sent, [
         { type: 'open_change', agentId: 'agent-a', path: 'src/config.ts' },
         { type: 'revert_agent', agentId: 'agent-a' },
@@ -174,16 +154,16 @@ describe('several subagents in one folder: the view', () => {
 
       // The host reverted: one file put back, one refused; the row says so, the conversation has a notice.
       revertEvent(s);
-      await send(page, { type: 'events', events: s.take() });
+      await send(panel.page, { type: 'events', events: s.take() });
       await changes.locator('[data-revert="refused"]').waitFor();
       assert.deepEqual(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')}: ${e.querySelector('.row-state')?.textContent}`)), [
         'src/config.ts: not reverted',
         'test/config.test.ts: reverted (deleted)',
       ]);
       assert.ok(await changes.locator('.changes-revert').isVisible(), 'a refused file can be tried again');
-      await page.locator('.notice', { hasText: 'Reverted the changes of "raise retries"' }).waitFor();
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(ARTIFACTS, 'changes-reverted.png'), fullPage: true });
+      await panel.page.locator('.notice', { hasText: 'Reverted the changes of "raise retries"' }).waitFor();
+      await panel.page.waitForTimeout(200);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-reverted.png'), fullPage: true });
     });
   });
 });

@@ -35,7 +35,9 @@ export class Script {
     return batch;
   }
 
+  /** A root run's start as the core sends it: the prompt event, then the agent's start and its opening message. */
   rootStart(prompt: string): void {
+    this.emit(ROOT, null, { type: 'prompt', text: prompt });
     this.emit(ROOT, null, { type: 'agent_started', prompt, depth: 0, model: 'claude-sonnet' });
     this.emit(ROOT, null, { type: 'message', message: { role: 'user', content: prompt } });
   }
@@ -55,7 +57,7 @@ export class Script {
   /** The parent's `task` call and the child's start. */
   taskStart(parent: string, grandParent: string | null, toolUseId: string, child: string, description: string, depth: number): void {
     const prompt = `${description}. Report what you found in a short summary.`;
-    this.emit(parent, grandParent, { type: 'tool_started', toolUseId, name: 'task', input: { description, prompt } });
+    this.emit(parent, grandParent, { type: 'tool_started', toolUseId, name: 'task', kind: 'delegate', input: { description, prompt } });
     this.emit(child, parent, { type: 'agent_started', prompt, description, depth, model: 'claude-sonnet', toolUseId });
   }
 

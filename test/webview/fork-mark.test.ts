@@ -4,12 +4,9 @@
  * node has no badge.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { ARTIFACTS, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -44,37 +41,20 @@ function forkSession(): Script {
 
 describe('webview panel: the fork mark on a task node', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser);
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  const panel = panelSuite();
 
   it('a fork has a "fork" badge with a tooltip that says so, and no agent chip; an ordinary subagent has no badge', async () => {
     const state = snapshotOf(forkSession().events);
     const forkNode = state.nodes['task:tu-fork'];
     assert.equal(forkNode?.kind === 'task' && forkNode.fork, true, 'the view-model marks it');
-    await send(page, { type: 'snapshot', state, running: true });
-    const badge = page.locator(`${item('task:tu-fork')} .task-fork`).first();
+    await send(panel.page, { type: 'snapshot', state, running: true });
+    const badge = panel.page.locator(`${item('task:tu-fork')} .task-fork`).first();
     assert.equal(await badge.isVisible(), true);
     assert.equal((await badge.textContent())?.trim(), 'fork');
     assert.equal(await badge.locator('.codicon-repo-forked').count(), 1);
     assert.match((await badge.getAttribute('title')) ?? '', /^Fork: started from its parent's conversation so far .*cannot delegate · claude-sonnet$/);
-    assert.equal(await page.locator(`${item('task:tu-fork')} .task-agent`).first().isHidden(), true, 'no "fork" agent chip beside the badge');
-    assert.equal(await page.locator(`${item('task:tu-fresh')} .task-fork`).first().isHidden(), true);
-    await page.screenshot({ path: join(ARTIFACTS, 'fork-mark.png') });
+    assert.equal(await panel.page.locator(`${item('task:tu-fork')} .task-agent`).first().isHidden(), true, 'no "fork" agent chip beside the badge');
+    assert.equal(await panel.page.locator(`${item('task:tu-fresh')} .task-fork`).first().isHidden(), true);
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'fork-mark.png') });
   });
 });

@@ -1,7 +1,7 @@
 // The reducer's side of hooks and project instructions: which events become notices, and that hook context
 // or a Stop hook's note never shows as something the user typed.
 import assert from 'node:assert/strict';
-import { addUserPrompt, applyEvents, createSessionView, settleInterrupted, type NoticeNode, type SessionViewState } from '../../src/view-model/session-view';
+import { applyEvents, createSessionView, settleInterrupted, type NoticeNode, type SessionViewState } from '../../src/view-model/session-view';
 import { ROOT, Script, usage } from './fixtures';
 
 function notices(state: SessionViewState): string[] {
@@ -50,6 +50,7 @@ describe('session view: hooks and project instructions', () => {
   it('the prompt row shows what was typed, not the hooks\' context; later user notes of the run are not prompts', () => {
     const s = new Script();
     const prompt = 'add a helper';
+    s.emit(ROOT, null, { type: 'prompt', text: prompt });
     s.emit(ROOT, null, { type: 'agent_started', prompt, depth: 0, model: 'm' });
     s.emit(ROOT, null, { type: 'message', message: { role: 'user', content: [{ type: 'text', text: prompt }, { type: 'text', text: '<user-prompt-submit-hook>\nConventions\n</user-prompt-submit-hook>' }] } });
     s.turn(ROOT, null, 1);
@@ -59,24 +60,31 @@ describe('session view: hooks and project instructions', () => {
     s.rootText(2, 'Tests pass.');
     s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'Tests pass.', turns: 2, toolCalls: 0, usage: usage(1, 1), durationMs: 5 });
     const state = createSessionView();
-    addUserPrompt(state, prompt, s.time);
     applyEvents(state, s.events);
     assert.deepEqual(kinds(state), ['user', 'text', 'text']);
     const user = state.nodes[state.items[0] ?? ''];
     assert.equal(user?.kind === 'user' && user.text, prompt);
-    // Rebuilt from the transcript alone (no host-added prompt), the prompt row is still there, once.
+    // Rebuilt from a transcript written before the prompt event, the prompt row is still there, once.
     const replayed = createSessionView();
-    applyEvents(replayed, s.events);
+    applyEvents(replayed, s.events.filter((e) => e.type !== 'prompt'));
     assert.deepEqual(kinds(replayed), ['user', 'text', 'text']);
   });
 
   it('a blocked prompt (a hook event and no agent) does not look like an interrupted run when the session is reopened', () => {
     const s = new Script();
+    s.emit(ROOT, null, { type: 'prompt', text: 'my key is sk-123' });
     s.emit(ROOT, null, { type: 'hook', hookEvent: 'UserPromptSubmit', outcome: 'blocked', message: 'no' });
+    // Live: what was typed, then why it went no further; nothing runs.
+    const live = createSessionView();
+    applyEvents(live, s.events);
+    assert.deepEqual(kinds(live), ['user', 'notice']);
+    assert.equal(live.running, false);
+    // Reopened from the transcript, which keeps no prompt event (a blocked prompt stays off the disk).
     const state = createSessionView();
-    applyEvents(state, s.events);
+    applyEvents(state, s.events.filter((e) => e.type !== 'prompt'));
     settleInterrupted(state, 'the editor closed');
     assert.deepEqual(notices(state), ['error: The prompt was blocked by a UserPromptSubmit hook: no']);
+    assert.deepEqual(kinds(state), ['notice']);
     assert.equal(state.running, false);
   });
 });

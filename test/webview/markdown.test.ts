@@ -5,11 +5,9 @@
  * the dark/light screenshots in test-artifacts/webview/.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, openPanel, posted, send, panelSuite } from './browser';
 import { ROOT } from './fixtures';
 import { ANSWER, answerState, HOSTILE, promptOnly, resultState, streamedCut, TRICKY, TRICKY_CUTS, WORKSPACE } from './markdown-fixtures';
 
@@ -39,28 +37,11 @@ async function tags(page: Page, selector: string): Promise<string[]> {
 
 describe('webview markdown (headless Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser);
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  const panel = panelSuite();
 
   it('renders headings, lists, a table, a blockquote, inline code and emphasis', async () => {
-    await showAnswer(page, ANSWER);
-    const md = page.locator('.msg-assistant .md');
+    await showAnswer(panel.page, ANSWER);
+    const md = panel.page.locator('.msg-assistant .md');
     assert.equal(await md.locator('h2').textContent(), 'Flaky test fixed');
     assert.deepEqual(await md.locator('table th').allTextContents(), ['File', 'Change', 'Lines']);
     assert.deepEqual(await md.locator('table tbody tr').first().locator('td').allTextContents(), ['test/a.test.ts', 'sleep → await settled()', '4']);
@@ -76,15 +57,15 @@ describe('webview markdown (headless Chromium)', function () {
     assert.equal(await md.locator('blockquote code.md-code-inline').textContent(), '--retries 0');
     assert.equal(await md.locator('p code.md-code-inline').first().textContent(), 'test/a.test.ts:12');
     const more = '# One\n\n### Three\n\n3. three\n4. four\n\n~~gone~~ and a line\nbreak\n\n---\n\n    indented code\n';
-    await showAnswer(page, more);
-    assert.deepEqual(await tags(page, '.msg-assistant .md'), ['h1', 'h3', 'ol', 'li', 'li', 'p', 's', 'br', 'hr', 'div', 'div', 'span', 'button', 'span', 'pre', 'code']);
-    assert.equal(await page.locator('.msg-assistant ol').getAttribute('start'), '3');
-    assert.equal(await page.locator('.msg-assistant pre code').textContent(), 'indented code');
+    await showAnswer(panel.page, more);
+    assert.deepEqual(await tags(panel.page, '.msg-assistant .md'), ['h1', 'h3', 'ol', 'li', 'li', 'p', 's', 'br', 'hr', 'div', 'div', 'span', 'button', 'span', 'pre', 'code']);
+    assert.equal(await panel.page.locator('.msg-assistant ol').getAttribute('start'), '3');
+    assert.equal(await panel.page.locator('.msg-assistant pre code').textContent(), 'indented code');
   });
 
   it('highlights a fenced block with a language (token spans), leaves one without a language plain', async () => {
-    await showAnswer(page, ANSWER);
-    const code = page.locator('.msg-assistant .md-code').first();
+    await showAnswer(panel.page, ANSWER);
+    const code = panel.page.locator('.msg-assistant .md-code').first();
     assert.equal(await code.locator('.md-code-lang').textContent(), 'ts');
     // The highlighter bundle loads on first use (its own <script>, with main.js's nonce).
     await code.locator('span.hl-keyword').first().waitFor();
@@ -94,10 +75,10 @@ describe('webview markdown (headless Chromium)', function () {
     const raw = ANSWER.split('```ts\n')[1]?.split('\n```')[0];
     assert.equal(await code.locator('pre code').textContent(), raw, 'highlighting keeps the exact text');
 
-    await showAnswer(page, 'Plain:\n\n```\nconst x = 1; // not highlighted\n```\n\nUnknown:\n\n```klingon\nQapla\'\n```\n');
-    const blocks = page.locator('.msg-assistant .md-code');
+    await showAnswer(panel.page, 'Plain:\n\n```\nconst x = 1; // not highlighted\n```\n\nUnknown:\n\n```klingon\nQapla\'\n```\n');
+    const blocks = panel.page.locator('.msg-assistant .md-code');
     assert.equal(await blocks.count(), 2);
-    await page.waitForTimeout(100);
+    await panel.page.waitForTimeout(100);
     assert.equal(await blocks.nth(0).locator('pre code').textContent(), 'const x = 1; // not highlighted');
     assert.equal(await blocks.nth(0).locator('pre code span').count(), 0);
     assert.equal(await blocks.nth(1).locator('.md-code-lang').textContent(), 'klingon');
@@ -105,25 +86,25 @@ describe('webview markdown (headless Chromium)', function () {
   });
 
   it('copy button puts the raw code on the clipboard and shows a check for a moment', async () => {
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await showAnswer(page, ANSWER);
-    const code = page.locator('.msg-assistant .md-code').first();
+    await panel.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await showAnswer(panel.page, ANSWER);
+    const code = panel.page.locator('.msg-assistant .md-code').first();
     await code.locator('span.hl-keyword').first().waitFor();
     const button = code.locator('button.md-code-copy');
     assert.equal(await button.getAttribute('aria-label'), 'Copy code');
     await button.click();
     await button.locator('.codicon-check').waitFor();
     assert.equal(await button.getAttribute('title'), 'Copied');
-    const clip = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+    const clip = await panel.page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
     assert.equal(clip, ANSWER.split('```ts\n')[1]?.split('\n```')[0]);
     await button.locator('.codicon-copy').waitFor({ timeout: 3000 });
     assert.equal(await button.getAttribute('title'), 'Copy code');
   });
 
   it('links: workspace files post open_file with path and line, http(s) posts open_external', async () => {
-    await showAnswer(page, `${ANSWER}\n[abs](file://${WORKSPACE}/src/b.ts#L7) [plain](docs/x.md)`);
-    const links = page.locator('.msg-assistant a.md-link');
-    const last = async (): Promise<unknown> => (await posted(page)).at(-1);
+    await showAnswer(panel.page, `${ANSWER}\n[abs](file://${WORKSPACE}/src/b.ts#L7) [plain](docs/x.md)`);
+    const links = panel.page.locator('.msg-assistant a.md-link');
+    const last = async (): Promise<unknown> => (await posted(panel.page)).at(-1);
     await links.filter({ hasText: 'test/a.test.ts:12' }).click();
     assert.deepEqual(await last(), { type: 'open_file', path: 'test/a.test.ts', line: 12 });
     await links.filter({ hasText: 'setup' }).click();
@@ -138,23 +119,23 @@ describe('webview markdown (headless Chromium)', function () {
     assert.deepEqual(await last(), { type: 'open_external', url: 'https://nodejs.org/api/timers.html' }, 'a bare URL is linked too');
     // Keyboard: links are focusable and Enter follows them.
     await links.filter({ hasText: 'mocha docs' }).focus();
-    const before = (await posted(page)).length;
-    await page.keyboard.press('Enter');
-    assert.equal((await posted(page)).length, before + 1);
+    const before = (await posted(panel.page)).length;
+    await panel.page.keyboard.press('Enter');
+    assert.equal((await posted(panel.page)).length, before + 1);
     assert.equal(await links.first().getAttribute('href'), null, 'no href: the webview itself never navigates');
   });
 
   it('hostile model text: raw HTML stays text, script links stay plain, nothing can run', async () => {
     // Anything that even tried to run would also show up as a CSP violation (the harness has the webview's CSP).
-    await page.evaluate(() => {
+    await panel.page.evaluate(() => {
       const w = globalThis as unknown as { __violations: string[]; document: { addEventListener(t: string, f: (e: { violatedDirective: string }) => void): void } };
       w.__violations = [];
       w.document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(e.violatedDirective));
     });
-    await showAnswer(page, HOSTILE);
-    await page.waitForTimeout(200);
-    assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __violations: string[] }).__violations), []);
-    const msg = page.locator('.msg-assistant');
+    await showAnswer(panel.page, HOSTILE);
+    await panel.page.waitForTimeout(200);
+    assert.deepEqual(await panel.page.evaluate(() => (globalThis as unknown as { __violations: string[] }).__violations), []);
+    const msg = panel.page.locator('.msg-assistant');
     assert.match((await msg.textContent()) ?? '', /<img src="x" onerror=.*<script>globalThis.__pwned = 'script'<\/script>/s);
     const found = await msg.evaluate((root) => {
       const all = [...(root as unknown as El).querySelectorAll('*')];
@@ -174,17 +155,17 @@ describe('webview markdown (headless Chromium)', function () {
     for (const text of ['click me', 'data', 'vb', 'cmd', 'outside', 'abs']) {
       await msg.locator('.md-link-plain', { hasText: text }).first().click();
     }
-    assert.deepEqual((await posted(page)).filter((m) => m.type !== 'ready'), [], 'clicking refused links posts nothing');
-    assert.equal(await page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned), undefined);
+    assert.deepEqual((await posted(panel.page)).filter((m) => m.type !== 'ready'), [], 'clicking refused links posts nothing');
+    assert.equal(await panel.page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned), undefined);
   });
 
   it('long lines wrap or scroll inside their block; the 420 px panel never scrolls sideways', async () => {
     const word = 'x'.repeat(600);
     const longLine = `const veryLong = [${Array.from({ length: 80 }, (_, i) => `'item-${i}'`).join(', ')}];`;
     const wide = `| ${Array.from({ length: 12 }, (_, i) => `column number ${i}`).join(' | ')} |\n|${' --- |'.repeat(12)}\n| ${Array.from({ length: 12 }, () => 'cell').join(' | ')} |`;
-    await showAnswer(page, `${word}\n\nSee https://example.com/${'a'.repeat(300)}\n\n\`\`\`ts\n${longLine}\n\`\`\`\n\n${wide}\n\n\`${'y'.repeat(300)}\``);
-    await page.locator('.msg-assistant span.hl-string').first().waitFor();
-    const m = await page.evaluate(() => {
+    await showAnswer(panel.page, `${word}\n\nSee https://example.com/${'a'.repeat(300)}\n\n\`\`\`ts\n${longLine}\n\`\`\`\n\n${wide}\n\n\`${'y'.repeat(300)}\``);
+    await panel.page.locator('.msg-assistant span.hl-string').first().waitFor();
+    const m = await panel.page.evaluate(() => {
       const doc = (globalThis as unknown as Doc).document;
       const log = doc.querySelector('.log') as El;
       const msg = doc.querySelector('.msg-assistant') as El;
@@ -204,7 +185,7 @@ describe('webview markdown (headless Chromium)', function () {
   });
 
   it('a subagent’s result row renders markdown too', async () => {
-    const reloaded = await openPanel(browser, { v: 1, expanded: { 'task:tu-md': true, 'outcome:task:tu-md': true }, draft: '' });
+    const reloaded = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-md': true, 'outcome:task:tu-md': true }, draft: '' });
     try {
       await send(reloaded, { type: 'workspace', folders: [WORKSPACE] }, { type: 'snapshot', state: resultState(ANSWER), running: false });
       const detail = reloaded.locator('vscode-tree-item[data-id="outcome:task:tu-md"] .detail-body .md');
@@ -251,32 +232,32 @@ describe('webview markdown (headless Chromium)', function () {
         }
         return shapes;
       }, messages);
-    await send(page, { type: 'workspace', folders: [WORKSPACE] }, { type: 'snapshot', state, running: true });
+    await send(panel.page, { type: 'workspace', folders: [WORKSPACE] }, { type: 'snapshot', state, running: true });
     const streamed = await record(
-      page,
+      panel.page,
       deltas.map((e) => ({ type: 'events', events: [e] })),
     );
     // The heading rendered at the start is still the same element at the end.
-    await send(page, { type: 'events', events: [script.emit(ROOT, null, { type: 'text_delta', turn: 1, text: '\n\nOne more paragraph.' })] });
-    const kept = await page.evaluate(() => {
+    await send(panel.page, { type: 'events', events: [script.emit(ROOT, null, { type: 'text_delta', turn: 1, text: '\n\nOne more paragraph.' })] });
+    const kept = await panel.page.evaluate(() => {
       const d = globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> | null } };
       const h2 = d.document.querySelector('.msg-assistant h2');
       if (h2) h2.marker = 1;
       return h2 !== null;
     });
     assert.ok(kept);
-    await send(page, { type: 'events', events: [script.emit(ROOT, null, { type: 'text_delta', turn: 1, text: ' And more.' })] });
-    assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> | null } }).document.querySelector('.msg-assistant h2')?.marker), 1);
+    await send(panel.page, { type: 'events', events: [script.emit(ROOT, null, { type: 'text_delta', turn: 1, text: ' And more.' })] });
+    assert.equal(await panel.page.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> | null } }).document.querySelector('.msg-assistant h2')?.marker), 1);
     // Cuts where the next characters change how an earlier line parses.
     const cuts = TRICKY_CUTS.map(([prefix, suffix]) => streamedCut(prefix, suffix));
     const cutShapes = await record(
-      page,
+      panel.page,
       cuts.flatMap(({ state: cutState, next }) => [
         { type: 'snapshot', state: cutState, running: true },
         { type: 'events', events: [next] },
       ]),
     );
-    const fresh = await openPanel(browser);
+    const fresh = await openPanel(panel.browser);
     try {
       await send(fresh, { type: 'workspace', folders: [WORKSPACE] });
       const expected = await record(
@@ -295,8 +276,9 @@ describe('webview markdown (headless Chromium)', function () {
   });
 
   it('screenshots: a message with a table, highlighted code and links, dark and light', async () => {
+    const shown: Record<string, { text: string; shot: Buffer }> = {};
     for (const theme of ['dark', 'light'] as const) {
-      const shot = await openPanel(browser, undefined, { width: 420, height: 900 });
+      const shot = await openPanel(panel.browser, undefined, { width: 420, height: 900 });
       try {
         await shot.evaluate((cls) => {
           (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = cls;
@@ -304,10 +286,20 @@ describe('webview markdown (headless Chromium)', function () {
         await showAnswer(shot, ANSWER);
         await shot.locator('.msg-assistant span.hl-keyword').first().waitFor();
         await shot.waitForTimeout(200); // codicon font
-        await shot.screenshot({ path: join(ARTIFACTS, `markdown-${theme}.png`) });
+        // What the picture must show: the table, the highlighted code, the links, in view.
+        const message = shot.locator('.msg-assistant').first();
+        assert.ok(await message.locator('table').first().isVisible(), `${theme}: the table`);
+        assert.ok(await message.locator('pre span.hl-keyword').first().isVisible(), `${theme}: highlighted code`);
+        assert.ok((await message.locator('a').count()) > 0, `${theme}: links`);
+        const text = await message.evaluate((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { color: string } }).getComputedStyle(e).color);
+        shown[theme] = { text, shot: await shot.screenshot({ path: join(ARTIFACTS, `markdown-${theme}.png`) }) };
       } finally {
         await shot.close();
       }
     }
+    const { dark, light } = shown as Record<'dark' | 'light', { text: string; shot: Buffer }>;
+    assert.notEqual(dark.text, light.text, 'the theme reached the text colour');
+    assert.equal(dark.shot.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.ok(!dark.shot.equals(light.shot), 'the two screenshots differ');
   });
 });

@@ -2,17 +2,15 @@
 // `initialize` (test/fixtures/mcp-silent-server.mjs) become a warning notice in the view-model, and the panel
 // shows it (name, step, the wait that expired) in headless Chromium.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import type { DelegateEvent } from '../../src/core/events';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { stdioServer } from '../support/mcp-servers';
-import { ARTIFACTS, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, send, panelSuite } from './browser';
 
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');
 const TEXT = /^\.mcp\.json: MCP server "quiet" has not answered "initialize" within 0\.3 s: the first request goes without its tools \(they join later if it answers; MCP_TIMEOUT gives it 30 s, and one restart\)$/;
@@ -48,26 +46,12 @@ function noticesOf(state: SessionViewState): string[] {
 
 describe('panel: an MCP server that never answers initialize', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
+  const panel = panelSuite();
   let state: SessionViewState;
 
   before(async () => {
     state = createSessionView();
     applyEvents(state, await silentServerEvents());
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser);
-  });
-  afterEach(async () => {
-    await page?.close();
   });
 
   it('the view-model has one warning notice naming the server, the step and the wait, with its config file', () => {
@@ -78,10 +62,10 @@ describe('panel: an MCP server that never answers initialize', function () {
   });
 
   it('the panel shows it as a warning', async () => {
-    await send(page, { type: 'snapshot', state, running: false });
-    const notice = page.locator('.notice-warning');
+    await send(panel.page, { type: 'snapshot', state, running: false });
+    const notice = panel.page.locator('.notice-warning');
     assert.equal(await notice.count(), 1);
     assert.match((await notice.locator('.notice-text').textContent()) ?? '', TEXT);
-    await page.screenshot({ path: join(ARTIFACTS, 'mcp-silent-server-notice.png') });
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'mcp-silent-server-notice.png') });
   });
 });

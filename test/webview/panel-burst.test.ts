@@ -6,12 +6,10 @@
  * it is opened, then shows them all.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { DelegateEvent } from '../../src/core/events';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { frames, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
+import { frames, openPanel, send, panelSuite } from './browser';
 import { bigSession, ROOT } from './fixtures';
 
 interface RowInfo {
@@ -71,22 +69,13 @@ function scene(rows: number): { base: SessionViewState; burst: DelegateEvent[] }
 
 describe('webview panel under a burst of events', function () {
   this.timeout(180_000);
-  let browser: Browser;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const panel = panelSuite({ pagePerTest: false });
 
   it('ends with the same rows, in event order and in their places, whether the burst comes in batches or at once', async () => {
     const { base, burst } = scene(300);
     const results: RowInfo[][] = [];
     for (const batched of [true, false]) {
-      const page = await openPanel(browser);
+      const page = await openPanel(panel.browser);
       try {
         await send(page, { type: 'snapshot', state: structuredClone(base), running: true });
         await waitForRows(page, 250);
@@ -115,7 +104,7 @@ describe('webview panel under a burst of events', function () {
 
   it('builds a collapsed task\'s rows only when it is opened, then shows every call of the burst', async () => {
     const { base, burst } = scene(20);
-    const page = await openPanel(browser, { v: 1, expanded: { 'task:tu-big': false }, draft: '' });
+    const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-big': false }, draft: '' });
     try {
       await send(page, { type: 'snapshot', state: base, running: true });
       await send(page, { type: 'events', events: burst });

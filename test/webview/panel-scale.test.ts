@@ -4,12 +4,10 @@
  * test-artifacts/webview/ (look at them after a UI change).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { ARTIFACTS, requireBrowser, launch, openPanel, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, openPanel, send, panelSuite } from './browser';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -28,20 +26,10 @@ const toolRowCount = (page: Page): Promise<number> =>
 
 describe('webview panel at scale, and screenshots', function () {
   this.timeout(300_000);
-  let browser: Browser;
-
-  before(async function () {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const panel = panelSuite({ pagePerTest: false });
 
   it('renders a 5,000-call task: the last 250 at once, all 5,000 on request, in order, live appends after', async () => {
-    const page = await openPanel(browser);
+    const page = await openPanel(panel.browser);
     try {
       const s = bigSession(5000);
       await send(page, { type: 'snapshot', state: snapshotOf(s), running: true });
@@ -69,7 +57,7 @@ describe('webview panel at scale, and screenshots', function () {
   });
 
   it('screenshot: a finished session with two tasks collapsed and one expanded', async () => {
-    const page = await openPanel(browser, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' }, { width: 420, height: 760 });
+    const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' }, { width: 420, height: 760 });
     try {
       await send(page, { type: 'snapshot', state: snapshotOf(finishedSession()), running: false });
       await page.waitForTimeout(200); // codicon font
@@ -82,7 +70,7 @@ describe('webview panel at scale, and screenshots', function () {
   });
 
   it('screenshot: a running task with a nested subagent and a call waiting for approval', async () => {
-    const page = await openPanel(browser, undefined, { width: 420, height: 560 });
+    const page = await openPanel(panel.browser, undefined, { width: 420, height: 560 });
     try {
       const s = runningSession();
       // Re-stamp so the elapsed times read like a live run.

@@ -3,13 +3,10 @@
  * it), the Stop action of a running task row, compaction lines and rows.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import type { SessionListItem } from '../../src/protocol';
-import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, posted, send, panelSuite } from './browser';
 import { ROOT, runningSession, Script, usage } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -30,63 +27,46 @@ const sessions = listed();
 
 describe('webview panel: history, stop one subagent, compaction', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser);
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  const panel = panelSuite();
 
   it('lists sessions newest first with title, when, turns, tokens and status; opening one posts open_session', async () => {
-    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions: listed(), currentId: 'sess-mid' });
-    assert.equal(await page.locator('.log').isHidden(), true, 'the list replaces the conversation');
-    const rows = page.locator('.history-row');
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: false }, { type: 'history', sessions: listed(), currentId: 'sess-mid' });
+    assert.equal(await panel.page.locator('.log').isHidden(), true, 'the list replaces the conversation');
+    const rows = panel.page.locator('.history-row');
     assert.equal(await rows.count(), 3);
     assert.equal(await rows.nth(0).locator('.history-row-text').textContent(), sessions[0]?.title);
     assert.match((await rows.nth(0).locator('.history-row-meta').textContent()) ?? '', /2 min ago · 3 prompts · 14 turns · 182k tokens · completed/);
     assert.match((await rows.nth(1).locator('.history-row-meta').textContent()) ?? '', /interrupted · open/);
     assert.ok(await rows.nth(1).evaluate((e) => (e as unknown as { classList: { contains(c: string): boolean } }).classList.contains('is-current')));
-    await page.screenshot({ path: join(ARTIFACTS, 'history-list.png') });
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'history-list.png') });
     await rows.nth(2).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'open_session', id: 'sess-old' });
-    assert.equal(await page.locator('.history').isHidden(), true);
-    assert.equal(await page.locator('.log').isVisible(), true);
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_session', id: 'sess-old' });
+    assert.equal(await panel.page.locator('.history').isHidden(), true);
+    assert.equal(await panel.page.locator('.log').isVisible(), true);
   });
 
   it('Back returns to the conversation; New session posts new_session', async () => {
-    await send(page, { type: 'history', sessions, currentId: 'sess-new' });
-    await page.locator('.history-back').click();
-    assert.equal(await page.locator('.log').isVisible(), true);
-    await send(page, { type: 'history', sessions: [] });
-    assert.match((await page.locator('.history-empty').textContent()) ?? '', /No sessions yet/);
-    await page.locator('.history-new').click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'new_session' });
+    await send(panel.page, { type: 'history', sessions, currentId: 'sess-new' });
+    await panel.page.locator('.history-back').click();
+    assert.equal(await panel.page.locator('.log').isVisible(), true);
+    await send(panel.page, { type: 'history', sessions: [] });
+    assert.match((await panel.page.locator('.history-empty').textContent()) ?? '', /No sessions yet/);
+    await panel.page.locator('.history-new').click();
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'new_session' });
   });
 
   it('a running task row has a Stop action that posts stop_agent for its subagent; finished rows have none', async () => {
-    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
-    const row = page.locator(item('task:tu-up'));
-    const stop = page.locator(`${item('task:tu-up')} > .row-action.codicon-debug-stop`);
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
+    const row = panel.page.locator(item('task:tu-up'));
+    const stop = panel.page.locator(`${item('task:tu-up')} > .row-action.codicon-debug-stop`);
     assert.equal(await stop.isVisible(), true);
     await stop.click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'stop_agent', agentId: 'agent-up' });
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'stop_agent', agentId: 'agent-up' });
     assert.equal(await row.getAttribute('open'), '', 'clicking Stop does not collapse the row');
     const s = runningSession();
     s.childFinish('agent-nested', 'agent-up', 'cancelled', 1, 2, [100, 10], 'partial', 'stopped by the user');
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    assert.equal(await page.locator(`${item('task:tu-nested')} > .row-action`).isHidden(), true);
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    assert.equal(await panel.page.locator(`${item('task:tu-nested')} > .row-action`).isHidden(), true);
   });
 
   it('shows compaction as a line for the main agent and as a row among a subagent’s calls', async () => {
@@ -99,16 +79,16 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     s.emit('kid', ROOT, { type: 'compacted', trigger: 'auto', tokensBefore: 161_204, tokensAfter: 38_950, stubs: { k1: 'stub' }, summary: 'read 30 logs', keptMessages: 6 });
     s.tool('kid', ROOT, 'k2', 'bash', { command: 'grep -c ERROR logs/*.log' }, '42');
     s.emit(ROOT, null, { type: 'compacted', trigger: 'manual', tokensBefore: 24_500, tokensAfter: 6_100, stubs: {}, summary: 'asked to summarize logs', keptMessages: 4 });
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    const line = page.locator('.notice.compaction');
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const line = panel.page.locator('.notice.compaction');
     assert.equal(await line.textContent(), 'compacted: 24,500 → 6,100 tokens');
     assert.match((await line.getAttribute('title')) ?? '', /on request/);
-    const row = page.locator('vscode-tree-item.compaction-row');
+    const row = panel.page.locator('vscode-tree-item.compaction-row');
     assert.equal(await row.locator('.compaction-label').textContent(), 'compacted: 161,204 → 38,950 tokens');
     assert.match((await row.getAttribute('title')) ?? '', /1 old tool output dropped \(kept on disk\), the earlier part summarized/);
-    const order = await page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
+    const order = await panel.page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
     assert.deepEqual(order.filter((id) => !id.startsWith('prompt:')), ['tool:k1', `compaction:${s.events.find((e) => e.type === 'compacted')?.seq}`, 'tool:k2']);
-    await page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
   });
 
   it('a running task with a budget shows what it spent against it, with a bar; a spent one reads "Budget reached"', async () => {
@@ -123,15 +103,15 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-spent', name: 'task', input: { description: 'scan licenses', prompt: 'Scan licenses.' } });
     s.emit('scanner', ROOT, { type: 'agent_started', prompt: 'Scan licenses.', description: 'scan licenses', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-spent', budget: { tokens: 20_000 } });
     s.childFinish('scanner', ROOT, 'budget_exceeded', 4, 6, [20_400, 900], 'Scanned 31 of 48 packages: all MIT or Apache-2.0 so far.', 'token budget of 20,000 reached (21,300 used)');
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    const audit = page.locator(item('task:tu-audit'));
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const audit = panel.page.locator(item('task:tu-audit'));
     assert.match((await audit.locator('.task-meta').first().textContent()) ?? '', /42k \/ 50k tokens · \$0\.14 \/ \$0\.50/);
     const fill = await audit.locator('.task-budget-fill').first().evaluate((e) => (e as unknown as { style: { width: string } }).style.width);
     assert.equal(fill, '83%');
     assert.equal(await audit.locator('.task-budget').first().getAttribute('data-level'), 'high');
-    const spent = page.locator(item('task:tu-spent'));
+    const spent = panel.page.locator(item('task:tu-spent'));
     assert.match((await spent.locator('.task-sub').first().textContent()) ?? '', /Budget reached/);
-    await page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'budget.png') });
   });
 
   it('a result held for review shows Accept, Edit result and Re-run on its node; each posts review', async () => {
@@ -143,18 +123,18 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     s.tool('reviewed', ROOT, 'r1', 'edit_file', { path: 'src/config.ts', old_text: 'a', new_text: 'b' }, 'Edited src/config.ts');
     s.childFinish('reviewed', ROOT, 'completed', 2, 1, [3000, 400], 'Moved env overrides into one function; tests pass.');
     s.emit('reviewed', ROOT, { type: 'review_requested', result: 'Moved env overrides into one function; tests pass.' });
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    const bar = page.locator(`${item('task:tu-rev')} .task-review`).first();
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    const bar = panel.page.locator(`${item('task:tu-rev')} .task-review`).first();
     assert.equal(await bar.isVisible(), true);
     assert.match((await bar.textContent()) ?? '', /Held for your review/);
-    await page.screenshot({ path: join(ARTIFACTS, 'review-held.png') });
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'review-held.png') });
     for (const action of ['accept', 'edit', 'rerun'] as const) {
       await bar.locator(`button[data-action="${action}"]`).click();
-      assert.deepEqual((await posted(page)).at(-1), { type: 'review', agentId: 'reviewed', action });
+      assert.deepEqual((await posted(panel.page)).at(-1), { type: 'review', agentId: 'reviewed', action });
     }
     s.emit('reviewed', ROOT, { type: 'review_resolved', action: 'accept' });
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    assert.equal(await page.locator(`${item('task:tu-rev')} .task-review`).first().isHidden(), true);
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    assert.equal(await panel.page.locator(`${item('task:tu-rev')} .task-review`).first().isHidden(), true);
   });
 
   it('screenshot: two named agents in their colours, an MCP call, and the report of an agent file that could not be used', async () => {
@@ -173,12 +153,12 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     s.emit('docs', ROOT, { type: 'tool_started', toolUseId: 'mcp1', name: 'mcp__docs__search', input: { query: 'refund endpoint' }, kind: 'external', summary: 'refund endpoint', paths: [] });
     s.emit('docs', ROOT, { type: 'tool_finished', toolUseId: 'mcp1', name: 'mcp__docs__search', isError: false, output: 'POST /v2/refunds — creates a refund for a captured payment', durationMs: 340 });
     s.childFinish('docs', ROOT, 'completed', 2, 1, [2100, 300], 'POST /v2/refunds creates a refund.');
-    await send(page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
-    await page.locator(`${item('task:tu-docs')} .task-title`).first().click();
-    const badges = await page.locator('.task-agent').evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-color')]));
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
+    await panel.page.locator(`${item('task:tu-docs')} .task-title`).first().click();
+    const badges = await panel.page.locator('.task-agent').evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-color')]));
     assert.deepEqual(badges, [['code-reviewer', 'blue'], ['docs-researcher', 'green']]);
-    assert.equal(await page.locator(`${item('tool:mcp1')} .tool-name`).textContent(), 'mcp__docs__search');
-    assert.match((await page.locator('.notice-error').first().textContent()) ?? '', /broken\.md:4: invalid YAML/);
-    await page.screenshot({ path: join(ARTIFACTS, 'agents-mcp-notices.png') });
+    assert.equal(await panel.page.locator(`${item('tool:mcp1')} .tool-name`).textContent(), 'mcp__docs__search');
+    assert.match((await panel.page.locator('.notice-error').first().textContent()) ?? '', /broken\.md:4: invalid YAML/);
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'agents-mcp-notices.png') });
   });
 });

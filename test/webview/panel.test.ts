@@ -3,11 +3,8 @@
  * Builds dist/webview first; fails with the install command when /usr/bin/chromium is absent.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { requireBrowser, launch, openPanel, posted, ROOT_DIR, savedState, send } from './browser';
+import { openPanel, posted, savedState, send, panelSuite } from './browser';
 import { finishedSession, ROOT, runningSession } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -20,42 +17,26 @@ function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState
 
 describe('webview panel (headless Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser);
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  const panel = panelSuite();
 
   it('posts ready, then renders a task from event batches, live, without rebuilding its row', async () => {
-    assert.deepEqual(await posted(page), [{ type: 'ready' }]);
-    await send(page, { type: 'snapshot', state: createSessionView(), running: false });
+    assert.deepEqual(await posted(panel.page), [{ type: 'ready' }]);
+    await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false });
     const s = runningSession();
     const events = s.take();
     const cut = events.findIndex((e) => e.type === 'tool_started' && e.toolUseId === 'u2');
-    await send(page, { type: 'events', events: events.slice(0, cut) });
-    const task = page.locator(item('task:tu-up'));
+    await send(panel.page, { type: 'events', events: events.slice(0, cut) });
+    const task = panel.page.locator(item('task:tu-up'));
     await assert.doesNotReject(task.waitFor());
     assert.equal(await task.locator('.task-title').first().textContent(), 'Upgrade esbuild and fix the build');
     assert.equal(await task.getAttribute('data-status'), 'running');
     assert.equal(await task.getAttribute('open'), '', 'a running task is expanded');
     assert.ok(await task.locator('.codicon-loading.codicon-modifier-spin').first().isVisible());
-    await page.evaluate((sel) => {
+    await panel.page.evaluate((sel) => {
       (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> } }).document.querySelector(sel).marker = 42;
     }, item('task:tu-up'));
-    await send(page, { type: 'events', events: events.slice(cut) });
-    const marker = await page.evaluate(
+    await send(panel.page, { type: 'events', events: events.slice(cut) });
+    const marker = await panel.page.evaluate(
       (sel) => (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> } }).document.querySelector(sel).marker,
       item('task:tu-up'),
     );
@@ -64,25 +45,25 @@ describe('webview panel (headless Chromium)', function () {
       els.map((e) => (e as unknown as { dataset: { id: string } }).dataset.id),
     );
     assert.deepEqual(rows, ['tool:u1', 'tool:u2', 'tool:u3', 'task:tu-nested', 'tool:u4']);
-    const nested = page.locator(item('task:tu-nested'));
+    const nested = panel.page.locator(item('task:tu-nested'));
     assert.equal(await nested.getAttribute('data-status'), 'running');
     assert.equal(await nested.locator(':scope > vscode-tree-item.tool-row').count(), 2);
-    assert.equal(await page.locator(item('tool:u2')).getAttribute('data-status'), 'error');
-    assert.match((await page.locator(item('tool:u4')).textContent()) ?? '', /approval\?/);
+    assert.equal(await panel.page.locator(item('tool:u2')).getAttribute('data-status'), 'error');
+    assert.match((await panel.page.locator(item('tool:u4')).textContent()) ?? '', /approval\?/);
   });
 
   it('shows the end of a task: completed with turns and tokens, collapsed, result row', async () => {
     const s = runningSession();
-    await send(page, { type: 'snapshot', state: snapshotOf(s.take()), running: true });
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.take()), running: true });
     s.emit('agent-up', ROOT, { type: 'permission_answered', toolUseId: 'u4', name: 'bash', decision: 'deny', reason: 'not now' });
     s.emit('agent-up', ROOT, { type: 'tool_finished', toolUseId: 'u4', name: 'bash', isError: true, output: 'Permission denied', durationMs: 3 });
-    await send(page, { type: 'events', events: s.take() });
-    assert.match((await page.locator(item('tool:u4')).textContent()) ?? '', /denied/);
+    await send(panel.page, { type: 'events', events: s.take() });
+    assert.match((await panel.page.locator(item('tool:u4')).textContent()) ?? '', /denied/);
     s.childFinish('agent-nested', 'agent-up', 'completed', 1, 2, [900, 90], 'No breaking changes.');
     s.childFinish('agent-up', ROOT, 'completed', 3, 5, [12_000, 1500], 'Build fixed.');
     s.taskEnd(ROOT, null, 'tu-up', 'Build fixed.');
-    await send(page, { type: 'events', events: s.take() });
-    const task = page.locator(item('task:tu-up'));
+    await send(panel.page, { type: 'events', events: s.take() });
+    const task = panel.page.locator(item('task:tu-up'));
     assert.equal(await task.getAttribute('data-status'), 'completed');
     assert.equal(await task.getAttribute('open'), null, 'a finished task collapses');
     const meta = (await task.locator('.task-meta').first().textContent()) ?? '';
@@ -93,15 +74,15 @@ describe('webview panel (headless Chromium)', function () {
 
   it('keeps the user’s expand/collapse choices across a reload', async () => {
     const state = snapshotOf(finishedSession().events);
-    await send(page, { type: 'snapshot', state, running: false });
-    for (const id of ['task:tu-a', 'task:tu-b', 'task:tu-c']) assert.equal(await page.locator(item(id)).getAttribute('open'), null);
-    await page.locator(`${item('task:tu-a')} .task-title`).click();
-    await page.locator(`${item('tool:a2')} .tool-name`).click();
-    await send(page);
-    assert.deepEqual((await savedState(page)) as unknown, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' });
-    assert.match((await page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
+    await send(panel.page, { type: 'snapshot', state, running: false });
+    for (const id of ['task:tu-a', 'task:tu-b', 'task:tu-c']) assert.equal(await panel.page.locator(item(id)).getAttribute('open'), null);
+    await panel.page.locator(`${item('task:tu-a')} .task-title`).click();
+    await panel.page.locator(`${item('tool:a2')} .tool-name`).click();
+    await send(panel.page);
+    assert.deepEqual((await savedState(panel.page)) as unknown, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' });
+    assert.match((await panel.page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
 
-    const reloaded = await openPanel(browser, await savedState(page));
+    const reloaded = await openPanel(panel.browser, await savedState(panel.page));
     try {
       await send(reloaded, { type: 'snapshot', state, running: false });
       assert.equal(await reloaded.locator(item('task:tu-a')).getAttribute('open'), '');
@@ -114,49 +95,51 @@ describe('webview panel (headless Chromium)', function () {
   });
 
   it('Enter posts the prompt, Shift+Enter adds a newline, Stop posts stop', async () => {
-    await send(page, { type: 'snapshot', state: createSessionView(), running: false });
-    const input = page.locator('vscode-textarea.prompt-input textarea');
+    await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false });
+    const input = panel.page.locator('vscode-textarea.prompt-input textarea');
     await input.click();
-    await page.keyboard.type('first line');
-    await page.keyboard.press('Shift+Enter');
-    await page.keyboard.type('second line');
-    assert.equal((await posted(page)).filter((m) => m.type === 'prompt').length, 0);
-    await page.keyboard.press('Enter');
-    assert.deepEqual((await posted(page)).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'first line\nsecond line' }]);
+    await panel.page.keyboard.type('first line');
+    await panel.page.keyboard.press('Shift+Enter');
+    await panel.page.keyboard.type('second line');
+    assert.equal((await posted(panel.page)).filter((m) => m.type === 'prompt').length, 0);
+    await panel.page.keyboard.press('Enter');
+    assert.deepEqual((await posted(panel.page)).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'first line\nsecond line' }]);
     assert.equal(await input.inputValue(), '', 'the box is cleared after sending');
 
-    const stop = page.locator('vscode-button.stop-button');
+    const stop = panel.page.locator('vscode-button.stop-button');
     assert.equal(await stop.getAttribute('disabled'), '');
-    await send(page, { type: 'status', running: true });
+    await send(panel.page, { type: 'status', running: true });
     assert.equal(await stop.getAttribute('disabled'), null);
     await stop.click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'stop' });
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'stop' });
   });
 
   it('posts open_file for a clicked path and open_diff for a write row', async () => {
-    await send(page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
-    await page.locator(`${item('tool:u1')} .path-link`).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
-    assert.equal(await page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
-    await page.locator(`${item('tool:u3')} .tool-name`).hover();
-    await page.locator(`${item('tool:u3')} .row-action`).click();
-    assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
+    await panel.page.locator(`${item('tool:u1')} .path-link`).click();
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
+    assert.equal(await panel.page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
+    await panel.page.locator(`${item('tool:u3')} .tool-name`).hover();
+    await panel.page.locator(`${item('tool:u3')} .row-action`).click();
+    assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
   });
 
-  it('adds the prompt sent by the host and streams the parent text', async () => {
-    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'user_prompt', text: 'Hi there', time: 1 });
-    assert.equal(await page.locator('.msg-user .msg-text').textContent(), 'Hi there');
+  it('shows the prompt from its event at once, then streams the parent text', async () => {
     const s = finishedSession();
     const events = s.take();
+    const prompt = 'Find why the integration tests are flaky and fix it.';
+    // The run's first event, alone (its hooks still running): the echo of what was typed.
+    await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: events.slice(0, 1) });
+    assert.equal(await panel.page.locator('.msg-user .msg-text').textContent(), prompt);
     const firstDelta = events.findIndex((e) => e.type === 'text_delta');
-    await send(page, { type: 'events', events: events.slice(0, firstDelta + 1) });
-    const text = page.locator('.msg-assistant').first();
+    await send(panel.page, { type: 'events', events: events.slice(0, firstDelta + 1) });
+    const text = panel.page.locator('.msg-assistant').first();
     const full = 'I will split this into three investigations and run them in parallel.';
     assert.equal(await text.textContent(), full.slice(0, Math.floor(full.length / 2)));
     assert.ok(await text.evaluate((e) => (e as unknown as { classList: { contains(c: string): boolean } }).classList.contains('is-streaming')));
-    await send(page, { type: 'events', events: events.slice(firstDelta + 1) });
+    await send(panel.page, { type: 'events', events: events.slice(firstDelta + 1) });
     assert.equal(await text.textContent(), full);
-    assert.equal(await page.locator('.msg-user').count(), 2, 'host prompt + the run’s own prompt (different text)');
-    assert.match((await page.locator('.msg-assistant code').first().textContent()) ?? '', /50 ms/);
+    assert.equal(await panel.page.locator('.msg-user').count(), 1, 'the prompt once: agent_started and the opening message add none');
+    assert.match((await panel.page.locator('.msg-assistant code').first().textContent()) ?? '', /50 ms/);
   });
 });

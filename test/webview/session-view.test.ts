@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import {
-  addUserPrompt,
   applyEvent,
   applyEvents,
   createSessionView,
@@ -52,11 +51,47 @@ describe('session view reducer', () => {
     assert.equal(state.running, true);
   });
 
-  it('does not duplicate a prompt the host already added', () => {
+  it('picks task rows by the call\'s kind, not its name; events without a kind (older transcripts) by the name', () => {
+    const s = new Script();
+    s.rootStart('go');
+    s.turn(ROOT, null, 1);
+    // An MCP server's tool that happens to be called `task` is a tool row; a delegating tool of another name is a task row.
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'mcp', name: 'task', kind: 'external', input: { title: 'buy milk' } });
+    s.emit(ROOT, null, { type: 'permission_asked', toolUseId: 'mcp', name: 'task', input: { title: 'buy milk' }, reason: 'an MCP tool' });
+    s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'mcp', name: 'task', isError: false, output: 'added', durationMs: 3 });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'spawn', name: 'spawn_agent', kind: 'delegate', input: { description: 'look around', prompt: 'Look around.' } });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'old', name: 'task', input: { description: 'from an old transcript', prompt: 'Go.' } });
     const state = createSessionView();
-    addUserPrompt(state, 'Find why the integration tests are flaky and fix it.', 1);
-    applyEvents(state, finishedSession().events);
-    assert.equal(state.items.filter((id) => state.nodes[id]?.kind === 'user').length, 1);
+    applyEvents(state, s.events);
+    assert.equal(tool(state, 'mcp').output, 'added');
+    assert.equal(tool(state, 'mcp').permission, 'allowed');
+    assert.equal(state.nodes['task:mcp'], undefined);
+    assert.equal(task(state, 'spawn').description, 'look around');
+    assert.equal(task(state, 'old').description, 'from an old transcript');
+    assert.equal(state.totals.tasks, 2);
+  });
+
+  it('shows a prompt once: from its prompt event at once, from agent_started only in an older transcript without one', () => {
+    const events = finishedSession().events;
+    const prompts = (state: SessionViewState): string[] => state.items.flatMap((id) => { const n = state.nodes[id]; return n?.kind === 'user' ? [n.text] : []; });
+    // The echo: the prompt event alone (the hooks still running, no agent yet) is a row, and nothing runs yet.
+    const echoed = createSessionView();
+    applyEvents(echoed, events.slice(0, 1));
+    assert.deepEqual(prompts(echoed), ['Find why the integration tests are flaky and fix it.']);
+    assert.deepEqual(echoed.agents, {});
+    applyEvents(echoed, events.slice(1));
+    assert.deepEqual(prompts(echoed), ['Find why the integration tests are flaky and fix it.']);
+    const older = createSessionView();
+    applyEvents(older, events.filter((e) => e.type !== 'prompt'));
+    assert.deepEqual(prompts(older), ['Find why the integration tests are flaky and fix it.']);
+    // The same text typed twice is two prompts (no merging by text).
+    const twice = new Script();
+    twice.rootStart('again');
+    twice.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: '', turns: 0, toolCalls: 0, usage: usage(0, 0), durationMs: 1 });
+    twice.rootStart('again');
+    const state = createSessionView();
+    applyEvents(state, twice.events);
+    assert.deepEqual(prompts(state), ['again', 'again']);
   });
 
   it('builds a task node through its lifecycle', () => {
@@ -64,7 +99,7 @@ describe('session view reducer', () => {
     const s = finishedSession();
     const touched = new Set<string>();
     // Up to the child's start: the node exists, running, description from agent_started.
-    applyEvents(state, s.events.slice(0, 10), touched);
+    applyEvents(state, s.events.slice(0, 11), touched);
     const a = task(state, 'tu-a');
     assert.equal(a.status, 'running');
     assert.equal(a.agentId, 'agent-a');

@@ -5,12 +5,9 @@
  * Screenshot in test-artifacts/webview/thinking.png (with the session's prompt-cache share in the totals line).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { ARTIFACTS, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -54,52 +51,36 @@ describe('thinking rows', () => {
 
   describe('in the panel (headless Chromium)', function () {
     this.timeout(60_000);
-    let browser: Browser;
-    let page: Page;
-    before(async () => {
-      execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-      requireBrowser();
-      browser = await launch();
-      mkdirSync(ARTIFACTS, { recursive: true });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    beforeEach(async () => {
-      page = await openPanel(browser, undefined, { width: 480, height: 600 });
-    });
-    afterEach(async () => {
-      await page?.close();
-    });
+    const panel = panelSuite({ size: { width: 480, height: 600 } });
 
     it('shows a collapsed "Thinking" row that expands to the text; an omitted one is the row alone', async () => {
       const s = thinkingSession();
-      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
+      await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
       const state = createSessionView();
       applyEvents(state, s.events);
       const rootId = state.items[1] ?? '';
-      const row = page.locator(item(rootId));
+      const row = panel.page.locator(item(rootId));
       await row.waitFor();
       assert.equal((await row.locator('.text-row-title').textContent())?.trim(), 'Thinking');
       assert.equal(await row.getAttribute('open'), null, 'collapsed');
       assert.equal((await row.locator('.text-row-line').first().textContent())?.trim(), 'The build log points at tsconfig: check its paths first.', 'the one-line summary without markdown marks');
-      assert.equal(await page.locator('.detail-markdown', { hasText: 'check its paths first' }).count(), 0, 'the text is built only when opened');
+      assert.equal(await panel.page.locator('.detail-markdown', { hasText: 'check its paths first' }).count(), 0, 'the text is built only when opened');
       await row.locator('.text-row-title').click();
-      await page.locator('.detail-markdown', { hasText: 'check its paths first' }).waitFor();
-      assert.equal(await page.locator('.detail-markdown strong', { hasText: 'tsconfig' }).count(), 1, 'rendered as markdown');
+      await panel.page.locator('.detail-markdown', { hasText: 'check its paths first' }).waitFor();
+      assert.equal(await panel.page.locator('.detail-markdown strong', { hasText: 'tsconfig' }).count(), 1, 'rendered as markdown');
       // The subagent's omitted thinking: a row with nothing to expand.
-      await page.locator(item('task:tu-1')).locator(':scope > .task-text .task-title').click();
+      await panel.page.locator(item('task:tu-1')).locator(':scope > .task-text .task-title').click();
       const task = state.nodes['task:tu-1'];
-      const kidRow = page.locator(item(task?.kind === 'task' ? (task.children[0] ?? '') : ''));
+      const kidRow = panel.page.locator(item(task?.kind === 'task' ? (task.children[0] ?? '') : ''));
       await kidRow.waitFor();
       assert.equal((await kidRow.locator('.text-row-title').textContent())?.trim(), 'Thinking');
       assert.equal(await kidRow.evaluate((el) => (el as unknown as { branch: boolean }).branch), false, 'no arrow: no text to show');
       assert.match((await kidRow.getAttribute('title')) ?? '', /display omitted/);
       // The session's totals say how much of the input the prompt cache served: 10,200 of 11,300 input tokens.
-      const totals = page.locator('.totals');
+      const totals = panel.page.locator('.totals');
       assert.match((await totals.textContent()) ?? '', /12k tokens \(90% cached\)/);
       assert.equal(await totals.getAttribute('title'), 'Prompt cache: 90% of 11,300 input tokens read from cache');
-      await page.screenshot({ path: join(ARTIFACTS, 'thinking.png') });
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'thinking.png') });
     });
   });
 });

@@ -3,6 +3,7 @@
  *
  *   root `message` events, run by run ──▶ conversationAfterRun (same rule as a live run's end)
  *   root `compacted` events           ──▶ applyCompaction      (same function as the live compaction)
+ *   root `tool_finished` outputs      ──▶ the content of the `message` results that refer to them (outputRefs)
  *   every event                       ──▶ next seq, agent ids in use, the root's turn count
  *
  * Only the parent's messages are rebuilt: a child's conversation never enters the parent's.
@@ -11,8 +12,8 @@
 import { applyCompaction } from '../agent/compaction';
 import { appendUserNote, conversationAfterRun } from '../agent/conversation';
 import { FORCE_FINAL_NOTE } from '../agent/prompts';
-import type { AgentStatus, DelegateEvent } from '../events';
-import type { MessageParam } from '../llm/types';
+import type { AgentStatus, DelegateEvent, EventOf } from '../events';
+import type { ContentBlockParam, MessageParam } from '../llm/types';
 
 export interface ResumeState {
   sessionId: string;
@@ -32,6 +33,8 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
   let lastSeq = 0;
   let rootTurns = 0;
   const agentIds = new Set<string>();
+  // The root's tool outputs, by tool_use id: a message event refers to them instead of repeating them.
+  const outputs = new Map<string, string>();
   const endRun = (status: AgentStatus, error?: string): void => {
     history = conversationAfterRun([...history, ...(run ?? [])], status, error);
     run = null;
@@ -46,8 +49,11 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
         if (run) endRun('cancelled', 'interrupted: the process ended before this request finished');
         run = [];
         break;
+      case 'tool_finished':
+        outputs.set(event.toolUseId, event.output);
+        break;
       case 'message':
-        (run ??= []).push(event.message);
+        (run ??= []).push(withOutputs(event, outputs));
         break;
       case 'turn_started':
         rootTurns = Math.max(rootTurns, event.turn);
@@ -75,3 +81,18 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
   if (interrupted) endRun('cancelled', 'interrupted: the process ended before this request finished');
   return { sessionId, lastSeq, agentIds, rootTurns, history, interrupted };
 }
+
+/** The message as the model saw it: each result it refers to (outputRefs) gets its tool's output back, keys in the live order. */
+function withOutputs(event: EventOf<'message'>, outputs: ReadonlyMap<string, string>): MessageParam {
+  const refs = new Set(event.outputRefs ?? []);
+  const { message } = event;
+  if (refs.size === 0 || message.role !== 'user' || typeof message.content === 'string') return message;
+  const content = message.content.map((block): ContentBlockParam => {
+    if (block.type !== 'tool_result' || block.content !== undefined || !refs.has(block.tool_use_id)) return block;
+    const { type, tool_use_id, ...rest } = block;
+    return { type, tool_use_id, content: outputs.get(tool_use_id) ?? MISSING_OUTPUT, ...rest };
+  });
+  return { ...message, content };
+}
+
+const MISSING_OUTPUT = '(the output of this call is missing from the transcript)';

@@ -11,8 +11,8 @@ import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession } from '../../../src/core/session';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { must } from '../../support/must';
+import { isChild } from '../../support/is-child';
 
-const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 
 async function open(model: ScriptedModel) {

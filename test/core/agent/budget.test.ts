@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import { costOf } from '../../../src/core/agent/budget';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession, type SessionConfig } from '../../../src/core/session';
 import { must } from '../../support/must';
+import { isChild } from '../../support/is-child';
 
-const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 
 async function open(model: ScriptedModel, extra: Partial<SessionConfig> = {}) {

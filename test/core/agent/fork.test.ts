@@ -17,6 +17,7 @@ import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer,
 import { contentJson, sharedPrefixShare } from '../../support/cache-prefix';
 import { must } from '../../support/must';
 import { readJsonl } from '../../support/run-cli';
+import { isChild } from '../../support/is-child';
 
 const SOURCES = resolve(__dirname, '..', '..', '..', 'src', 'core', 'agent');
 
@@ -326,7 +327,6 @@ describe('forks: refused with subagent_type; after compaction, in the background
   });
 
   it("a subagent's fork (max depth 2) starts from that subagent's conversation, with its system prompt and tools", async () => {
-    const isChild = (r: RecordedRequest): boolean => String(JSON.stringify(r.body.system)).includes('You are a subagent');
     api.route([
       { name: 'fork', match: (r) => directiveOf(r) !== undefined, replies: [reply.text('GRANDCHILD-FORK-REPORT')] },
       { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'task', input: { prompt: 'dig deeper', fork: true } }), reply.text('CHILD-REPORT')] },

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/agent/loop';
 import type { AgentSpec, RunServices } from '../../../src/core/agent/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import type { ModelRequest } from '../../../src/core/llm/types';
 import { makeServices, RecordingPolicy } from '../../support/run-services';
+import { isChild } from '../../support/is-child';
 
 const spec = (services: RunServices, extra: Partial<AgentSpec> = {}): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },
@@ -53,7 +53,6 @@ describe('hook points', () => {
   });
 
   it('Stop runs for subagents too, which go on with the reason; a throwing Stop handler is an error event, not a reason', async () => {
-    const isChild = (r: ModelRequest): boolean => r.system !== 'PARENT SYSTEM';
     const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'parent'))
       .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'check it' } }] }, { text: 'parent done' })
       .script('child', { text: 'child draft' }, (req) => {

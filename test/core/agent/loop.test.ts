@@ -6,6 +6,7 @@ import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-mod
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
 import { fakeTool, makeServices, RecordingPolicy } from '../../support/run-services';
+import { isChild } from '../../support/is-child';
 
 const rootSpec = (services: RunServices, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },
@@ -16,7 +17,6 @@ const rootSpec = (services: RunServices, prompt = 'do the job', maxTurns = 10): 
   maxTurns,
 });
 
-const isChild = (req: ModelRequest): boolean => req.system !== 'PARENT SYSTEM';
 const json = (value: unknown): string => JSON.stringify(value);
 
 describe('agent loop', () => {

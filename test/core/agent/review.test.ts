@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import type { ReviewDecision, ReviewRequest } from '../../../src/core/agent/child-run';
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
-import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession } from '../../../src/core/session';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { must } from '../../support/must';
-
-const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
+import { isChild } from '../../support/is-child';
 
 async function run(decisions: ReviewDecision[], childReplies: string[]) {
   const asked: ReviewRequest[] = [];

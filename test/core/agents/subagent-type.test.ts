@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
-import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession } from '../../../src/core/session';
 import { must } from '../../support/must';
+import { isChild } from '../../support/is-child';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
-const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
 
 async function open(model: ScriptedModel, mode: 'default' | 'bypassPermissions' = 'bypassPermissions') {
   const workdir = mkdtempSync(join(tmpdir(), 'delegate-agents-ws-'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ModelRequest, ToolResultBlockParam } from '../../../src/core/llm/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../support/hooks-fixture';
+import { isChild } from '../../support/is-child';
 
 const go = (): AbortSignal => new AbortController().signal;
 
@@ -102,7 +103,6 @@ describe('settings-file hooks on tool calls', function () {
   });
 
   it('inside a subagent, hooks get agent_id and agent_type; SubagentStart and SubagentStop fire with its transcript', async () => {
-    const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
     const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'parent'))
       .script('parent', { toolUses: [{ name: 'read_file', input: { path: 'AGENTS.md' } }, { name: 'task', input: { prompt: 'Read src/answer.ts and report the answer.', description: 'find answer' } }] })
       .script('parent', { text: 'the answer is 42' })

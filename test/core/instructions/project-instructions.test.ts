@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { importPaths } from '../../../src/core/instructions/instruction-imports';
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from '../../../src/core/instructions/project-instructions';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import type { ModelRequest } from '../../../src/core/llm/types';
 import { fixtureRepo, openFixtureSession } from '../../support/hooks-fixture';
+import { isChild } from '../../support/is-child';
 
 const go = (): AbortSignal => new AbortController().signal;
 
@@ -29,7 +29,6 @@ describe('project instructions', function () {
 
   it('AGENTS.md, CLAUDE.md and its import reach the parent and every subagent; the panel is told which', async () => {
     const dirs = fixtureRepo();
-    const isChild = (r: ModelRequest): boolean => r.system.includes('You are a subagent');
     const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'parent'))
       .script('parent', { toolUses: [{ name: 'task', input: { prompt: 'look around' } }] }, { text: 'done' })
       .script('child', { text: 'Conclusion: looked.' });
