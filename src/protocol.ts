@@ -49,4 +49,8 @@ export type WebviewToHost =
   /** A file of a task's Changes row: the diff of what the subagent did to it (or what changed since, after a refused revert). */
   | { type: 'open_change'; agentId: string; path: string }
   /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts. */
-  | { type: 'revert_agent'; agentId: string };
+  | { type: 'revert_agent'; agentId: string }
+  /** The changes bar's Review: every file the last run changed, in one multi-file diff. */
+  | { type: 'review_changes' }
+  /** The changes bar's Revert: these subagents' changes (one confirmation for all). */
+  | { type: 'revert_agents'; agentIds: string[] };

@@ -10,7 +10,10 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
 import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/view-model/format';
 import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
+import { runChanges } from '../src/view-model/run-changes';
+import { ChangesBar, installChangesBarStyles } from './changes-bar';
 import { Composer } from './composer';
+import { installDiffStyles } from './diff-view';
 import { el } from './dom';
 import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
@@ -26,6 +29,8 @@ import { post } from './vscode-api';
 patchVscodeTree();
 installStyles();
 installSessionStyles();
+installDiffStyles();
+installChangesBarStyles();
 installMarkdownStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
@@ -57,6 +62,7 @@ let hostRunning = false;
 let pending = new Set<string>();
 let frame = 0;
 let needsReset = true;
+let barRunning = false;
 
 const composer = new Composer(expansion.draft, {
   send: (text) => post({ type: 'prompt', text }),
@@ -81,12 +87,18 @@ const history = new HistoryView({
 /** The history list replaces the conversation and the prompt box until the user goes back. */
 function showConversation(): void {
   history.hide();
+  app.classList.remove('showing-history');
   log.hidden = false;
   composer.element.hidden = false;
 }
 
+const changesBar = new ChangesBar({
+  review: () => post({ type: 'review_changes' }),
+  revert: (agentIds) => post({ type: 'revert_agents', agentIds }),
+});
+
 const app = el('div', 'app');
-app.append(history.element, log, composer.element);
+app.append(history.element, log, changesBar.element, composer.element);
 document.body.append(app);
 
 function nearBottom(): boolean {
@@ -106,6 +118,7 @@ new ResizeObserver(() => {
 function flush(): void {
   frame = 0;
   if (stick) stickUntil = performance.now() + 250;
+  const changed = needsReset || pending.size > 0;
   if (needsReset) {
     needsReset = false;
     renderer.reset(state);
@@ -117,6 +130,10 @@ function flush(): void {
   hint.hidden = state.items.length > 0;
   const running = hostRunning || state.running;
   composer.setRunning(running);
+  // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
+  if (running) changesBar.update(null);
+  else if (changed || running !== barRunning) changesBar.update(runChanges(state));
+  barRunning = running;
   const t = state.totals;
   // The prompt cache's share rides with the tokens it describes: what a user checks to see caching at work.
   const share = cacheHitShare(t.tokens);
@@ -147,6 +164,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'snapshot':
+      // A new or opened session, or a run the palette started: the conversation, not a stale History list.
+      showConversation();
       state = msg.state;
       expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in msg.state.nodes);
       hostRunning = msg.running;
@@ -157,6 +176,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       applyEvents(state, msg.events, pending);
       break;
     case 'status':
+      // A run started (Ask from the palette or the chat view): show it, even over the History list.
+      if (msg.running && !hostRunning) showConversation();
       hostRunning = msg.running;
       break;
     case 'workspace':
@@ -171,6 +192,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'history':
       log.hidden = true;
       composer.element.hidden = true;
+      app.classList.add('showing-history');
       history.show(msg.sessions, msg.currentId);
       return;
     default:

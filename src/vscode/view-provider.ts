@@ -100,6 +100,12 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'revert_agent':
         await this.changes.revert(message.agentId);
         break;
+      case 'review_changes':
+        if (!(await this.changes.reviewRun())) void vscode.window.showInformationMessage('Delegate: the last run changed no file Delegate kept.');
+        break;
+      case 'revert_agents':
+        await this.changes.revertRun(message.agentIds);
+        break;
       case 'open_diff':
         if (!(await this.changes.openToolChange(message.toolUseId))) {
           void vscode.window.showInformationMessage('Delegate: this call changed no file (it failed, was refused, or wrote what was already there).');

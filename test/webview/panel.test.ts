@@ -138,8 +138,7 @@ describe('webview panel (headless Chromium)', function () {
     await page.locator(`${item('tool:u1')} .path-link`).click();
     assert.deepEqual((await posted(page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
     assert.equal(await page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
-    await page.locator(`${item('tool:u3')} .tool-name`).hover();
-    await page.locator(`${item('tool:u3')} .row-action`).click();
+    await page.locator(`${item('tool:u3')} .row-diff`).click();
     assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
   });
 

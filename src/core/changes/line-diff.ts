@@ -30,6 +30,29 @@ export function diffCounts(before: string, after: string): { added: number; remo
   return { added, removed };
 }
 
+/** Most hunk lines a `file_changed` event carries (the panel's inline diff); past it, the diff editor. */
+export const CHANGE_DIFF_LINES = 120;
+/** Longest hunk line kept (a minified file's one line would otherwise fill the event). */
+const CHANGE_DIFF_LINE_CHARS = 400;
+
+/**
+ * One diff for a change: its line counts and its hunks ("@@ …" headers and " ", "-", "+" lines, 3 lines of
+ * context, no file headers), cut after `maxLines` lines with a last "… N more diff lines" line.
+ */
+export function changeDiff(before: string, after: string, maxLines = CHANGE_DIFF_LINES): { added: number; removed: number; hunks: string } {
+  const ops = diffLines(textLines(before), textLines(after));
+  let added = 0;
+  let removed = 0;
+  for (const op of ops) {
+    if (op.kind === '+') added++;
+    else if (op.kind === '-') removed++;
+  }
+  const lines = toHunks(ops, 3).flat();
+  const kept = lines.slice(0, maxLines).map((l) => (l.length > CHANGE_DIFF_LINE_CHARS ? `${l.slice(0, CHANGE_DIFF_LINE_CHARS)}…` : l));
+  if (lines.length > maxLines) kept.push(`… ${lines.length - maxLines} more diff lines`);
+  return { added, removed, hunks: kept.join('\n') };
+}
+
 /** A unified diff (3 lines of context), cut after `maxLines` lines; empty when the texts have the same lines. */
 export function unifiedDiff(before: string, after: string, labels: { from: string; to: string }, maxLines = 200): string {
   const ops = diffLines(textLines(before), textLines(after));
