@@ -12,6 +12,7 @@ import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/vie
 import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { runChanges } from '../src/view-model/run-changes';
 import { ChangesBar, installChangesBarStyles } from './changes-bar';
+import { installTaskOutcomeStyles } from './task-outcome';
 import { Composer } from './composer';
 import { installDiffStyles } from './diff-view';
 import { el } from './dom';
@@ -31,6 +32,7 @@ installStyles();
 installSessionStyles();
 installDiffStyles();
 installChangesBarStyles();
+installTaskOutcomeStyles();
 installMarkdownStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
@@ -53,6 +55,7 @@ const renderer = new ConversationRenderer(
     review: (agentId, action) => post({ type: 'review', agentId, action }),
     openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
     revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
+    retryTask: (agentId, edit) => post({ type: 'retry_task', agentId, edit }),
   },
   () => schedule(),
 );

@@ -24,6 +24,8 @@ export interface RowActions {
   openChange(agentId: string, path: string): void;
   /** The Changes row's Revert action (the host confirms first). */
   revertAgent(agentId: string): void;
+  /** Runs a task that ended early again (`edit`: the user edits its prompt first). */
+  retryTask(agentId: string, edit: boolean): void;
 }
 
 /** A tree-item with its id; `branch` is set by hand so the arrow shows before any child exists. */

@@ -62,7 +62,7 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
   max_turns: 'Turn limit reached',
   budget_exceeded: 'Budget reached',
   error: 'Failed',
-  cancelled: 'Cancelled',
+  cancelled: 'Stopped',
 };
 
 /** The row state word of a tool call, or '' when nothing needs saying (a plain success). */

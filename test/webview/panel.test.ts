@@ -94,11 +94,14 @@ describe('webview panel (headless Chromium)', function () {
   it('keeps the user’s expand/collapse choices across a reload', async () => {
     const state = snapshotOf(finishedSession().events);
     await send(page, { type: 'snapshot', state, running: false });
-    for (const id of ['task:tu-a', 'task:tu-b', 'task:tu-c']) assert.equal(await page.locator(item(id)).getAttribute('open'), null);
+    assert.equal(await page.locator(item('task:tu-a')).getAttribute('open'), null, 'a completed task is closed');
+    // A task that ended early (turn limit, failure) stays open by default.
+    for (const id of ['task:tu-b', 'task:tu-c']) assert.equal(await page.locator(item(id)).getAttribute('open'), '');
+    await page.locator(`${item('task:tu-b')} .task-title`).click();
     await page.locator(`${item('task:tu-a')} .task-title`).click();
     await page.locator(`${item('tool:a2')} .tool-name`).click();
     await send(page);
-    assert.deepEqual((await savedState(page)) as unknown, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' });
+    assert.deepEqual((await savedState(page)) as unknown, { v: 1, expanded: { 'task:tu-b': false, 'task:tu-a': true, 'tool:a2': true }, draft: '' });
     assert.match((await page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
 
     const reloaded = await openPanel(browser, await savedState(page));
