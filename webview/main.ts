@@ -85,6 +85,8 @@ const history = new HistoryView({
     post({ type: 'new_session' });
   },
   close: () => showConversation(),
+  rename: (id, title) => post({ type: 'rename_session', id, title }),
+  delete: (id, title) => post({ type: 'delete_session', id, title }),
 });
 
 /** The history list replaces the conversation and the prompt box until the user goes back. */
