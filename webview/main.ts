@@ -8,11 +8,12 @@ import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
-import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/view-model/format';
+import { cacheTooltip } from '../src/view-model/format';
 import { addUserPrompt, applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { runChanges } from '../src/view-model/run-changes';
 import { ChangesBar, installChangesBarStyles } from './changes-bar';
 import { installTaskOutcomeStyles } from './task-outcome';
+import { totalsLine } from './totals-line';
 import { Composer } from './composer';
 import { installDiffStyles } from './diff-view';
 import { el } from './dom';
@@ -140,12 +141,7 @@ function flush(): void {
   else if (changed || running !== barRunning) changesBar.update(runChanges(state));
   barRunning = running;
   const t = state.totals;
-  // The prompt cache's share rides with the tokens it describes: what a user checks to see caching at work.
-  const share = cacheHitShare(t.tokens);
-  const tokens = `${formatTokens(t.tokens)}${share ? ` (${Math.round(share * 100)}% cached)` : ''}`;
-  const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, tokens];
-  if (t.costUsd) parts.push(formatUsd(t.costUsd));
-  composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '), cacheTooltip(t.tokens));
+  composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
 }
 
 /** A subagent to show (the Chat view's button), once its rows are rendered. */

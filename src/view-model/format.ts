@@ -76,7 +76,7 @@ export function toolStateLabel(tool: ToolCallNode): string {
       // Refused by the stale-write guard: someone changed the file since this agent read it.
       return isStaleRefusal(tool.output) ? 'stale' : 'error';
     case 'cancelled':
-      return 'cancelled';
+      return 'stopped';
     default:
       return '';
   }
