@@ -36,6 +36,8 @@ export function runChanges(state: SessionViewState): RunChanges {
   const byPath = new Map<string, RunFile>();
   const mainPaths = new Set<string>();
   const revertible: RunChanges['revertible'] = [];
+  /** Files a revert put back (the bar no longer counts them, unless the main agent changed them too). */
+  const undone = new Set<string>();
   const visit = (id: string, topTask: TaskNode | null): void => {
     const node = state.nodes[id];
     if (node?.kind === 'tool' && node.change) {
@@ -51,9 +53,11 @@ export function runChanges(state: SessionViewState): RunChanges {
     if (node?.kind === 'task' && node.agentId !== null && node.status !== 'running') {
       const open = node.changes?.files.filter((f) => !f.revert || f.revert.outcome === 'refused').length ?? 0;
       if (open > 0) revertible.push({ agentId: node.agentId, description: node.description, files: open });
+      for (const f of node.changes?.files ?? []) if (f.revert && f.revert.outcome !== 'refused') undone.add(f.path);
     }
   }
-  return { runId, files: [...byPath.values()], revertible, byMainAgent: mainPaths.size };
+  const files = [...byPath.values()].filter((f) => !undone.has(f.path) || mainPaths.has(f.path));
+  return { runId, files, revertible, byMainAgent: mainPaths.size };
 }
 
 function note(byPath: Map<string, RunFile>, tool: ToolCallNode): void {

@@ -82,6 +82,13 @@ describe('seeing what changed', () => {
     ]);
     assert.deepEqual(run.revertible, [{ agentId: 'agent-a', description: 'raise retries', files: 2 }]);
     assert.equal(run.byMainAgent, 1);
+    // Once the subagent's changes are reverted, the run's bar counts only the main agent's file.
+    const s = editSession();
+    s.emit(ROOT, null, { type: 'changes_reverted', target: 'agent-a', files: [{ path: 'src/config.ts', outcome: 'restored' }, { path: 'test/config.test.ts', outcome: 'deleted' }], commands: [] });
+    const reverted = createSessionView();
+    applyEvents(reverted, s.events);
+    assert.deepEqual(runChanges(reverted).files.map((f) => f.path), ['README.md']);
+    assert.deepEqual(runChanges(reverted).revertible, []);
   });
 
   describe('in the panel (headless Chromium)', function () {
