@@ -4,9 +4,12 @@
  * Review (change-actions.ts reviewRun: one multi-file diff of the run's files).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DelegateEvent } from '../../src/core/events';
+import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
+import { createSession } from '../../src/core/session';
 import type { SessionController } from '../../src/vscode/session-controller';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { finishedSession, ROOT, Script } from '../webview/fixtures';
@@ -19,7 +22,7 @@ const { HistoryActions } = require('../../src/vscode/history-actions') as typeof
 const { ChangeActions } = require('../../src/vscode/change-actions') as typeof import('../../src/vscode/change-actions');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string } = {}): { controller: SessionController; asked: string[]; newSessions: number } {
+function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; newSessions: number } {
   const record = { asked: [] as string[], newSessions: 0 };
   const controller = {
     snapshot: () => ({ state, running: opts.running ?? false }),
@@ -27,6 +30,8 @@ function fakeController(state: SessionViewState, opts: { running?: boolean; open
       return opts.running ?? false;
     },
     openSessionId: opts.openSessionId,
+    current: opts.current,
+    showRecorded: () => undefined,
     ask: async (prompt: string) => void record.asked.push(prompt),
     newSession: () => void record.newSessions++,
   };
@@ -110,5 +115,40 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
       ['file:/work/project/src/b.ts', `delegate-change:/sess/${'c'.repeat(64)}/b.ts`, `delegate-change:/sess/${'d'.repeat(64)}/b.ts`],
     ]);
     assert.equal(await new ChangeActions(fakeController(createSessionView(), { openSessionId: 'sess' }).controller, () => '/unused').reviewRun(), false, 'nothing changed: nothing to review');
+  });
+
+  it('Revert on the bar: one modal for the run\'s two subagents, then both put back', async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-bar-ws-'));
+    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-bar-tr-'));
+    const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID-A') ? 'a' : firstUserText(req).startsWith('KID-B') ? 'b' : 'main'))
+      .script('a', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'from a\n' } }] }, { text: 'wrote a' })
+      .script('b', { toolUses: [{ name: 'write_file', input: { path: 'b.txt', content: 'from b\n' } }] }, { text: 'wrote b' })
+      .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write a.txt', description: 'write a' } }, { name: 'task', input: { prompt: 'KID-B: write b.txt', description: 'write b' } }] }, { text: 'done' });
+    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } });
+    const events: DelegateEvent[] = [];
+    session.bus.subscribe((e) => void events.push(e));
+    try {
+      await session.run('write two files through two subagents', new AbortController().signal);
+      const state = createSessionView();
+      applyEvents(state, events);
+      const ids = [...state.items].map((id) => state.nodes[id]).filter((n) => n?.kind === 'task').map((n) => (n?.kind === 'task' ? n.agentId ?? '' : ''));
+      assert.equal(ids.length, 2);
+      const fake = fakeController(state, { openSessionId: session.id, current: { id: session.id, bus: session.bus, changes: session.changes } });
+      const changes = new ChangeActions(fake.controller, () => transcriptRoot);
+      const asked: string[] = [];
+      changes.confirm = async (message, detail) => {
+        asked.push(`${message}\n${detail}`);
+        return true;
+      };
+      await changes.revertRun(ids);
+      assert.equal(asked.length, 1, 'one modal for both');
+      assert.match(asked[0] ?? '', /^Revert the changes of the last run's 2 subagents\?\nthe subagent "write a" \(\w+\):\n {2}• a\.txt: delete \(it created it\)\nthe subagent "write b" \(\w+\):\n {2}• b\.txt: delete \(it created it\)/);
+      assert.equal(existsSync(join(workdir, 'a.txt')) || existsSync(join(workdir, 'b.txt')), false, 'both put back');
+      assert.deepEqual(stub.messages.at(-1), { level: 'info', text: 'Delegate: reverted 2 files of the last run.' });
+      assert.equal(events.filter((e) => e.type === 'changes_reverted').length, 2, 'each revert recorded');
+      assert.ok(readFileSync(join(transcriptRoot, `${session.id}.jsonl`), 'utf8').includes('changes_reverted'));
+    } finally {
+      session.close();
+    }
   });
 });
