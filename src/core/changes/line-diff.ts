@@ -133,16 +133,18 @@ function toHunks(ops: Op[], context: number): string[][] {
   if (changed.length === 0) return [];
   const hunks: string[][] = [];
   let i = 0;
+  // Line numbers: the old and new lines before the hunk, counted on from the last hunk (one pass in all).
+  let counted = 0;
+  let oldLine = 1;
+  let newLine = 1;
   while (i < changed.length) {
     const from = Math.max(0, (changed[i] as number) - context);
     let last = changed[i] as number;
     while (i + 1 < changed.length && (changed[i + 1] as number) - last <= 2 * context) last = changed[++i] as number;
     i++;
     const to = Math.min(ops.length, last + context + 1);
-    // Line numbers: count the old and new lines before the hunk.
-    let oldLine = 1;
-    let newLine = 1;
-    for (const op of ops.slice(0, from)) {
+    for (; counted < from; counted++) {
+      const op = ops[counted] as Op;
       if (op.kind !== '+') oldLine++;
       if (op.kind !== '-') newLine++;
     }
