@@ -119,7 +119,11 @@ export class ToolRow {
     setHidden(this.stateText, label === '');
     setAttr(this.stateText, 'title', label === 'approval?' ? 'waiting for your approval' : null);
     setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
-    if (this.change) fillCounts(this.change.counts, node.change);
+    if (this.change) {
+      fillCounts(this.change.counts, node.change);
+      // Nothing to diff for a call still running, failed or refused (an older session's rows lack the change: ok ones keep it).
+      setHidden(this.change.open, node.change === undefined && node.status !== 'ok');
+    }
     if (this.detail) this.fillDetail();
   }
 

@@ -135,6 +135,7 @@ describe('several subagents in one folder: the view', () => {
       const stale = page.locator(item('tool:b2'));
       await stale.waitFor();
       assert.equal((await stale.locator('.row-state').first().textContent())?.trim(), 'stale');
+      assert.equal(await stale.locator('.row-diff').isVisible(), false, 'a refused edit has no diff to open');
       await stale.locator('.tool-name').click();
       await page.locator('.detail-output.is-error', { hasText: 'changed it. Read it again' }).waitFor();
       await page.waitForTimeout(200); // codicon font

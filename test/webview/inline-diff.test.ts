@@ -120,6 +120,8 @@ describe('seeing what changed', () => {
       assert.equal((await edit.locator('.row-change-counts').innerText()).trim(), '+1 −1');
       assert.equal((await page.locator(`${item('tool:a3')} .row-change-counts`).innerText()).trim(), '+3');
       assert.equal(await page.locator(`${item('tool:a1')} .row-change-counts`).count(), 0, 'a read has no counts');
+      // A refused or failed write has nothing to diff: no button.
+      assert.equal(await page.locator(`${item('tool:a2')} .row-diff`).isVisible(), true);
 
       // Keyboard: focus the row, Tab reaches its Open diff, Enter opens it; the row does not fold or unfold.
       await edit.focus();
