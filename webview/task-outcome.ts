@@ -19,8 +19,8 @@ export function endedEarly(node: TaskNode): boolean {
   return node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
 }
 
-/** The user stopped it themselves: "Stopped" says it all. */
-function stoppedByUser(error: string | undefined): boolean {
+/** The user stopped it themselves: "Stopped" says it all (the core's "stopped by the user" is for the model). */
+export function stoppedByUser(error: string | undefined): boolean {
   return error === undefined || error === '' || /^stopped by (the user|you)$/i.test(error.trim());
 }
 

@@ -12,7 +12,7 @@ import type { TaskNode } from '../src/view-model/session-view';
 import { ChangesRow, type ChangeActions } from './changes-row';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
-import { TaskOutcome } from './task-outcome';
+import { stoppedByUser, TaskOutcome } from './task-outcome';
 import { TextRow, treeItem } from './tree-rows';
 
 export interface TaskRowHost {
@@ -311,7 +311,7 @@ export class TaskRow {
       this.item.append(this.outcome.item);
     }
     // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
-    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [n.error === 'stopped by the user' ? undefined : n.error, n.result].filter(Boolean).join('\n\n'), true);
+    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [stoppedByUser(n.error) ? undefined : n.error, n.result].filter(Boolean).join('\n\n'), true);
     else if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
     else this.outcome.set('reply', 'tone-ok', 'Result', text, true);
   }
