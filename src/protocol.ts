@@ -16,6 +16,8 @@ export interface SessionListItem {
   turns: number;
   tokens: number;
   status: SessionStatus | 'running';
+  /** The last prompt's subagents that did not complete ("completed · 1 failed · 1 stopped"). */
+  subagents?: { failed?: number; stopped?: number; limited?: number };
 }
 
 export type HostToWebview =
@@ -48,4 +50,14 @@ export type WebviewToHost =
   /** A file of a task's Changes row: the diff of what the subagent did to it (or what changed since, after a refused revert). */
   | { type: 'open_change'; agentId: string; path: string }
   /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts. */
-  | { type: 'revert_agent'; agentId: string };
+  | { type: 'revert_agent'; agentId: string }
+  /** The changes bar's Review: every file the last run changed, in one multi-file diff. */
+  | { type: 'review_changes' }
+  /** The changes bar's Revert: these subagents' changes (one confirmation for all). */
+  | { type: 'revert_agents'; agentIds: string[] }
+  /** Retry (or, `edit`, re-run with a prompt the user edits first) a task that failed, was stopped or hit a limit. */
+  | { type: 'retry_task'; agentId: string; edit: boolean }
+  /** History: name a session (an empty title goes back to its first prompt). */
+  | { type: 'rename_session'; id: string; title: string }
+  /** History: delete a session (the host confirms first); `title` names it in the question. */
+  | { type: 'delete_session'; id: string; title: string };

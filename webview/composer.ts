@@ -1,10 +1,13 @@
 /**
  * The prompt box at the bottom: a vscode-textarea (Enter sends, Shift+Enter inserts a
- * newline, IME composition is respected), Send and Stop buttons, and the session totals line.
+ * newline, IME composition is respected), Send and "Stop all" buttons, and the session totals line.
+ * "Stop all" (the run: every agent) has its own glyph, apart from a task row's "Stop this subagent"; it
+ * shows only while something runs, after Send in the Tab order (Tab from the text box reaches Send, not it).
  */
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import type { VscodeTextarea } from '@vscode-elements/elements/dist/vscode-textarea/vscode-textarea.js';
-import { el, setText } from './dom';
+import { el } from './dom';
+import { TotalsFit, type TotalsLine } from './totals-line';
 
 export interface ComposerCallbacks {
   send(text: string): void;
@@ -18,6 +21,7 @@ export class Composer {
   private readonly sendButton: VscodeButton;
   private readonly stopButton: VscodeButton;
   private readonly totals: HTMLElement;
+  private readonly fit: TotalsFit;
 
   constructor(draft: string, private readonly callbacks: ComposerCallbacks) {
     this.element = el('footer', 'composer');
@@ -39,9 +43,12 @@ export class Composer {
     this.stopButton = document.createElement('vscode-button');
     this.stopButton.className = 'stop-button';
     this.stopButton.secondary = true;
-    this.stopButton.icon = 'debug-stop';
-    this.stopButton.textContent = 'Stop';
+    this.stopButton.icon = 'stop-circle';
+    this.stopButton.textContent = 'Stop all';
+    this.stopButton.title = 'Stop the run: the main agent and every subagent';
+    // Disabled as well as hidden while idle: the attribute is what the editor tests wait on.
     this.stopButton.disabled = true;
+    this.stopButton.hidden = true;
     this.stopButton.addEventListener('click', () => {
       if (!this.stopButton.disabled) this.callbacks.stop();
     });
@@ -49,9 +56,10 @@ export class Composer {
     this.totals = el('span', 'totals');
     const bar = el('div', 'composer-bar');
     const buttons = el('div', 'composer-buttons');
-    buttons.append(this.stopButton, this.sendButton);
+    buttons.append(this.sendButton, this.stopButton);
     bar.append(this.totals, buttons);
     this.element.append(this.input, bar);
+    this.fit = new TotalsFit(this.totals, bar);
   }
 
   focus(): void {
@@ -61,11 +69,12 @@ export class Composer {
   setRunning(running: boolean): void {
     if (this.stopButton.disabled === !running) return;
     this.stopButton.disabled = !running;
+    this.stopButton.hidden = !running;
     this.element.classList.toggle('is-running', running);
   }
 
-  setTotals(text: string, tooltip = ''): void {
-    setText(this.totals, text);
+  setTotals(line: TotalsLine, tooltip = ''): void {
+    this.fit.set(line);
     if (this.totals.title !== tooltip) this.totals.title = tooltip;
   }
 

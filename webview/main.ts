@@ -8,9 +8,14 @@ import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
-import { cacheHitShare, cacheTooltip, formatTokens, formatUsd } from '../src/view-model/format';
+import { cacheTooltip } from '../src/view-model/format';
 import { applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
+import { runChanges } from '../src/view-model/run-changes';
+import { ChangesBar, installChangesBarStyles } from './changes-bar';
+import { installTaskOutcomeStyles } from './task-outcome';
+import { totalsLine } from './totals-line';
 import { Composer } from './composer';
+import { installDiffStyles } from './diff-view';
 import { el } from './dom';
 import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
@@ -26,6 +31,9 @@ import { post } from './vscode-api';
 patchVscodeTree();
 installStyles();
 installSessionStyles();
+installDiffStyles();
+installChangesBarStyles();
+installTaskOutcomeStyles();
 installMarkdownStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
@@ -48,6 +56,7 @@ const renderer = new ConversationRenderer(
     review: (agentId, action) => post({ type: 'review', agentId, action }),
     openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
     revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
+    retryTask: (agentId, edit) => post({ type: 'retry_task', agentId, edit }),
   },
   () => schedule(),
 );
@@ -57,6 +66,7 @@ let hostRunning = false;
 let pending = new Set<string>();
 let frame = 0;
 let needsReset = true;
+let barRunning = false;
 
 const composer = new Composer(expansion.draft, {
   send: (text) => post({ type: 'prompt', text }),
@@ -76,17 +86,25 @@ const history = new HistoryView({
     post({ type: 'new_session' });
   },
   close: () => showConversation(),
+  rename: (id, title) => post({ type: 'rename_session', id, title }),
+  delete: (id, title) => post({ type: 'delete_session', id, title }),
 });
 
 /** The history list replaces the conversation and the prompt box until the user goes back. */
 function showConversation(): void {
   history.hide();
+  app.classList.remove('showing-history');
   log.hidden = false;
   composer.element.hidden = false;
 }
 
+const changesBar = new ChangesBar({
+  review: () => post({ type: 'review_changes' }),
+  revert: (agentIds) => post({ type: 'revert_agents', agentIds }),
+});
+
 const app = el('div', 'app');
-app.append(history.element, log, composer.element);
+app.append(history.element, log, changesBar.element, composer.element);
 document.body.append(app);
 
 function nearBottom(): boolean {
@@ -106,6 +124,7 @@ new ResizeObserver(() => {
 function flush(): void {
   frame = 0;
   if (stick) stickUntil = performance.now() + 250;
+  const changed = needsReset || pending.size > 0;
   if (needsReset) {
     needsReset = false;
     renderer.reset(state);
@@ -117,13 +136,12 @@ function flush(): void {
   hint.hidden = state.items.length > 0;
   const running = hostRunning || state.running;
   composer.setRunning(running);
+  // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
+  if (running) changesBar.update(null);
+  else if (changed || running !== barRunning) changesBar.update(runChanges(state));
+  barRunning = running;
   const t = state.totals;
-  // The prompt cache's share rides with the tokens it describes: what a user checks to see caching at work.
-  const share = cacheHitShare(t.tokens);
-  const tokens = `${formatTokens(t.tokens)}${share ? ` (${Math.round(share * 100)}% cached)` : ''}`;
-  const parts = [`${t.tasks} task${t.tasks === 1 ? '' : 's'}`, `${t.toolCalls} call${t.toolCalls === 1 ? '' : 's'}`, tokens];
-  if (t.costUsd) parts.push(formatUsd(t.costUsd));
-  composer.setTotals(state.items.length === 0 ? '' : parts.join(' · '), cacheTooltip(t.tokens));
+  composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
 }
 
 /** A subagent to show (the Chat view's button), once its rows are rendered. */
@@ -147,6 +165,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'snapshot':
+      // A new or opened session, or a run the palette started: the conversation, not a stale History list.
+      showConversation();
       state = msg.state;
       expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in msg.state.nodes);
       hostRunning = msg.running;
@@ -157,6 +177,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       applyEvents(state, msg.events, pending);
       break;
     case 'status':
+      // A run started (Ask from the palette or the chat view): show it, even over the History list.
+      if (msg.running && !hostRunning) showConversation();
       hostRunning = msg.running;
       break;
     case 'workspace':
@@ -168,6 +190,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'history':
       log.hidden = true;
       composer.element.hidden = true;
+      app.classList.add('showing-history');
       history.show(msg.sessions, msg.currentId);
       return;
     default:

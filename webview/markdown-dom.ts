@@ -7,6 +7,7 @@
 import type { Token } from 'markdown-it';
 import { CodeBlock, fenceLanguage } from './code-block';
 import { codicon, el } from './dom';
+import { appendTextWithRefs, codeRefLink } from './file-refs';
 import { linkTarget, type LinkTarget } from './link-target';
 
 /** Block tags markdown-it opens; anything else (a future token type) becomes a plain div. */
@@ -89,10 +90,11 @@ function appendInline(tokens: readonly Token[], target: Node, ctx: RenderContext
     switch (t.type) {
       case 'text':
         if (i === 0 && startsListItem(target) && TASK_MARK.test(t.content)) appendTaskText(t.content, top);
-        else top.appendChild(document.createTextNode(t.content));
+        else if (stack.length > 1 && top instanceof HTMLAnchorElement) top.appendChild(document.createTextNode(t.content));
+        else appendTextWithRefs(t.content, top, ctx.roots);
         break;
       case 'code_inline':
-        top.appendChild(el('code', 'md-code-inline', t.content));
+        top.appendChild((top instanceof HTMLAnchorElement ? null : codeRefLink(t.content, ctx.roots)) ?? el('code', 'md-code-inline', t.content));
         break;
       case 'softbreak':
       case 'hardbreak':

@@ -76,7 +76,7 @@ const CSS = String.raw`
 .md .md-code-copy .codicon-check { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
 .md .md-code-copy .codicon-error { color: var(--vscode-errorForeground); }
 .md .md-code-body {
-  margin: 0; padding: 6px 8px; overflow-x: auto; white-space: pre; overflow-wrap: normal; tab-size: 4;
+  margin: 0; padding: 6px 8px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; tab-size: 4;
   line-height: 1.45; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px);
 }
 .md .md-code-body code { padding: 0; border-radius: 0; background: none; font: inherit; color: var(--vscode-editor-foreground, var(--vscode-foreground)); }

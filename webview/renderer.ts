@@ -8,13 +8,14 @@
  */
 import type { VscodeTree } from '@vscode-elements/elements/dist/vscode-tree/vscode-tree.js';
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
-import type { SessionViewState, ViewNode } from '../src/view-model/session-view';
+import type { SessionViewState, TaskNode, ViewNode } from '../src/view-model/session-view';
 import { el } from './dom';
 import type { Expansion } from './expansion';
 import { compactionBlock, compactionRow } from './compaction-view';
 import { noticeBlock, TextBlock, userBlock } from './message-view';
 import type { ChangesRow } from './changes-row';
 import { TaskRow } from './task-row';
+import { endedEarly } from './task-outcome';
 import { thinkingRow } from './thinking-row';
 import { ToolRow, TextRow, type RowActions } from './tree-rows';
 
@@ -150,7 +151,7 @@ export class ConversationRenderer {
       row.update(node, now);
       if (row.running) this.running.add(row);
       else this.running.delete(row);
-      this.applyOpen(node.id, row.item, row.running, () => row.materialize());
+      this.applyOpen(node.id, row.item, openByDefault(node), () => row.materialize());
     } else if (node.kind === 'tool' && row instanceof ToolRow) {
       row.update(node);
     }
@@ -222,6 +223,7 @@ export class ConversationRenderer {
       const row = new TaskRow(node, {
         stopAgent: (agentId) => this.actions.stopAgent(agentId),
         review: (agentId, action) => this.actions.review(agentId, action),
+        retryTask: (agentId, edit) => this.actions.retryTask(agentId, edit),
         createChild: (childId) => this.createChild(childId),
         registerTextRow: (textRow) => this.registerTextRow(textRow),
         changeActions: this.actions,
@@ -233,7 +235,7 @@ export class ConversationRenderer {
       });
       this.rows.set(id, row);
       if (row.running) this.running.add(row);
-      this.applyOpen(id, row.item, row.running, () => row.materialize());
+      this.applyOpen(id, row.item, openByDefault(node), () => row.materialize());
       return row.item;
     }
     return null;
@@ -283,6 +285,11 @@ export class ConversationRenderer {
       }
     }
   }
+}
+
+/** A task is open while it runs, and stays open when it ended early (failed, stopped, at a limit). */
+function openByDefault(node: TaskNode): boolean {
+  return node.status === 'running' || endedEarly(node);
 }
 
 export function emptyHint(): HTMLElement {

@@ -23,6 +23,19 @@ const CSS = String.raw`
 .history-row-text { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .history-row-meta { margin: 2px 0 0 22px; font-size: 11px; color: var(--vscode-descriptionForeground); }
 .history-empty { padding: 12px 10px; color: var(--vscode-descriptionForeground); }
+.history-none { padding: 12px 10px; color: var(--vscode-descriptionForeground); }
+.history-none[hidden], .history-row[hidden], .history-search[hidden] { display: none; }
+.history-search {
+  display: block; box-sizing: border-box; width: calc(100% - 20px); margin: 8px 10px 0; padding: 3px 6px; font: inherit;
+  color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); border-radius: 2px;
+}
+.history-search:focus, .history-rename-input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.history-rename-input { flex: 1 1 auto; min-width: 0; font: inherit; padding: 0 4px; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }
+.history-row-actions { display: inline-flex; gap: 2px; margin-left: auto; flex: 0 0 auto; opacity: 0; }
+.history-row:hover .history-row-actions, .history-row:focus-within .history-row-actions { opacity: 1; }
+.history-action { display: inline-flex; padding: 1px 3px; border-radius: 3px; cursor: pointer; color: var(--vscode-icon-foreground, var(--vscode-foreground)); background: transparent; border: 1px solid transparent; }
+.history-action:hover { background: var(--vscode-toolbar-hoverBackground); }
+.history-action:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .log[hidden], .composer[hidden] { display: none; }
 
 .compaction { font-size: 12px; }

@@ -73,6 +73,9 @@ vscode-tree-item .row-deco [hidden] { display: none; }
 vscode-tree-item.tool-row { content-visibility: auto; contain-intrinsic-size: auto 22px; }
 vscode-tree-item.more-row .more-label { color: var(--vscode-textLink-foreground); }
 vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0.55; }
+/* Light themes: a dimmed green check falls under 3:1 against the side bar (WCAG non-text contrast). */
+.vscode-light vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status,
+.vscode-high-contrast-light vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 1; }
 
 .tone-ok { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
 .tone-error { color: var(--vscode-errorForeground); }
@@ -101,9 +104,11 @@ vscode-tree-item.detail-item::part(content), vscode-tree-item.detail-item::part(
   border-top: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
 }
 .prompt-input { width: 100%; }
-.composer-bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
-.composer-buttons { display: flex; gap: 6px; flex: 0 0 auto; }
-.totals { font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); min-width: 0; }
+.composer-bar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 4px 8px; }
+.composer-buttons { display: flex; gap: 6px; flex: 0 0 auto; margin-left: auto; }
+.composer-buttons > [hidden] { display: none !important; }
+/* One line always: beside the buttons when it fits, else on its own (the buttons wrap under it), cut last. */
+.totals { font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); min-width: 0; max-width: 100%; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 `;
 
 export function installStyles(): void {

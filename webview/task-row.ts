@@ -12,6 +12,7 @@ import type { TaskNode } from '../src/view-model/session-view';
 import { ChangesRow, type ChangeActions } from './changes-row';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
+import { stoppedByUser, TaskOutcome } from './task-outcome';
 import { TextRow, treeItem } from './tree-rows';
 
 export interface TaskRowHost {
@@ -19,6 +20,8 @@ export interface TaskRowHost {
   stopAgent(agentId: string): void;
   /** Accept, Edit result or Re-run, on a result held for review. */
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
+  /** Retry / Re-run with an edited prompt, on a task that ended early (task-outcome.ts). */
+  retryTask(agentId: string, edit: boolean): void;
   /** Creates (and registers) the row of a child node; null for an unknown id. */
   createChild(id: string): VscodeTreeItem | null;
   /** Registers a prompt/result/changes row so expanding it can fill its detail. */
@@ -56,6 +59,7 @@ export class TaskRow {
   private readonly budgetBar: HTMLDivElement;
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
+  private readonly outcomeView: TaskOutcome;
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
   private changes: ChangesRow | null = null;
@@ -89,7 +93,8 @@ export class TaskRow {
     this.budgetFill = el('div', 'task-budget-fill');
     this.budgetBar.append(this.budgetFill);
     this.reviewBar = this.reviewButtons();
-    text.append(line1, line2, this.budgetBar, this.reviewBar);
+    this.outcomeView = new TaskOutcome(host);
+    text.append(line1, line2, this.outcomeView.reason, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
     this.item.append(text, this.stop);
     this.update(node, Date.now());
@@ -125,6 +130,7 @@ export class TaskRow {
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
     setHidden(this.reviewBar, node.review !== 'pending');
+    this.outcomeView.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     if (this.materialized) this.sync();
   }
@@ -305,7 +311,7 @@ export class TaskRow {
       this.item.append(this.outcome.item);
     }
     // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
-    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [n.error, n.result].filter(Boolean).join('\n\n'), true);
+    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [stoppedByUser(n.error) ? undefined : n.error, n.result].filter(Boolean).join('\n\n'), true);
     else if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
     else this.outcome.set('reply', 'tone-ok', 'Result', text, true);
   }

@@ -8,6 +8,8 @@ import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-
 import { formatDuration, toolStateLabel } from '../src/view-model/format';
 import type { ToolCallNode } from '../src/view-model/session-view';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
+import { fillChange, fillCounts } from './tool-change';
+import { openDiffButton } from './diff-view';
 import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
 import { MarkdownView } from './markdown';
 
@@ -22,6 +24,8 @@ export interface RowActions {
   openChange(agentId: string, path: string): void;
   /** The Changes row's Revert action (the host confirms first). */
   revertAgent(agentId: string): void;
+  /** Runs a task that ended early again (`edit`: the user edits its prompt first). */
+  retryTask(agentId: string, edit: boolean): void;
 }
 
 /** A tree-item with its id; `branch` is set by hand so the arrow shows before any child exists. */
@@ -73,7 +77,8 @@ export class ToolRow {
   private readonly summary: HTMLSpanElement;
   private readonly stateText: HTMLSpanElement;
   private readonly stateIcon: HTMLSpanElement;
-  private detail: { output: HTMLPreElement; outputHeading: HTMLElement; extra: HTMLDivElement } | null = null;
+  private detail: { output: HTMLPreElement; outputHeading: HTMLElement; extra: HTMLDivElement; input: HTMLElement; change: HTMLElement } | null = null;
+  private readonly change: { counts: HTMLSpanElement; open: HTMLButtonElement } | null = null;
   private node: ToolCallNode;
 
   constructor(node: ToolCallNode, private readonly actions: RowActions) {
@@ -89,22 +94,18 @@ export class ToolRow {
     const deco = slotted(el('span', 'row-deco'), 'decoration');
     this.stateText = el('span', 'row-state');
     this.stateIcon = codicon('check');
+    // A write/edit row: its "+a −b" and an Open diff button in sight (and in the Tab order), not hover-only.
+    if (isFileChangeTool(node.name)) {
+      this.change = { counts: el('span', 'row-change-counts'), open: openDiffButton(() => this.openDiff(), 'row-diff') };
+      deco.append(this.change.counts, this.change.open);
+    }
     deco.append(this.stateText, this.stateIcon);
     this.item.append(icon, name, this.summary, deco);
-    if (isFileChangeTool(node.name)) this.item.append(this.diffAction());
     this.update(node);
   }
 
-  private diffAction(): HTMLSpanElement {
-    const action = slotted(codicon('diff', 'row-action'), 'actions');
-    action.title = 'Open diff';
-    action.setAttribute('role', 'button');
-    action.setAttribute('aria-label', 'Open diff');
-    action.addEventListener('click', (ev) => {
-      ev.stopPropagation();
-      this.actions.openDiff(this.node.agentId, this.node.toolUseId);
-    });
-    return action;
+  private openDiff(): void {
+    this.actions.openDiff(this.node.agentId, this.node.toolUseId);
   }
 
   update(node: ToolCallNode): void {
@@ -118,6 +119,11 @@ export class ToolRow {
     setHidden(this.stateText, label === '');
     setAttr(this.stateText, 'title', label === 'approval?' ? 'waiting for your approval' : null);
     setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
+    if (this.change) {
+      fillCounts(this.change.counts, node.change);
+      // Nothing to diff for a call still running, failed or refused (an older session's rows lack the change: ok ones keep it).
+      setHidden(this.change.open, node.change === undefined && node.status !== 'ok');
+    }
     if (this.detail) this.fillDetail();
   }
 
@@ -125,13 +131,14 @@ export class ToolRow {
   materialize(): void {
     if (this.detail) return;
     const { item, body } = detailItem(this.node.id);
-    const input = el('pre', 'detail-pre', this.node.inputJson);
+    const input = section('Input', el('pre', 'detail-pre', this.node.inputJson));
     const output = el('pre', 'detail-pre detail-output');
     const outputSection = section('Output', output);
     const outputHeading = outputSection.firstElementChild as HTMLElement;
     const extra = el('div', 'detail-extra');
-    body.append(extra, section('Input', input), outputSection);
-    this.detail = { output, outputHeading, extra };
+    const change = el('div', 'detail-section detail-change');
+    body.append(extra, change, input, outputSection);
+    this.detail = { output, outputHeading, extra, input, change };
     this.fillDetail();
     this.item.append(item);
   }
@@ -139,7 +146,9 @@ export class ToolRow {
   private fillDetail(): void {
     if (!this.detail) return;
     const n = this.node;
-    const { output, outputHeading, extra } = this.detail;
+    const { output, outputHeading, extra, input, change } = this.detail;
+    // A change shows as its hunks; the raw input JSON is then one click away instead of first.
+    fillChange(change, input, n, () => this.openDiff(), (path) => this.actions.openFile(path));
     setText(outputHeading, n.durationMs === undefined ? 'Output' : `Output · ${formatDuration(n.durationMs)}`);
     setText(output, n.output ?? (n.status === 'running' ? 'Running…' : '(no output)'));
     output.classList.toggle('is-error', n.status === 'error');

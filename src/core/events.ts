@@ -178,9 +178,10 @@ export type EventBody =
   | { type: 'waiting'; turn: number; attempt: number; waitedMs: number }
   /**
    * write_file / edit_file changed a file (the journal a revert works from; see changes/): `path` relative to
-   * the workspace, the contents before and after by hash (kept in the session folder), its own line counts.
+   * the workspace, the contents before and after by hash (kept in the session folder), its own line counts, and its hunks
+   * (line-diff.ts changeDiff, cut; absent when the lines are the same) for the panel's inline diff.
    */
-  | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number }
+  | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number; diff?: string }
   /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
   | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */

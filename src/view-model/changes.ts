@@ -6,12 +6,29 @@
  */
 import type { EventOf } from '../core/events';
 import { getTool, nextLocalId, placeNode, taskOfAgent, toolNodeId, type Touched } from './store';
-import type { SessionViewState } from './types';
+import { DIFF_PREVIEW_LIMIT, type SessionViewState } from './types';
 
-/** Host-side only (the row's diff action asks the host): nothing to re-render. */
-export function onFileChanged(state: SessionViewState, e: EventOf<'file_changed'>): void {
+/** The row's "+a −b", its inline hunks (cut at a line's end), and the hashes the host's diff editor opens. */
+export function onFileChanged(state: SessionViewState, e: EventOf<'file_changed'>, touched: Touched): void {
   const tool = getTool(state, toolNodeId(e.toolUseId));
-  if (tool) tool.change = { path: e.path, ...(e.before ? { before: e.before } : {}), ...(e.after ? { after: e.after } : {}) };
+  if (!tool) return;
+  const diff = e.diff === undefined ? undefined : cutAtLine(e.diff, DIFF_PREVIEW_LIMIT);
+  tool.change = {
+    path: e.path,
+    ...(e.before ? { before: e.before } : {}),
+    ...(e.after ? { after: e.after } : {}),
+    added: e.added,
+    removed: e.removed,
+    ...(diff ? { diff: diff.text } : {}),
+    ...(diff?.truncated ? { diffTruncated: true } : {}),
+  };
+  touched.add(tool.id);
+}
+
+function cutAtLine(text: string, limit: number): { text: string; truncated: boolean } {
+  if (text.length <= limit) return { text, truncated: false };
+  const end = text.lastIndexOf('\n', limit);
+  return { text: text.slice(0, end > 0 ? end : limit), truncated: true };
 }
 
 export function onChangeManifest(state: SessionViewState, e: EventOf<'change_manifest'>, touched: Touched): void {

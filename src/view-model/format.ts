@@ -62,7 +62,7 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
   max_turns: 'Turn limit reached',
   budget_exceeded: 'Budget reached',
   error: 'Failed',
-  cancelled: 'Cancelled',
+  cancelled: 'Stopped',
 };
 
 /** The row state word of a tool call, or '' when nothing needs saying (a plain success). */
@@ -76,7 +76,7 @@ export function toolStateLabel(tool: ToolCallNode): string {
       // Refused by the stale-write guard: someone changed the file since this agent read it.
       return isStaleRefusal(tool.output) ? 'stale' : 'error';
     case 'cancelled':
-      return 'cancelled';
+      return 'stopped';
     default:
       return '';
   }

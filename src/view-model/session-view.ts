@@ -117,7 +117,7 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
       addNotice(state, event.level, event.source ? `${event.source}: ${event.text}` : event.text, event.time, touched);
       break;
     case 'file_changed':
-      onFileChanged(state, event);
+      onFileChanged(state, event, touched);
       break;
     case 'change_manifest':
       onChangeManifest(state, event, touched);

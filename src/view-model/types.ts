@@ -22,6 +22,8 @@ export const TASK_TOOL_NAME = 'task';
 
 /** Cut applied to tool output, tool input JSON and task results kept in the state. */
 export const PREVIEW_LIMIT = 2048;
+/** Cut applied to a change's hunks kept on its row (about 60 lines of code; the diff editor has the rest). */
+export const DIFF_PREVIEW_LIMIT = 4096;
 
 export type TaskStatus = 'running' | AgentStatus;
 /** `cancelled`: the agent finished (stopped, errored) while the call was still open. */
@@ -89,8 +91,11 @@ export interface ToolCallNode {
   fullOutputPath?: string;
   startedAt: number;
   durationMs?: number;
-  /** The file this call changed, as kept in the session folder (content hashes; none = absent): its diff. */
-  change?: { path: string; before?: string; after?: string };
+  /**
+   * The file this call changed, as kept in the session folder (content hashes; none = absent): its diff. `added`
+   * and `removed` count its lines, `diff` holds its hunks (cut to DIFF_PREVIEW_LIMIT) for the row's inline diff.
+   */
+  change?: { path: string; before?: string; after?: string; added?: number; removed?: number; diff?: string; diffTruncated?: boolean };
 }
 
 export interface TaskNode {

@@ -5,6 +5,8 @@
  *                    `delegate-change:` scheme, so it works in a reopened session too; after a refused
  *                    revert: the subagent's version → the file as it is now
  *   a write/edit row's diff ──▶ the same, for the one change that call made
+ *   changes bar  ──▶ Review: every file the last run changed in one multi-file diff (vscode.changes);
+ *                    Revert: the run's subagents, one modal for all of them (run-review.ts has the words)
  *   Revert…      ──▶ plan from the transcript ─▶ modal listing the files (and the commands it cannot undo)
  *                ─▶ revert (through the live session when it is open here) ─▶ one message; refused files
  *                   offer their diffs
@@ -16,7 +18,9 @@ import { blobDirOf, isContentHash } from '../core/changes/blob-store';
 import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
 import type { RevertPlan } from '../core/changes/revert-plan';
 import type { RevertReport } from '../core/changes/revert';
+import { runChanges } from '../view-model/run-changes';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
+import { describeRunRevert, reviewTitle, runRevertSummary } from './run-review';
 import { getTool, toolNodeId } from '../view-model/store';
 import type { SessionController } from './session-controller';
 
@@ -108,6 +112,68 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     }
     const choice = await vscode.window.showWarningMessage(`${text}; ${refused.length} not reverted: ${refused.map((f) => `${f.path} (${f.reason ?? 'refused'})`).join('; ')}.`, 'Show Diffs');
     if (choice) for (const f of refused) await this.openChange(agentId, f.path);
+  }
+
+  /** The changes bar's Review; false when the run changed nothing Delegate kept. */
+  async reviewRun(): Promise<boolean> {
+    const sessionId = this.controller.openSessionId;
+    const run = runChanges(this.controller.snapshot().state);
+    if (!sessionId || run.files.length === 0) return false;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const side = (hash: string | undefined, path: string): vscode.Uri => keptContentUri(sessionId, hash, path);
+    const resources = run.files.map((f) => [folder ? vscode.Uri.joinPath(folder, f.path) : side(f.after, f.path), side(f.before, f.path), side(f.after, f.path)]);
+    try {
+      await vscode.commands.executeCommand('vscode.changes', reviewTitle(run), resources);
+    } catch {
+      // An editor without the multi-file diff: the first file's diff (the others are one click away in the panel).
+      const first = run.files[0];
+      if (first) await vscode.commands.executeCommand('vscode.diff', side(first.before, first.path), side(first.after, first.path), `${first.path} (Delegate change)`, { preview: true });
+    }
+    return true;
+  }
+
+  /** The changes bar's Revert: one modal for the run's subagents, then each one's revert; one message. */
+  async revertRun(agentIds: string[]): Promise<void> {
+    const sessionId = this.controller.openSessionId;
+    if (!sessionId || agentIds.length === 0) return;
+    if (agentIds.length === 1) return this.revert(agentIds[0] as string);
+    const root = this.transcriptRoot();
+    const plans: RevertPlan[] = [];
+    for (const agentId of agentIds) {
+      const plan = await loadRevertPlan({ transcriptRoot: root, sessionId, agentId });
+      if ('error' in plan) {
+        void vscode.window.showWarningMessage(`Delegate: cannot revert: ${plan.error}.`);
+        return;
+      }
+      if (plan.files.length) plans.push(plan);
+    }
+    if (plans.length === 0) {
+      void vscode.window.showInformationMessage('Delegate: nothing to revert: the run has no file changes left to undo.');
+      return;
+    }
+    const run = runChanges(this.controller.snapshot().state);
+    if (!(await this.confirm(`Revert the changes of the last run's ${plans.length} subagents?`, describeRunRevert(plans, run.byMainAgent)))) return;
+    const live = this.controller.current;
+    const refused: { path: string; reason?: string }[] = [];
+    let done = 0;
+    for (const plan of plans) {
+      let report: Awaited<ReturnType<typeof revertSubagent>>;
+      try {
+        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
+        return;
+      }
+      if (live?.id !== sessionId) this.controller.showRecorded(report.recorded);
+      this.lastReport = report;
+      for (const f of report.files) {
+        if (f.outcome === 'refused') refused.push({ path: f.path, ...(f.reason ? { reason: f.reason } : {}) });
+        else done++;
+      }
+    }
+    const text = runRevertSummary(done, refused);
+    if (refused.length === 0) void vscode.window.showInformationMessage(text);
+    else void vscode.window.showWarningMessage(text);
   }
 
   private fileOf(agentId: string, path: string): { task: TaskNode; file: TaskChangeFile } | undefined {

@@ -11,6 +11,7 @@ import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
+import { HistoryActions } from './history-actions';
 import { EditorMcpServers } from './mcp-servers';
 import { SessionController } from './session-controller';
 import { transcriptRootOf } from './session-history';
@@ -45,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const controller = new SessionController(context, approver, mcpServers);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
-  const view = new DelegateViewProvider(context.extensionUri, controller, changes);
+  const view = new DelegateViewProvider(context.extensionUri, controller, changes, new HistoryActions(controller, () => transcriptRootOf(context)));
   const status = createStatusBar();
 
   context.subscriptions.push(

@@ -49,7 +49,7 @@ export class ResultReview {
 }
 
 /** Opens the text in an untitled markdown document; resolves with what it holds when the user confirms. */
-async function editInDocument(title: string, text: string): Promise<string | undefined> {
+export async function editInDocument(title: string, text: string): Promise<string | undefined> {
   const doc = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
   await vscode.window.showTextDocument(doc, { preview: false });
   const choice = await vscode.window.showInformationMessage(`${title}: change the document, then confirm.`, { modal: false }, 'Use This Text');

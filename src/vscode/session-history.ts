@@ -29,6 +29,7 @@ export async function historyList(root: string, running: string | undefined): Pr
     turns: s.turns,
     tokens: s.tokens,
     status: s.id === running ? 'running' : s.status,
+    ...(s.subagents && s.id !== running ? { subagents: s.subagents } : {}),
   }));
 }
 

@@ -9,7 +9,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
 import type { HostToWebview, WebviewToHost } from '../protocol';
 import type { ChangeActions } from './change-actions';
+import type { HistoryActions } from './history-actions';
 import type { SessionController } from './session-controller';
+import { TaskRetry } from './task-retry';
 
 export const VIEW_ID = 'delegate.panel';
 const BATCH_MS = 16;
@@ -22,6 +24,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private queue: DelegateEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Retry on a task that ended early (tests replace its askText). */
+  readonly retry: TaskRetry;
   /** Every message posted, for the extension tests (bounded). */
   readonly posted: HostToWebview['type'][] = [];
 
@@ -29,7 +33,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     private readonly extensionUri: vscode.Uri,
     private readonly controller: SessionController,
     private readonly changes: ChangeActions,
+    readonly historyActions: HistoryActions,
   ) {
+    this.retry = new TaskRetry(controller);
     this.disposables.push(
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
@@ -95,6 +101,22 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'revert_agent':
         await this.changes.revert(message.agentId);
+        break;
+      case 'review_changes':
+        if (!(await this.changes.reviewRun())) void vscode.window.showInformationMessage('Delegate: the last run changed no file Delegate kept.');
+        break;
+      case 'revert_agents':
+        await this.changes.revertRun(message.agentIds);
+        break;
+      case 'rename_session':
+        await this.historyActions.rename(message.id, message.title);
+        await this.showHistory();
+        break;
+      case 'delete_session':
+        if (await this.historyActions.delete(message.id, message.title)) await this.showHistory();
+        break;
+      case 'retry_task':
+        await this.retry.retry(message.agentId, message.edit);
         break;
       case 'open_diff':
         if (!(await this.changes.openToolChange(message.toolUseId))) {

@@ -30,7 +30,11 @@ describe('delegate CLI: several subagents in one folder', function () {
         replies: [
           reply.toolUse({ name: 'read_file', input: { path: 'config.ts' } }),
           reply.toolUse({ name: 'edit_file', input: { path: 'config.ts', old_text: 'retries = 3', new_text: 'retries = 5' } }),
-          reply.toolUse({ name: 'bash', input: { command: 'test -f config.ts' } }),
+          // A look and a command that may change files: only the second is listed with the changes.
+          reply.toolUse([
+            { name: 'bash', input: { command: 'wc -l config.ts && git status 2>/dev/null | head -3' } },
+            { name: 'bash', input: { command: 'test -f config.ts && touch checked.flag' } },
+          ]),
           reply.text('Retries raised to 5.'),
         ],
       },
@@ -71,13 +75,13 @@ describe('delegate CLI: several subagents in one folder', function () {
       refusal,
       `Refused: config.ts changed since you last read it: the subagent "raise retries" (${a.id}) changed it. Read it again with read_file, then redo your edit on the current content.`,
     );
-    assert.deepEqual(a.changes, { files: [{ path: 'config.ts', action: 'modified', added: 1, removed: 1 }], commands: [{ command: 'test -f config.ts', exit_code: 0 }] });
+    assert.deepEqual(a.changes, { files: [{ path: 'config.ts', action: 'modified', added: 1, removed: 1 }], commands: [{ command: 'test -f config.ts && touch checked.flag', exit_code: 0 }] });
     assert.deepEqual(b.changes, { files: [], commands: [] });
 
     // The parent reads the harness's footer after each child's own words.
     const footers = lastToolResults(cli.api.messageRequests().filter((r) => !isChild(r)).at(-1) as RecordedRequest).map((r) => String(r.content));
     assert.deepEqual(footers, [
-      'Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran `test -f config.ts` (exit 0) [files changed by commands are not listed]',
+      'Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran `test -f config.ts && touch checked.flag` (exit 0) [files changed by commands are not listed]',
       'My edit was refused.\n\n[changes] none',
     ]);
     // The journal: a file_changed event for A's edit, a manifest per child, in the transcripts.
@@ -85,6 +89,8 @@ describe('delegate CLI: several subagents in one folder', function () {
     const childEvents = readJsonl(join(transcript.replace(/\.jsonl$/, ''), 'subagents', `agent-${a.id}.jsonl`));
     const changed = childEvents.find((e) => e.type === 'file_changed');
     assert.equal(changed?.path, 'config.ts');
+    // With its hunks, for the panel's inline diff.
+    assert.equal(changed?.diff, '@@ -1,2 +1,2 @@\n-export const retries = 3;\n+export const retries = 5;\n export const delay = 10;');
     assert.ok(existsSync(join(transcript.replace(/\.jsonl$/, ''), 'changes', String(changed?.before))), 'the old content is kept in the session folder');
     assert.ok(childEvents.some((e) => e.type === 'change_manifest'));
   });

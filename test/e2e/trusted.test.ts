@@ -161,7 +161,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await panel.stopButton().click();
     await panel.waitForStatus(task, 'cancelled');
     await panel.waitUntilIdle();
-    assert.match(await task.locator('.task-sub').innerText(), /Cancelled/);
+    assert.match(await task.locator('.task-sub').innerText(), /Stopped/);
     server.assertAllConsumed();
   });
 

@@ -85,8 +85,8 @@ describe('several subagents in one folder: the view', () => {
     assert.equal(toolStateLabel(state.nodes['tool:b2'] as ToolCallNode), 'stale');
     assert.equal(toolStateLabel(state.nodes['tool:a4'] as ToolCallNode), 'error');
     // Each write/edit row knows its change (the row's diff), a refused one none.
-    assert.deepEqual((state.nodes['tool:a2'] as ToolCallNode).change, { path: 'src/config.ts', before: HASH('1'), after: HASH('2') });
-    assert.deepEqual((state.nodes['tool:a3'] as ToolCallNode).change, { path: 'test/config.test.ts', after: HASH('3') });
+    assert.deepEqual((state.nodes['tool:a2'] as ToolCallNode).change, { path: 'src/config.ts', before: HASH('1'), after: HASH('2'), added: 3, removed: 1 });
+    assert.deepEqual((state.nodes['tool:a3'] as ToolCallNode).change, { path: 'test/config.test.ts', after: HASH('3'), added: 40, removed: 0 });
     assert.equal((state.nodes['tool:b2'] as ToolCallNode).change, undefined);
 
     revertEvent(s);
@@ -115,6 +115,7 @@ describe('several subagents in one folder: the view', () => {
       const stale = panel.page.locator(item('tool:b2'));
       await stale.waitFor();
       assert.equal((await stale.locator('.row-state').first().textContent())?.trim(), 'stale');
+      assert.equal(await stale.locator('.row-diff').isVisible(), false, 'a refused edit has no diff to open');
       await stale.locator('.tool-name').click();
       await panel.page.locator('.detail-output.is-error', { hasText: 'changed it. Read it again' }).waitFor();
       await panel.page.waitForTimeout(200); // codicon font

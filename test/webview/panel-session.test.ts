@@ -55,6 +55,57 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'new_session' });
   });
 
+  it('History: the true final status, search by title, rename in place (F2 or its button), delete (the host asks)', async () => {
+    const withSubagents = listed().map((x, i) => (i === 0 ? { ...x, subagents: { failed: 1, stopped: 1 } } : x));
+    await send(panel.page, { type: 'history', sessions: withSubagents });
+    const rows = panel.page.locator('.history-row');
+    assert.match((await rows.nth(0).locator('.history-row-meta').textContent()) ?? '', /182k tokens · completed · 1 failed · 1 stopped$/);
+    await panel.page.locator('.history-search').fill('esbuild BUILD');
+    assert.deepEqual(await panel.page.locator('.history-row:not([hidden]) .history-row-text').allTextContents(), ['Upgrade esbuild to 0.28 and fix the build']);
+    await panel.page.locator('.history-search').fill('nothing like this');
+    assert.equal(await panel.page.locator('.history-none').isVisible(), true);
+    await panel.page.locator('.history-search').fill('');
+    assert.equal(await panel.page.locator('.history-row:not([hidden])').count(), 3);
+
+    // Rename: F2 on the focused row, type, Enter; Escape cancels.
+    await rows.nth(1).focus();
+    await panel.page.keyboard.press('F2');
+    const input = rows.nth(1).locator('.history-rename-input');
+    await input.fill('esbuild upgrade');
+    await panel.page.keyboard.press('Enter');
+    await rows.nth(2).hover();
+    await rows.nth(2).locator('button.history-rename').click();
+    await panel.page.keyboard.type('never kept');
+    await panel.page.keyboard.press('Escape');
+    assert.equal(await rows.nth(2).locator('.history-row-text').textContent(), sessions[2]?.title, 'Escape keeps the old title');
+    await rows.nth(0).hover();
+    await rows.nth(0).locator('button.history-delete').click();
+    await rows.nth(2).focus();
+    await panel.page.keyboard.press('Delete');
+    assert.deepEqual((await posted(panel.page)).filter((m) => m.type === 'rename_session' || m.type === 'delete_session' || m.type === 'open_session'), [
+      { type: 'rename_session', id: 'sess-mid', title: 'esbuild upgrade' },
+      { type: 'delete_session', id: 'sess-new', title: sessions[0]?.title },
+      { type: 'delete_session', id: 'sess-old', title: sessions[2]?.title },
+    ]);
+    assert.equal(await panel.page.locator('.history').isVisible(), true, 'none of it opened a session');
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'history-search-rename.png') });
+  });
+
+  it('with History open, a New Session (its snapshot) or a run started from the palette shows the conversation', async () => {
+    await send(panel.page, { type: 'history', sessions: [] });
+    assert.equal(await panel.page.locator('.history').isVisible(), true);
+    await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false });
+    assert.equal(await panel.page.locator('.history').isVisible(), false, 'New Session shows the new conversation');
+    assert.equal(await panel.page.locator('.log').isVisible(), true);
+    await send(panel.page, { type: 'history', sessions });
+    // Ask from the palette: the run starts, and its prompt comes as the core's first event.
+    const ask = new Script();
+    ask.rootStart('Ask from the palette');
+    await send(panel.page, { type: 'status', running: true }, { type: 'events', events: ask.take() });
+    assert.equal(await panel.page.locator('.history').isVisible(), false, 'Ask shows the running conversation');
+    assert.equal(await panel.page.locator('.msg-user .msg-text').textContent(), 'Ask from the palette');
+  });
+
   it('a running task row has a Stop action that posts stop_agent for its subagent; finished rows have none', async () => {
     await send(panel.page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
     const row = panel.page.locator(item('task:tu-up'));

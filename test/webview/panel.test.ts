@@ -75,11 +75,14 @@ describe('webview panel (headless Chromium)', function () {
   it('keeps the user’s expand/collapse choices across a reload', async () => {
     const state = snapshotOf(finishedSession().events);
     await send(panel.page, { type: 'snapshot', state, running: false });
-    for (const id of ['task:tu-a', 'task:tu-b', 'task:tu-c']) assert.equal(await panel.page.locator(item(id)).getAttribute('open'), null);
+    assert.equal(await panel.page.locator(item('task:tu-a')).getAttribute('open'), null, 'a completed task is closed');
+    // A task that ended early (turn limit, failure) stays open by default.
+    for (const id of ['task:tu-b', 'task:tu-c']) assert.equal(await panel.page.locator(item(id)).getAttribute('open'), '');
+    await panel.page.locator(`${item('task:tu-b')} .task-title`).click();
     await panel.page.locator(`${item('task:tu-a')} .task-title`).click();
     await panel.page.locator(`${item('tool:a2')} .tool-name`).click();
     await send(panel.page);
-    assert.deepEqual((await savedState(panel.page)) as unknown, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' });
+    assert.deepEqual((await savedState(panel.page)) as unknown, { v: 1, expanded: { 'task:tu-b': false, 'task:tu-a': true, 'tool:a2': true }, draft: '' });
     assert.match((await panel.page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
 
     const reloaded = await openPanel(panel.browser, await savedState(panel.page));
@@ -119,8 +122,7 @@ describe('webview panel (headless Chromium)', function () {
     await panel.page.locator(`${item('tool:u1')} .path-link`).click();
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
     assert.equal(await panel.page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
-    await panel.page.locator(`${item('tool:u3')} .tool-name`).hover();
-    await panel.page.locator(`${item('tool:u3')} .row-action`).click();
+    await panel.page.locator(`${item('tool:u3')} .row-diff`).click();
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
   });
 

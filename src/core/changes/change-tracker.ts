@@ -4,7 +4,8 @@
  *   read_file ──noteRead──▶ stamps (stale-guard.ts), attribution
  *   write/edit ─checkWrite─▶ refuse a stale or unread target          ┐ all under the file's lock
  *              ─recordWrite▶ keep the old bytes (blob-store.ts) ─▶ write ─▶ stamp, `file_changed` event
- *   bash ──────wrapCommands▶ stat scans around it (change-attribution.ts), command + exit code kept
+ *   bash ──────wrapCommands▶ stat scans around it (change-attribution.ts), command + exit code kept (not a
+ *                            look: read-only-command.ts)
  *   task tool ─manifestOf──▶ what a finished subagent and its descendants changed (change-manifest.ts)
  *
  * `file_changed` events are the journal: with the kept contents they are what a revert works from,
@@ -19,7 +20,8 @@ import type { Tool } from '../tools/types';
 import { BlobStore, contentHash } from './blob-store';
 import { ChangeAttribution, type Changer } from './change-attribution';
 import { buildManifest, textOf, type RecordedChange } from './change-manifest';
-import { diffCounts } from './line-diff';
+import { changeDiff } from './line-diff';
+import { isReadOnlyCommand } from './read-only-command';
 import { describeChanger, notReadMessage, ReadStamps, staleMessage } from './stale-guard';
 import type { ChangeManifest, CommandRun, ContentHash, FileTracker } from './types';
 
@@ -89,7 +91,7 @@ export class ChangeTracker implements FileTracker {
     if (blobs) await blobs.put(after, afterHash).catch(() => undefined);
     this.stamps.stamp(agentId, absPath, afterHash);
     await this.attribution.wrote(absPath, afterHash, { kind: 'agent', agentId, name: this.nameOf(agentId) });
-    const { added, removed } = diffCounts(textOf(before), textOf(after));
+    const { added, removed, hunks } = changeDiff(textOf(before), textOf(after));
     const path = await this.relativePath(absPath);
     const recorded: RecordedChange = { agentId, path, ...(beforeHash ? { before: beforeHash } : {}), after: afterHash, added, removed };
     this.changes.push(recorded);
@@ -102,6 +104,7 @@ export class ChangeTracker implements FileTracker {
       after: afterHash,
       added,
       removed,
+      ...(hunks ? { diff: hunks } : {}),
     });
   }
 
@@ -111,8 +114,9 @@ export class ChangeTracker implements FileTracker {
       ...tool,
       execute: async (input, ctx) => {
         const result = await this.attribution.aroundCommand({ command: input.command, by: this.nameOf(ctx.agentId) }, () => tool.execute(input, ctx));
-        // A command refused or cancelled before it started has no exit code: it did not run.
-        if (result.exitCode !== undefined) this.commands.push({ agentId: ctx.agentId, run: { command: input.command, exit_code: result.exitCode } });
+        // A command refused or cancelled before it started has no exit code: it did not run. A look (ls, wc,
+        // git status) changed nothing: it is not listed with the changes.
+        if (result.exitCode !== undefined && !isReadOnlyCommand(input.command)) this.commands.push({ agentId: ctx.agentId, run: { command: input.command, exit_code: result.exitCode } });
         return result;
       },
     };

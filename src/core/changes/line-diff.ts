@@ -30,6 +30,29 @@ export function diffCounts(before: string, after: string): { added: number; remo
   return { added, removed };
 }
 
+/** Most hunk lines a `file_changed` event carries (the panel's inline diff); past it, the diff editor. */
+export const CHANGE_DIFF_LINES = 120;
+/** Longest hunk line kept (a minified file's one line would otherwise fill the event). */
+const CHANGE_DIFF_LINE_CHARS = 400;
+
+/**
+ * One diff for a change: its line counts and its hunks ("@@ …" headers and " ", "-", "+" lines, 3 lines of
+ * context, no file headers), cut after `maxLines` lines with a last "… N more diff lines" line.
+ */
+export function changeDiff(before: string, after: string, maxLines = CHANGE_DIFF_LINES): { added: number; removed: number; hunks: string } {
+  const ops = diffLines(textLines(before), textLines(after));
+  let added = 0;
+  let removed = 0;
+  for (const op of ops) {
+    if (op.kind === '+') added++;
+    else if (op.kind === '-') removed++;
+  }
+  const lines = toHunks(ops, 3).flat();
+  const kept = lines.slice(0, maxLines).map((l) => (l.length > CHANGE_DIFF_LINE_CHARS ? `${l.slice(0, CHANGE_DIFF_LINE_CHARS)}…` : l));
+  if (lines.length > maxLines) kept.push(`… ${lines.length - maxLines} more diff lines`);
+  return { added, removed, hunks: kept.join('\n') };
+}
+
 /** A unified diff (3 lines of context), cut after `maxLines` lines; empty when the texts have the same lines. */
 export function unifiedDiff(before: string, after: string, labels: { from: string; to: string }, maxLines = 200): string {
   const ops = diffLines(textLines(before), textLines(after));
@@ -110,16 +133,18 @@ function toHunks(ops: Op[], context: number): string[][] {
   if (changed.length === 0) return [];
   const hunks: string[][] = [];
   let i = 0;
+  // Line numbers: the old and new lines before the hunk, counted on from the last hunk (one pass in all).
+  let counted = 0;
+  let oldLine = 1;
+  let newLine = 1;
   while (i < changed.length) {
     const from = Math.max(0, (changed[i] as number) - context);
     let last = changed[i] as number;
     while (i + 1 < changed.length && (changed[i + 1] as number) - last <= 2 * context) last = changed[++i] as number;
     i++;
     const to = Math.min(ops.length, last + context + 1);
-    // Line numbers: count the old and new lines before the hunk.
-    let oldLine = 1;
-    let newLine = 1;
-    for (const op of ops.slice(0, from)) {
+    for (; counted < from; counted++) {
+      const op = ops[counted] as Op;
       if (op.kind !== '+') oldLine++;
       if (op.kind !== '-') newLine++;
     }

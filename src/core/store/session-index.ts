@@ -9,6 +9,7 @@ import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AgentStatus, DelegateEvent } from '../events';
+import { sessionName } from './session-admin';
 import { isValidSessionId, sessionFileOf } from './transcript-reader';
 
 export type SessionStatus = AgentStatus | 'interrupted';
@@ -25,10 +26,14 @@ export interface SessionSummary {
   tokens: number;
   /** How the last prompt ended; `interrupted` when its end was never recorded. */
   status: SessionStatus;
+  /** The last prompt's subagents that did not complete, by how they ended (absent: none). */
+  subagents?: { failed?: number; stopped?: number; limited?: number };
+  /** The name the user gave it (History's rename); `title` is then that name. */
+  renamed?: boolean;
   transcript: string;
 }
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 function titleOf(prompt: string): string {
   const line = prompt.trim().split('\n')[0] ?? '';
@@ -44,18 +49,27 @@ export async function summarizeSession(root: string, id: string): Promise<Sessio
   const cacheFile = join(root, `${id}.summary.json`);
   try {
     const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as { v: number; size: number; summary: SessionSummary };
-    if (cached.v === CACHE_VERSION && cached.size === info.size) return cached.summary;
+    if (cached.v === CACHE_VERSION && cached.size === info.size) return await named(root, cached.summary);
   } catch {
     // No cache yet, or a stale or broken one: read the transcript.
   }
   const summary = await scan(file, id);
-  if (summary) {
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ v: CACHE_VERSION, size: info.size, summary }))
-      .then(() => rename(tmp, cacheFile))
-      .catch(() => undefined);
-  }
-  return summary;
+  if (summary) await writeCache(cacheFile, info.size, summary);
+  return named(root, summary);
+}
+
+/** The user's name for it over its first prompt (kept apart: the cache holds what the transcript says). */
+async function named(root: string, summary: SessionSummary | undefined): Promise<SessionSummary | undefined> {
+  if (!summary) return summary;
+  const name = await sessionName(root, summary.id);
+  return name ? { ...summary, title: name, renamed: true } : summary;
+}
+
+async function writeCache(cacheFile: string, size: number, summary: SessionSummary): Promise<void> {
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify({ v: CACHE_VERSION, size, summary }))
+    .then(() => rename(tmp, cacheFile))
+    .catch(() => undefined);
 }
 
 async function scan(file: string, id: string): Promise<SessionSummary | undefined> {
@@ -69,10 +83,15 @@ async function scan(file: string, id: string): Promise<SessionSummary | undefine
     } catch {
       continue;
     }
-    if (e.parentId !== null) continue;
+    // A subagent's end is in the root file too: the last prompt's ones that did not complete are counted.
+    if (e.parentId !== null) {
+      if (summary && e.type === 'agent_finished') countSubagent(summary, e.status);
+      continue;
+    }
     if (e.type === 'agent_started') {
       summary ??= { id, title: titleOf(e.prompt), ...(e.cwd ? { cwd: e.cwd } : {}), startedAt: e.time, updatedAt: e.time, prompts: 0, turns: 0, tokens: 0, status: 'completed', transcript: file };
       summary.prompts++;
+      delete summary.subagents;
       open = true;
     }
     if (!summary) continue;
@@ -87,6 +106,13 @@ async function scan(file: string, id: string): Promise<SessionSummary | undefine
   }
   if (summary && open) summary.status = 'interrupted';
   return summary;
+}
+
+function countSubagent(summary: SessionSummary, status: AgentStatus): void {
+  const key = status === 'error' ? 'failed' : status === 'cancelled' ? 'stopped' : status === 'max_turns' || status === 'budget_exceeded' ? 'limited' : undefined;
+  if (!key) return;
+  summary.subagents ??= {};
+  summary.subagents[key] = (summary.subagents[key] ?? 0) + 1;
 }
 
 /** Every session under `root` (only those started in `cwd` when given), newest first. */

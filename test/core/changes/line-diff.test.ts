@@ -1,6 +1,6 @@
 // Line diffs: the manifest's counts and a revert refusal's unified diff.
 import assert from 'node:assert/strict';
-import { diffCounts, textLines, unifiedDiff } from '../../../src/core/changes/line-diff';
+import { changeDiff, diffCounts, textLines, unifiedDiff } from '../../../src/core/changes/line-diff';
 
 describe('line diff', () => {
   it('counts added and removed lines of an edit, a creation and a deletion', () => {
@@ -32,5 +32,19 @@ describe('line diff', () => {
     assert.equal(unifiedDiff('x\n', 'x\n', { from: 'a', to: 'b' }), '');
     assert.equal(unifiedDiff('', 'new\n', { from: 'a', to: 'b' }), '--- a\n+++ b\n@@ -0,0 +1,1 @@\n+new');
     assert.deepEqual(textLines('a\nb\n'), ['a', 'b']);
+  });
+
+  it('a change\'s diff for the panel: its counts and hunks in one pass, cut after maxLines with the rest counted', () => {
+    const before = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const after = before.replace('line 1\n', 'line one\n').replace('line 30\n', 'line thirty\n');
+    const d = changeDiff(before, after);
+    assert.deepEqual([d.added, d.removed], [2, 2]);
+    assert.equal(d.hunks.split('\n')[0], '@@ -1,5 +1,5 @@');
+    assert.equal(d.hunks.split('\n').length, (1 + 1 + 2 + 3) + (1 + 3 + 2 + 3), 'two hunks: header, context, -, +, context (one line of context before line 2)');
+    const cut = changeDiff(before, after, 5);
+    assert.deepEqual(cut.hunks.split('\n').slice(-2), [' line 2', '… 11 more diff lines']);
+    assert.equal(changeDiff('same\n', 'same\n').hunks, '', 'no hunks when the lines are the same');
+    const long = changeDiff('', `${'x'.repeat(1000)}\n`);
+    assert.equal(long.hunks.split('\n')[1]?.length, 401, 'a very long line is cut (400 chars with its sign, then …)');
   });
 });

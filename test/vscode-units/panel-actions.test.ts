@@ -1,0 +1,154 @@
+/**
+ * The host side of the panel's new actions without an editor (a `vscode` stand-in, vscode-stub.ts): Retry on a
+ * task that ended early (task-retry.ts), History's rename and delete (history-actions.ts), the changes bar's
+ * Review (change-actions.ts reviewRun: one multi-file diff of the run's files).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DelegateEvent } from '../../src/core/events';
+import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
+import { createSession } from '../../src/core/session';
+import type { SessionController } from '../../src/vscode/session-controller';
+import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import { finishedSession, ROOT, Script } from '../webview/fixtures';
+import { installVscodeStub } from './vscode-stub';
+
+const stub = installVscodeStub();
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is in place */
+const { TaskRetry } = require('../../src/vscode/task-retry') as typeof import('../../src/vscode/task-retry');
+const { HistoryActions } = require('../../src/vscode/history-actions') as typeof import('../../src/vscode/history-actions');
+const { ChangeActions } = require('../../src/vscode/change-actions') as typeof import('../../src/vscode/change-actions');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; newSessions: number } {
+  const record = { asked: [] as string[], newSessions: 0 };
+  const controller = {
+    snapshot: () => ({ state, running: opts.running ?? false }),
+    get isRunning() {
+      return opts.running ?? false;
+    },
+    openSessionId: opts.openSessionId,
+    current: opts.current,
+    showRecorded: () => undefined,
+    ask: async (prompt: string) => void record.asked.push(prompt),
+    newSession: () => void record.newSessions++,
+  };
+  return { controller: controller as unknown as SessionController, ...record, get asked() { return record.asked; }, get newSessions() { return record.newSessions; } };
+}
+
+const viewOf = (s: Script): SessionViewState => {
+  const state = createSessionView();
+  applyEvents(state, s.events);
+  return state;
+};
+
+describe('vscode/panel actions (a vscode stand-in)', () => {
+  beforeEach(() => {
+    stub.messages.length = 0;
+    stub.commands.length = 0;
+  });
+
+  it('Retry asks the main agent to delegate the task again; the edited re-run sends the edited prompt; not while a run goes on', async () => {
+    const state = viewOf(finishedSession());
+    const fake = fakeController(state);
+    const retry = new TaskRetry(fake.controller);
+    assert.equal(await retry.retry('agent-c', false), true);
+    assert.match(fake.asked[0] ?? '', /^Run the subagent task "Reproduce the flaky test" again \(it ended: failed\)\. .*\n\nReproduce the flaky test\. Report what you found in a short summary\.$/);
+    retry.askText = async (_title, text) => `${text} Only 5 runs.`;
+    assert.equal(await retry.retry('agent-b', true), true);
+    assert.match(fake.asked[1] ?? '', /which I edited:\n\nGrep for timing-dependent waits\. Report what you found in a short summary\. Only 5 runs\.$/);
+    retry.askText = async () => undefined;
+    assert.equal(await retry.retry('agent-b', true), false, 'a dismissed edit sends nothing');
+
+    const busy = fakeController(state, { running: true });
+    assert.equal(await new TaskRetry(busy.controller).retry('agent-c', false), false);
+    assert.deepEqual(busy.asked, []);
+    assert.match(stub.messages.at(-1)?.text ?? '', /the run is still going/);
+  });
+
+  it('History: rename writes the name; delete asks, removes the files, starts a new session when it was the open one, refuses the running one', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'delegate-history-host-'));
+    writeFileSync(join(root, 's1.jsonl'), '');
+    mkdirSync(join(root, 's1'));
+    const open = fakeController(createSessionView(), { openSessionId: 's1' });
+    const actions = new HistoryActions(open.controller, () => root);
+    await actions.rename('s1', 'Flaky tests');
+    assert.ok(existsSync(join(root, 's1.meta.json')));
+    actions.confirm = async () => false;
+    assert.equal(await actions.delete('s1', 'Flaky tests'), false);
+    assert.ok(existsSync(join(root, 's1.jsonl')), 'kept when the modal is dismissed');
+    const asked: string[] = [];
+    actions.confirm = async (title) => {
+      asked.push(title);
+      return true;
+    };
+    assert.equal(await actions.delete('s1', 'Flaky tests'), true);
+    assert.deepEqual(asked, ['Flaky tests']);
+    assert.equal(existsSync(join(root, 's1.jsonl')) || existsSync(join(root, 's1')) || existsSync(join(root, 's1.meta.json')), false);
+    assert.equal(open.newSessions, 1, 'the open session was deleted: a new one');
+
+    const running = fakeController(createSessionView(), { running: true, openSessionId: 's2' });
+    const guarded = new HistoryActions(running.controller, () => root);
+    guarded.confirm = async () => assert.fail('not asked');
+    assert.equal(await guarded.delete('s2', 'x'), false);
+    assert.match(stub.messages.at(-1)?.text ?? '', /stop it before deleting it/);
+  });
+
+  it('Review opens the run\'s files in one multi-file diff: the workspace file, its content before and after', async () => {
+    const s = new Script();
+    s.rootStart('Edit two files.');
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'w1', name: 'write_file', input: { path: 'a.txt' } });
+    s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'w1', path: 'a.txt', action: 'created', after: 'b'.repeat(64), added: 1, removed: 0 });
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'e1', name: 'edit_file', input: { path: 'src/b.ts' } });
+    s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'e1', path: 'src/b.ts', action: 'modified', before: 'c'.repeat(64), after: 'd'.repeat(64), added: 1, removed: 1 });
+    stub.workspaceFolder = '/work/project';
+    const fake = fakeController(viewOf(s), { openSessionId: 'sess' });
+    const changes = new ChangeActions(fake.controller, () => '/unused');
+    assert.equal(await changes.reviewRun(), true);
+    const call = stub.commands.at(-1);
+    assert.equal(call?.command, 'vscode.changes');
+    assert.equal(call?.args[0], 'Delegate: 2 files changed by the last run');
+    assert.deepEqual((call?.args[1] as { toString(): string }[][]).map((r) => r.map(String)), [
+      ['file:/work/project/a.txt', 'delegate-change:/sess/none/a.txt', `delegate-change:/sess/${'b'.repeat(64)}/a.txt`],
+      ['file:/work/project/src/b.ts', `delegate-change:/sess/${'c'.repeat(64)}/b.ts`, `delegate-change:/sess/${'d'.repeat(64)}/b.ts`],
+    ]);
+    assert.equal(await new ChangeActions(fakeController(createSessionView(), { openSessionId: 'sess' }).controller, () => '/unused').reviewRun(), false, 'nothing changed: nothing to review');
+  });
+
+  it('Revert on the bar: one modal for the run\'s two subagents, then both put back', async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-bar-ws-'));
+    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-bar-tr-'));
+    const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID-A') ? 'a' : firstUserText(req).startsWith('KID-B') ? 'b' : 'main'))
+      .script('a', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'from a\n' } }] }, { text: 'wrote a' })
+      .script('b', { toolUses: [{ name: 'write_file', input: { path: 'b.txt', content: 'from b\n' } }] }, { text: 'wrote b' })
+      .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write a.txt', description: 'write a' } }, { name: 'task', input: { prompt: 'KID-B: write b.txt', description: 'write b' } }] }, { text: 'done' });
+    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } });
+    const events: DelegateEvent[] = [];
+    session.bus.subscribe((e) => void events.push(e));
+    try {
+      await session.run('write two files through two subagents', new AbortController().signal);
+      const state = createSessionView();
+      applyEvents(state, events);
+      const ids = [...state.items].map((id) => state.nodes[id]).filter((n) => n?.kind === 'task').map((n) => (n?.kind === 'task' ? n.agentId ?? '' : ''));
+      assert.equal(ids.length, 2);
+      const fake = fakeController(state, { openSessionId: session.id, current: { id: session.id, bus: session.bus, changes: session.changes } });
+      const changes = new ChangeActions(fake.controller, () => transcriptRoot);
+      const asked: string[] = [];
+      changes.confirm = async (message, detail) => {
+        asked.push(`${message}\n${detail}`);
+        return true;
+      };
+      await changes.revertRun(ids);
+      assert.equal(asked.length, 1, 'one modal for both');
+      assert.match(asked[0] ?? '', /^Revert the changes of the last run's 2 subagents\?\nthe subagent "write a" \(\w+\):\n {2}• a\.txt: delete \(it created it\)\nthe subagent "write b" \(\w+\):\n {2}• b\.txt: delete \(it created it\)/);
+      assert.equal(existsSync(join(workdir, 'a.txt')) || existsSync(join(workdir, 'b.txt')), false, 'both put back');
+      assert.deepEqual(stub.messages.at(-1), { level: 'info', text: 'Delegate: reverted 2 files of the last run.' });
+      assert.equal(events.filter((e) => e.type === 'changes_reverted').length, 2, 'each revert recorded');
+      assert.ok(readFileSync(join(transcriptRoot, `${session.id}.jsonl`), 'utf8').includes('changes_reverted'));
+    } finally {
+      session.close();
+    }
+  });
+});

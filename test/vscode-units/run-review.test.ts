@@ -1,0 +1,40 @@
+/**
+ * The changes bar's host side in words (src/vscode/run-review.ts): the multi-file diff's title, the one
+ * confirmation a run's revert asks (each subagent's files), and the message after it.
+ */
+import assert from 'node:assert/strict';
+import type { RevertPlan } from '../../src/core/changes/revert-plan';
+import { describeRunRevert, reviewTitle, runRevertSummary } from '../../src/vscode/run-review';
+
+const plan = (agentId: string, description: string, files: RevertPlan['files'], commands: string[] = []): RevertPlan => ({
+  sessionId: 's', rootAgentId: 'root', agentId, description, workdir: '/w', files, alreadyReverted: [], commands,
+});
+
+describe('vscode/run-review', () => {
+  it('lists each subagent\'s files and what the revert does to them, what it cannot undo, and the main agent\'s own writes', () => {
+    const text = describeRunRevert(
+      [
+        plan('a', 'the subagent "raise retries" (a)', [{ path: 'src/config.ts', action: 'modified', restore: 'h1', expected: 'h2' }, { path: 'test/c.test.ts', action: 'created', expected: 'h3' }], ['npm test']),
+        plan('b', 'the subagent "docs" (b)', [{ path: 'README.md', action: 'modified', restore: 'h4', expected: 'h5', between: { who: 'the main agent' } }]),
+      ],
+      1,
+    );
+    assert.equal(text, [
+      'the subagent "raise retries" (a):',
+      '  • src/config.ts: put back its previous content (it modified it)',
+      '  • test/c.test.ts: delete (it created it)',
+      'the subagent "docs" (b):',
+      '  ✗ README.md: not reverted — the main agent also changed it in between',
+      '',
+      'A file changed since by someone else is left alone (you get its diff).',
+      '1 file the main agent changed itself is not reverted.',
+      'Commands they ran are not undone: `npm test`.',
+    ].join('\n'));
+  });
+
+  it('titles the review and sums up the revert', () => {
+    assert.equal(reviewTitle({ runId: 'user:1', files: [{ path: 'a', added: 1, removed: 0 }], revertible: [], byMainAgent: 0 }), 'Delegate: 1 file changed by the last run');
+    assert.equal(runRevertSummary(3, []), 'Delegate: reverted 3 files of the last run.');
+    assert.equal(runRevertSummary(1, [{ path: 'a.ts', reason: 'changed since' }]), 'Delegate: reverted 1 file of the last run; 1 not reverted: a.ts (changed since).');
+  });
+});

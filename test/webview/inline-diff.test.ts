@@ -1,0 +1,176 @@
+/**
+ * Seeing what changed (issue 15 §3): a write/edit row shows "+a −b", its detail the red/green hunks (the hunk
+ * text made by the core's changeDiff, as the tracker sends it), an Open diff button the keyboard reaches; and
+ * once the run has ended, one "N files changed" bar with Review, Keep and Revert. Screenshots in
+ * test-artifacts/webview/inline-diff*.png and changes-bar*.png.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { changeDiff } from '../../src/core/changes/line-diff';
+import { createSessionView } from '../../src/view-model/session-view';
+import { applyEvents } from '../../src/view-model/session-view';
+import { runChanges } from '../../src/view-model/run-changes';
+import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ROOT, Script } from './fixtures';
+
+const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+const HASH = (c: string): string => c.repeat(64);
+
+const BEFORE = ['// Retry settings', "import { env } from './env';", '', 'export const retries = 3;', 'export const delayMs = 100;', ''].join('\n');
+const AFTER = BEFORE.replace('retries = 3', 'retries = 5');
+const CREATED = ["import { retries } from '../src/config';", '', "it('retries five times', () => expect(retries).toBe(5));", ''].join('\n');
+
+function fileChanged(s: Script, agentId: string, parent: string | null, toolUseId: string, path: string, before: string | undefined, after: string, hashes: [string | undefined, string]): void {
+  const d = changeDiff(before ?? '', after);
+  s.emit(agentId, parent, {
+    type: 'file_changed', toolUseId, path, action: before === undefined ? 'created' : 'modified',
+    ...(hashes[0] ? { before: hashes[0] } : {}), after: hashes[1], added: d.added, removed: d.removed, ...(d.hunks ? { diff: d.hunks } : {}),
+  });
+}
+
+/** A subagent edits one file and creates a test; the main agent then edits the README itself. */
+function editSession(finish = true): Script {
+  const s = new Script();
+  s.rootStart('Raise the retries to 5 and cover it with a test.');
+  s.turn(ROOT, null, 1);
+  s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'raise retries', 1);
+  s.turn('agent-a', ROOT, 1);
+  s.tool('agent-a', ROOT, 'a1', 'read_file', { path: 'src/config.ts' }, BEFORE);
+  s.emit('agent-a', ROOT, { type: 'tool_started', toolUseId: 'a2', name: 'edit_file', input: { path: 'src/config.ts', old_text: 'retries = 3', new_text: 'retries = 5' } });
+  fileChanged(s, 'agent-a', ROOT, 'a2', 'src/config.ts', BEFORE, AFTER, [HASH('1'), HASH('2')]);
+  s.emit('agent-a', ROOT, { type: 'tool_finished', toolUseId: 'a2', name: 'edit_file', isError: false, output: 'Edited src/config.ts at line 4', durationMs: 12 });
+  s.emit('agent-a', ROOT, { type: 'tool_started', toolUseId: 'a3', name: 'write_file', input: { path: 'test/config.test.ts', content: CREATED } });
+  fileChanged(s, 'agent-a', ROOT, 'a3', 'test/config.test.ts', undefined, CREATED, [undefined, HASH('3')]);
+  s.emit('agent-a', ROOT, { type: 'tool_finished', toolUseId: 'a3', name: 'write_file', isError: false, output: 'Created test/config.test.ts', durationMs: 9 });
+  s.childFinish('agent-a', ROOT, 'completed', 2, 3, [9000, 900], 'Retries raised to 5; a test covers it.');
+  s.emit('agent-a', ROOT, {
+    type: 'change_manifest',
+    files: [
+      { path: 'src/config.ts', action: 'modified', added: 1, removed: 1, before: HASH('1'), after: HASH('2') },
+      { path: 'test/config.test.ts', action: 'created', added: 3, removed: 0, after: HASH('3') },
+    ],
+    commands: [],
+  });
+  s.taskEnd(ROOT, null, 'tu-a', 'Retries raised to 5.');
+  s.turn(ROOT, null, 2);
+  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'r1', name: 'edit_file', input: { path: 'README.md', old_text: 'three', new_text: 'five' } });
+  fileChanged(s, ROOT, null, 'r1', 'README.md', 'Retries: three.\n', 'Retries: five.\n', [HASH('4'), HASH('5')]);
+  s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'r1', name: 'edit_file', isError: false, output: 'Edited README.md', durationMs: 5 });
+  if (finish) {
+    s.rootText(2, 'Done: retries are 5, tested, and the README says so.');
+    s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 2, toolCalls: 2, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });
+  }
+  return s;
+}
+
+describe('seeing what changed', () => {
+  it('the view keeps each change\'s counts and hunks; the run\'s changes are its files, its revertible subagents and the main agent\'s own', () => {
+    const state = createSessionView();
+    applyEvents(state, editSession().events);
+    const edit = state.nodes['tool:a2'];
+    assert.ok(edit?.kind === 'tool' && edit.change);
+    assert.deepEqual([edit.change.added, edit.change.removed], [1, 1]);
+    assert.equal(edit.change.diff, ['@@ -1,5 +1,5 @@', ' // Retry settings', " import { env } from './env';", ' ', '-export const retries = 3;', '+export const retries = 5;', ' export const delayMs = 100;'].join('\n'));
+    const run = runChanges(state);
+    assert.deepEqual(run.files.map((f) => [f.path, f.added, f.removed, f.before?.[0], f.after?.[0]]), [
+      ['src/config.ts', 1, 1, '1', '2'],
+      ['test/config.test.ts', 3, 0, undefined, '3'],
+      ['README.md', 1, 1, '4', '5'],
+    ]);
+    assert.deepEqual(run.revertible, [{ agentId: 'agent-a', description: 'raise retries', files: 2 }]);
+    assert.equal(run.byMainAgent, 1);
+    // Once the subagent's changes are reverted, the run's bar counts only the main agent's file.
+    const s = editSession();
+    s.emit(ROOT, null, { type: 'changes_reverted', target: 'agent-a', files: [{ path: 'src/config.ts', outcome: 'restored' }, { path: 'test/config.test.ts', outcome: 'deleted' }], commands: [] });
+    const reverted = createSessionView();
+    applyEvents(reverted, s.events);
+    assert.deepEqual(runChanges(reverted).files.map((f) => f.path), ['README.md']);
+    assert.deepEqual(runChanges(reverted).revertible, []);
+  });
+
+  describe('in the panel (headless Chromium)', function () {
+    this.timeout(60_000);
+    let browser: Browser;
+    let page: Page;
+
+    before(async () => {
+      execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
+      requireBrowser();
+      browser = await launch();
+      mkdirSync(ARTIFACTS, { recursive: true });
+    });
+    after(async () => {
+      await browser?.close();
+    });
+    beforeEach(async () => {
+      page = await openPanel(browser, undefined, { width: 420, height: 760 });
+    });
+    afterEach(async () => {
+      await page?.close();
+    });
+
+    it('an edit row: "+1 −1", the hunks in its detail (input JSON folded away), Open diff by keyboard', async () => {
+      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: editSession().take() });
+      await page.locator(`${item('task:tu-a')} > .task-text .task-title`).click();
+      const edit = page.locator(item('tool:a2'));
+      await edit.waitFor();
+      assert.equal((await edit.locator('.row-change-counts').innerText()).trim(), '+1 −1');
+      assert.equal((await page.locator(`${item('tool:a3')} .row-change-counts`).innerText()).trim(), '+3');
+      assert.equal(await page.locator(`${item('tool:a1')} .row-change-counts`).count(), 0, 'a read has no counts');
+      // A refused or failed write has nothing to diff: no button.
+      assert.equal(await page.locator(`${item('tool:a2')} .row-diff`).isVisible(), true);
+
+      // Keyboard: focus the row, Tab reaches its Open diff, Enter opens it; the row does not fold or unfold.
+      await edit.focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className), 'row-diff');
+      await page.keyboard.press('Enter');
+      assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
+      assert.equal(await edit.getAttribute('open'), null);
+
+      await edit.locator('.tool-name').click();
+      const view = edit.locator('.diff-view');
+      await view.waitFor();
+      assert.deepEqual(await view.locator('.diff-del .diff-text').allInnerTexts(), ['export const retries = 3;']);
+      assert.deepEqual(await view.locator('.diff-add .diff-text').allInnerTexts(), ['export const retries = 5;']);
+      assert.deepEqual(await view.locator('.diff-add .diff-no').allInnerTexts(), ['', '4'], 'the new line number');
+      assert.equal(await edit.locator('details.detail-raw').getAttribute('open'), null, 'the raw input is one click away');
+      assert.equal(await edit.locator('.detail-raw pre').isVisible(), false);
+      await edit.locator('.detail-change .diff-open').click();
+      assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
+      await page.waitForTimeout(200); // codicon font
+      await page.screenshot({ path: join(ARTIFACTS, 'inline-diff.png') });
+      await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = 'vscode-light');
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: join(ARTIFACTS, 'inline-diff-light.png') });
+    });
+
+    it('the run\'s end: one "3 files changed" bar with Review, Keep and Revert (none while it runs)', async () => {
+      const s = editSession(false);
+      await send(page, { type: 'snapshot', state: createSessionView(), running: true }, { type: 'events', events: s.take() });
+      const bar = page.locator('.changes-bar');
+      assert.equal(await bar.isVisible(), false, 'not while the run goes on');
+      s.rootText(2, 'Done: retries are 5, tested, and the README says so.');
+      s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 2, toolCalls: 2, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });
+      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false });
+      await bar.waitFor();
+      assert.equal(await bar.locator('.changes-bar-label').innerText(), '3 files changed');
+      assert.equal(await bar.locator('.changes-bar-counts').innerText(), '+5 −2');
+      assert.match(await bar.locator('.changes-bar-note').innerText(), /1 file changed by the main agent itself/);
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(ARTIFACTS, 'changes-bar.png') });
+      await bar.locator('[data-action="review"]').click();
+      await bar.locator('[data-action="revert"]').click();
+      assert.deepEqual((await posted(page)).slice(-2), [{ type: 'review_changes' }, { type: 'revert_agents', agentIds: ['agent-a'] }]);
+      await bar.locator('[data-action="keep"]').click();
+      assert.equal(await bar.isVisible(), false, 'Keep puts it away');
+      // The next run (a new prompt) starts with no bar.
+      s.rootStart('And the delay?');
+      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: true });
+      assert.equal(await bar.isVisible(), false);
+    });
+  });
+});
