@@ -3,7 +3,7 @@
  * The Anthropic client (real SDK) and the scripted test model both implement it.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Usage } from '../events';
+import type { Usage } from '../vocabulary';
 import type { ThinkingSetting } from './thinking';
 import type { CacheRequest } from './cache-breakpoints';
 
