@@ -6,10 +6,11 @@
  */
 import type { AgentResult } from '../core/agent/types';
 import { formatManifest } from '../core/changes/change-manifest';
-import type { DelegateEvent, Usage } from '../core/events';
+import type { DelegateEvent } from '../core/events';
 import type { SandboxStatus } from '../core/sandbox/types';
 import { oneLine, summarizeInput } from '../view-model/summarize';
 import type { OutputFormat } from './args';
+import type { Usage } from '../core/vocabulary';
 
 export interface ResultObject {
   type: 'result';

@@ -13,8 +13,6 @@ import type { MessageParam } from './llm/types';
 import type { ToolKind } from './tools/types';
 
 import type { AgentStatus, PermissionDecision, Usage } from './vocabulary';
-export type { AgentStatus, PermissionDecision, Usage } from './vocabulary';
-export { addUsage, emptyUsage } from './vocabulary';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =

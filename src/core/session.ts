@@ -9,7 +9,7 @@
  * transcript ends — same id, next seq, turns and agent ids that never repeat, the same conversation.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { agentEmitter, emptyUsage, EventBus } from './events';
+import { agentEmitter, EventBus } from './events';
 import { AgentRegistry } from './agent/agent-registry';
 import { runAgent } from './agent/loop';
 import { DEFAULT_LIMITS } from './agent/limits';
@@ -22,12 +22,11 @@ import { conversationAfterRun } from './agent/conversation';
 import { parentSystemPrompt } from './agent/prompts';
 import type { AgentResult, RunLimits, RunServices } from './agent/types';
 import type { MessageParam, ModelPort } from './llm/types';
-import type { ThinkingSetting } from './llm/thinking';
 import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
 import { HookRegistry } from './policy/hooks';
 import { PermissionPolicy } from './policy/permissions';
 import { ToolRules } from './policy/tool-rules';
-import type { Approver, PermissionMode } from './policy/types';
+import type { Approver } from './policy/types';
 import { createSessionExit } from './session-exit';
 import type { ResumeState } from './store/session-replay';
 import { acquireSessionLock } from './store/session-lock';
@@ -43,6 +42,7 @@ import { installCommandHooks } from './hooks/command-hooks';
 import type { HookSettings } from './hooks/hook-settings';
 import { createPromptGate } from './hooks/prompt-gate';
 import type { ProjectInstructions } from './instructions/project-instructions';
+import { emptyUsage, type ThinkingSetting, type PermissionMode } from './vocabulary';
 
 export const ROOT_AGENT_ID = 'main';
 

@@ -15,7 +15,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findRipgrep } from '../core/tools/ripgrep';
 import type { AgentResult } from '../core/agent/types';
-import type { DelegateEvent, Usage } from '../core/events';
+import type { DelegateEvent } from '../core/events';
 import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
 import { createHttpFetch } from '../core/llm/http-fetch';
@@ -31,6 +31,7 @@ import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
+import type { Usage } from '../core/vocabulary';
 
 export interface ControllerStatus {
   running: boolean;

@@ -9,13 +9,13 @@
  * its node for Accept, Edit result or Re-run; the parent gets only what the user accepted.
  */
 import type { AgentDefinition } from '../agents/agent-definition';
-import { childSpec, narrowMode } from '../agents/agent-spec';
+import { childSpec } from '../agents/agent-spec';
 import { withManifestFooter } from '../changes/change-manifest';
-import type { AgentIdentity } from '../policy/types';
 import type { ToolResult } from '../tools/types';
 import { FORK_AGENT_TYPE, forkSpec, type ForkBase } from './fork';
 import { runAgent } from './loop';
 import type { AgentResult, RunServices } from './types';
+import { narrowMode, type AgentIdentity } from '../vocabulary';
 
 export type ReviewDecision = { action: 'accept' } | { action: 'edit'; result: string } | { action: 'rerun'; prompt: string };
 

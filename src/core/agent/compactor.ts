@@ -4,11 +4,12 @@
  * and records what it did as a `compacted` event. Shared by the loop (auto, overflow) and the session
  * (manual: `Delegate: Compact Conversation`, `delegate --compact`).
  */
-import { addUsage, type AgentEmit, type Usage } from '../events';
+import { type AgentEmit } from '../events';
 import { maxTokensFor } from '../llm/thinking';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { applyCompaction, KEEP_TURNS, stubOldToolResults, stubText, SUMMARY_SYSTEM, summaryCut, summaryPrompt, transcriptText } from './compaction';
 import { estimateMessagesTokens, type ContextMeter } from './context-size';
+import { addUsage, type Usage } from '../vocabulary';
 
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 

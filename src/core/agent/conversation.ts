@@ -6,8 +6,8 @@
  *                          ──▶ noteRunEnd         (cancelled / failed: a short note the next prompt can refer to)
  *   before each request    ──▶ mergeConsecutive   (two user messages in a row become one; results stay first)
  */
-import type { AgentStatus } from '../events';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
+import type { AgentStatus } from '../vocabulary';
 
 export const INTERRUPTED_RESULT = 'Interrupted: the run was stopped before this call returned a result.';
 

@@ -15,9 +15,9 @@
  * The fork's calls and messages stay in its own conversation; only its final text returns to the parent.
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
-import type { AgentIdentity } from '../policy/types';
 import { ToolRegistry, type AnyTool, type Tool } from '../tools/types';
 import type { AgentSpec, RunServices } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
 /** What a fork starts from: the parent as its latest request had it. */
 export interface ForkBase {

@@ -13,7 +13,7 @@
  * history is its parent's conversation so far: fork.ts).
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
-import { addUsage, agentEmitter, type AgentStatus } from '../events';
+import { agentEmitter } from '../events';
 import type { MessageParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { rejectsCacheControl } from '../llm/cache-breakpoints';
@@ -36,6 +36,7 @@ import type { ForkBase } from './fork';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
 import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
+import { addUsage, type AgentStatus } from '../vocabulary';
 
 export async function runAgent(spec: AgentSpec, services: RunServices, parentSignal: AbortSignal): Promise<AgentResult> {
   const { identity } = spec;

@@ -16,12 +16,12 @@
  */
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
-import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import { runReviewedChild, type ChildRun } from './child-run';
 import type { ForkBase } from './fork';
 import type { AgentResult, RunServices } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface TaskInput {
   prompt: string;

@@ -12,12 +12,13 @@
 import type { AgentEmit } from '../events';
 import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { errorText } from '../errors';
-import type { AgentIdentity, ToolCallRequest } from '../policy/types';
+import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
 import { privateSummary } from '../policy/web-fetch-policy';
 import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
 import { limitOutput, limitPartialOutput } from './output-limit';
 import type { RunServices } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface ToolCallScope {
   identity: AgentIdentity;

@@ -3,11 +3,10 @@
  * subagent (one hook registry, one permission policy, one approver, one event bus); each agent
  * gets its own spec: identity, system prompt, tool registry, turn cap and AbortController.
  */
-import type { AgentStatus, EventBus, Usage } from '../events';
+import type { EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
-import type { ThinkingSetting } from '../llm/thinking';
 import type { HookRegistry } from '../policy/hooks';
-import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
+import type { Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
 import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
@@ -18,6 +17,7 @@ import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { ChangeManifest } from '../changes/types';
 import type { ForkOrigin } from './fork';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {

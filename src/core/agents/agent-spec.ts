@@ -9,12 +9,10 @@
  */
 import type { AgentSpec, RunServices } from '../agent/types';
 import { subagentSystemPrompt } from '../agent/prompts';
-import type { AgentIdentity } from '../policy/types';
 import type { ToolRegistry } from '../tools/types';
 import { resolveAgentModel } from './agent-catalog';
 import type { AgentDefinition } from './agent-definition';
-
-export { narrowMode } from '../vocabulary';
+import type { AgentIdentity } from '../vocabulary';
 
 /** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
 export function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {

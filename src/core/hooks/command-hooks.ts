@@ -15,7 +15,6 @@
  *   Stop (subagent)   SubagentStop       the same, for that subagent
  *   SubagentStart     SubagentStart      observe
  */
-import type { AgentIdentity } from '../policy/types';
 import type { EventBus } from '../events';
 import type { HookRegistry, PreToolUseContext, PreToolUseDecision } from '../policy/hooks';
 import { fromClaudeInput, toolNameAliases } from '../tools/tool-names';
@@ -24,6 +23,7 @@ import { agentTypeOf, basePayload, claudeToolInput, toolPayload, toolResponse, t
 import { runHookProcess } from './hook-process';
 import { clip, readReply, type HookReply } from './hook-reply';
 import type { CommandHook, HookEventName, HookGroup, HookSettings } from './hook-settings';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface CommandHookSession extends PayloadSession {
   bus: EventBus;

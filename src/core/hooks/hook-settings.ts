@@ -20,8 +20,6 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 const NOT_FIRED = new Set(['Notification', 'PreCompact', 'PostCompact', 'SessionEnd', 'PermissionRequest', 'PostToolUseFailure']);
 
 /** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
-export type { SettingSource } from '../vocabulary';
-export { SETTING_SOURCES } from '../vocabulary';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 

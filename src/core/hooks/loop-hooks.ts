@@ -9,7 +9,7 @@
 import type { AgentEmit } from '../events';
 import type { MessageParam } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
-import type { AgentIdentity } from '../policy/types';
+import type { AgentIdentity } from '../vocabulary';
 
 export const MAX_STOP_CONTINUATIONS = 3;
 

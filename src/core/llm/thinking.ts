@@ -27,7 +27,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 
 import { EFFORTS, MIN_BUDGET, type Effort, type ThinkingSetting } from '../vocabulary';
-export { EFFORTS, MIN_BUDGET, parseThinkingSetting, type Effort, type ThinkingSetting } from '../vocabulary';
 
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 /** `thinking.block_binding` (preserved thinking's prefix check: drop a block whose prefix changed, not a 400). */

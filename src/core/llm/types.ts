@@ -4,8 +4,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Usage } from '../vocabulary';
-import type { ThinkingSetting } from './thinking';
 import type { CacheRequest } from './cache-breakpoints';
+import type { ThinkingSetting } from '../vocabulary';
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;

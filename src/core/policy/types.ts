@@ -5,9 +5,6 @@
 import type { AgentIdentity, PermissionDecision } from '../vocabulary';
 import type { PrivateDestination, ToolKind } from '../tools/types';
 
-export type { AgentIdentity, PermissionMode } from '../vocabulary';
-export { PERMISSION_MODES } from '../vocabulary';
-
 export interface ToolCallRequest {
   agent: AgentIdentity;
   toolUseId: string;

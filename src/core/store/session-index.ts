@@ -8,8 +8,9 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { AgentStatus, DelegateEvent } from '../events';
+import type { DelegateEvent } from '../events';
 import { isValidSessionId, sessionFileOf } from './transcript-reader';
+import type { AgentStatus } from '../vocabulary';
 
 export type SessionStatus = AgentStatus | 'interrupted';
 

@@ -11,8 +11,9 @@
 import { applyCompaction } from '../agent/compaction';
 import { appendUserNote, conversationAfterRun } from '../agent/conversation';
 import { FORCE_FINAL_NOTE } from '../agent/prompts';
-import type { AgentStatus, DelegateEvent } from '../events';
+import type { DelegateEvent } from '../events';
 import type { MessageParam } from '../llm/types';
+import type { AgentStatus } from '../vocabulary';
 
 export interface ResumeState {
   sessionId: string;
