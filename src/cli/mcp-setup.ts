@@ -10,7 +10,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadMcpConfigs, type McpConfigFile, type McpServerConfig } from '../core/mcp/config';
-import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/mcp/session-mcp';
+import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session/mcp';
 import type { CliOptions } from './args';
 
 declare const DELEGATE_VERSION: string;

@@ -11,7 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
+import { loadRevertPlan, revertSubagent } from '../core/session/revert';
 import { SessionBusyError } from '../core/store/session-lock';
 import { isValidSessionId } from '../core/store/transcript-reader';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';

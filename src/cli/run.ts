@@ -11,7 +11,7 @@ import { resolveSandbox } from '../core/sandbox/sandbox';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { listSessions } from '../core/store/session-index';
 import { SessionBusyError } from '../core/store/session-lock';
-import { replaySession, type ResumeState } from '../core/store/session-replay';
+import { replaySession, type ResumeState } from '../core/session/replay';
 import { isValidSessionId, readTranscript } from '../core/store/transcript-reader';
 import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';

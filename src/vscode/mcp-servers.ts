@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../core/mcp/config';
-import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/mcp/session-mcp';
+import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session/mcp';
 
 export interface McpServerQuestion {
   server: string;

@@ -20,7 +20,7 @@ import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
 import { createSession, type Session } from '../core/session';
 import { createHttpFetch } from '../core/llm/http-fetch';
 import { ROOT_AGENT_ID } from '../core/session';
-import { replaySession } from '../core/store/session-replay';
+import { replaySession } from '../core/session/replay';
 import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';

@@ -105,7 +105,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
     offs.push(
       registry.on('UserPromptSubmit', async (ctx) => {
         const ran = await run('UserPromptSubmit', g.UserPromptSubmit, null, { ...basePayload('UserPromptSubmit', session, ctx.agent), prompt: ctx.prompt }, ctx.agent, ctx.signal);
-        // The first that blocks wins; the gate (prompt-gate.ts) reports it, whoever the handler was.
+        // The first that blocks wins; the gate (core/session/prompt-gate.ts) reports it, whoever the handler was.
         for (const { reply } of ran) {
           const json = reply.kind === 'ok' ? reply.json : undefined;
           if (reply.kind === 'block') return { block: reply.reason };

@@ -12,7 +12,7 @@ import type { AgentResult } from '../../../src/core/agent/types';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { createSession, type Session } from '../../../src/core/session';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
-import { replaySession } from '../../../src/core/store/session-replay';
+import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
 import { contentJson, sharedPrefixShare } from '../../support/cache-prefix';
 import { must } from '../../support/must';

@@ -1,5 +1,5 @@
 /**
- * Rebuilds what a session needs to go on from its transcript's events (see transcript-reader.ts):
+ * Rebuilds what a session needs to go on from its transcript's events (see store/transcript-reader.ts):
  *
  *   root `message` events, run by run ──▶ conversationAfterRun (same rule as a live run's end)
  *   root `compacted` events           ──▶ applyCompaction      (same function as the live compaction)

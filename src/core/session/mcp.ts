@@ -18,9 +18,9 @@
  */
 import type { RunServices } from '../agent/types';
 import type { AnyTool } from '../tools/types';
-import type { McpConfigProblem, McpServerConfig } from './config';
-import { McpManager, type McpHost } from './mcp-manager';
-import { seconds, type McpServerStatus, type McpStartPhase } from './server-connection';
+import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
+import { McpManager, type McpHost } from '../mcp/mcp-manager';
+import { seconds, type McpServerStatus, type McpStartPhase } from '../mcp/server-connection';
 
 export interface SessionMcpConfig {
   servers: McpServerConfig[];

@@ -5,44 +5,44 @@
  *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
  *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
  *
- * A session is its transcript: created with `resume` (see store/session-replay.ts) it goes on where the
+ * A session is its transcript: created with `resume` (see session/replay.ts) it goes on where the
  * transcript ends — same id, next seq, turns and agent ids that never repeat, the same conversation.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { agentEmitter, EventBus } from './events';
-import { AgentRegistry } from './agent/agent-registry';
-import { runAgent } from './agent/loop';
-import { DEFAULT_LIMITS } from './agent/limits';
-import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
-import type { ReviewGate } from './agent/child-run';
-import { compactIfNeeded, type ContextSettings } from './agent/compactor';
-import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
-import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
-import { conversationAfterRun } from './agent/conversation';
-import { parentSystemPrompt } from './agent/prompts';
-import type { AgentResult, RunLimits, RunServices } from './agent/types';
-import type { MessageParam, ModelPort } from './llm/types';
-import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
-import { HookRegistry } from './policy/hooks';
-import { PermissionPolicy } from './policy/permissions';
-import { ToolRules } from './policy/tool-rules';
-import type { Approver } from './policy/types';
-import { createSessionExit } from './session-exit';
-import type { ResumeState } from './store/session-replay';
-import { acquireSessionLock } from './store/session-lock';
-import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
-import { BlobStore, blobDirOf } from './changes/blob-store';
-import { ChangeTracker } from './changes/change-tracker';
-import { createBaseTools } from './tools/base-tools';
-import { ProcessGroups } from './tools/process-groups';
-import { createWebFetchTool } from './tools/web-fetch';
-import type { HttpFetch } from './llm/http-fetch';
-import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
-import { installCommandHooks } from './hooks/command-hooks';
-import type { HookSettings } from './hooks/hook-settings';
-import { createPromptGate } from './hooks/prompt-gate';
-import type { ProjectInstructions } from './instructions/project-instructions';
-import { emptyUsage, type ThinkingSetting, type PermissionMode } from './vocabulary';
+import { agentEmitter, EventBus } from '../events';
+import { AgentRegistry } from '../agent/agent-registry';
+import { runAgent } from '../agent/loop';
+import { DEFAULT_LIMITS } from '../agent/limits';
+import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
+import type { ReviewGate } from '../agent/child-run';
+import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
+import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
+import { conversationAfterRun } from '../agent/conversation';
+import { parentSystemPrompt } from '../agent/prompts';
+import type { AgentResult, RunLimits, RunServices } from '../agent/types';
+import type { MessageParam, ModelPort } from '../llm/types';
+import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp';
+import { HookRegistry } from '../policy/hooks';
+import { PermissionPolicy } from '../policy/permissions';
+import { ToolRules } from '../policy/tool-rules';
+import type { Approver } from '../policy/types';
+import { createSessionExit } from './exit';
+import type { ResumeState } from './replay';
+import { acquireSessionLock } from '../store/session-lock';
+import { createTranscriptStore, type TranscriptStore } from '../store/transcript-store';
+import { BlobStore, blobDirOf } from '../changes/blob-store';
+import { ChangeTracker } from '../changes/change-tracker';
+import { createBaseTools } from '../tools/base-tools';
+import { ProcessGroups } from '../tools/process-groups';
+import { createWebFetchTool } from '../tools/web-fetch';
+import type { HttpFetch } from '../llm/http-fetch';
+import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
+import { installCommandHooks } from '../hooks/command-hooks';
+import type { HookSettings } from '../hooks/hook-settings';
+import { createPromptGate } from './prompt-gate';
+import type { ProjectInstructions } from '../instructions/project-instructions';
+import { emptyUsage, type ThinkingSetting, type PermissionMode } from '../vocabulary';
 
 export const ROOT_AGENT_ID = 'main';
 

@@ -10,7 +10,7 @@ import type { AgentResult } from '../agent/types';
 import { agentEmitter, type EventBus } from '../events';
 import type { HookRegistry } from '../policy/hooks';
 import type { ProjectInstructions } from '../instructions/project-instructions';
-import type { SettingsNotice } from './hook-settings';
+import type { SettingsNotice } from '../hooks/hook-settings';
 import { emptyUsage, type AgentIdentity } from '../vocabulary';
 
 export interface PromptGateOptions {
