@@ -10,12 +10,11 @@
  * through the loop.
  */
 import type { AgentEmit } from '../events';
-import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { INVALID_TOOL_INPUT, type ToolResultBlockParam, type ToolUseBlock } from '../llm/types';
 import { errorText } from '../errors';
 import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
 import { privateSummary } from '../policy/web-fetch-policy';
-import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
 import { limitOutput, limitPartialOutput } from './output-limit';
 import type { RunServices } from './types';
 import type { AgentIdentity } from '../vocabulary';

@@ -21,7 +21,8 @@ import { ChangeAttribution, type Changer } from './change-attribution';
 import { buildManifest, textOf, type RecordedChange } from './change-manifest';
 import { diffCounts } from './line-diff';
 import { describeChanger, notReadMessage, ReadStamps, staleMessage } from './stale-guard';
-import type { ChangeManifest, CommandRun, ContentHash, FileTracker } from './types';
+import type { ChangeRecorder } from '../tools/file-tracker';
+import type { ChangeManifest, CommandRun, ContentHash } from './types';
 
 export interface ChangeTrackerOptions {
   workdir: string;
@@ -36,7 +37,7 @@ interface AgentInfo {
   name: string;
 }
 
-export class ChangeTracker implements FileTracker {
+export class ChangeTracker implements ChangeRecorder {
   /** The per-path lock table of the session's write and edit tools (and of a revert made in this process). */
   readonly locks = new PathLocks();
   private readonly stamps = new ReadStamps();

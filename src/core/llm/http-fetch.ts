@@ -23,8 +23,7 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
-import { envProxyConfigured, proxyRefused, proxyUnreachable } from './env-proxy';
-import type { ProxyRoute } from './env-proxy-agents';
+import { envProxyConfigured, proxyRefused, proxyUnreachable, type ProxyRoute } from './env-proxy';
 import { LiteHeaders, type HeadersLike } from './lite-headers';
 
 export type FetchBody = string | ArrayBuffer | ArrayBufferView | AsyncIterable<Uint8Array> | null | undefined;

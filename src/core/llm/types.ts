@@ -7,6 +7,9 @@ import type { Usage } from '../vocabulary';
 import type { CacheRequest } from './cache-breakpoints';
 import type { ThinkingSetting } from '../vocabulary';
 
+/** Key of the placeholder input of a tool_use whose JSON did not parse (how a broken tool input reaches the loop). */
+export const INVALID_TOOL_INPUT = '__delegate_invalid_json';
+
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;
 export type ContentBlockParam = Anthropic.ContentBlockParam;

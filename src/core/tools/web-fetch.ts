@@ -14,10 +14,9 @@
  * own, which leaves the proxy to VS Code). Node 20's own fetch would ignore the proxy variables.
  */
 import { httpFetch, type HttpFetch, type LiteResponse } from '../llm/http-fetch';
-import { asRecord } from './file-access';
 import { envProxyTakes, pinnedLookup, resolveDestination, systemLookup, unresolvedDestination, type HostLookup } from './fetch-destination';
 import { privatePlace, privateRange, type PrivateRange } from './private-address';
-import type { ParseResult, Tool, ToolContext } from './types';
+import { asRecord, type ParseResult, type Tool, type ToolContext } from './types';
 
 export interface WebFetchInput {
   url: string;
