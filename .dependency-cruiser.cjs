@@ -39,7 +39,7 @@ const PORTS = {
   // judge private hosts the way the tools do (one definition of "inside the workspace", "a private address").
   policy: ['^src/core/tools/(types|tool-names|path-confinement|private-address)\\.ts$'],
   // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives.
-  changes: ['^src/core/tools/(types|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$'],
+  changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$'],
   // The sandbox implements tools/bash's CommandLauncher.
   sandbox: ['^src/core/tools/bash\\.ts$'],
   // MCP servers' tools implement Tool; their processes join the run's process groups.

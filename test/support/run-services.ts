@@ -12,6 +12,7 @@ import type { ModelPort } from '../../src/core/llm/types';
 import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
 import { AgentRegistry } from '../../src/core/agent/agent-registry';
 import { ProcessGroups } from '../../src/core/tools/process-groups';
+import { createChildRuns } from '../../src/core/session/child-runs';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */
 export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
@@ -53,6 +54,7 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
   let n = 0;
   const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
   const services: RunServices = {
+    spawner: createChildRuns(() => services),
     model,
     modelId: 'test-model',
     maxTokens: 1000,

@@ -32,10 +32,9 @@ import { serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
 import { stopHookNote } from '../hooks/loop-hooks';
 import type { ToolCallScope } from './tool-executor';
-import type { ForkBase } from './fork';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
-import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
+import type { AgentResult, AgentSpec, ForkBase, RunServices, SubagentSummary } from './types';
 import { addUsage, type AgentStatus } from '../vocabulary';
 
 export async function runAgent(spec: AgentSpec, services: RunServices, parentSignal: AbortSignal): Promise<AgentResult> {
@@ -75,7 +74,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });
   const tools: ToolRegistry =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
+      ? spec.tools.with(createTaskTool({ parent: identity, spawner: services.spawner, subagentMaxTurns: services.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
       : spec.tools;
   /** Reports of background children that finished since the last turn, as a note before the next request. */
   const deliverBackground = async (): Promise<void> => {

@@ -8,15 +8,13 @@ import type { MessageParam, ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { ToolRegistry } from '../tools/types';
+import type { ToolRegistry, ToolResult } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
-import type { ReviewGate } from './child-run';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { ChangeManifest } from '../changes/types';
-import type { ForkOrigin } from './fork';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 /** The permission checks every call goes through (PermissionPolicy implements it). */
@@ -42,8 +40,8 @@ export interface RunServices {
   modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
-  /** Review of finished children before their parent sees them (the editor's opt-in `reviewSubagentResults`). */
-  review?: ReviewGate;
+  /** Runs a `task` call's child (the session's child runs): the task tool's only way to start one. */
+  spawner: Spawner;
   /** $ per million tokens by model family (budgets in dollars, the cost shown). */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** What the whole run has spent, and its cap (--max-budget-usd). */
@@ -83,6 +81,12 @@ export interface RunServices {
   changes?: ChangeTracker;
 }
 
+/** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
+export interface ForkOrigin {
+  agentId: string;
+  messageCount: number;
+}
+
 export interface AgentSpec {
   identity: AgentIdentity;
   systemPrompt: string;
@@ -116,6 +120,55 @@ export interface AgentSpec {
   opening?: MessageParam;
   /** A fork (fork.ts): whose conversation it started from, and at which message. */
   fork?: ForkOrigin;
+}
+
+/** What a fork starts from: the parent as its latest request had it. */
+export interface ForkBase {
+  /** The parent's spec: system prompt, web search and whatever else shapes its requests. */
+  spec: AgentSpec;
+  /** The tools the parent sends, in its order (its `task` and `task_output` included). */
+  tools: ToolRegistry;
+  /** The parent's conversation as its context holds it, ending with the assistant message of the task call. */
+  messages: readonly MessageParam[];
+  /** The model the parent runs on (a cache is per model). */
+  modelId: string;
+}
+
+/*
+ * The Spawner: the `task` tool's one way to run a child, injected at run time (OpenCode's task tool gets its
+ * "run a child" the same way). The session implements it (session/child-runs.ts); nothing in agent/ imports
+ * the code that runs children, so no circle runs loop → task tool → child run → loop.
+ *
+ *   task{prompt, subagent_type?, fork?} ─▶ Spawner.run(call, firstId, signal) ─▶ SubagentStart ─▶ runAgent(child)
+ *                                                                          ◀── result (reviewed, manifest footer) ◀┘
+ */
+/** One `task` call, as the tool hands it over. */
+export interface ChildCall {
+  parent: AgentIdentity;
+  description: string;
+  prompt: string;
+  toolUseId: string;
+  /** The agent definition asked for (checked against `agentTypes()`); the default type when omitted. */
+  subagentType?: string;
+  /** The model the parent runs on (what `model: inherit` means). */
+  parentModel: string;
+  /** A fork: it starts from this (the parent at the call) rather than from an agent definition. */
+  fork?: ForkBase;
+  /** Rolls the child's usage and summary up into the parent's result. */
+  onChildFinished(child: AgentResult, description: string): void;
+  /** What the parent's tool_result says about the child's end. */
+  toToolResult(child: AgentResult, parentStopped: boolean): ToolResult;
+}
+
+export interface Spawner {
+  /** The agent definitions a call can name (`subagent_type`), as the tool's description lists them. */
+  agentTypes(): ReadonlyMap<string, AgentDefinition>;
+  /** The type a call without `subagent_type` runs. */
+  readonly defaultType: string;
+  /** An agent id unique in the session (the first child's, known before it runs: a background child's handle). */
+  newAgentId(): string;
+  /** Runs the child (again, while a review asks for a re-run); `firstId` is the first child's agent id. */
+  run(call: ChildCall, firstId: string, signal: AbortSignal): Promise<ToolResult>;
 }
 
 export interface SubagentSummary {

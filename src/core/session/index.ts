@@ -14,7 +14,8 @@ import { AgentRegistry } from '../agent/agent-registry';
 import { runAgent } from '../agent/loop';
 import { DEFAULT_LIMITS } from '../agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
-import type { ReviewGate } from '../agent/child-run';
+import { createChildRuns } from './child-runs';
+import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
@@ -179,6 +180,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     }
   };
   const services: RunServices = {
+    // Children read the run's services when they start (this same object, complete by then).
+    spawner: createChildRuns(() => services, config.review),
     model: config.model,
     modelId: config.modelId,
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
@@ -233,7 +236,6 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
   services.promptCache = { enabled: true };
   services.prices = { ...DEFAULT_PRICES, ...config.prices };
-  if (config.review) services.review = config.review;
   services.runSpend = new RunSpend(config.maxBudgetUsd);
   // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
   services.baseTools = services.baseTools.filter((name) => permissions.offers(name));

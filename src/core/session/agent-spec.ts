@@ -10,8 +10,8 @@
 import type { AgentSpec, RunServices } from '../agent/types';
 import { subagentSystemPrompt } from '../agent/prompts';
 import type { ToolRegistry } from '../tools/types';
-import { resolveAgentModel } from './agent-catalog';
-import type { AgentDefinition } from './agent-definition';
+import { resolveAgentModel } from '../agents/agent-catalog';
+import type { AgentDefinition } from '../agents/agent-definition';
 import type { AgentIdentity } from '../vocabulary';
 
 /** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */

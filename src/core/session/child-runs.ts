@@ -1,55 +1,54 @@
 /**
- * One `task` call's subagent, from start to the result its parent gets:
+ * The session's Spawner (declared in agent/types.ts): one `task` call's subagent, from start to the result its parent gets:
  *
  *   SubagentStart hooks ─▶ runAgent(child) ─▶ change manifest (footer + event) ─▶ SubagentStop hooks ─▶ result
  *      │                                                                                                │
  *      └──────────── re-run with an edited prompt (a new child on the same task node) ◀── review ◀──────┘
  *
- * Review is opt-in and the editor's (`delegate.reviewSubagentResults`): a finished child's result waits on
- * its node for Accept, Edit result or Re-run; the parent gets only what the user accepted.
+ * Review is opt-in and the editor's (`delegate.reviewSubagentResults`, review.ts): a finished child's result
+ * waits on its node for Accept, Edit result or Re-run; the parent gets only what the user accepted.
+ * The run's services are read when a child starts (`services()`), so the session builds them in one literal
+ * that holds this spawner: nothing is assigned in afterwards.
  */
+import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
-import { childSpec } from '../agents/agent-spec';
+import { childSpec } from './agent-spec';
 import { withManifestFooter } from '../changes/change-manifest';
 import type { ToolResult } from '../tools/types';
-import { FORK_AGENT_TYPE, forkSpec, type ForkBase } from './fork';
-import { runAgent } from './loop';
-import type { AgentResult, RunServices } from './types';
+import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
+import { runAgent } from '../agent/loop';
+import type { ChildCall, RunServices, Spawner } from '../agent/types';
+import type { ReviewDecision, ReviewGate } from './review';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
-export type ReviewDecision = { action: 'accept' } | { action: 'edit'; result: string } | { action: 'rerun'; prompt: string };
+const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
-export interface ReviewRequest {
-  agentId: string;
-  parentId: string;
-  description: string;
-  prompt: string;
-  result: string;
-  isError: boolean;
+/** A resolved call: the definition it runs and the services of the run. */
+interface ChildRun extends ChildCall {
+  def: AgentDefinition;
+  services: RunServices;
+  review: ReviewGate | undefined;
 }
 
-/** The host's review of a finished child (the editor shows it on the task node); resolves with the user's choice. */
-export type ReviewGate = (request: ReviewRequest, signal: AbortSignal) => Promise<ReviewDecision>;
-
-export interface ChildRun {
-  def: AgentDefinition;
-  parent: AgentIdentity;
-  description: string;
-  toolUseId: string;
-  parentModel: string;
-  services: RunServices;
-  onChildFinished(child: AgentResult, description: string): void;
-  toToolResult(child: AgentResult, parentStopped: boolean): ToolResult;
-  /** A fork: it starts from this (the parent at the call) rather than from `def`. */
-  fork?: ForkBase;
+export function createChildRuns(services: () => RunServices, review?: ReviewGate): Spawner {
+  const agentTypes = (): ReadonlyMap<string, AgentDefinition> => services().agentDefinitions ?? BUILT_INS;
+  return {
+    agentTypes,
+    defaultType: DEFAULT_AGENT,
+    newAgentId: () => services().newAgentId(),
+    run: (call, firstId, signal) => {
+      const def = agentTypes().get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
+      return runReviewedChild({ ...call, def, services: services(), review }, call.prompt, firstId, signal);
+    },
+  };
 }
 
 /** Runs the child (again, while the review asks for a re-run); `firstId` is the first child's agent id. */
-export async function runReviewedChild(o: ChildRun, prompt: string, firstId: string, signal: AbortSignal): Promise<ToolResult> {
+async function runReviewedChild(o: ChildRun, prompt: string, firstId: string, signal: AbortSignal): Promise<ToolResult> {
   let agentId = firstId;
   for (;;) {
     const result = await runChildOnce(o, prompt, agentId, signal);
-    const review = o.services.review;
+    const review = o.review;
     if (!review || signal.aborted) return result;
     const bus = o.services.bus;
     await bus.emit(agentId, o.parent.agentId, { type: 'review_requested', result: result.content });
