@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
 import { AgentRegistry } from '../../src/core/agent/agent-registry';
 import { ProcessGroups } from '../../src/core/tools/process-groups';
 import { createChildRuns } from '../../src/core/session/child-runs';
+import { createRunFeatures } from '../../src/core/session/run-features';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */
 export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
@@ -55,6 +56,8 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
   const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
   const services: RunServices = {
     spawner: createChildRuns(() => services),
+    // What a run without these settings had: prompt caching on, no server-side web search.
+    features: createRunFeatures(['prompt_cache']),
     model,
     modelId: 'test-model',
     maxTokens: 1000,

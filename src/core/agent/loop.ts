@@ -115,13 +115,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
-      if (rejectsCacheControl(err) && services.promptCache?.enabled) {
+      if (rejectsCacheControl(err) && services.features.has('prompt_cache')) {
         // An Anthropic-compatible endpoint without prompt caching: off for the session, said once, the request again.
-        services.promptCache.enabled = false;
+        services.features.refuse('prompt_cache');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not accept prompt caching (cache_control): caching is off for this session' });
-      } else if (rejectsWebSearch(err) && services.webSearch?.enabled) {
+      } else if (rejectsWebSearch(err) && services.features.has('web_search')) {
         // This endpoint has no server-side web search: off for the session, said once, the request again.
-        services.webSearch.enabled = false;
+        services.features.refuse('web_search');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });
       } else if (isPromptTooLong(err)) {
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.

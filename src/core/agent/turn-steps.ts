@@ -35,10 +35,10 @@ export async function streamTurn(
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),
         tools: tools.schemas(),
-        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
+        ...(spec.webSearch !== false && services.features.has('web_search') ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
         // The agent's own tools (`task`, `task_output`) come after the ones it shares with parent and children.
-        ...(services.promptCache?.enabled !== false ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
+        ...(services.features.has('prompt_cache') ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
       },
       signal,
       {

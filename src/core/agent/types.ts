@@ -35,9 +35,20 @@ export interface RunLimits {
   subagentBudget?: Budget;
 }
 
+/** A request feature an endpoint may refuse (then it is off for the session). */
+export type RunFeature = 'prompt_cache' | 'web_search';
+
+export interface RunFeatures {
+  has(feature: RunFeature): boolean;
+  /** The endpoint refused it: off for every agent of the session from now on. */
+  refuse(feature: RunFeature): void;
+}
+
+/** Built once by the session (one object literal); read, never assigned into. */
 export interface RunServices {
-  model: ModelPort;
-  modelId: string;
+  /** The session's model now (setModel changes it between prompts; the session owns that state). */
+  readonly model: ModelPort;
+  readonly modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
   /** Runs a `task` call's child (the session's child runs): the task tool's only way to start one. */
@@ -46,10 +57,8 @@ export interface RunServices {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** What the whole run has spent, and its cap (--max-budget-usd). */
   runSpend?: RunSpend;
-  /** The Messages API's server-side web search: offered while `enabled` (turned off when the endpoint refuses it). */
-  webSearch?: { enabled: boolean };
-  /** Prompt caching (cache_control breakpoints): on unless `enabled` is false (turned off when the endpoint refuses it). */
-  promptCache?: { enabled: boolean };
+  /** Prompt caching and server-side web search: on while `has` says so (off once the endpoint refuses one). */
+  features: RunFeatures;
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
   /** max_tokens of every request (`--max-tokens`); undefined: the model family's default (llm/thinking.ts). */
@@ -62,8 +71,8 @@ export interface RunServices {
   approver: Approver;
   bus: EventBus;
   limits: RunLimits;
-  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob). */
-  baseTools: ToolRegistry;
+  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob, …, MCP tools as they connect). */
+  readonly baseTools: ToolRegistry;
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
   /** Where a tool may stream a full output too large for memory (same place saveFullOutput uses). */
