@@ -11,7 +11,6 @@ import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/typ
 import type { ModelPort } from '../../src/core/llm/types';
 import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
 import { AgentRegistry } from '../../src/core/agent/agent-registry';
-import { ProcessGroups } from '../../src/core/tools/process-groups';
 import { createChildRuns } from '../../src/core/session/child-runs';
 import { createRunFeatures } from '../../src/core/session/run-features';
 
@@ -60,7 +59,7 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
     features: createRunFeatures(['prompt_cache']),
     model,
     modelId: 'test-model',
-    maxTokens: 1000,
+    maxTokensFor: () => 1000,
     workdir: '/tmp',
     hooks: new HookRegistry(),
     permissions: new RecordingPolicy(),
@@ -79,7 +78,6 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
     newAgentId: () => `sub${++n}`,
     context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
-    processes: new ProcessGroups(),
     ...overrides,
   };
   return { services, events, outputDir };

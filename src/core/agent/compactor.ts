@@ -5,7 +5,6 @@
  * (manual: `Delegate: Compact Conversation`, `delegate --compact`).
  */
 import { type AgentEmit } from '../events';
-import { maxTokensFor } from '../llm/thinking';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { applyCompaction, KEEP_TURNS, stubOldToolResults, stubText, SUMMARY_SYSTEM, summaryCut, summaryPrompt, transcriptText } from './compaction';
 import { estimateMessagesTokens, type ContextMeter } from './context-size';
@@ -23,8 +22,8 @@ export interface ContextSettings {
 export interface CompactionDeps {
   model: ModelPort;
   modelId: string;
-  /** The session's max_tokens override (else the model's default). */
-  maxTokens?: number;
+  /** max_tokens for a request to this model (the session's override, else the model's default). */
+  maxTokensFor(modelId: string): number;
   context: ContextSettings;
   /** Saves a dropped tool result's full text; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
@@ -90,7 +89,7 @@ async function summarize(head: readonly MessageParam[], scope: CompactionScope, 
     const response = await deps.model.stream(
       {
         model: deps.modelId,
-        maxTokens: Math.min(maxTokensFor(deps.modelId, deps.maxTokens), 8000),
+        maxTokens: Math.min(deps.maxTokensFor(deps.modelId), 8000),
         // A summary needs no deliberation, and an unrequested default (adaptive, high effort) would eat its 8,000 tokens.
         thinking: 'off',
         system: SUMMARY_SYSTEM,

@@ -5,7 +5,6 @@
  *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
  *                 (at most maxParallel at once); results kept by position, one per tool_use block
  */
-import { maxTokensFor } from '../llm/thinking';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { mergeConsecutive } from './conversation';
 import type { LoopGuard } from './loop-guard';
@@ -30,7 +29,7 @@ export async function streamTurn(
     return await services.model.stream(
       {
         model: services.modelId,
-        maxTokens: maxTokensFor(services.modelId, services.maxTokens),
+        maxTokens: services.maxTokensFor(services.modelId),
         thinking: services.thinking ?? 'auto',
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),

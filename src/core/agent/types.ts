@@ -7,13 +7,11 @@ import type { EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
-import type { ProcessGroups } from '../tools/process-groups';
 import type { ToolRegistry, ToolResult } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
-import type { ChangeTracker } from '../changes/change-tracker';
 import type { ChangeManifest } from '../changes/types';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
@@ -61,8 +59,8 @@ export interface RunServices {
   features: RunFeatures;
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
-  /** max_tokens of every request (`--max-tokens`); undefined: the model family's default (llm/thinking.ts). */
-  maxTokens?: number;
+  /** max_tokens of a request to this model (`--max-tokens`, else the model family's default: llm/thinking.ts). */
+  maxTokensFor(modelId: string): number;
   /** Extended thinking for agents whose definition sets none (`--thinking`, `delegate.thinking`). */
   thinking?: ThinkingSetting;
   workdir: string;
@@ -82,12 +80,8 @@ export interface RunServices {
   context: ContextSettings;
   /** The running agents and their controllers: the seam for cancelling one subagent. */
   agents: AgentRegistry;
-  /** Process groups started by `bash` and by hook commands, so every exit path can kill what is left. */
-  processes: ProcessGroups;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
   projectInstructions?: string;
-  /** What agents changed and ran (changes/): a finished subagent's manifest comes from it. */
-  changes?: ChangeTracker;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */

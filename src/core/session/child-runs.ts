@@ -13,6 +13,7 @@
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
 import { childSpec } from './agent-spec';
+import type { ChangeTracker } from '../changes/change-tracker';
 import { withManifestFooter } from '../changes/change-manifest';
 import type { ToolResult } from '../tools/types';
 import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
@@ -28,9 +29,18 @@ interface ChildRun extends ChildCall {
   def: AgentDefinition;
   services: RunServices;
   review: ReviewGate | undefined;
+  changes: ChangeTracker | undefined;
 }
 
-export function createChildRuns(services: () => RunServices, review?: ReviewGate): Spawner {
+/** What the session's child runs use besides the run's services. */
+export interface ChildRunOptions {
+  /** The host's review of finished children (the editor's opt-in). */
+  review?: ReviewGate;
+  /** What agents changed and ran: a finished child's manifest comes from it. */
+  changes?: ChangeTracker;
+}
+
+export function createChildRuns(services: () => RunServices, { review, changes }: ChildRunOptions = {}): Spawner {
   const agentTypes = (): ReadonlyMap<string, AgentDefinition> => services().agentDefinitions ?? BUILT_INS;
   return {
     agentTypes,
@@ -38,7 +48,7 @@ export function createChildRuns(services: () => RunServices, review?: ReviewGate
     newAgentId: () => services().newAgentId(),
     run: (call, firstId, signal) => {
       const def = agentTypes().get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
-      return runReviewedChild({ ...call, def, services: services(), review }, call.prompt, firstId, signal);
+      return runReviewedChild({ ...call, def, services: services(), review, changes }, call.prompt, firstId, signal);
     },
   };
 }
@@ -80,7 +90,7 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
   // parent's own signal for a background child (which outlives the call).
   const child = await runAgent(spec, services, signal);
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
-  const changes = await services.changes?.manifestOf(identity.agentId);
+  const changes = await o.changes?.manifestOf(identity.agentId);
   if (changes) {
     child.changes = changes;
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });

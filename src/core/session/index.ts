@@ -40,6 +40,7 @@ import { createBaseTools } from '../tools/base-tools';
 import { ProcessGroups } from '../tools/process-groups';
 import { createWebFetchTool } from '../tools/web-fetch';
 import type { HttpFetch } from '../llm/http-fetch';
+import { maxTokensFor } from '../llm/thinking';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
 import { installCommandHooks } from '../hooks/command-hooks';
 import type { HookSettings } from '../hooks/hook-settings';
@@ -227,14 +228,14 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     : undefined;
   const services: RunServices = {
     // Children read the run's services when they start (this same object, complete by then).
-    spawner: createChildRuns(() => services, config.review),
+    spawner: createChildRuns(() => services, { changes, ...(config.review ? { review: config.review } : {}) }),
     get model() {
       return current.model;
     },
     get modelId() {
       return current.modelId;
     },
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    maxTokensFor: (modelId) => maxTokensFor(modelId, config.maxTokens),
     thinking: config.thinking ?? 'auto',
     workdir: config.workdir,
     hooks,
@@ -255,8 +256,6 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     newAgentId,
     context,
     agents,
-    processes,
-    changes,
     ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
   if (config.commandHooks) {
