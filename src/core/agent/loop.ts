@@ -30,7 +30,6 @@ import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
 import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
 import { serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
-import { stopHookNote } from '../hooks/loop-hooks';
 import type { ToolCallScope } from './tool-executor';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
@@ -235,7 +234,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         if (response.stopReason === 'refusal') return await finish('error', answer, `the model refused to answer${answer ? `: ${oneLine(answer)}` : ''}`);
         if (!forcedFinal && answer.trim() === '') return await finish('error', '', 'the model ended its turn without an answer (an empty response)');
         // Stop hooks may send it back to work, a few times at most (loop-hooks.ts).
-        const goOn = forcedFinal ? undefined : await stopHookNote({ hooks: services.hooks, identity, emit, signal }, answer, stopNotes);
+        const goOn = forcedFinal ? undefined : await services.gate.stopNote({ identity, emit, signal }, answer, stopNotes);
         if (goOn !== undefined) {
           stopNotes++;
           cutAnswer = '';

@@ -5,8 +5,7 @@
  */
 import type { EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
-import type { HookRegistry } from '../policy/hooks';
-import type { Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
+import type { ToolGate } from './tool-gate';
 import type { ToolRegistry, ToolResult } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
@@ -14,12 +13,6 @@ import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeManifest } from '../changes/types';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
-
-/** The permission checks every call goes through (PermissionPolicy implements it). */
-export interface PermissionChecker {
-  check(request: ToolCallRequest): Promise<PermissionVerdict>;
-  rememberForSession(request: ToolCallRequest): void;
-}
 
 export interface RunLimits {
   maxTurns: number;
@@ -64,9 +57,8 @@ export interface RunServices {
   /** Extended thinking for agents whose definition sets none (`--thinking`, `delegate.thinking`). */
   thinking?: ThinkingSetting;
   workdir: string;
-  hooks: HookRegistry;
-  permissions: PermissionChecker;
-  approver: Approver;
+  /** Hooks, permissions and the approver as one port (the session's ToolGate). */
+  gate: ToolGate;
   bus: EventBus;
   limits: RunLimits;
   /** The tools every agent gets (bash, read_file, write_file, edit_file, glob, …, MCP tools as they connect). */

@@ -26,6 +26,12 @@ export type PermissionVerdict =
   | { behavior: 'deny'; reason: string }
   | { behavior: 'ask'; reason: string };
 
+/** The permission checks every call goes through (PermissionPolicy implements it). */
+export interface PermissionChecker {
+  check(request: ToolCallRequest): Promise<PermissionVerdict>;
+  rememberForSession(request: ToolCallRequest): void;
+}
+
 /** Asked when the verdict is `ask`. Hosts implement it: the editor shows a modal; the CLI refuses. */
 export interface Approver {
   ask(request: ToolCallRequest, reason: string, signal: AbortSignal): Promise<{ decision: PermissionDecision; reason?: string }>;

@@ -14,6 +14,7 @@ import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
 import { childSpec } from './agent-spec';
 import type { ChangeTracker } from '../changes/change-tracker';
+import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
 import type { ToolResult } from '../tools/types';
 import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
@@ -28,19 +29,22 @@ const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.
 interface ChildRun extends ChildCall {
   def: AgentDefinition;
   services: RunServices;
+  hooks: HookRegistry;
   review: ReviewGate | undefined;
   changes: ChangeTracker | undefined;
 }
 
 /** What the session's child runs use besides the run's services. */
 export interface ChildRunOptions {
+  /** SubagentStart / SubagentStop: the session's hooks (the tool calls' hooks go through the ToolGate). */
+  hooks: HookRegistry;
   /** The host's review of finished children (the editor's opt-in). */
   review?: ReviewGate;
   /** What agents changed and ran: a finished child's manifest comes from it. */
   changes?: ChangeTracker;
 }
 
-export function createChildRuns(services: () => RunServices, { review, changes }: ChildRunOptions = {}): Spawner {
+export function createChildRuns(services: () => RunServices, { hooks, review, changes }: ChildRunOptions): Spawner {
   const agentTypes = (): ReadonlyMap<string, AgentDefinition> => services().agentDefinitions ?? BUILT_INS;
   return {
     agentTypes,
@@ -48,7 +52,7 @@ export function createChildRuns(services: () => RunServices, { review, changes }
     newAgentId: () => services().newAgentId(),
     run: (call, firstId, signal) => {
       const def = agentTypes().get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
-      return runReviewedChild({ ...call, def, services: services(), review, changes }, call.prompt, firstId, signal);
+      return runReviewedChild({ ...call, def, services: services(), hooks, review, changes }, call.prompt, firstId, signal);
     },
   };
 }
@@ -82,7 +86,7 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
   const mode = o.fork ? parent.mode : narrowMode(parent.mode, def.permissionMode);
   const agentType = o.fork ? FORK_AGENT_TYPE : def.name;
   const identity: AgentIdentity = { agentId, parentId: parent.agentId, depth: parent.depth + 1, description: o.description, ...(mode ? { mode } : {}), agentType };
-  const hookFailures = await services.hooks.runSubagentStart({ agent: identity, prompt });
+  const hookFailures = await o.hooks.runSubagentStart({ agent: identity, prompt });
   const spec = o.fork
     ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, services })
     : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, services });
@@ -96,7 +100,7 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
   }
   o.onChildFinished(child, o.description);
-  hookFailures.push(...(await services.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
+  hookFailures.push(...(await o.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) {
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
   }

@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS } from '../agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
 import { createChildRuns } from './child-runs';
 import { createRunFeatures } from './run-features';
+import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
 import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
@@ -230,7 +231,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     : undefined;
   const services: RunServices = {
     // Children read the run's services when they start (this same object, complete by then).
-    spawner: createChildRuns(() => services, { changes, ...(config.review ? { review: config.review } : {}) }),
+    spawner: createChildRuns(() => services, { hooks, changes, ...(config.review ? { review: config.review } : {}) }),
     get model() {
       return current.model;
     },
@@ -240,9 +241,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     maxTokensFor: (modelId) => maxTokensFor(modelId, config.maxTokens),
     thinking: config.thinking ?? 'auto',
     workdir: config.workdir,
-    hooks,
-    permissions,
-    approver: config.approver,
+    gate: createToolGate({ hooks, permissions, approver: config.approver }),
     bus,
     limits,
     get baseTools() {
