@@ -395,3 +395,14 @@ function webBody(res: IncomingMessage, source: Readable, signal: AbortSignal | u
     },
   });
 }
+
+/** Does the environment's proxy take this URL (HTTPS_PROXY… and NO_PROXY, as httpFetch decides)? */
+export async function envProxyTakes(url: URL): Promise<boolean> {
+  if (!envProxyConfigured()) return false;
+  const { proxyRoute } = await import('./env-proxy-agents');
+  try {
+    return proxyRoute(url) !== null;
+  } catch {
+    return false; // an unsupported proxy: the request itself says so
+  }
+}

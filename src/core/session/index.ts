@@ -42,7 +42,7 @@ import { ChangeTracker } from '../changes/change-tracker';
 import { createBaseTools } from '../tools/base-tools';
 import { ProcessGroups } from '../tools/process-groups';
 import { createWebFetchTool } from '../tools/web-fetch';
-import type { HttpFetch } from '../llm/http-fetch';
+import { envProxyTakes, httpFetch, type HttpFetch } from '../llm/http-fetch';
 import { maxTokensFor } from '../llm/thinking';
 import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
 import { installCommandHooks } from '../hooks/command-hooks';
@@ -189,7 +189,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const current = { model: config.model, modelId: config.modelId };
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
   const webFetch = createWebFetchTool({
-    ...(config.fetch ? { fetch: config.fetch } : {}),
+    // The host's HTTP client (the editor's honours its proxy settings), else the CLI's own; and the proxy check.
+    fetch: config.fetch ?? httpFetch,
+    proxied: envProxyTakes,
     ask: async (page, prompt, url, signal) => {
       // The session's model at the time of the call (setModel may have changed it).
       const response = await current.model.stream(

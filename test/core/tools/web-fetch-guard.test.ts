@@ -16,7 +16,7 @@ import { ToolRules } from '../../../src/core/policy/tool-rules';
 import type { Approver, ToolCallRequest } from '../../../src/core/policy/types';
 import { privateRange } from '../../../src/core/tools/private-address';
 import { ToolRegistry, type PrivateDestination, type ToolResult } from '../../../src/core/tools/types';
-import { createWebFetchTool, type WebFetchOptions } from '../../../src/core/tools/web-fetch';
+import { createWebFetchTool, type WebFetchOptions } from '../../support/web-fetch-tool';
 import { headlessApprover } from '../../../src/cli/headless-approver';
 import { makeServices } from '../../support/run-services';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
