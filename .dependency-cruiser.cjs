@@ -53,7 +53,7 @@ const PORTS = {
 };
 
 const HOSTS = '^src/(cli|vscode|acp)/|^src/protocol\\.ts$';
-const FACE = '^src/core/(session/index|events|vocabulary)\\.ts$';
+const FACE = '^src/core/(session/(index|model|sandbox-probe)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 
 const mechanismRules = MECHANISMS.map((name) => ({

@@ -3,8 +3,7 @@
  * heavy, so `--help` and usage errors answer at once.
  */
 import { parseArgs } from 'node:util';
-import { SANDBOX_MODES, type SandboxMode } from '../core/sandbox/types';
-import { PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
+import { SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -7,10 +7,12 @@
  *   mechanisms ┘
  *
  * Only words with no behaviour of their own belong here: token usage, how an agent ended, permission modes and
- * decisions, who is acting, which settings files load, the thinking setting a user writes.
+ * decisions, who is acting, which settings files load, the sandbox and thinking settings a user writes.
  */
 
 export type AgentStatus = 'completed' | 'max_turns' | 'budget_exceeded' | 'error' | 'cancelled';
+/** How a session's last run ended, as its list shows it (`interrupted`: the process died mid-run). */
+export type SessionStatus = AgentStatus | 'interrupted';
 
 export interface Usage {
   input_tokens: number;
@@ -60,6 +62,10 @@ export interface AgentIdentity {
   /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name): hooks get it as `agent_type`. */
   agentType?: string;
 }
+
+/** Where bash runs (`--sandbox`, `delegate.sandbox`): bubblewrap when it can (auto), always (on), never (off). */
+export type SandboxMode = 'auto' | 'on' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
 
 /** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
 export type SettingSource = 'user' | 'project' | 'local';

@@ -12,13 +12,10 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { blobDirOf, isContentHash } from '../core/changes/blob-store';
-import { loadRevertPlan, revertSubagent } from '../core/session/revert';
-import type { RevertPlan } from '../core/changes/revert-plan';
-import type { RevertReport } from '../core/changes/revert';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
 import { getTool, toolNodeId } from '../view-model/store';
 import type { SessionController } from './session-controller';
+import { blobDirOf, isContentHash, loadRevertPlan, revertSubagent, type RevertPlan, type RevertReport } from '../core/session';
 
 export const CHANGE_SCHEME = 'delegate-change';
 

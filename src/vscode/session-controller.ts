@@ -13,15 +13,8 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findRipgrep } from '../core/tools/ripgrep';
-import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent } from '../core/events';
-import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
-import { createSession, type Session } from '../core/session';
-import { createHttpFetch } from '../core/llm/http-fetch';
 import { ROOT_AGENT_ID } from '../core/session';
-import { replaySession } from '../core/session/replay';
-import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { addUserPrompt, applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
@@ -32,6 +25,7 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
 import type { Usage } from '../core/vocabulary';
+import { createSession, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, replaySession, readTranscript } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;

@@ -11,8 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { loadHookSettings, settingsFiles, type HookSettings } from '../core/hooks/hook-settings';
-import { loadProjectInstructions, type ProjectInstructions } from '../core/instructions/project-instructions';
+import { loadHookSettings, settingsFiles, type HookSettings, loadProjectInstructions, type ProjectInstructions } from '../core/session';
 
 export async function loadWorkspaceFiles(workdir: string, trusted: boolean, home = homedir()): Promise<{ commandHooks: HookSettings; instructions: ProjectInstructions }> {
   const [commandHooks, instructions] = await Promise.all([

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DelegateEvent } from '../events';
 import { isValidSessionId, sessionFileOf } from './transcript-reader';
-import type { AgentStatus } from '../vocabulary';
+import type { SessionStatus } from '../vocabulary';
 
-export type SessionStatus = AgentStatus | 'interrupted';
 
 export interface SessionSummary {
   id: string;

@@ -1,0 +1,384 @@
+/**
+ * A session wires one run's shared services (bus, transcript store, hooks, permissions, tools) and
+ * keeps the root agent's conversation across prompts: the composition root of the core, and the hosts' face
+ * (the hosts still reach some core modules directly: `npm run lint:layers` lists them). Every collaborator is
+ * built once, before the one services literal; nothing is assigned into it afterwards.
+ *
+ *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
+ *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
+ *
+ * A session is its transcript: created with `resume` (see session/replay.ts) it goes on where the
+ * transcript ends — same id, next seq, turns and agent ids that never repeat, the same conversation.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { agentEmitter, EventBus } from '../events';
+import { AgentRegistry } from '../agent/agent-registry';
+import { runAgent } from '../agent/loop';
+import { DEFAULT_LIMITS } from '../agent/limits';
+import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
+import { createChildRuns } from './child-runs';
+import { createRunFeatures } from './run-features';
+import { createToolGate } from './tool-gate';
+import { ToolCatalog } from './tool-catalog';
+import type { ReviewGate } from './review';
+import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
+import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
+import { conversationAfterRun } from '../agent/conversation';
+import { parentSystemPrompt } from '../agent/prompts';
+import type { AgentResult, RunLimits, RunServices } from '../agent/types';
+import type { MessageParam, ModelPort } from '../llm/types';
+import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp';
+import { HookRegistry } from '../policy/hooks';
+import { PermissionPolicy } from '../policy/permissions';
+import { ToolRules } from '../policy/tool-rules';
+import type { Approver } from '../policy/types';
+import { createSessionExit } from './exit';
+import type { ResumeState } from './replay';
+import { acquireSessionLock } from '../store/session-lock';
+import { createTranscriptStore, type TranscriptStore } from '../store/transcript-store';
+import { BlobStore, blobDirOf } from '../changes/blob-store';
+import { ChangeTracker } from '../changes/change-tracker';
+import { createBaseTools } from '../tools/base-tools';
+import { ProcessGroups } from '../tools/process-groups';
+import { createWebFetchTool } from '../tools/web-fetch';
+import { envProxyTakes, httpFetch, type HttpFetch } from '../llm/http-fetch';
+import { maxTokensFor } from '../llm/thinking';
+import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
+import { installCommandHooks } from '../hooks/command-hooks';
+import type { HookSettings } from '../hooks/hook-settings';
+import { createPromptGate } from './prompt-gate';
+import type { ProjectInstructions } from '../instructions/project-instructions';
+import { emptyUsage, type ThinkingSetting, type PermissionMode } from '../vocabulary';
+
+export const ROOT_AGENT_ID = 'main';
+
+export interface SessionConfig {
+  workdir: string;
+  model: ModelPort;
+  modelId: string;
+  /** max_tokens of every request; undefined: the model family's default (llm/thinking.ts). */
+  maxTokens?: number;
+  /** Extended thinking for the main agent and every subagent whose definition sets none; default auto (on). */
+  thinking?: ThinkingSetting;
+  mode: PermissionMode;
+  /** False in an untrusted editor workspace: agents are read-only. */
+  trusted?: boolean;
+  approver: Approver;
+  /** Shared by every agent of the session; a fresh registry when omitted. */
+  hooks?: HookRegistry;
+  limits?: Partial<RunLimits>;
+  bashTimeoutMs?: number;
+  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
+  sandbox?: SandboxSettings;
+  transcriptRoot: string;
+  sessionId?: string;
+  /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
+  resume?: ResumeState;
+  /**
+   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
+   * files that cannot be used become notices. Without it only the built-in agents exist.
+   */
+  agentFiles?: { home?: string; includeProject: boolean };
+  /** Hold every finished subagent's result for the user's review (the editor's opt-in; never the CLI). */
+  review?: ReviewGate;
+  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
+  maxBudgetUsd?: number;
+  /** $ per million tokens by model family, over the built-in table. */
+  prices?: Record<string, ModelPrice>;
+  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
+  webSearch?: boolean;
+  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
+  ripgrepPath?: string;
+  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
+  modelAliases?: Record<string, string>;
+  /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
+  contextWindow?: number;
+  compactThreshold?: number;
+  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
+  mcp?: SessionMcpConfig;
+  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
+  commandHooks?: HookSettings;
+  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
+  instructions?: ProjectInstructions;
+  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
+  fetch?: HttpFetch;
+}
+
+export interface Session {
+  readonly id: string;
+  readonly bus: EventBus;
+  readonly store: TranscriptStore;
+  readonly hooks: HookRegistry;
+  readonly permissions: PermissionPolicy;
+  /** The root agent's conversation so far (what the next prompt's first request holds before it). */
+  readonly history: MessageParam[];
+  /** The running agents (the root's included) and their controllers. */
+  readonly agents: AgentRegistry;
+  /** Process groups the session's `bash` calls started and that may still be alive. */
+  readonly processes: ProcessGroups;
+  /** What confines `bash` (status() says which sandbox is in force). */
+  readonly sandbox: Sandbox;
+  /** The stale-write guard, the change journal and manifests (changes/); a revert in this process goes through its locks. */
+  readonly changes: ChangeTracker;
+  readonly context: ContextSettings;
+  /** Rules the tool lists could not honour as written, for the host to say once. */
+  readonly toolRuleWarnings: string[];
+  /** The MCP servers, when the session has any. */
+  readonly mcp: SessionMcp['manager'] | undefined;
+  run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
+  cancel(agentId: string): boolean;
+  /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
+  notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
+  /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
+  compact(signal: AbortSignal): Promise<boolean>;
+  /**
+   * The model of the next prompts (the editor's user picked another one): the same conversation goes on.
+   * `contextWindow` as in SessionConfig (none: from the model table). Between prompts only.
+   */
+  setModel(model: ModelPort, modelId: string, contextWindow?: number): void;
+  /**
+   * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
+   * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
+   */
+  shutdown(reason: string, graceMs?: number): Promise<void>;
+  /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
+  shutdownNow(reason: string): void;
+  /** Closes the transcript files, removes the sandbox's /tmp and releases the session's lock (another process may then continue it). */
+  close(): void;
+}
+
+export async function createSession(config: SessionConfig): Promise<Session> {
+  const resume = config.resume;
+  const id = resume?.sessionId ?? config.sessionId ?? randomUUID();
+  const bus = new EventBus(id, resume?.lastSeq ?? 0);
+  const store = await createTranscriptStore(config.transcriptRoot, id, ROOT_AGENT_ID);
+  // Before anything starts (MCP servers, the sandbox probe): a session another process writes is refused here.
+  const lock = acquireSessionLock(config.transcriptRoot, id);
+  bus.subscribe(store.listener);
+  const hooks = config.hooks ?? new HookRegistry();
+  const rules = new ToolRules({ allowed: config.allowedTools ?? [], disallowed: config.disallowedTools ?? [] });
+  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true, rules });
+  const limits: RunLimits = { ...DEFAULT_LIMITS, ...config.limits };
+  // A disallowed `task` is not offered: no agent gets to delegate.
+  if (!permissions.offers('task')) limits.maxDepth = 0;
+  const bashTimeoutMs = config.bashTimeoutMs ?? 120_000;
+  const agents = new AgentRegistry();
+  const processes = new ProcessGroups();
+  // Old contents are kept beside the transcript: the session folder is the session's own.
+  const changes = new ChangeTracker({ workdir: config.workdir, blobs: new BlobStore(blobDirOf(store.sessionDir)), bus });
+  // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
+  const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
+  const context: ContextSettings = {
+    window: contextWindowFor(config.modelId, config.contextWindow),
+    threshold: config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD,
+  };
+  // Agent ids are unique for the life of the session, resumes included.
+  const usedIds = new Set(resume?.agentIds ?? []);
+  const newAgentId = (): string => {
+    for (;;) {
+      const candidate = randomBytes(4).toString('hex');
+      if (!usedIds.has(candidate)) return usedIds.add(candidate), candidate;
+    }
+  };
+  // The model the session runs on now: setModel changes it between prompts (the services read it).
+  const current = { model: config.model, modelId: config.modelId };
+  // web_fetch answers a prompt about a page with the session's own model (a request without tools).
+  const webFetch = createWebFetchTool({
+    // The host's HTTP client (the editor's honours its proxy settings), else the CLI's own; and the proxy check.
+    fetch: config.fetch ?? httpFetch,
+    proxied: envProxyTakes,
+    ask: async (page, prompt, url, signal) => {
+      // The session's model at the time of the call (setModel may have changed it).
+      const response = await current.model.stream(
+        {
+          model: current.modelId,
+          maxTokens: 2048,
+          thinking: 'off', // a short answer about a page: no thinking eating its 2,048 tokens
+          system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
+          messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
+          tools: [],
+        },
+        signal,
+        {},
+      );
+      return response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+    },
+  });
+  const baseTools = createBaseTools(config.workdir, {
+    defaultTimeoutMs: bashTimeoutMs,
+    maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
+    // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
+    maxOutputChars: 1_000_000,
+    groups: processes,
+    ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
+    launcher: sandbox,
+    changes,
+  })
+    .with(webFetch)
+    // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
+    .filter((name) => permissions.offers(name));
+  const catalog = new ToolCatalog(baseTools);
+  const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
+    await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+  };
+  // MCP servers start now; their tools join the catalog as each connects.
+  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify);
+  const agentCatalog = config.agentFiles
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
+    : undefined;
+  const services: RunServices = {
+    // Children read the run's services when they start (this same object, complete by then).
+    spawner: createChildRuns(() => services, { hooks, changes, ...(config.review ? { review: config.review } : {}) }),
+    get model() {
+      return current.model;
+    },
+    get modelId() {
+      return current.modelId;
+    },
+    maxTokensFor: (modelId) => maxTokensFor(modelId, config.maxTokens),
+    thinking: config.thinking ?? 'auto',
+    workdir: config.workdir,
+    gate: createToolGate({ hooks, permissions, approver: config.approver }),
+    bus,
+    limits,
+    get baseTools() {
+      return catalog.current();
+    },
+    features: createRunFeatures([...(config.webSearch && permissions.offers('web_search') ? ['web_search' as const] : []), 'prompt_cache']),
+    prices: { ...DEFAULT_PRICES, ...config.prices },
+    runSpend: new RunSpend(config.maxBudgetUsd),
+    ...(config.modelAliases ? { modelAliases: { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases } } : {}),
+    ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
+    saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
+    outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
+    newAgentId,
+    context,
+    agents,
+    ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
+  };
+  if (config.commandHooks) {
+    installCommandHooks(hooks, config.commandHooks, {
+      sessionId: id,
+      workdir: config.workdir,
+      transcriptPath: store.sessionFile,
+      agentTranscriptPath: (agentId) => store.agentFile(agentId),
+      permissionMode: () => permissions.mode,
+      bus,
+      processes,
+    });
+  }
+  const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
+  const gate = createPromptGate({
+    hooks,
+    bus,
+    root,
+    resumed: resume !== undefined,
+    modelId: config.modelId,
+    ...(config.instructions ? { instructions: config.instructions } : {}),
+    ...(config.commandHooks ? { notices: config.commandHooks.problems } : {}),
+  });
+  const history: MessageParam[] = [...(resume?.history ?? [])];
+  let rootTurns = resume?.rootTurns ?? 0;
+  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
+
+  const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+    await reportAgentProblems();
+    // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
+    const gated = await gate(prompt, signal);
+    if ('blocked' in gated) return gated.blocked;
+    // After the hooks: MCP servers went on connecting while they ran.
+    await mcp?.ready();
+    const result = await runAgent(
+      {
+        identity: root,
+        systemPrompt,
+        history: [...history],
+        prompt,
+        tools: services.baseTools,
+        maxTurns: limits.maxTurns,
+        turnBase: rootTurns,
+        ...(gated.context.length ? { context: gated.context } : {}),
+      },
+      services,
+      signal,
+    );
+    rootTurns += result.turns;
+    // Whatever the end, the prompt and what happened stay: a follow-up can refer to a stopped or failed run.
+    history.splice(0, history.length, ...conversationAfterRun(result.messages, result.status, result.error));
+    return result;
+  };
+
+  const compact = async (signal: AbortSignal): Promise<boolean> => {
+    if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: compact between prompts');
+    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(services.baseTools.schemas()));
+    const emit = agentEmitter(bus, ROOT_AGENT_ID, null);
+    const out = await compactIfNeeded(
+      { messages: history, meter: new ContextMeter(fixedTokens), fixedTokens, emit, signal, usage: emptyUsage(), turn: rootTurns },
+      services,
+      'manual',
+    );
+    if (out) history.splice(0, history.length, ...out);
+    return out !== undefined;
+  };
+
+  // Agent files that could not be used are said once, as notices (the panel, the CLI's stderr).
+  const agentProblems = agentCatalog?.problems ?? [];
+  let problemsReported = false;
+  const reportAgentProblems = async (): Promise<void> => {
+    if (problemsReported) return;
+    problemsReported = true;
+    for (const p of agentProblems) {
+      await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level: p.severity, text: p.reason, source: `${p.file}${p.line ? `:${p.line}` : ''}` });
+    }
+  };
+
+  const exit = createSessionExit(agents, processes, bus);
+  return {
+    id,
+    bus,
+    store,
+    hooks,
+    permissions,
+    history,
+    agents,
+    processes,
+    sandbox,
+    changes,
+    context,
+    toolRuleWarnings: rules.warnings,
+    mcp: mcp?.manager,
+    run,
+    cancel: (agentId) => agents.cancel(agentId, 'user'),
+    notify,
+    compact,
+    setModel: (model, modelId, contextWindow) => {
+      if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
+      current.model = model;
+      current.modelId = modelId;
+      context.window = contextWindowFor(modelId, contextWindow);
+    },
+    // The sandbox's private /tmp goes with the session, whichever way it ends.
+    // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
+    shutdown: async (reason, graceMs) => {
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close()]);
+      sandbox.removeTempFolder();
+    },
+    shutdownNow: (reason) => {
+      mcp?.manager?.killNow();
+      exit.shutdownNow(reason);
+      sandbox.removeTempFolder();
+    },
+    close: () => {
+      void mcp?.manager?.close();
+      store.close();
+      lock.release();
+      sandbox.removeTempFolder();
+    },
+  };
+}
+
