@@ -2,7 +2,8 @@
  * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
  *   hosts  src/cli/ src/vscode/ src/protocol.ts (a later src/acp/)
- *     │  import only ▼ core/session/index.ts, core/events.ts, core/vocabulary.ts
+ *     │  import only ▼ core/session/index.ts (the face; session/model.ts and session/sandbox-probe.ts are
+ *     │                 two pieces it leaves out so they load apart), core/events.ts, core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)
  *     │
  *   core/agent/        the loop over narrow ports (may read mechanisms' contract files, never their runtime)
@@ -53,6 +54,7 @@ const PORTS = {
 };
 
 const HOSTS = '^src/(cli|vscode|acp)/|^src/protocol\\.ts$';
+/** The hosts' entry points: the face, its two lazily loaded parts, the events and the vocabulary. */
 const FACE = '^src/core/(session/(index|model|sandbox-probe)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 

@@ -1,6 +1,7 @@
 /**
- * What one agent run needs and returns. A run's services are shared by the parent and every
- * subagent (one hook registry, one permission policy, one approver, one event bus); each agent
+ * What one agent run needs and returns: the ports the loop runs over. A run's services are shared by the parent
+ * and every subagent (one ToolGate over the hooks, permission policy and approver, one Spawner, one event bus),
+ * built by the session in one literal and never assigned into; each agent
  * gets its own spec: identity, system prompt, tool registry, turn cap and AbortController.
  */
 import type { EventBus } from '../events';

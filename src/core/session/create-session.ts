@@ -1,8 +1,8 @@
 /**
  * A session wires one run's shared services (bus, transcript store, hooks, permissions, tools) and
- * keeps the root agent's conversation across prompts: the composition root of the core, and the hosts' face
- * (the hosts still reach some core modules directly: `npm run lint:layers` lists them). Every collaborator is
- * built once, before the one services literal; nothing is assigned into it afterwards.
+ * keeps the root agent's conversation across prompts: the composition root of the core (the hosts reach it
+ * through the face, index.ts). Every collaborator is built once, before the one services literal; nothing is
+ * assigned into it afterwards.
  *
  *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
  *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
