@@ -2,7 +2,8 @@
  * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
  *   hosts  src/cli/ src/vscode/ src/protocol.ts (a later src/acp/)
- *     │  import only ▼ core/session/index.ts, core/events.ts, core/vocabulary.ts
+ *     │  import only ▼ core/session/index.ts (the face; session/model.ts and session/sandbox-probe.ts are
+ *     │                 two pieces it leaves out so they load apart), core/events.ts, core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)
  *     │
  *   core/agent/        the loop over narrow ports (may read mechanisms' contract files, never their runtime)
@@ -38,8 +39,9 @@ const PORTS = {
   // ToolCallRequest carries the tool's kind; tool rules match tool names; permissions confine paths and
   // judge private hosts the way the tools do (one definition of "inside the workspace", "a private address").
   policy: ['^src/core/tools/(types|tool-names|path-confinement|private-address)\\.ts$'],
-  // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives.
-  changes: ['^src/core/tools/(types|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$'],
+  // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives,
+  // and reads a command the way the bash deny list does (the shell parser) to tell a look from a change.
+  changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$', '^src/core/policy/shell-parse\\.ts$'],
   // The sandbox implements tools/bash's CommandLauncher.
   sandbox: ['^src/core/tools/bash\\.ts$'],
   // MCP servers' tools implement Tool; their processes join the run's process groups.
@@ -53,7 +55,8 @@ const PORTS = {
 };
 
 const HOSTS = '^src/(cli|vscode|acp)/|^src/protocol\\.ts$';
-const FACE = '^src/core/(session/index|events|vocabulary)\\.ts$';
+/** The hosts' entry points: the face, its two lazily loaded parts, the events and the vocabulary. */
+const FACE = '^src/core/(session/(index|model|sandbox-probe)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 
 const mechanismRules = MECHANISMS.map((name) => ({

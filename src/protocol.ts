@@ -3,7 +3,7 @@
  * The host keeps the state: on (re)load the webview gets one snapshot, then batches of events.
  */
 import type { DelegateEvent } from './core/events';
-import type { SessionStatus } from './core/store/session-index';
+import type { SessionStatus } from './core/vocabulary';
 import type { SessionViewState } from './view-model/session-view';
 
 /** One row of the history list (a session of this workspace). */

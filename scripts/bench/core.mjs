@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { turnsPlan } from './plans.mjs';
 import { loadTs, repeat } from './util.mjs';
 
-const { createSession } = loadTs('src/core/session.ts');
+const { createSession } = loadTs('src/core/session/index.ts');
 const { runAgent } = loadTs('src/core/agent/loop.ts');
 const { DEFAULT_LIMITS } = loadTs('src/core/agent/limits.ts');
 const { EventBus } = loadTs('src/core/events.ts');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTs, repeat } from './util.mjs';
 
-const { createSession } = loadTs('src/core/session.ts');
+const { createSession } = loadTs('src/core/session/index.ts');
 const { ScriptedModel } = loadTs('src/core/llm/scripted-model.ts');
 const { loadAgentCatalog } = loadTs('src/core/agents/agent-catalog.ts');
 

@@ -3,10 +3,7 @@
  * heavy, so `--help` and usage errors answer at once.
  */
 import { parseArgs } from 'node:util';
-import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
-import { SANDBOX_MODES, type SandboxMode } from '../core/sandbox/types';
-import { SETTING_SOURCES, type SettingSource } from '../core/hooks/hook-settings';
-import { parseThinkingSetting, type ThinkingSetting } from '../core/llm/thinking';
+import { SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -1,9 +1,8 @@
+import { fetchHostOf, hostRule, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
 /**
  * The headless CLI cannot ask anyone: a call that needs approval is refused with a reason that
  * names the flag that would allow it, so the model can tell the user.
  */
-import { fetchHostOf, hostRule, WEB_FETCH } from '../core/policy/web-fetch-policy';
-import type { Approver, ToolCallRequest } from '../core/policy/types';
 
 export const headlessApprover: Approver = {
   async ask(request, reason) {

@@ -4,9 +4,9 @@
  * stdout) is handled in exit-guard.ts: Ctrl-C cancels the run and exits 130, a second one forces it.
  */
 import { readFileSync } from 'node:fs';
-import { probeBubblewrap } from '../core/sandbox/probe';
 import { parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
+import { probeBubblewrap } from '../core/session/sandbox-probe';
 
 // V8's flags (no WebAssembly tier-up) are set in start.ts, which loads this module: before anything compiles.
 

@@ -9,9 +9,8 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadMcpConfigs, type McpConfigFile, type McpServerConfig } from '../core/mcp/config';
-import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/mcp/session-mcp';
 import type { CliOptions } from './args';
+import { loadMcpConfigs, type McpConfigFile, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session';
 
 declare const DELEGATE_VERSION: string;
 

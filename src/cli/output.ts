@@ -4,12 +4,11 @@
  *   json         one result object as the last stdout line
  *   stream-json  one event per line, then that result object
  */
-import type { AgentResult } from '../core/agent/types';
-import { formatManifest } from '../core/changes/change-manifest';
-import type { DelegateEvent, Usage } from '../core/events';
-import type { SandboxStatus } from '../core/sandbox/types';
+import type { DelegateEvent } from '../core/events';
 import { oneLine, summarizeInput } from '../view-model/summarize';
 import type { OutputFormat } from './args';
+import type { Usage } from '../core/vocabulary';
+import { type AgentResult, formatManifest, type SandboxStatus } from '../core/session';
 
 export interface ResultObject {
   type: 'result';

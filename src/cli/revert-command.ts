@@ -11,11 +11,8 @@
  */
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
-import { SessionBusyError } from '../core/store/session-lock';
-import { isValidSessionId } from '../core/store/transcript-reader';
-import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { Writers } from './output';
+import { loadRevertPlan, revertSubagent, SessionBusyError, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--output-format text|json]
 

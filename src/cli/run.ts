@@ -5,21 +5,14 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { createAnthropicModel } from '../core/llm/anthropic-model';
-import { thinkingNote } from '../core/llm/thinking';
-import { resolveSandbox } from '../core/sandbox/sandbox';
-import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
-import { listSessions } from '../core/store/session-index';
-import { SessionBusyError } from '../core/store/session-lock';
-import { replaySession, type ResumeState } from '../core/store/session-replay';
-import { isValidSessionId, readTranscript } from '../core/store/transcript-reader';
-import { defaultTranscriptRoot } from '../core/store/transcript-store';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { loadWorkspaceFiles } from './workspace-files';
+import { createAnthropicModel } from '../core/session/model';
+import { createSession, ROOT_AGENT_ID, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, replaySession, type ResumeState, isValidSessionId, readTranscript, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 

@@ -8,9 +8,8 @@
  *   auto (default) once the model's first reply is streaming (hidden behind the network); a fallback line then
  *   json results   `sandbox` awaits the (by then settled) status at the end
  */
-import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
-import type { Session } from '../core/session';
 import type { Writers } from './output';
+import { type Session, describeSandbox, type SandboxStatus } from '../core/session';
 
 /** The stderr line, if any: always when the sandbox is missing (auto fell back) or required and missing; else only with -v. */
 export function sandboxNotice(status: SandboxStatus, verbose: boolean): string | undefined {

@@ -6,9 +6,8 @@
  *
  * The CLI runs project hooks without asking: its caller vouches for the folder, as with Claude Code's `-p`.
  */
-import { loadHookSettings, type HookSettings } from '../core/hooks/hook-settings';
-import { loadProjectInstructions, type ProjectInstructions } from '../core/instructions/project-instructions';
 import type { CliOptions } from './args';
+import { loadHookSettings, type HookSettings, loadProjectInstructions, type ProjectInstructions } from '../core/session';
 
 export async function loadWorkspaceFiles(options: CliOptions, workdir: string, home: string): Promise<{ commandHooks?: HookSettings; instructions: ProjectInstructions }> {
   const where = { workdir, home, sources: options.settingSources };

@@ -12,31 +12,7 @@ import type { ChangedFile, CommandRun, ContentHash, FileAction, RevertedFile } f
 import type { MessageParam } from './llm/types';
 import type { ToolKind } from './tools/types';
 
-export type AgentStatus = 'completed' | 'max_turns' | 'budget_exceeded' | 'error' | 'cancelled';
-
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
-
-export const emptyUsage = (): Usage => ({
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: 0,
-});
-
-export function addUsage(into: Usage, add: Usage): Usage {
-  into.input_tokens += add.input_tokens;
-  into.output_tokens += add.output_tokens;
-  into.cache_creation_input_tokens += add.cache_creation_input_tokens;
-  into.cache_read_input_tokens += add.cache_read_input_tokens;
-  return into;
-}
-
-export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
+import type { AgentStatus, PermissionDecision, Usage } from './vocabulary';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =

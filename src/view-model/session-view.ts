@@ -7,7 +7,7 @@
  * exactly those. Events already applied (same session, seq not above the last one) are skipped,
  * so a snapshot followed by an overlapping batch is harmless. Pure TS: no DOM, no vscode.
  */
-import type { DelegateEvent, EventOf, Usage } from '../core/events';
+import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
@@ -23,6 +23,7 @@ import {
   type TextNode,
   type TokenCount,
 } from './types';
+import type { Usage } from '../core/vocabulary';
 
 export * from './types';
 export type { Touched } from './store';

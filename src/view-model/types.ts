@@ -12,8 +12,8 @@
  * session (the core continues them across prompts and resumes), so no id is ever reused.
  */
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
-import type { AgentStatus } from '../core/events';
 import type { ToolKind } from '../core/tools/types';
+import type { AgentStatus } from '../core/vocabulary';
 
 export const VIEW_STATE_VERSION = 2;
 

@@ -1,10 +1,9 @@
+import { type ToolCallRequest, fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
 /**
  * The words of an approval modal (approver.ts shows them): who asks, what, and what "Allow for this session"
  * covers. No `vscode` import, so unit tests read the exact text the user decides on. web_fetch names the host,
  * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL.
  */
-import type { ToolCallRequest } from '../core/policy/types';
-import { fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/policy/web-fetch-policy';
 
 export interface ApprovalQuestion {
   /** "The main agent" or "Subagent “find config”". */

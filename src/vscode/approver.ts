@@ -5,9 +5,9 @@
  * extension tests can answer it without the UI.
  */
 import * as vscode from 'vscode';
-import type { PermissionDecision } from '../core/events';
-import type { Approver, ToolCallRequest } from '../core/policy/types';
 import { ALLOW, ALLOW_SESSION, approvalText, DENY, type ApprovalQuestion } from './approval-text';
+import type { PermissionDecision } from '../core/vocabulary';
+import type { Approver, ToolCallRequest } from '../core/session';
 
 export type { ApprovalQuestion } from './approval-text';
 export { ALLOW, ALLOW_SESSION, DENY } from './approval-text';

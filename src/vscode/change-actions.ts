@@ -14,15 +14,12 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { blobDirOf, isContentHash } from '../core/changes/blob-store';
-import { loadRevertPlan, revertSubagent } from '../core/changes/revert-session';
-import type { RevertPlan } from '../core/changes/revert-plan';
-import type { RevertReport } from '../core/changes/revert';
-import { runChanges } from '../view-model/run-changes';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
 import { describeRunRevert, reviewTitle, runRevertSummary } from './run-review';
 import { getTool, toolNodeId } from '../view-model/store';
+import { runChanges } from '../view-model/run-changes';
 import type { SessionController } from './session-controller';
+import { blobDirOf, isContentHash, loadRevertPlan, revertSubagent, type RevertPlan, type RevertReport } from '../core/session';
 
 export const CHANGE_SCHEME = 'delegate-change';
 

@@ -13,8 +13,9 @@
  * The panel shows everything else (every tool call, the approvals): the chat stays a summary.
  */
 import type * as vscode from 'vscode';
-import type { AgentStatus, DelegateEvent } from '../core/events';
+import type { DelegateEvent } from '../core/events';
 import { formatDuration, formatTokens } from '../view-model/format';
+import type { AgentStatus } from '../core/vocabulary';
 
 const STATUS_MARK: Record<AgentStatus, string> = { completed: '✓', max_turns: '◐', budget_exceeded: '◐', error: '✗', cancelled: '■' };
 const STATUS_WORD: Record<AgentStatus, string> = { completed: '', max_turns: ' (turn limit reached)', budget_exceeded: ' (budget reached)', error: ' (failed)', cancelled: ' (stopped)' };

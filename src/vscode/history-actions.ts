@@ -4,7 +4,7 @@
  * running here, deletes its files, and starts a new session when it was the open one. Both re-send the list.
  */
 import * as vscode from 'vscode';
-import { deleteSession, renameSession } from '../core/store/session-admin';
+import { deleteSession, renameSession } from '../core/session';
 import type { SessionController } from './session-controller';
 
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */

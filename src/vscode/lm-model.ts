@@ -22,11 +22,11 @@
  *   - no retries here: the provider owns its transport (Copilot retries itself); a failure is one line.
  */
 import * as vscode from 'vscode';
-import { emptyUsage } from '../core/events';
-import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/llm/types';
 import { modelLabel, noToolsError, supportsToolCalling, toModelError } from './lm-errors';
 import { ResponseBuilder, toLmMessages, toLmTools } from './lm-messages';
 import { TokenCounter } from './lm-usage';
+import { emptyUsage } from '../core/vocabulary';
+import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/session';
 
 export interface LmModelOptions {
   model: vscode.LanguageModelChat;

@@ -9,8 +9,8 @@
  * core's estimate.
  */
 import type * as vscode from 'vscode';
-import { estimateTextTokens } from '../core/agent/context-size';
 import { lmMessageText } from './lm-messages';
+import { estimateTextTokens } from '../core/session';
 
 export class TokenCounter {
   private readonly counts = new WeakMap<object, Promise<number>>();

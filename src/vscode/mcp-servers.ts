@@ -15,8 +15,7 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../core/mcp/config';
-import { mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/mcp/session-mcp';
+import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session';
 
 export interface McpServerQuestion {
   server: string;

@@ -10,11 +10,11 @@
  * that fixes it, and the run does not start.
  */
 import * as vscode from 'vscode';
-import type { ModelPort } from '../core/llm/types';
 import { explainMissingKey, readCredentials } from './api-key';
 import { LmCatalog, modelKey } from './lm-catalog';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
+import type { ModelPort } from '../core/session';
 
 export interface ModelSelection {
   port: ModelPort;
@@ -48,8 +48,8 @@ export class ModelChoice implements vscode.Disposable {
       const key = JSON.stringify([credentials, settings.baseUrl]);
       if (this.anthropic?.key !== key) {
         // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
-        const { createAnthropicModel } = await import('../core/llm/anthropic-model');
-        const { createHttpFetch } = await import('../core/llm/http-fetch');
+        const { createAnthropicModel } = await import('../core/session/model');
+        const { createHttpFetch } = await import('../core/session/model');
         // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
         const fetch = createHttpFetch('host');
         this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch }) };

@@ -13,15 +13,8 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { findRipgrep } from '../core/tools/ripgrep';
-import type { AgentResult } from '../core/agent/types';
 import type { DelegateEvent } from '../core/events';
-import { describeSandbox, type SandboxStatus } from '../core/sandbox/types';
-import { createSession, type Session } from '../core/session';
-import { createHttpFetch } from '../core/llm/http-fetch';
 import { ROOT_AGENT_ID } from '../core/session';
-import { replaySession } from '../core/store/session-replay';
-import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
@@ -31,6 +24,7 @@ import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
 import { loadWorkspaceFiles } from './workspace-files';
+import { createSession, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, replaySession, readTranscript } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;

@@ -5,10 +5,9 @@
  */
 import type * as vscode from 'vscode';
 import { join } from 'node:path';
-import { listSessions } from '../core/store/session-index';
-import { readTranscript } from '../core/store/transcript-reader';
 import type { SessionListItem } from '../protocol';
 import { applyEvents, createSessionView, settleInterrupted, type SessionViewState } from '../view-model/session-view';
+import { listSessions, readTranscript } from '../core/session';
 
 /** The key under which the open session's id survives a window reload or an editor restart. */
 export const OPEN_SESSION_KEY = 'delegate.openSession';

@@ -1,10 +1,8 @@
 /** The `delegate.*` settings, read into one typed object. */
 import * as vscode from 'vscode';
-import type { RunLimits } from '../core/agent/types';
-import { parseThinkingSetting, type ThinkingSetting } from '../core/llm/thinking';
-import { PERMISSION_MODES, type PermissionMode } from '../core/policy/types';
-import { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from '../core/sandbox/types';
 import type { VscodeModelSetting } from './lm-catalog';
+import { parseThinkingSetting, type ThinkingSetting, PERMISSION_MODES, type PermissionMode, SANDBOX_MODES, type SandboxMode } from '../core/vocabulary';
+import type { RunLimits, SandboxSettings } from '../core/session';
 
 export interface DelegateSettings {
   model: string;

@@ -5,14 +5,13 @@
  *   untrusted workspace  ─▶ the user's hooks only (a cloned repository's hooks would be its code running on open);
  *                           an info notice says the workspace's hooks wait for trust
  *
- * Problems and notes become notices in the panel at the session's first prompt (prompt-gate.ts). Instructions
+ * Problems and notes become notices in the panel at the session's first prompt (core/session/prompt-gate.ts). Instructions
  * (AGENTS.md, CLAUDE.md…) load either way: text the agent could read anyway, and an untrusted workspace's agents
  * are read-only.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { loadHookSettings, settingsFiles, type HookSettings } from '../core/hooks/hook-settings';
-import { loadProjectInstructions, type ProjectInstructions } from '../core/instructions/project-instructions';
+import { loadHookSettings, settingsFiles, type HookSettings, loadProjectInstructions, type ProjectInstructions } from '../core/session';
 
 export async function loadWorkspaceFiles(workdir: string, trusted: boolean, home = homedir()): Promise<{ commandHooks: HookSettings; instructions: ProjectInstructions }> {
   const [commandHooks, instructions] = await Promise.all([

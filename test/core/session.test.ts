@@ -8,7 +8,7 @@ import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model'
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
 import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '../../src/core/session';
 import { listSessions } from '../../src/core/store/session-index';
-import { replaySession } from '../../src/core/store/session-replay';
+import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
 import { isChild } from '../support/is-child';
 import { sessionDirs } from '../support/session-dirs';

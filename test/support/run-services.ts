@@ -4,14 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { EventBus, type DelegateEvent } from '../../src/core/events';
-import type { PermissionChecker, RunServices } from '../../src/core/agent/types';
+import type { RunServices } from '../../src/core/agent/types';
 import { HookRegistry } from '../../src/core/policy/hooks';
-import type { Approver, PermissionVerdict, ToolCallRequest } from '../../src/core/policy/types';
+import type { Approver, PermissionChecker, PermissionVerdict, ToolCallRequest } from '../../src/core/policy/types';
 import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/types';
 import type { ModelPort } from '../../src/core/llm/types';
 import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
 import { AgentRegistry } from '../../src/core/agent/agent-registry';
-import { ProcessGroups } from '../../src/core/tools/process-groups';
+import { createChildRuns } from '../../src/core/session/child-runs';
+import { createRunFeatures } from '../../src/core/session/run-features';
+import { createToolGate } from '../../src/core/session/tool-gate';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */
 export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
@@ -39,11 +41,21 @@ export class RecordingPolicy implements PermissionChecker {
 
 export interface TestRun {
   services: RunServices;
+  /** The hooks behind the services' ToolGate and child runs: a test registers its handlers here. */
+  hooks: HookRegistry;
   events: DelegateEvent[];
   outputDir: string;
 }
 
-export function makeServices(model: ModelPort, overrides: Partial<RunServices> = {}): TestRun {
+/** Services to override, and the parts of the ToolGate a test brings (hooks, a policy, an approver). */
+export interface TestPorts extends Partial<RunServices> {
+  hooks?: HookRegistry;
+  permissions?: PermissionChecker;
+  approver?: Approver;
+}
+
+export function makeServices(model: ModelPort, ports: TestPorts = {}): TestRun {
+  const { hooks = new HookRegistry(), permissions = new RecordingPolicy(), approver: approverPort, ...overrides } = ports;
   const events: DelegateEvent[] = [];
   const bus = new EventBus('test-session');
   bus.subscribe((e) => {
@@ -53,13 +65,14 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
   let n = 0;
   const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
   const services: RunServices = {
+    spawner: createChildRuns(() => services, { hooks }),
+    // What a run without these settings had: prompt caching on, no server-side web search.
+    features: createRunFeatures(['prompt_cache']),
     model,
     modelId: 'test-model',
-    maxTokens: 1000,
+    maxTokensFor: () => 1000,
     workdir: '/tmp',
-    hooks: new HookRegistry(),
-    permissions: new RecordingPolicy(),
-    approver: denyAll,
+    gate: createToolGate({ hooks, permissions, approver: approverPort ?? denyAll }),
     bus,
     limits: { ...DEFAULT_LIMITS },
     baseTools: new ToolRegistry([
@@ -74,8 +87,7 @@ export function makeServices(model: ModelPort, overrides: Partial<RunServices> =
     newAgentId: () => `sub${++n}`,
     context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
-    processes: new ProcessGroups(),
     ...overrides,
   };
-  return { services, events, outputDir };
+  return { services, hooks, events, outputDir };
 }

@@ -3,7 +3,8 @@
  * envelopes (seq, time, ids) like the EventBus does, plus ready-made sessions — a finished
  * session with three tasks, a running one with a nested subagent, and a 5,000-call task.
  */
-import type { AgentStatus, DelegateEvent, EventBody, Usage } from '../../src/core/events';
+import type { DelegateEvent, EventBody } from '../../src/core/events';
+import type { AgentStatus, Usage } from '../../src/core/vocabulary';
 
 export const ROOT = 'root';
 

@@ -1,3 +1,4 @@
+import { emptyUsage, type Usage, type AgentIdentity } from '../vocabulary';
 /**
  * The agents of a session that are running now, each with the AbortController it owns:
  *
@@ -9,8 +10,6 @@
  * Live counters (turns, tool calls, usage) live here too, so a host that must write the last lines of
  * a dying process (`interruptionRecords`) knows what every running agent had done.
  */
-import { emptyUsage, type Usage } from '../events';
-import type { AgentIdentity } from '../policy/types';
 
 export type StopCause = 'user' | 'interrupted';
 

@@ -7,8 +7,7 @@
  *   parent's final answer while children still run ──▶ it waits for the next one, then goes on with it
  *   task_output{id, wait?} ──▶ a child's status or report (waiting for it when asked)
  */
-import { asRecord } from '../tools/file-access';
-import type { ParseResult, Tool, ToolResult } from '../tools/types';
+import { asRecord, type ParseResult, type Tool, type ToolResult } from '../tools/types';
 
 interface Child {
   id: string;

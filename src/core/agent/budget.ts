@@ -1,3 +1,4 @@
+import type { Usage } from '../vocabulary';
 /**
  * Budgets: what a subagent (or the whole run) may spend before it must stop and report.
  *
@@ -10,7 +11,6 @@
  *
  * Dollars come from a price table ($ per million tokens) by model family, overridable in settings.
  */
-import type { Usage } from '../events';
 
 export interface Budget {
   tokens?: number;

@@ -4,11 +4,11 @@
  * and records what it did as a `compacted` event. Shared by the loop (auto, overflow) and the session
  * (manual: `Delegate: Compact Conversation`, `delegate --compact`).
  */
-import { addUsage, type AgentEmit, type Usage } from '../events';
-import { maxTokensFor } from '../llm/thinking';
+import { type AgentEmit } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { applyCompaction, KEEP_TURNS, stubOldToolResults, stubText, SUMMARY_SYSTEM, summaryCut, summaryPrompt, transcriptText } from './compaction';
 import { estimateMessagesTokens, type ContextMeter } from './context-size';
+import { addUsage, type Usage } from '../vocabulary';
 
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
@@ -22,8 +22,8 @@ export interface ContextSettings {
 export interface CompactionDeps {
   model: ModelPort;
   modelId: string;
-  /** The session's max_tokens override (else the model's default). */
-  maxTokens?: number;
+  /** max_tokens for a request to this model (the session's override, else the model's default). */
+  maxTokensFor(modelId: string): number;
   context: ContextSettings;
   /** Saves a dropped tool result's full text; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
@@ -89,7 +89,7 @@ async function summarize(head: readonly MessageParam[], scope: CompactionScope, 
     const response = await deps.model.stream(
       {
         model: deps.modelId,
-        maxTokens: Math.min(maxTokensFor(deps.modelId, deps.maxTokens), 8000),
+        maxTokens: Math.min(deps.maxTokensFor(deps.modelId), 8000),
         // A summary needs no deliberation, and an unrequested default (adaptive, high effort) would eat its 8,000 tokens.
         thinking: 'off',
         system: SUMMARY_SYSTEM,

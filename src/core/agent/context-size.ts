@@ -7,8 +7,8 @@
  * Only the part the API has not counted yet is estimated; the window comes from a model table the
  * user can override (`--context-window`, `DELEGATE_CONTEXT_WINDOW`, `delegate.contextWindow`).
  */
-import type { Usage } from '../events';
 import type { MessageParam } from '../llm/types';
+import type { Usage } from '../vocabulary';
 
 /** Windows of model families that differ from the default (tokens). Longest prefix wins. */
 const WINDOWS: [prefix: string, tokens: number][] = [['claude-', 200_000]];

@@ -5,9 +5,17 @@
  *   run ended (any status) ──▶ closeOpenToolUses  (a tool_use with no result gets an "interrupted" result)
  *                          ──▶ noteRunEnd         (cancelled / failed: a short note the next prompt can refer to)
  *   before each request    ──▶ mergeConsecutive   (two user messages in a row become one; results stay first)
+ *   a prompt + hook context ──▶ promptMessage      (the agent's first user message: [prompt, context…]; the prompt
+ *                                                   stays first, so the panel and the session index show what was typed)
  */
-import type { AgentStatus } from '../events';
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
+import type { AgentStatus } from '../vocabulary';
+
+/** The agent's first user message: the prompt, then what hooks added as context (SessionStart, UserPromptSubmit). */
+export function promptMessage(prompt: string, context?: readonly string[]): MessageParam {
+  if (!context?.length) return { role: 'user', content: prompt };
+  return { role: 'user', content: [{ type: 'text', text: prompt }, ...context.map((text) => ({ type: 'text' as const, text }))] };
+}
 
 export const INTERRUPTED_RESULT = 'Interrupted: the run was stopped before this call returned a result.';
 

@@ -15,27 +15,10 @@
  * The fork's calls and messages stay in its own conversation; only its final text returns to the parent.
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
-import type { AgentIdentity } from '../policy/types';
 import { ToolRegistry, type AnyTool, type Tool } from '../tools/types';
-import type { AgentSpec, RunServices } from './types';
+import type { AgentSpec, ForkBase, RunServices } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
-/** What a fork starts from: the parent as its latest request had it. */
-export interface ForkBase {
-  /** The parent's spec: system prompt, web search and whatever else shapes its requests. */
-  spec: AgentSpec;
-  /** The tools the parent sends, in its order (its `task` and `task_output` included). */
-  tools: ToolRegistry;
-  /** The parent's conversation as its context holds it, ending with the assistant message of the task call. */
-  messages: readonly MessageParam[];
-  /** The model the parent runs on (a cache is per model). */
-  modelId: string;
-}
-
-/** Recorded on the fork's `agent_started`: whose conversation, and how many of its messages it started from. */
-export interface ForkOrigin {
-  agentId: string;
-  messageCount: number;
-}
 
 /** A fork's agent type (hooks, the CLI's `subagents[].agent_type`). */
 export const FORK_AGENT_TYPE = 'fork';

@@ -13,29 +13,28 @@
  * history is its parent's conversation so far: fork.ts).
  * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
  */
-import { addUsage, agentEmitter, type AgentStatus } from '../events';
+import { agentEmitter } from '../events';
 import type { MessageParam, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
-import { rejectsCacheControl } from '../llm/cache-breakpoints';
 import { errorText } from '../errors';
 import { compactIfNeeded, isPromptTooLong, type CompactionTrigger } from './compactor';
 import { ContextMeter, estimateTextTokens } from './context-size';
 import { BackgroundChildren } from './background';
 import { budgetExceeded, budgetNote, costOf } from './budget';
-import { appendUserNote } from './conversation';
+import { appendUserNote, promptMessage } from './conversation';
 import { StepSignals } from './step-signals';
 import { oneLine, partialText, rawText, summarize, toParam } from './message-parts';
 import { runToolCalls, streamTurn } from './turn-steps';
 import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
-import { rejectsWebSearch, serverSearches } from './web-search';
+import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
+import { serverSearches } from './web-search';
 import { createTaskTool } from './task-tool';
-import { promptMessage, stopHookNote } from '../hooks/loop-hooks';
 import type { ToolCallScope } from './tool-executor';
-import type { ForkBase } from './fork';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
-import type { AgentResult, AgentSpec, RunServices, SubagentSummary } from './types';
+import type { AgentResult, AgentSpec, ForkBase, RunServices, SubagentSummary } from './types';
+import { addUsage, type AgentStatus } from '../vocabulary';
 
 export async function runAgent(spec: AgentSpec, services: RunServices, parentSignal: AbortSignal): Promise<AgentResult> {
   const { identity } = spec;
@@ -74,7 +73,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });
   const tools: ToolRegistry =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, services, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
+      ? spec.tools.with(createTaskTool({ parent: identity, spawner: services.spawner, subagentMaxTurns: services.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
       : spec.tools;
   /** Reports of background children that finished since the last turn, as a note before the next request. */
   const deliverBackground = async (): Promise<void> => {
@@ -115,13 +114,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
-      if (rejectsCacheControl(err) && services.promptCache?.enabled) {
+      if (rejectsCacheControl(err) && services.features.has('prompt_cache')) {
         // An Anthropic-compatible endpoint without prompt caching: off for the session, said once, the request again.
-        services.promptCache.enabled = false;
+        services.features.refuse('prompt_cache');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not accept prompt caching (cache_control): caching is off for this session' });
-      } else if (rejectsWebSearch(err) && services.webSearch?.enabled) {
+      } else if (rejectsWebSearch(err) && services.features.has('web_search')) {
         // This endpoint has no server-side web search: off for the session, said once, the request again.
-        services.webSearch.enabled = false;
+        services.features.refuse('web_search');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });
       } else if (isPromptTooLong(err)) {
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
@@ -235,7 +234,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         if (response.stopReason === 'refusal') return await finish('error', answer, `the model refused to answer${answer ? `: ${oneLine(answer)}` : ''}`);
         if (!forcedFinal && answer.trim() === '') return await finish('error', '', 'the model ended its turn without an answer (an empty response)');
         // Stop hooks may send it back to work, a few times at most (loop-hooks.ts).
-        const goOn = forcedFinal ? undefined : await stopHookNote({ hooks: services.hooks, identity, emit, signal }, answer, stopNotes);
+        const goOn = forcedFinal ? undefined : await services.gate.stopNote({ identity, emit, signal }, answer, stopNotes);
         if (goOn !== undefined) {
           stopNotes++;
           cutAnswer = '';

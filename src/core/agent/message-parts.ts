@@ -2,9 +2,9 @@
  * What the loop makes of messages and results: a stopped agent's partial text, a reply's raw text, response
  * blocks turned back into request params, and a finished child's summary for its parent's result.
  */
-import type { Usage } from '../events';
 import type { ContentBlock, ContentBlockParam, MessageParam } from '../llm/types';
 import type { AgentResult, SubagentSummary } from './types';
+import type { Usage } from '../vocabulary';
 
 /** What a stopped agent had said so far: its assistant text, in order (empty when it said nothing). */
 export function partialText(messages: MessageParam[]): string {

@@ -13,15 +13,13 @@
  * Only the child's final text enters the parent's messages; its tool calls reach the event stream
  * (transcripts, the tree view) and nowhere else. With `fork: true` the child starts from the parent's
  * conversation so far instead of a fresh one (fork.ts): same system prompt, tools and model, no delegating.
+ * The child itself is run by the Spawner it is given (agent/types.ts; the session's child runs implement it).
  */
-import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
-import type { AgentIdentity } from '../policy/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
-import { runReviewedChild, type ChildRun } from './child-run';
-import type { ForkBase } from './fork';
-import type { AgentResult, RunServices } from './types';
+import type { AgentResult, ChildCall, ForkBase, Spawner } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface TaskInput {
   prompt: string;
@@ -37,10 +35,6 @@ export interface TaskInput {
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
 const DESCRIPTION_CHARS = 160;
 
-function catalogOf(services: RunServices): ReadonlyMap<string, AgentDefinition> {
-  return services.agentDefinitions ?? new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
-}
-
 function agentLines(agents: ReadonlyMap<string, AgentDefinition>): string {
   return [...agents.values()]
     .map((a) => {
@@ -52,11 +46,14 @@ function agentLines(agents: ReadonlyMap<string, AgentDefinition>): string {
 
 export interface TaskToolOptions {
   parent: AgentIdentity;
-  services: RunServices;
+  /** Runs the child: the session's child runs. */
+  spawner: Spawner;
+  /** A subagent's turn cap, as its result names it when reached. */
+  subagentMaxTurns: number;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** The model the parent runs on (what `model: inherit` means). */
-  parentModel?: string;
+  parentModel: string;
   /** The parent's background children, and its own signal (a background child outlives the call's step). */
   background?: { children: BackgroundChildren; agentSignal: AbortSignal };
   /** The parent as its latest request had it, at the moment of the call: what a fork starts from. */
@@ -64,8 +61,9 @@ export interface TaskToolOptions {
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
-  const { parent, services } = opts;
-  const agents = catalogOf(services);
+  const { parent, spawner } = opts;
+  const agents = spawner.agentTypes();
+  const DEFAULT_AGENT = spawner.defaultType;
   return {
     name: 'task',
     kind: 'delegate',
@@ -116,27 +114,26 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     summarize: (input) => input.description ?? firstLine(input.prompt),
     async execute(input, ctx): Promise<ToolResult> {
       const description = input.description?.trim() || firstLine(input.prompt);
-      const def = agents.get(input.subagent_type ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
-      const run: ChildRun = {
-        def,
+      const call: ChildCall = {
         parent,
         description,
+        prompt: input.prompt,
         toolUseId: ctx.toolUseId,
-        parentModel: opts.parentModel ?? services.modelId,
-        services,
+        ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
+        parentModel: opts.parentModel,
         onChildFinished: opts.onChildFinished,
-        toToolResult: (child, parentStopped) => toToolResult(child, services.limits.subagentMaxTurns, parentStopped),
+        toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),
         // Taken now: a background fork must not see what the parent does after this call.
         ...(input.fork && opts.forkBase ? { fork: opts.forkBase() } : {}),
       };
-      const firstId = services.newAgentId();
+      const firstId = spawner.newAgentId();
       if (input.run_in_background && opts.background) {
-        opts.background.children.start(firstId, description, runReviewedChild(run, input.prompt, firstId, opts.background.agentSignal));
+        opts.background.children.start(firstId, description, spawner.run(call, firstId, opts.background.agentSignal));
         return {
           content: `Started subagent ${firstId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
         };
       }
-      return runReviewedChild(run, input.prompt, firstId, ctx.signal);
+      return spawner.run(call, firstId, ctx.signal);
     },
   };
 }

@@ -6,18 +6,19 @@
  *                  └─ a question the call raises as it runs (web_fetch reaching a private host): permission
  *                     check ─▶ (ask approver), with the same events, before it goes on
  *
+ * Hooks, the permission check and the approver are one port, the session's ToolGate (tool-gate.ts).
  * Every failure along the way becomes an `is_error` tool_result the model can read; nothing throws
  * through the loop.
  */
 import type { AgentEmit } from '../events';
-import type { ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import { INVALID_TOOL_INPUT, type ToolResultBlockParam, type ToolUseBlock } from '../llm/types';
 import { errorText } from '../errors';
-import type { AgentIdentity, ToolCallRequest } from '../policy/types';
+import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
-import { privateSummary } from '../policy/web-fetch-policy';
-import { INVALID_TOOL_INPUT } from '../llm/message-accumulator';
 import { limitOutput, limitPartialOutput } from './output-limit';
+import type { GateScope } from './tool-gate';
 import type { RunServices } from './types';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface ToolCallScope {
   identity: AgentIdentity;
@@ -73,7 +74,9 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   let parsed = tool.parse(use.input);
   if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
 
-  const pre = await services.hooks.runPreToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input: parsed.input, signal: scope.signal });
+  const gate = services.gate;
+  const gateScope: GateScope = { identity, emit: scope.emit, signal: scope.signal };
+  const pre = await gate.preToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input: parsed.input });
   if (pre.denied !== undefined) return { content: `Denied by a PreToolUse hook: ${pre.denied}`, isError: true };
   if (pre.input !== parsed.input) {
     parsed = tool.parse(pre.input);
@@ -82,15 +85,13 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   const input: unknown = parsed.input;
 
   const request = callRequest(tool, input, use, scope);
-  const refusal = await checkPermission(request, use, scope, pre);
+  const refusal = await gate.permit(gateScope, request, pre);
   if (refusal) return { content: refusal, isError: true };
 
   const outputPath = services.outputPathFor?.(use.id);
-  // Its own question, in every mode: a hook's allow or a whole-tool rule does not answer it.
-  const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> =>
-    checkPermission({ ...request, summary: privateSummary(destination), privateDestination: destination }, use, scope, { allowed: false });
+  const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> => gate.permitPrivate(gateScope, request, destination);
   const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, ...(outputPath ? { outputPath } : {}) });
-  return services.hooks.runPostToolUse({ agent: identity, toolUseId: use.id, toolName: use.name, input, output, signal: scope.signal });
+  return gate.postToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input, output });
 }
 
 function callRequest(tool: AnyTool, input: unknown, use: ToolUseBlock, scope: ToolCallScope): ToolCallRequest {
@@ -104,37 +105,6 @@ function callRequest(tool: AnyTool, input: unknown, use: ToolUseBlock, scope: To
     paths: tool.paths(input),
     ...(tool.readOnly ? { readOnly: true } : {}),
   };
-}
-
-/** Returns a refusal text, or undefined when the call may run. */
-async function checkPermission(request: ToolCallRequest, use: ToolUseBlock, scope: ToolCallScope, hook: { allowed: boolean; asked?: string }): Promise<string | undefined> {
-  const { toolName: name, input } = request;
-  const checked = await scope.services.permissions.check(request);
-  if (checked.behavior === 'deny') return `Permission denied: ${checked.reason}`;
-  // A hook's `ask` turns an allow into a question; its `allow` skips one (a deny above still stands).
-  const verdict = hook.asked !== undefined ? { behavior: 'ask' as const, reason: `a PreToolUse hook asks: ${hook.asked}` } : checked;
-  if (verdict.behavior === 'allow') return undefined;
-  if (hook.allowed) return undefined;
-
-  await scope.emit({ type: 'permission_asked', toolUseId: use.id, name, input, reason: verdict.reason });
-  let answer: Awaited<ReturnType<typeof scope.services.approver.ask>>;
-  try {
-    answer = await scope.services.approver.ask(request, verdict.reason, scope.signal);
-  } catch (err) {
-    answer = { decision: 'deny', reason: `the approval prompt failed: ${errorText(err)}` };
-  }
-  await scope.emit({
-    type: 'permission_answered',
-    toolUseId: use.id,
-    name,
-    decision: answer.decision,
-    ...(answer.reason ? { reason: answer.reason } : {}),
-  });
-  if (answer.decision === 'deny') {
-    return `Permission denied: ${answer.reason ?? 'the user denied this call'}. Do not retry it; continue without it or explain what you need.`;
-  }
-  if (answer.decision === 'allow_session') scope.services.permissions.rememberForSession(request);
-  return undefined;
 }
 
 /** The raw text of a tool input the stream could not parse as JSON, if that is what this is. */

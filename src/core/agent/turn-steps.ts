@@ -5,7 +5,6 @@
  *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
  *                 (at most maxParallel at once); results kept by position, one per tool_use block
  */
-import { maxTokensFor } from '../llm/thinking';
 import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { mergeConsecutive } from './conversation';
 import type { LoopGuard } from './loop-guard';
@@ -30,15 +29,15 @@ export async function streamTurn(
     return await services.model.stream(
       {
         model: services.modelId,
-        maxTokens: maxTokensFor(services.modelId, services.maxTokens),
+        maxTokens: services.maxTokensFor(services.modelId),
         thinking: services.thinking ?? 'auto',
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),
         tools: tools.schemas(),
-        ...(spec.webSearch !== false && services.webSearch?.enabled ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
+        ...(spec.webSearch !== false && services.features.has('web_search') ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
         // The agent's own tools (`task`, `task_output`) come after the ones it shares with parent and children.
-        ...(services.promptCache?.enabled !== false ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
+        ...(services.features.has('prompt_cache') ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
       },
       signal,
       {

@@ -1,29 +1,19 @@
 /**
- * What one agent run needs and returns. A run's services are shared by the parent and every
- * subagent (one hook registry, one permission policy, one approver, one event bus); each agent
+ * What one agent run needs and returns: the ports the loop runs over. A run's services are shared by the parent
+ * and every subagent (one ToolGate over the hooks, permission policy and approver, one Spawner, one event bus),
+ * built by the session in one literal and never assigned into; each agent
  * gets its own spec: identity, system prompt, tool registry, turn cap and AbortController.
  */
-import type { AgentStatus, EventBus, Usage } from '../events';
+import type { EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
-import type { ThinkingSetting } from '../llm/thinking';
-import type { HookRegistry } from '../policy/hooks';
-import type { AgentIdentity, Approver, ToolCallRequest, PermissionVerdict } from '../policy/types';
-import type { ProcessGroups } from '../tools/process-groups';
-import type { ToolRegistry } from '../tools/types';
+import type { ToolGate } from './tool-gate';
+import type { ToolRegistry, ToolResult } from '../tools/types';
 import type { AgentRegistry } from './agent-registry';
 import type { Budget, ModelPrice, RunSpend } from './budget';
-import type { ReviewGate } from './child-run';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
-import type { ChangeTracker } from '../changes/change-tracker';
 import type { ChangeManifest } from '../changes/types';
-import type { ForkOrigin } from './fork';
-
-/** The permission checks every call goes through (PermissionPolicy implements it). */
-export interface PermissionChecker {
-  check(request: ToolCallRequest): Promise<PermissionVerdict>;
-  rememberForSession(request: ToolCallRequest): void;
-}
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -37,35 +27,43 @@ export interface RunLimits {
   subagentBudget?: Budget;
 }
 
+/** A request feature an endpoint may refuse (then it is off for the session). */
+export type RunFeature = 'prompt_cache' | 'web_search';
+
+export interface RunFeatures {
+  has(feature: RunFeature): boolean;
+  /** The endpoint refused it: off for every agent of the session from now on. */
+  refuse(feature: RunFeature): void;
+}
+
+/** Built once by the session (one object literal); read, never assigned into. */
 export interface RunServices {
-  model: ModelPort;
-  modelId: string;
+  /** The session's model now (setModel changes it between prompts; the session owns that state). */
+  readonly model: ModelPort;
+  readonly modelId: string;
   /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
   agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
-  /** Review of finished children before their parent sees them (the editor's opt-in `reviewSubagentResults`). */
-  review?: ReviewGate;
+  /** Runs a `task` call's child (the session's child runs): the task tool's only way to start one. */
+  spawner: Spawner;
   /** $ per million tokens by model family (budgets in dollars, the cost shown). */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** What the whole run has spent, and its cap (--max-budget-usd). */
   runSpend?: RunSpend;
-  /** The Messages API's server-side web search: offered while `enabled` (turned off when the endpoint refuses it). */
-  webSearch?: { enabled: boolean };
-  /** Prompt caching (cache_control breakpoints): on unless `enabled` is false (turned off when the endpoint refuses it). */
-  promptCache?: { enabled: boolean };
+  /** Prompt caching and server-side web search: on while `has` says so (off once the endpoint refuses one). */
+  features: RunFeatures;
   /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
   modelAliases?: Readonly<Record<string, string>>;
-  /** max_tokens of every request (`--max-tokens`); undefined: the model family's default (llm/thinking.ts). */
-  maxTokens?: number;
+  /** max_tokens of a request to this model (`--max-tokens`, else the model family's default: llm/thinking.ts). */
+  maxTokensFor(modelId: string): number;
   /** Extended thinking for agents whose definition sets none (`--thinking`, `delegate.thinking`). */
   thinking?: ThinkingSetting;
   workdir: string;
-  hooks: HookRegistry;
-  permissions: PermissionChecker;
-  approver: Approver;
+  /** Hooks, permissions and the approver as one port (the session's ToolGate). */
+  gate: ToolGate;
   bus: EventBus;
   limits: RunLimits;
-  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob). */
-  baseTools: ToolRegistry;
+  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob, …, MCP tools as they connect). */
+  readonly baseTools: ToolRegistry;
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
   /** Where a tool may stream a full output too large for memory (same place saveFullOutput uses). */
@@ -75,12 +73,14 @@ export interface RunServices {
   context: ContextSettings;
   /** The running agents and their controllers: the seam for cancelling one subagent. */
   agents: AgentRegistry;
-  /** Process groups started by `bash` and by hook commands, so every exit path can kill what is left. */
-  processes: ProcessGroups;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
   projectInstructions?: string;
-  /** What agents changed and ran (changes/): a finished subagent's manifest comes from it. */
-  changes?: ChangeTracker;
+}
+
+/** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
+export interface ForkOrigin {
+  agentId: string;
+  messageCount: number;
 }
 
 export interface AgentSpec {
@@ -116,6 +116,55 @@ export interface AgentSpec {
   opening?: MessageParam;
   /** A fork (fork.ts): whose conversation it started from, and at which message. */
   fork?: ForkOrigin;
+}
+
+/** What a fork starts from: the parent as its latest request had it. */
+export interface ForkBase {
+  /** The parent's spec: system prompt, web search and whatever else shapes its requests. */
+  spec: AgentSpec;
+  /** The tools the parent sends, in its order (its `task` and `task_output` included). */
+  tools: ToolRegistry;
+  /** The parent's conversation as its context holds it, ending with the assistant message of the task call. */
+  messages: readonly MessageParam[];
+  /** The model the parent runs on (a cache is per model). */
+  modelId: string;
+}
+
+/*
+ * The Spawner: the `task` tool's one way to run a child, injected at run time (OpenCode's task tool gets its
+ * "run a child" the same way). The session implements it (session/child-runs.ts); nothing in agent/ imports
+ * the code that runs children, so no circle runs loop → task tool → child run → loop.
+ *
+ *   task{prompt, subagent_type?, fork?} ─▶ Spawner.run(call, firstId, signal) ─▶ SubagentStart ─▶ runAgent(child)
+ *                                                                          ◀── result (reviewed, manifest footer) ◀┘
+ */
+/** One `task` call, as the tool hands it over. */
+export interface ChildCall {
+  parent: AgentIdentity;
+  description: string;
+  prompt: string;
+  toolUseId: string;
+  /** The agent definition asked for (checked against `agentTypes()`); the default type when omitted. */
+  subagentType?: string;
+  /** The model the parent runs on (what `model: inherit` means). */
+  parentModel: string;
+  /** A fork: it starts from this (the parent at the call) rather than from an agent definition. */
+  fork?: ForkBase;
+  /** Rolls the child's usage and summary up into the parent's result. */
+  onChildFinished(child: AgentResult, description: string): void;
+  /** What the parent's tool_result says about the child's end. */
+  toToolResult(child: AgentResult, parentStopped: boolean): ToolResult;
+}
+
+export interface Spawner {
+  /** The agent definitions a call can name (`subagent_type`), as the tool's description lists them. */
+  agentTypes(): ReadonlyMap<string, AgentDefinition>;
+  /** The type a call without `subagent_type` runs. */
+  readonly defaultType: string;
+  /** An agent id unique in the session (the first child's, known before it runs: a background child's handle). */
+  newAgentId(): string;
+  /** Runs the child (again, while a review asks for a re-run); `firstId` is the first child's agent id. */
+  run(call: ChildCall, firstId: string, signal: AbortSignal): Promise<ToolResult>;
 }
 
 export interface SubagentSummary {

@@ -44,8 +44,3 @@ export function serverSearches(content: readonly ContentBlock[]): ServerSearch[]
   }
   return out;
 }
-
-/** An endpoint's refusal of the server tool (an Anthropic-compatible API without web search). */
-export function rejectsWebSearch(err: unknown): boolean {
-  return err instanceof Error && /web_search|server tool|tool type|tools\.\d+\.type/i.test(err.message) && /\b400\b|invalid_request|rejected/i.test(err.message);
-}

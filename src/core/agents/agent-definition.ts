@@ -14,8 +14,7 @@
  * an unknown tool name is dropped with one warning for the file and the agent still loads.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
-import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting } from '../llm/thinking';
-import { PERMISSION_MODES, type PermissionMode } from '../policy/types';
+import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting, PERMISSION_MODES, type PermissionMode } from '../vocabulary';
 
 export interface AgentDefinition {
   name: string;

@@ -23,7 +23,8 @@ import { buildManifest, textOf, type RecordedChange } from './change-manifest';
 import { changeDiff } from './line-diff';
 import { isReadOnlyCommand } from './read-only-command';
 import { describeChanger, notReadMessage, ReadStamps, staleMessage } from './stale-guard';
-import type { ChangeManifest, CommandRun, ContentHash, FileTracker } from './types';
+import type { ChangeRecorder } from '../tools/file-tracker';
+import type { ChangeManifest, CommandRun, ContentHash } from './types';
 
 export interface ChangeTrackerOptions {
   workdir: string;
@@ -38,7 +39,7 @@ interface AgentInfo {
   name: string;
 }
 
-export class ChangeTracker implements FileTracker {
+export class ChangeTracker implements ChangeRecorder {
   /** The per-path lock table of the session's write and edit tools (and of a revert made in this process). */
   readonly locks = new PathLocks();
   private readonly stamps = new ReadStamps();

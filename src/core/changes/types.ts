@@ -50,19 +50,3 @@ export interface RevertedFile {
   /** For a refusal: the content the agent's last change left. */
   expected?: ContentHash;
 }
-
-/**
- * The seam the file tools use (change-tracker.ts implements it). Every call names the acting agent; paths
- * are real absolute paths already confined to the workspace.
- */
-export interface FileTracker {
-  /** read_file read these bytes (the whole file, whatever window it returned). */
-  noteRead(agentId: string, absPath: string, bytes: Buffer): Promise<void>;
-  /**
-   * Under the path's lock, before a write or edit: a short refusal when the agent has not read the file's
-   * current content (`current` undefined: there is no file, nothing to guard).
-   */
-  checkWrite(agentId: string, absPath: string, displayPath: string, current: Buffer | undefined, verb: 'write' | 'edit'): Promise<string | undefined>;
-  /** Under the path's lock: journals `before`, runs `write`, then records the change (its own write counts as read). */
-  recordWrite(change: { agentId: string; toolUseId: string; absPath: string; before: Buffer | undefined; after: Buffer }, write: () => Promise<void>): Promise<void>;
-}

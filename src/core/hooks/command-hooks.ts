@@ -15,7 +15,6 @@
  *   Stop (subagent)   SubagentStop       the same, for that subagent
  *   SubagentStart     SubagentStart      observe
  */
-import type { AgentIdentity } from '../policy/types';
 import type { EventBus } from '../events';
 import type { HookRegistry, PreToolUseContext, PreToolUseDecision } from '../policy/hooks';
 import { fromClaudeInput, toolNameAliases } from '../tools/tool-names';
@@ -24,6 +23,7 @@ import { agentTypeOf, basePayload, claudeToolInput, toolPayload, toolResponse, t
 import { runHookProcess } from './hook-process';
 import { clip, readReply, type HookReply } from './hook-reply';
 import type { CommandHook, HookEventName, HookGroup, HookSettings } from './hook-settings';
+import type { AgentIdentity } from '../vocabulary';
 
 export interface CommandHookSession extends PayloadSession {
   bus: EventBus;
@@ -105,7 +105,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
     offs.push(
       registry.on('UserPromptSubmit', async (ctx) => {
         const ran = await run('UserPromptSubmit', g.UserPromptSubmit, null, { ...basePayload('UserPromptSubmit', session, ctx.agent), prompt: ctx.prompt }, ctx.agent, ctx.signal);
-        // The first that blocks wins; the gate (prompt-gate.ts) reports it, whoever the handler was.
+        // The first that blocks wins; the gate (core/session/prompt-gate.ts) reports it, whoever the handler was.
         for (const { reply } of ran) {
           const json = reply.kind === 'ok' ? reply.json : undefined;
           if (reply.kind === 'block') return { block: reply.reason };

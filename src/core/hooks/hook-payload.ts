@@ -8,11 +8,10 @@
  *   tool events   + tool_name, tool_input, tool_use_id; PostToolUse + tool_response
  */
 import { isAbsolute, resolve } from 'node:path';
-import { narrowMode } from '../agents/agent-spec';
-import type { AgentIdentity, PermissionMode } from '../policy/types';
 import { claudeToolName, toClaudeInput } from '../tools/tool-names';
 import type { ToolResult } from '../tools/types';
 import type { HookEventName } from './hook-settings';
+import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
 
 /** Claude Code's name for a subagent that is not a custom one (an identity without a type is one). */
 export const DEFAULT_AGENT_TYPE = 'general-purpose';

@@ -11,6 +11,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../errors';
+import { SETTING_SOURCES, type SettingSource } from '../vocabulary';
 
 export const HOOK_EVENT_NAMES = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart'] as const;
 export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
@@ -19,8 +20,6 @@ export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
 const NOT_FIRED = new Set(['Notification', 'PreCompact', 'PostCompact', 'SessionEnd', 'PermissionRequest', 'PostToolUseFailure']);
 
 /** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
-export type SettingSource = 'user' | 'project' | 'local';
-export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 

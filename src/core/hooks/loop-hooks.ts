@@ -1,22 +1,15 @@
 /**
- * The loop's two hook points that are not tool calls:
+ * The loop's hook point that is not a tool call (the prompt's hook context joins the first user message in
+ * agent/conversation.ts, promptMessage):
  *
- *   prompt + context from hooks ─▶ the agent's first user message: [prompt, context…] (the prompt stays first,
- *                                  so the panel and the session index still show what the user typed)
  *   answer ready ─▶ Stop handlers ─reason─▶ a user note and one more turn, at most MAX_STOP_CONTINUATIONS times a run
  *                                  (a hook that always objects must not keep an agent busy forever)
  */
 import type { AgentEmit } from '../events';
-import type { MessageParam } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
-import type { AgentIdentity } from '../policy/types';
+import type { AgentIdentity } from '../vocabulary';
 
 export const MAX_STOP_CONTINUATIONS = 3;
-
-export function promptMessage(prompt: string, context?: readonly string[]): MessageParam {
-  if (!context?.length) return { role: 'user', content: prompt };
-  return { role: 'user', content: [{ type: 'text', text: prompt }, ...context.map((text) => ({ type: 'text' as const, text }))] };
-}
 
 export interface StopScope {
   hooks: HookRegistry;

@@ -11,8 +11,8 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { errorText } from '../errors';
-import { SETTING_SOURCES, type SettingSource } from '../hooks/hook-settings';
 import { importPaths, isWithin, resolveImport } from './instruction-imports';
+import { SETTING_SOURCES, type SettingSource } from '../vocabulary';
 
 export const MAX_INSTRUCTION_CHARS = 40_000;
 export const MAX_IMPORT_DEPTH = 5;

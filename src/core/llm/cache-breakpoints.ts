@@ -145,8 +145,3 @@ export function withCacheBreakpoints(params: Params, cache: CacheRequest | undef
   for (const c of chosen) c.apply();
   return { ...params, messages, ...(system.length > 0 ? { system } : {}), ...(tools.length > 0 ? { tools } : {}) };
 }
-
-/** An endpoint's refusal of `cache_control` (an Anthropic-compatible API without prompt caching). */
-export function rejectsCacheControl(err: unknown): boolean {
-  return err instanceof Error && /cache_control/i.test(err.message) && /\b400\b|invalid_request|rejected/i.test(err.message);
-}

@@ -15,15 +15,7 @@ import type { Agent } from 'node:http';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { getProxyForUrl } from 'proxy-from-env';
-import { ProxyFailure, showProxy } from './env-proxy';
-
-export interface ProxyRoute {
-  agent: Agent;
-  /** The proxy (credentials included: never show it as is, see showProxy). */
-  proxy: URL;
-  /** The variable it came from, e.g. HTTPS_PROXY, for the user's error line. */
-  variable: string;
-}
+import { ProxyFailure, showProxy, type ProxyRoute } from './env-proxy';
 
 const agents = new Map<string, Agent>();
 

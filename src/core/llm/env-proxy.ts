@@ -5,8 +5,16 @@
  * more than these reads; env-proxy-agents.ts (proxy-from-env, https-proxy-agent, http-proxy-agent) loads only
  * when one is set. Node 20 has no proxy support of its own (NODE_USE_ENV_PROXY came with Node 22.21 and 24.5).
  */
+import type { Agent } from 'node:http';
 
-import type { ProxyRoute } from './env-proxy-agents';
+/** Where env-proxy-agents.ts routes a request: declared here so neither file imports the other back. */
+export interface ProxyRoute {
+  agent: Agent;
+  /** The proxy (credentials included: never show it as is, see showProxy). */
+  proxy: URL;
+  /** The variable it came from, e.g. HTTPS_PROXY, for the user's error line. */
+  variable: string;
+}
 
 const VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
 

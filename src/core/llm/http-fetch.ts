@@ -23,8 +23,7 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { Readable } from 'node:stream';
-import { envProxyConfigured, proxyRefused, proxyUnreachable } from './env-proxy';
-import type { ProxyRoute } from './env-proxy-agents';
+import { envProxyConfigured, proxyRefused, proxyUnreachable, type ProxyRoute } from './env-proxy';
 import { LiteHeaders, type HeadersLike } from './lite-headers';
 
 export type FetchBody = string | ArrayBuffer | ArrayBufferView | AsyncIterable<Uint8Array> | null | undefined;
@@ -395,4 +394,15 @@ function webBody(res: IncomingMessage, source: Readable, signal: AbortSignal | u
       source.destroy();
     },
   });
+}
+
+/** Does the environment's proxy take this URL (HTTPS_PROXY… and NO_PROXY, as httpFetch decides)? */
+export async function envProxyTakes(url: URL): Promise<boolean> {
+  if (!envProxyConfigured()) return false;
+  const { proxyRoute } = await import('./env-proxy-agents');
+  try {
+    return proxyRoute(url) !== null;
+  } catch {
+    return false; // an unsupported proxy: the request itself says so
+  }
 }

@@ -8,11 +8,9 @@
  *   message_start ─▶ content_block_start / _delta* / _stop (per index) ─▶ message_delta ─▶ message_stop
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Usage } from '../events';
-import type { ContentBlock } from './types';
+import { INVALID_TOOL_INPUT, type ContentBlock } from './types';
+import type { Usage } from '../vocabulary';
 
-/** Key of the placeholder input of a tool_use whose JSON did not parse. */
-export const INVALID_TOOL_INPUT = '__delegate_invalid_json';
 
 type RawEvent = Anthropic.RawMessageStreamEvent;
 type Block = ContentBlock & { [jsonBuffer]?: string };

@@ -6,9 +6,9 @@
  *                 └──▶ "default" ──▶ [step, step, …]
  */
 import { abortableDelay } from '../errors';
-import { emptyUsage, type Usage } from '../events';
 import type { ContentBlock, ModelCallbacks, ModelPort, ModelRequest, ModelResponse } from './types';
 import { ModelError } from './types';
+import { emptyUsage, type Usage } from '../vocabulary';
 
 export interface ScriptedReply {
   text?: string;

@@ -26,15 +26,11 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 
-export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type Effort = (typeof EFFORTS)[number];
-/** `auto`: on where the model thinks, at its default effort (or the medium budget). */
-export type ThinkingSetting = 'auto' | 'off' | Effort | number;
+import { EFFORTS, MIN_BUDGET, type Effort, type ThinkingSetting } from '../vocabulary';
 
 export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14';
 /** `thinking.block_binding` (preserved thinking's prefix check: drop a block whose prefix changed, not a 400). */
 export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
-export const MIN_BUDGET = 1024;
 /** Output kept for the answer below a budget (a budget that leaves less is lowered). */
 const ANSWER_ROOM = 4096;
 const BUDGETS: Record<Effort, number> = { low: 4096, medium: 16_384, high: 32_768, xhigh: 32_768, max: 32_768 };
@@ -108,21 +104,6 @@ function rulesFor(model: string): FamilyRules {
 export function maxTokensFor(model: string, override?: number): number {
   if (override !== undefined && override > 0) return override;
   return Math.min(rulesFor(model).maxOutput, DEFAULT_MAX_TOKENS_CAP);
-}
-
-/** `off`, `auto`, a level, or a budget (an integer ≥ 1024; 0 is off). A string: what is wrong with it. */
-export function parseThinkingSetting(raw: unknown): ThinkingSetting | { error: string } {
-  const expected = 'expected off, low, medium, high (or xhigh, max, auto) or a budget in tokens (at least 1024)';
-  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim().toLowerCase() : '';
-  if (text === 'auto' || text === 'on' || text === 'default') return 'auto';
-  if (text === 'off' || text === 'none' || text === 'false' || text === '0') return 'off';
-  if ((EFFORTS as readonly string[]).includes(text)) return text as Effort;
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    if (n < MIN_BUDGET) return { error: `a thinking budget is at least ${MIN_BUDGET} tokens (got ${n}); use off to turn thinking off` };
-    return n;
-  }
-  return { error: `${JSON.stringify(raw)}: ${expected}` };
 }
 
 export interface ThinkingFields {

@@ -3,9 +3,12 @@
  * The Anthropic client (real SDK) and the scripted test model both implement it.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Usage } from '../events';
-import type { ThinkingSetting } from './thinking';
+import type { Usage } from '../vocabulary';
 import type { CacheRequest } from './cache-breakpoints';
+import type { ThinkingSetting } from '../vocabulary';
+
+/** Key of the placeholder input of a tool_use whose JSON did not parse (how a broken tool input reaches the loop). */
+export const INVALID_TOOL_INPUT = '__delegate_invalid_json';
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlock = Anthropic.ContentBlock;

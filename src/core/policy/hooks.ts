@@ -14,9 +14,8 @@
  * files' command hooks (Claude Code's format) are one client of this registry: see ../hooks/.
  */
 import { errorText } from '../errors';
-import type { AgentStatus } from '../events';
 import type { ToolResult } from '../tools/types';
-import type { AgentIdentity } from './types';
+import type { AgentStatus, AgentIdentity } from '../vocabulary';
 
 export interface PreToolUseContext {
   agent: AgentIdentity;

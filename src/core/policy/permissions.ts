@@ -8,8 +8,9 @@ import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
 import type { ToolRules } from './tool-rules';
-import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
+import type { PermissionVerdict, ToolCallRequest } from './types';
 import { fetchHostOf, privateDestinationVerdict, WEB_FETCH, webFetchVerdict } from './web-fetch-policy';
+import type { PermissionMode } from '../vocabulary';
 
 export interface PermissionPolicyOptions {
   workdir: string;

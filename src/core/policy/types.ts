@@ -2,24 +2,8 @@
  * Policy contracts shared by every agent of a run: one PermissionPolicy, one Approver and one
  * HookRegistry instance serve the parent and all its subagents (context isolation is not isolation of authority).
  */
-import type { PermissionDecision } from '../events';
+import type { AgentIdentity, PermissionDecision } from '../vocabulary';
 import type { PrivateDestination, ToolKind } from '../tools/types';
-
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
-
-/** Who is acting: hooks and approval prompts name the agent. */
-export interface AgentIdentity {
-  agentId: string;
-  parentId: string | null;
-  depth: number;
-  /** The task description for a subagent; undefined for the root agent. */
-  description?: string;
-  /** A mode narrower than the session's (an agent definition's permissionMode): the stricter one applies. */
-  mode?: PermissionMode;
-  /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name): hooks get it as `agent_type`. */
-  agentType?: string;
-}
 
 export interface ToolCallRequest {
   agent: AgentIdentity;
@@ -41,6 +25,12 @@ export type PermissionVerdict =
   | { behavior: 'allow' }
   | { behavior: 'deny'; reason: string }
   | { behavior: 'ask'; reason: string };
+
+/** The permission checks every call goes through (PermissionPolicy implements it). */
+export interface PermissionChecker {
+  check(request: ToolCallRequest): Promise<PermissionVerdict>;
+  rememberForSession(request: ToolCallRequest): void;
+}
 
 /** Asked when the verdict is `ask`. Hosts implement it: the editor shows a modal; the CLI refuses. */
 export interface Approver {

@@ -17,7 +17,8 @@
  */
 import { literalPrivateRange, privatePlace } from '../tools/private-address';
 import type { PrivateDestination } from '../tools/types';
-import type { PermissionMode, PermissionVerdict, ToolCallRequest } from './types';
+import type { PermissionVerdict, ToolCallRequest } from './types';
+import type { PermissionMode } from '../vocabulary';
 
 export const WEB_FETCH = 'web_fetch';
 

@@ -23,7 +23,7 @@ import { bubblewrapArgs, privilegedSockets } from './bubblewrap';
 import { probeBubblewrap, type ProbeResult } from './probe';
 import type { SandboxSettings, SandboxStatus } from './types';
 
-export { DEFAULT_SANDBOX, describeSandbox, SANDBOX_MODES, type SandboxMode, type SandboxSettings, type SandboxStatus } from './types';
+export { DEFAULT_SANDBOX, describeSandbox, type SandboxSettings, type SandboxStatus } from './types';
 
 /** The status a setting gets on this machine (the probe is cached, so this is cheap after the first call). */
 export async function resolveSandbox(settings: SandboxSettings, probe: () => Promise<ProbeResult> = probeBubblewrap): Promise<SandboxStatus> {

@@ -1,7 +1,5 @@
-/** The sandbox's settings and status, shared by the core and both hosts (a leaf: no imports). */
-
-export type SandboxMode = 'auto' | 'on' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
+/** The sandbox's settings and status, shared by the core and both hosts (imports only the vocabulary's SandboxMode). */
+import type { SandboxMode } from '../vocabulary';
 
 export interface SandboxSettings {
   mode: SandboxMode;

@@ -8,11 +8,12 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { AgentStatus, DelegateEvent } from '../events';
+import type { DelegateEvent } from '../events';
 import { sessionName } from './session-admin';
+import type { AgentStatus } from '../vocabulary';
 import { isValidSessionId, sessionFileOf } from './transcript-reader';
+import type { SessionStatus } from '../vocabulary';
 
-export type SessionStatus = AgentStatus | 'interrupted';
 
 export interface SessionSummary {
   id: string;

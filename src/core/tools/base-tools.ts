@@ -2,9 +2,9 @@
  * The five workspace tools every agent gets (the `task` tool is added by the agent layer).
  * Order matters only for how the model sees the list: bash, read_file, write_file, edit_file, glob, grep.
  */
-import type { ChangeTracker } from '../changes/change-tracker';
 import { createBashTool, type BashToolOptions } from './bash';
 import { createEditFileTool } from './edit-file';
+import type { ChangeRecorder } from './file-tracker';
 import { createGlobTool } from './glob';
 import { createGrepTool } from './grep';
 import { lazyDefaultRipgrepPath } from './ripgrep';
@@ -20,7 +20,7 @@ export interface BaseToolOptions extends BashToolOptions {
   /** The ripgrep binary under grep and glob (the host finds it); `rg` on PATH when omitted. */
   ripgrepPath?: string;
   /** The session's change tracker: the stale-write guard, the journal, commands and their exit codes. */
-  changes?: ChangeTracker;
+  changes?: ChangeRecorder;
 }
 
 export function createBaseTools(workdir: string, opts: BaseToolOptions): ToolRegistry {

@@ -7,10 +7,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { asRecord } from './file-access';
 import { OutputCapture } from './output-capture';
 import { ProcessGroups } from './process-groups';
-import type { ParseResult, Tool, ToolContext, ToolResult } from './types';
+import { asRecord, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
 
 export interface BashInput {
   command: string;

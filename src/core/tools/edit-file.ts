@@ -10,12 +10,12 @@
  * by several subagents apply one after another instead of losing all but the last; with a tracker, an
  * edit of a file the agent has not read in its current version is refused (changes/stale-guard.ts).
  */
-import type { FileTracker } from '../changes/types';
-import { asRecord, checkTarget, describeFsError } from './file-access';
+import type { FileTracker } from './file-tracker';
+import { checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { PathLocks } from './path-locks';
 import { decodeAs, encodeAs, sniffText, type TextEncodingName } from './text-encoding';
-import type { FileOps, ParseResult, Tool, ToolContext, ToolResult } from './types';
+import { asRecord, type FileOps, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
 
 export interface EditFileInput {
   path: string;

@@ -11,7 +11,6 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { RequestOptions } from 'node:http';
 import { isIP } from 'node:net';
-import { envProxyConfigured } from '../llm/env-proxy';
 import { literalPrivateRange, privateRange, type PrivateRange } from './private-address';
 
 /** Resolves a host name to every address it has (DNS by default; tests inject one). */
@@ -53,17 +52,6 @@ export function unresolvedDestination(url: URL): FetchDestination {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const named = literalPrivateRange(host);
   return { host, port, addresses: [], ...(named ? { private: { address: host, range: named } } : {}) };
-}
-
-/** Does the environment's proxy take this URL (HTTPS_PROXY… and NO_PROXY, as http-fetch.ts decides)? */
-export async function envProxyTakes(url: URL): Promise<boolean> {
-  if (!envProxyConfigured()) return false;
-  const { proxyRoute } = await import('../llm/env-proxy-agents');
-  try {
-    return proxyRoute(url) !== null;
-  } catch {
-    return false; // an unsupported proxy: the request itself says so
-  }
 }
 
 /** A `lookup` for the request that answers with the checked addresses only (never asks DNS again). */

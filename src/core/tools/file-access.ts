@@ -13,11 +13,6 @@ export class NotRegularFileError extends Error {
   }
 }
 
-/** Shared input check: a plain object (extra fields are tolerated). */
-export function asRecord(raw: unknown): Record<string, unknown> | undefined {
-  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
-}
-
 function notRegular(displayPath: string, type: FileInfo['type']): string {
   const what = type === 'fifo' ? 'a named pipe (FIFO)' : type === 'other' ? 'not a regular file' : `a ${type}`;
   return `${displayPath} is ${what}, not a regular file; the file tools only read and write regular files`;

@@ -8,9 +8,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { asRecord } from './file-access';
 import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
-import type { ParseResult, Tool } from './types';
+import { asRecord, type ParseResult, type Tool } from './types';
 
 export interface GlobInput {
   pattern: string;

@@ -5,10 +5,9 @@
  */
 import { realpath } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { asRecord } from './file-access';
 import { resolveInside } from './path-confinement';
 import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
-import type { ParseResult, Tool } from './types';
+import { asRecord, type ParseResult, type Tool } from './types';
 
 export type GrepMode = 'files_with_matches' | 'content' | 'count';
 

@@ -3,11 +3,11 @@
  * workspace. Only regular files are opened (a FIFO would block); binary files are refused rather than
  * dumped as mojibake into the model's context; a file that is not UTF-8 is decoded and the model told so.
  */
-import type { FileTracker } from '../changes/types';
-import { asRecord, checkTarget, describeFsError } from './file-access';
+import type { FileTracker } from './file-tracker';
+import { checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { encodingNote, sniffText } from './text-encoding';
-import type { FileOps, ParseResult, Tool } from './types';
+import { asRecord, type FileOps, type ParseResult, type Tool } from './types';
 
 export interface ReadFileInput {
   path: string;

@@ -5,6 +5,11 @@
 import type { ToolSchema } from '../llm/types';
 import type { PrivateRange } from './private-address';
 
+/** Shared input check: a plain object (extra fields are tolerated). */
+export function asRecord(raw: unknown): Record<string, unknown> | undefined {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+}
+
 /**
  * What a call can touch, which is what permission modes reason about (and the tree's icons and summaries
  * follow): `read` the workspace, `write` it, `exec` commands, `delegate` to a subagent, `external` reaches

@@ -13,16 +13,30 @@
  * Its requests go where the model's go: http-fetch.ts (HTTPS_PROXY / NO_PROXY in the CLI; the editor passes its
  * own, which leaves the proxy to VS Code). Node 20's own fetch would ignore the proxy variables.
  */
-import { httpFetch, type HttpFetch, type LiteResponse } from '../llm/http-fetch';
-import { asRecord } from './file-access';
-import { envProxyTakes, pinnedLookup, resolveDestination, systemLookup, unresolvedDestination, type HostLookup } from './fetch-destination';
+import type { RequestOptions } from 'node:http';
+import { pinnedLookup, resolveDestination, systemLookup, unresolvedDestination, type HostLookup } from './fetch-destination';
 import { privatePlace, privateRange, type PrivateRange } from './private-address';
-import type { ParseResult, Tool, ToolContext } from './types';
+import { asRecord, type ParseResult, type Tool, type ToolContext } from './types';
 
 export interface WebFetchInput {
   url: string;
   prompt?: string;
 }
+
+/** The response as far as web_fetch reads one (llm/http-fetch.ts's LiteResponse is one). */
+export interface PageResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/** The HTTP client web_fetch needs (the session passes llm/http-fetch.ts's): one hop, redirects returned as they are. */
+export type PageFetch = (
+  url: URL,
+  init: { redirect: 'manual'; signal: AbortSignal; lookup?: RequestOptions['lookup']; headers: Record<string, string> },
+) => Promise<PageResponse>;
 
 export interface WebFetchOptions {
   /** Answers `prompt` from the page's markdown (the session's model); without it `prompt` is ignored. */
@@ -33,9 +47,9 @@ export interface WebFetchOptions {
   lookup?: HostLookup;
   /** Which addresses are private (private-address.ts by default; a test can call one of its loopbacks public). */
   classify?: (address: string) => PrivateRange | undefined;
-  fetch?: HttpFetch;
+  fetch: PageFetch;
   /** Whether a proxy takes this URL (then a host this machine cannot resolve is the proxy's to resolve). */
-  proxied?: (url: URL) => Promise<boolean>;
+  proxied: (url: URL) => Promise<boolean>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -52,7 +66,7 @@ function checkUrl(raw: string): URL | string {
   return url;
 }
 
-async function readCapped(res: LiteResponse, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+async function readCapped(res: PageResponse, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const reader = res.body?.getReader();
   if (!reader) return { bytes: new Uint8Array(), cut: false };
   const chunks: Uint8Array[] = [];
@@ -82,13 +96,13 @@ async function toMarkdown(html: string): Promise<string> {
     .trim();
 }
 
-export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInput> {
+export function createWebFetchTool(opts: WebFetchOptions): Tool<WebFetchInput> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
   const lookup = opts.lookup ?? systemLookup;
   const classify = opts.classify ?? privateRange;
-  const proxied = opts.proxied ?? envProxyTakes;
-  const doFetch = opts.fetch ?? httpFetch;
+  const proxied = opts.proxied;
+  const doFetch = opts.fetch;
   return {
     name: 'web_fetch',
     description:
@@ -123,7 +137,7 @@ export function createWebFetchTool(opts: WebFetchOptions = {}): Tool<WebFetchInp
       let signal = ctx.signal;
       // Private hosts allowed once for this call (a redirect back to the same host is not asked again).
       const permitted = new Set<string>();
-      let res: LiteResponse;
+      let res: PageResponse;
       try {
         for (let hop = 0; ; hop++) {
           const resolving = Date.now();

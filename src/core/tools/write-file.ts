@@ -8,12 +8,12 @@
  * orders a write against a parallel edit of the same file. With a tracker, replacing a file the agent has
  * not read (or that changed since) is refused, and the old content is kept for revert (changes/).
  */
-import type { FileTracker } from '../changes/types';
-import { asRecord, checkTarget, describeFsError } from './file-access';
+import type { FileTracker } from './file-tracker';
+import { checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
 import { PathLocks } from './path-locks';
 import { encodeAs, sniffText, type SniffedText } from './text-encoding';
-import type { FileOps, ParseResult, Tool, ToolContext, ToolResult } from './types';
+import { asRecord, type FileOps, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
 
 export interface WriteFileInput {
   path: string;

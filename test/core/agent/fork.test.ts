@@ -12,7 +12,7 @@ import type { AgentResult } from '../../../src/core/agent/types';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { createSession, type Session } from '../../../src/core/session';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
-import { replaySession } from '../../../src/core/store/session-replay';
+import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
 import { contentJson, sharedPrefixShare } from '../../support/cache-prefix';
 import { must } from '../../support/must';
@@ -70,7 +70,7 @@ describe('forks: task{fork: true}', () => {
     api = await startMessagesApiServer({ strictToolPairs: true });
     // A workspace of real source files: the parent's history is a few turns of realistic reads.
     const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
-    for (const f of ['loop.ts', 'compaction.ts', 'task-tool.ts', 'child-run.ts']) copyFileSync(join(SOURCES, f), join(workdir, f));
+    for (const f of ['loop.ts', 'compaction.ts', 'task-tool.ts', 'budget.ts']) copyFileSync(join(SOURCES, f), join(workdir, f));
     writeFileSync(join(workdir, 'notes.txt'), 'FORK-A-SECRET: only the fork reads this\n');
     transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-fork-tr-'));
     api.route([
@@ -105,7 +105,7 @@ describe('forks: task{fork: true}', () => {
               { type: 'thinking', thinking: 'Two forks and one read.' },
               { type: 'tool_use', id: forkA.id, name: 'task', input: { prompt: 'FORK-A-TASK: explain what compaction keeps', description: 'explain compaction', fork: true } },
               { type: 'tool_use', id: forkB.id, name: 'task', input: { prompt: 'FORK-B-TASK: explain the task tool description', description: 'explain task tool', fork: true } },
-              { type: 'tool_use', id: 'toolu_sibling', name: 'read_file', input: { path: 'child-run.ts' } },
+              { type: 'tool_use', id: 'toolu_sibling', name: 'read_file', input: { path: 'budget.ts' } },
             ],
             { stopReason: 'tool_use' },
           ),

@@ -31,11 +31,11 @@ describe('hook points', () => {
       });
     const asked: string[] = [];
     const policy = new RecordingPolicy((req) => (req.toolName === 'bash' ? { behavior: 'deny', reason: 'never' } : { behavior: 'allow' }));
-    const { services, events } = makeServices(model, {
+    const { services, hooks, events } = makeServices(model, {
       permissions: policy,
       approver: { ask: async (req, reason) => (asked.push(`${req.toolName}: ${reason}`), { decision: 'deny', reason: 'no reader today' }) },
     });
-    services.hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'read_file' ? { decision: 'ask', reason: 'a secret file' } : { decision: 'allow' }));
+    hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'read_file' ? { decision: 'ask', reason: 'a secret file' } : { decision: 'allow' }));
     await runAgent(spec(services), services, go());
     model.assertDone();
     assert.deepEqual(asked, ['read_file: a PreToolUse hook asks: a secret file']);
@@ -45,8 +45,8 @@ describe('hook points', () => {
   it('allow with an input replaces the input and skips the question', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: 'deploy' } }] }, { text: 'ok' });
     const policy = new RecordingPolicy(() => ({ behavior: 'ask', reason: 'bash asks' }));
-    const { services } = makeServices(model, { permissions: policy });
-    services.hooks.on('PreToolUse', () => ({ decision: 'allow', input: { command: 'deploy --dry-run' } }));
+    const { services, hooks } = makeServices(model, { permissions: policy });
+    hooks.on('PreToolUse', () => ({ decision: 'allow', input: { command: 'deploy --dry-run' } }));
     await runAgent(spec(services), services, go());
     assert.match(json(model.requests[1]?.request.messages.at(-1)), /ran deploy --dry-run/);
     assert.equal(policy.checked[0]?.summary, '{"command":"deploy --dry-run"}', 'the policy judged the new input');
@@ -59,13 +59,13 @@ describe('hook points', () => {
         assert.match(json(req.messages.at(-1)), /Its reason:\\ncite a file/);
         return { text: 'child final, see a.ts' };
       });
-    const { services, events } = makeServices(model);
+    const { services, hooks, events } = makeServices(model);
     const seen: string[] = [];
-    services.hooks.on('Stop', (ctx) => {
+    hooks.on('Stop', (ctx) => {
       seen.push(`${ctx.agent.agentId}:${ctx.continuations}:${ctx.result}`);
       return ctx.agent.parentId !== null && !ctx.result.includes('.ts') ? { continueWith: 'cite a file' } : undefined;
     });
-    services.hooks.on('Stop', () => {
+    hooks.on('Stop', () => {
       throw new Error('audit service down');
     });
     const result = await runAgent(spec(services), services, go());

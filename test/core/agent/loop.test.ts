@@ -297,16 +297,16 @@ describe('agent loop', () => {
         assert.match(json(req.messages.at(-1)), /Denied by a PreToolUse hook: no rm in children/);
         return { text: 'could not' };
       });
-    const { services, events } = makeServices(model);
+    const { services, hooks, events } = makeServices(model);
     const seen: string[] = [];
-    services.hooks.on('PreToolUse', (ctx) => {
+    hooks.on('PreToolUse', (ctx) => {
       seen.push(`${ctx.agent.agentId}<${ctx.agent.parentId}:${ctx.toolName}`);
       if (ctx.agent.depth > 0 && ctx.toolName === 'bash') return { decision: 'deny', reason: 'no rm in children' };
     });
-    services.hooks.on('SubagentStart', (ctx) => {
+    hooks.on('SubagentStart', (ctx) => {
       seen.push(`start ${ctx.agent.agentId} ${ctx.agent.description}`);
     });
-    services.hooks.on('SubagentStop', (ctx) => {
+    hooks.on('SubagentStop', (ctx) => {
       seen.push(`stop ${ctx.agent.agentId} ${ctx.status}`);
     });
     await runAgent(rootSpec(services), services, new AbortController().signal);
@@ -325,9 +325,9 @@ describe('agent loop', () => {
         assert.match(json(req.messages.at(-1)), /\[redacted by hook\]/);
         return { text: 'listed' };
       });
-    const { services } = makeServices(model, { baseTools: base });
-    services.hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'bash' ? { decision: 'replace', input: { command: 'ls' } } : undefined));
-    services.hooks.on('PostToolUse', (ctx) => (ctx.toolName === 'bash' ? { output: { content: '[redacted by hook]' } } : undefined));
+    const { services, hooks } = makeServices(model, { baseTools: base });
+    hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'bash' ? { decision: 'replace', input: { command: 'ls' } } : undefined));
+    hooks.on('PostToolUse', (ctx) => (ctx.toolName === 'bash' ? { output: { content: '[redacted by hook]' } } : undefined));
     await runAgent(rootSpec(services), services, new AbortController().signal);
     model.assertDone();
     assert.deepEqual(ran, ['ls'], 'the replaced input ran, not the original');

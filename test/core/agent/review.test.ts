@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReviewDecision, ReviewRequest } from '../../../src/core/agent/child-run';
+import type { ReviewDecision, ReviewRequest } from '../../../src/core/session/review';
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';

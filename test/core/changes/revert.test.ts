@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { BlobStore, contentHash } from '../../../src/core/changes/blob-store';
 import { applyRevert } from '../../../src/core/changes/revert';
 import { planRevert } from '../../../src/core/changes/revert-plan';
-import { loadRevertPlan, revertSubagent } from '../../../src/core/changes/revert-session';
+import { loadRevertPlan, revertSubagent } from '../../../src/core/session/revert';
 import type { DelegateEvent, EventBody } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';

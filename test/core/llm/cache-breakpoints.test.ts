@@ -1,7 +1,8 @@
 /** Where a request's cache_control breakpoints go (src/core/llm/cache-breakpoints.ts). */
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
-import { MAX_BREAKPOINTS, rejectsCacheControl, withCacheBreakpoints } from '../../../src/core/llm/cache-breakpoints';
+import { MAX_BREAKPOINTS, withCacheBreakpoints } from '../../../src/core/llm/cache-breakpoints';
+import { rejectsCacheControl } from '../../../src/core/agent/endpoint-refusals';
 import { ModelError } from '../../../src/core/llm/types';
 
 type Params = Anthropic.MessageCreateParamsNonStreaming;

@@ -4,7 +4,8 @@
  * models, `disabled` never sent where it is rejected, the interleaved beta only with budget thinking and tools).
  */
 import assert from 'node:assert/strict';
-import { INTERLEAVED_THINKING_BETA, THINKING_BINDING_BETA, maxTokensFor, parseThinkingSetting, thinkingFields, thinkingNote, type ThinkingSetting } from '../../../src/core/llm/thinking';
+import { INTERLEAVED_THINKING_BETA, THINKING_BINDING_BETA, maxTokensFor, thinkingFields, thinkingNote } from '../../../src/core/llm/thinking';
+import { parseThinkingSetting, type ThinkingSetting } from '../../../src/core/vocabulary';
 
 const SETTINGS: ThinkingSetting[] = ['auto', 'off', 'low', 'medium', 'high', 'xhigh', 'max', 1024, 5000, 20_000, 60_000];
 const MODELS = [

@@ -9,9 +9,10 @@ import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ToolResultBlockParam } from '../../../src/core/llm/types';
 import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
-import type { PermissionMode, ToolCallRequest } from '../../../src/core/policy/types';
+import type { ToolCallRequest } from '../../../src/core/policy/types';
 import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
 import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../support/mcp-servers';
+import type { PermissionMode } from '../../../src/core/vocabulary';
 
 interface Opened {
   session: Session;

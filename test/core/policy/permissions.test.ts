@@ -4,8 +4,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PermissionPolicy } from '../../../src/core/policy/permissions';
-import type { PermissionMode, PermissionVerdict, ToolCallRequest } from '../../../src/core/policy/types';
+import type { PermissionVerdict, ToolCallRequest } from '../../../src/core/policy/types';
 import type { ToolKind } from '../../../src/core/tools/types';
+import type { PermissionMode } from '../../../src/core/vocabulary';
 
 const agent = { agentId: 'root', parentId: null, depth: 0 };
 

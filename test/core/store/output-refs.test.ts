@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { EventBus, type DelegateEvent, type EventBody } from '../../../src/core/events';
 import type { MessageParam } from '../../../src/core/llm/types';
-import { replaySession } from '../../../src/core/store/session-replay';
+import { replaySession } from '../../../src/core/session/replay';
 
 const ROOT = 'main';
 const finished = (toolUseId: string, output: string): EventBody => ({ type: 'tool_finished', toolUseId, name: 'read_file', isError: false, output, durationMs: 1 });

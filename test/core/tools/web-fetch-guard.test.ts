@@ -13,13 +13,14 @@ import { executeToolCall } from '../../../src/core/agent/tool-executor';
 import { agentEmitter } from '../../../src/core/events';
 import { PermissionPolicy } from '../../../src/core/policy/permissions';
 import { ToolRules } from '../../../src/core/policy/tool-rules';
-import type { Approver, PermissionMode, ToolCallRequest } from '../../../src/core/policy/types';
+import type { Approver, ToolCallRequest } from '../../../src/core/policy/types';
 import { privateRange } from '../../../src/core/tools/private-address';
 import { ToolRegistry, type PrivateDestination, type ToolResult } from '../../../src/core/tools/types';
-import { createWebFetchTool, type WebFetchOptions } from '../../../src/core/tools/web-fetch';
+import { createWebFetchTool, type WebFetchOptions } from '../../support/web-fetch-tool';
 import { headlessApprover } from '../../../src/cli/headless-approver';
 import { makeServices } from '../../support/run-services';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import type { PermissionMode } from '../../../src/core/vocabulary';
 
 const agent = { agentId: 'main', parentId: null, depth: 0 };
 const fetchReq = (url: string, extra: Partial<ToolCallRequest> = {}): ToolCallRequest => ({ agent, toolUseId: 't', toolName: 'web_fetch', kind: 'external', input: { url }, summary: url, paths: [], readOnly: true, ...extra });

@@ -9,19 +9,10 @@
  */
 import type { AgentSpec, RunServices } from '../agent/types';
 import { subagentSystemPrompt } from '../agent/prompts';
-import type { AgentIdentity, PermissionMode } from '../policy/types';
 import type { ToolRegistry } from '../tools/types';
-import { resolveAgentModel } from './agent-catalog';
-import type { AgentDefinition } from './agent-definition';
-
-const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
-
-/** The stricter of two modes: an agent file can narrow what its parent may do, never widen it. */
-export function narrowMode(parent: PermissionMode | undefined, own: PermissionMode | undefined): PermissionMode | undefined {
-  if (!parent) return own;
-  if (!own) return parent;
-  return STRICTNESS[own] > STRICTNESS[parent] ? own : parent;
-}
+import { resolveAgentModel } from '../agents/agent-catalog';
+import type { AgentDefinition } from '../agents/agent-definition';
+import type { AgentIdentity } from '../vocabulary';
 
 /** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
 export function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {

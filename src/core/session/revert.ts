@@ -13,10 +13,10 @@ import { EventBus, type DelegateEvent } from '../events';
 import { acquireSessionLock } from '../store/session-lock';
 import { readTranscript } from '../store/transcript-reader';
 import { createTranscriptStore } from '../store/transcript-store';
-import { BlobStore, blobDirOf } from './blob-store';
-import type { ChangeTracker } from './change-tracker';
-import { applyRevert, type RevertReport } from './revert';
-import { planRevert, type RevertPlan } from './revert-plan';
+import { BlobStore, blobDirOf } from '../changes/blob-store';
+import type { ChangeTracker } from '../changes/change-tracker';
+import { applyRevert, type RevertReport } from '../changes/revert';
+import { planRevert, type RevertPlan } from '../changes/revert-plan';
 
 export interface RevertTarget {
   transcriptRoot: string;

@@ -1,48 +1,55 @@
 /**
  * A session wires one run's shared services (bus, transcript store, hooks, permissions, tools) and
- * keeps the root agent's conversation across prompts. Both hosts (CLI, editor) use only this.
+ * keeps the root agent's conversation across prompts: the composition root of the core (the hosts reach it
+ * through the face, index.ts). Every collaborator is built once, before the one services literal; nothing is
+ * assigned into it afterwards.
  *
  *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
  *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
  *
- * A session is its transcript: created with `resume` (see store/session-replay.ts) it goes on where the
+ * A session is its transcript: created with `resume` (see session/replay.ts) it goes on where the
  * transcript ends — same id, next seq, turns and agent ids that never repeat, the same conversation.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { agentEmitter, emptyUsage, EventBus } from './events';
-import { AgentRegistry } from './agent/agent-registry';
-import { runAgent } from './agent/loop';
-import { DEFAULT_LIMITS } from './agent/limits';
-import { DEFAULT_PRICES, RunSpend, type ModelPrice } from './agent/budget';
-import type { ReviewGate } from './agent/child-run';
-import { compactIfNeeded, type ContextSettings } from './agent/compactor';
-import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from './agents/agent-catalog';
-import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from './agent/context-size';
-import { conversationAfterRun } from './agent/conversation';
-import { parentSystemPrompt } from './agent/prompts';
-import type { AgentResult, RunLimits, RunServices } from './agent/types';
-import type { MessageParam, ModelPort } from './llm/types';
-import type { ThinkingSetting } from './llm/thinking';
-import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp/session-mcp';
-import { HookRegistry } from './policy/hooks';
-import { PermissionPolicy } from './policy/permissions';
-import { ToolRules } from './policy/tool-rules';
-import type { Approver, PermissionMode } from './policy/types';
-import { createSessionExit } from './session-exit';
-import type { ResumeState } from './store/session-replay';
-import { acquireSessionLock } from './store/session-lock';
-import { createTranscriptStore, type TranscriptStore } from './store/transcript-store';
-import { BlobStore, blobDirOf } from './changes/blob-store';
-import { ChangeTracker } from './changes/change-tracker';
-import { createBaseTools } from './tools/base-tools';
-import { ProcessGroups } from './tools/process-groups';
-import { createWebFetchTool } from './tools/web-fetch';
-import type { HttpFetch } from './llm/http-fetch';
-import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from './sandbox/sandbox';
-import { installCommandHooks } from './hooks/command-hooks';
-import type { HookSettings } from './hooks/hook-settings';
-import { createPromptGate } from './hooks/prompt-gate';
-import type { ProjectInstructions } from './instructions/project-instructions';
+import { agentEmitter, EventBus } from '../events';
+import { AgentRegistry } from '../agent/agent-registry';
+import { runAgent } from '../agent/loop';
+import { DEFAULT_LIMITS } from '../agent/limits';
+import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
+import { createChildRuns } from './child-runs';
+import { createRunFeatures } from './run-features';
+import { createToolGate } from './tool-gate';
+import { ToolCatalog } from './tool-catalog';
+import type { ReviewGate } from './review';
+import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
+import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
+import { conversationAfterRun } from '../agent/conversation';
+import { parentSystemPrompt } from '../agent/prompts';
+import type { AgentResult, RunLimits, RunServices } from '../agent/types';
+import type { MessageParam, ModelPort } from '../llm/types';
+import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp';
+import { HookRegistry } from '../policy/hooks';
+import { PermissionPolicy } from '../policy/permissions';
+import { ToolRules } from '../policy/tool-rules';
+import type { Approver } from '../policy/types';
+import { createSessionExit } from './exit';
+import type { ResumeState } from './replay';
+import { acquireSessionLock } from '../store/session-lock';
+import { createTranscriptStore, type TranscriptStore } from '../store/transcript-store';
+import { BlobStore, blobDirOf } from '../changes/blob-store';
+import { ChangeTracker } from '../changes/change-tracker';
+import { createBaseTools } from '../tools/base-tools';
+import { ProcessGroups } from '../tools/process-groups';
+import { createWebFetchTool } from '../tools/web-fetch';
+import { envProxyTakes, httpFetch, type HttpFetch } from '../llm/http-fetch';
+import { maxTokensFor } from '../llm/thinking';
+import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
+import { installCommandHooks } from '../hooks/command-hooks';
+import type { HookSettings } from '../hooks/hook-settings';
+import { createPromptGate } from './prompt-gate';
+import type { ProjectInstructions } from '../instructions/project-instructions';
+import { emptyUsage, type ThinkingSetting, type PermissionMode } from '../vocabulary';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -178,74 +185,82 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       if (!usedIds.has(candidate)) return usedIds.add(candidate), candidate;
     }
   };
+  // The model the session runs on now: setModel changes it between prompts (the services read it).
+  const current = { model: config.model, modelId: config.modelId };
+  // web_fetch answers a prompt about a page with the session's own model (a request without tools).
+  const webFetch = createWebFetchTool({
+    // The host's HTTP client (the editor's honours its proxy settings), else the CLI's own; and the proxy check.
+    fetch: config.fetch ?? httpFetch,
+    proxied: envProxyTakes,
+    ask: async (page, prompt, url, signal) => {
+      // The session's model at the time of the call (setModel may have changed it).
+      const response = await current.model.stream(
+        {
+          model: current.modelId,
+          maxTokens: 2048,
+          thinking: 'off', // a short answer about a page: no thinking eating its 2,048 tokens
+          system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
+          messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
+          tools: [],
+        },
+        signal,
+        {},
+      );
+      return response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+    },
+  });
+  const baseTools = createBaseTools(config.workdir, {
+    defaultTimeoutMs: bashTimeoutMs,
+    maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
+    // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
+    maxOutputChars: 1_000_000,
+    groups: processes,
+    ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
+    launcher: sandbox,
+    changes,
+  })
+    .with(webFetch)
+    // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
+    .filter((name) => permissions.offers(name));
+  const catalog = new ToolCatalog(baseTools);
+  const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
+    await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
+  };
+  // MCP servers start now; their tools join the catalog as each connects.
+  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify);
+  const agentCatalog = config.agentFiles
+    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
+    : undefined;
   const services: RunServices = {
-    model: config.model,
-    modelId: config.modelId,
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    // Children read the run's services when they start (this same object, complete by then).
+    spawner: createChildRuns(() => services, { hooks, changes, ...(config.review ? { review: config.review } : {}) }),
+    get model() {
+      return current.model;
+    },
+    get modelId() {
+      return current.modelId;
+    },
+    maxTokensFor: (modelId) => maxTokensFor(modelId, config.maxTokens),
     thinking: config.thinking ?? 'auto',
     workdir: config.workdir,
-    hooks,
-    permissions,
-    approver: config.approver,
+    gate: createToolGate({ hooks, permissions, approver: config.approver }),
     bus,
     limits,
-    baseTools: createBaseTools(config.workdir, {
-      defaultTimeoutMs: bashTimeoutMs,
-      maxTimeoutMs: Math.max(bashTimeoutMs, 600_000),
-      // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
-      maxOutputChars: 1_000_000,
-      groups: processes,
-      ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
-      launcher: sandbox,
-      changes,
-    }),
+    get baseTools() {
+      return catalog.current();
+    },
+    features: createRunFeatures([...(config.webSearch && permissions.offers('web_search') ? ['web_search' as const] : []), 'prompt_cache']),
+    prices: { ...DEFAULT_PRICES, ...config.prices },
+    runSpend: new RunSpend(config.maxBudgetUsd),
+    ...(config.modelAliases ? { modelAliases: { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases } } : {}),
+    ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
     newAgentId,
     context,
     agents,
-    processes,
-    changes,
     ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
   };
-  // web_fetch answers a prompt about a page with the session's own model (a request without tools).
-  services.baseTools = services.baseTools.with(
-    createWebFetchTool({
-      ...(config.fetch ? { fetch: config.fetch } : {}),
-      ask: async (page, prompt, url, signal) => {
-        // The session's model at the time of the call (setModel may have changed it).
-        const response = await services.model.stream(
-          {
-            model: services.modelId,
-            maxTokens: 2048,
-            thinking: 'off', // a short answer about a page: no thinking eating its 2,048 tokens
-            system: 'You answer a question about a web page from its content alone, precisely and briefly. Say so when the page does not answer it.',
-            messages: [{ role: 'user', content: `<page url="${url}">\n${page.slice(0, 200_000)}\n</page>\n\n${prompt}` }],
-            tools: [],
-          },
-          signal,
-          {},
-        );
-        return response.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
-      },
-    }),
-  );
-  if (config.webSearch && permissions.offers('web_search')) services.webSearch = { enabled: true };
-  services.promptCache = { enabled: true };
-  services.prices = { ...DEFAULT_PRICES, ...config.prices };
-  if (config.review) services.review = config.review;
-  services.runSpend = new RunSpend(config.maxBudgetUsd);
-  // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
-  services.baseTools = services.baseTools.filter((name) => permissions.offers(name));
-  const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
-    await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
-  };
-  const mcp = attachMcp(config.mcp, services, (name) => permissions.offers(name), notify);
-  if (config.modelAliases) services.modelAliases = { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases };
-  const catalog = config.agentFiles
-    ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...services.baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
-    : undefined;
-  if (catalog) services.agentDefinitions = catalog.agents;
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
       sessionId: id,
@@ -314,7 +329,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   };
 
   // Agent files that could not be used are said once, as notices (the panel, the CLI's stderr).
-  const agentProblems = catalog?.problems ?? [];
+  const agentProblems = agentCatalog?.problems ?? [];
   let problemsReported = false;
   const reportAgentProblems = async (): Promise<void> => {
     if (problemsReported) return;
@@ -345,8 +360,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     compact,
     setModel: (model, modelId, contextWindow) => {
       if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
-      services.model = model;
-      services.modelId = modelId;
+      current.model = model;
+      current.modelId = modelId;
       context.window = contextWindowFor(modelId, contextWindow);
     },
     // The sandbox's private /tmp goes with the session, whichever way it ends.

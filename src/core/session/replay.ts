@@ -1,5 +1,5 @@
 /**
- * Rebuilds what a session needs to go on from its transcript's events (see transcript-reader.ts):
+ * Rebuilds what a session needs to go on from its transcript's events (see store/transcript-reader.ts):
  *
  *   root `message` events, run by run ──▶ conversationAfterRun (same rule as a live run's end)
  *   root `compacted` events           ──▶ applyCompaction      (same function as the live compaction)
@@ -12,8 +12,9 @@
 import { applyCompaction } from '../agent/compaction';
 import { appendUserNote, conversationAfterRun } from '../agent/conversation';
 import { FORCE_FINAL_NOTE } from '../agent/prompts';
-import type { AgentStatus, DelegateEvent, EventOf } from '../events';
+import type { DelegateEvent, EventOf } from '../events';
 import type { ContentBlockParam, MessageParam } from '../llm/types';
+import type { AgentStatus } from '../vocabulary';
 
 export interface ResumeState {
   sessionId: string;

@@ -7,11 +7,11 @@
  *                                           └─ else: SessionStart's and UserPromptSubmit's context go after the prompt
  */
 import type { AgentResult } from '../agent/types';
-import { agentEmitter, emptyUsage, type EventBus } from '../events';
+import { agentEmitter, type EventBus } from '../events';
 import type { HookRegistry } from '../policy/hooks';
-import type { AgentIdentity } from '../policy/types';
 import type { ProjectInstructions } from '../instructions/project-instructions';
-import type { SettingsNotice } from './hook-settings';
+import type { SettingsNotice } from '../hooks/hook-settings';
+import { emptyUsage, type AgentIdentity } from '../vocabulary';
 
 export interface PromptGateOptions {
   hooks: HookRegistry;

@@ -1,5 +1,5 @@
 /**
- * MCP in a session: the manager, its tools as ordinary entries of the session's registry (`services.baseTools`,
+ * MCP in a session: the manager, its tools as ordinary entries of the session's tools (its ToolCatalog,
  * so an agent's tool filter can name them like any other tool), and what it has to say as `notice` events
  * (the panel shows them, the CLI prints them on stderr):
  *
@@ -16,11 +16,11 @@
  * go out as they happen. Registries are not changed in place: each new batch of tools makes a new one, which
  * agents started from then on get.
  */
-import type { RunServices } from '../agent/types';
 import type { AnyTool } from '../tools/types';
-import type { McpConfigProblem, McpServerConfig } from './config';
-import { McpManager, type McpHost } from './mcp-manager';
-import { seconds, type McpServerStatus, type McpStartPhase } from './server-connection';
+import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
+import { McpManager, type McpHost } from '../mcp/mcp-manager';
+import { seconds, type McpServerStatus, type McpStartPhase } from '../mcp/server-connection';
+import type { ToolCatalog } from './tool-catalog';
 
 export interface SessionMcpConfig {
   servers: McpServerConfig[];
@@ -58,7 +58,7 @@ export interface SessionMcp {
 }
 
 /** Starts the servers in the background; undefined (and nothing loaded) when there is nothing to start or say. */
-export function attachMcp(config: SessionMcpConfig | undefined, services: RunServices, offers: (name: string) => boolean, notify: Notify): SessionMcp | undefined {
+export function attachMcp(config: SessionMcpConfig | undefined, workdir: string, catalog: ToolCatalog, offers: (name: string) => boolean, notify: Notify): SessionMcp | undefined {
   if (!config || (config.servers.length === 0 && !config.problems?.length)) return undefined;
   const pending: [NoticeLevel, string, string | undefined, string?][] = [];
   let live = false;
@@ -77,7 +77,7 @@ export function attachMcp(config: SessionMcpConfig | undefined, services: RunSer
     config.servers.length === 0
       ? undefined
       : new McpManager(config.servers, {
-          workdir: services.workdir,
+          workdir,
           host: {
             ...(config.host?.prepare ? { prepare: config.host.prepare } : {}),
             onStatus: (status) => {
@@ -92,9 +92,7 @@ export function attachMcp(config: SessionMcpConfig | undefined, services: RunSer
           ...(config.toolTimeoutMs !== undefined ? { toolTimeoutMs: config.toolTimeoutMs } : {}),
           ...(config.clientVersion !== undefined ? { clientVersion: config.clientVersion } : {}),
           onTools: (tools: AnyTool[]) => {
-            const current = services.baseTools;
-            const added = tools.filter((t) => offers(t.name) && !current.get(t.name));
-            if (added.length > 0) services.baseTools = current.with(...added);
+            catalog.add(tools.filter((t) => offers(t.name)));
           },
         });
   void manager?.start(waitMs);

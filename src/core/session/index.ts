@@ -1,0 +1,43 @@
+/**
+ * The hosts' face of the core: what src/cli/ and src/vscode/ may use, besides core/events.ts and
+ * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
+ *
+ *   a session          createSession (create-session.ts), its config and the Session it returns
+ *   its transcript     replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
+ *                      (loadRevertPlan, revertSubagent)
+ *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
+ *   settings helpers   workspace files (hooks, instructions), MCP configs, the sandbox, thinking notes
+ *
+ * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
+ * the editor builds lazily (session/model.ts), and the bubblewrap probe the CLI starts before anything else
+ * (session/sandbox-probe.ts).
+ */
+export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
+export { replaySession, type ResumeState } from './replay';
+export { loadRevertPlan, revertSubagent } from './revert';
+export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
+export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
+
+export type { AgentResult, RunLimits } from '../agent/types';
+export { estimateTextTokens } from '../agent/context-size';
+export { ModelError } from '../llm/types';
+export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
+export { thinkingNote } from '../llm/thinking';
+export type { Approver, ToolCallRequest } from '../policy/types';
+export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
+export { blobDirOf, isContentHash } from '../changes/blob-store';
+export { formatManifest } from '../changes/change-manifest';
+export type { RevertPlan } from '../changes/revert-plan';
+export type { RevertReport } from '../changes/revert';
+export { loadHookSettings, settingsFiles, type HookSettings } from '../hooks/hook-settings';
+export { loadProjectInstructions, type ProjectInstructions } from '../instructions/project-instructions';
+export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
+export { resolveSandbox } from '../sandbox/sandbox';
+export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';
+export { listSessions } from '../store/session-index';
+export { deleteSession, renameSession } from '../store/session-admin';
+export { SessionBusyError } from '../store/session-lock';
+export { isValidSessionId, readTranscript } from '../store/transcript-reader';
+export { defaultTranscriptRoot } from '../store/transcript-store';
+export { findRipgrep } from '../tools/ripgrep';
+export { createHttpFetch } from '../llm/http-fetch';

@@ -1,0 +1,94 @@
+/**
+ * The run-wide words every layer speaks: hosts, the session, the loop and each mechanism import them from here.
+ *
+ *   hosts ─┐
+ *   session ├─▶ vocabulary.ts   (imports nothing: it sits below events.ts and every mechanism,
+ *   agent  ─┤                    so no circle can pass through it)
+ *   mechanisms ┘
+ *
+ * Only words with no behaviour of their own belong here: token usage, how an agent ended, permission modes and
+ * decisions, who is acting, which settings files load, the sandbox and thinking settings a user writes.
+ */
+
+export type AgentStatus = 'completed' | 'max_turns' | 'budget_exceeded' | 'error' | 'cancelled';
+/** How a session's last run ended, as its list shows it (`interrupted`: the process died mid-run). */
+export type SessionStatus = AgentStatus | 'interrupted';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export const emptyUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+export function addUsage(into: Usage, add: Usage): Usage {
+  into.input_tokens += add.input_tokens;
+  into.output_tokens += add.output_tokens;
+  into.cache_creation_input_tokens += add.cache_creation_input_tokens;
+  into.cache_read_input_tokens += add.cache_read_input_tokens;
+  return into;
+}
+
+export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+
+const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
+
+/** The stricter of two modes: an agent file can narrow what its parent may do, never widen it. */
+export function narrowMode(parent: PermissionMode | undefined, own: PermissionMode | undefined): PermissionMode | undefined {
+  if (!parent) return own;
+  if (!own) return parent;
+  return STRICTNESS[own] > STRICTNESS[parent] ? own : parent;
+}
+
+/** Who is acting: hooks and approval prompts name the agent. */
+export interface AgentIdentity {
+  agentId: string;
+  parentId: string | null;
+  depth: number;
+  /** The task description for a subagent; undefined for the root agent. */
+  description?: string;
+  /** A mode narrower than the session's (an agent definition's permissionMode): the stricter one applies. */
+  mode?: PermissionMode;
+  /** A subagent's agent definition (`general-purpose`, `Explore`, a file's name): hooks get it as `agent_type`. */
+  agentType?: string;
+}
+
+/** Where bash runs (`--sandbox`, `delegate.sandbox`): bubblewrap when it can (auto), always (on), never (off). */
+export type SandboxMode = 'auto' | 'on' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
+
+/** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
+export type SettingSource = 'user' | 'project' | 'local';
+export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
+
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+/** `auto`: on where the model thinks, at its default effort (or the medium budget). */
+export type ThinkingSetting = 'auto' | 'off' | Effort | number;
+/** The Messages API's smallest thinking budget. */
+export const MIN_BUDGET = 1024;
+
+/** `off`, `auto`, a level, or a budget (an integer ≥ 1024; 0 is off). A string: what is wrong with it. */
+export function parseThinkingSetting(raw: unknown): ThinkingSetting | { error: string } {
+  const expected = 'expected off, low, medium, high (or xhigh, max, auto) or a budget in tokens (at least 1024)';
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+  if (text === 'auto' || text === 'on' || text === 'default') return 'auto';
+  if (text === 'off' || text === 'none' || text === 'false' || text === '0') return 'off';
+  if ((EFFORTS as readonly string[]).includes(text)) return text as Effort;
+  if (/^\d+$/.test(text)) {
+    const n = Number(text);
+    if (n < MIN_BUDGET) return { error: `a thinking budget is at least ${MIN_BUDGET} tokens (got ${n}); use off to turn thinking off` };
+    return n;
+  }
+  return { error: `${JSON.stringify(raw)}: ${expected}` };
+}
