@@ -14,7 +14,9 @@ const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
 const { checkBashCommand } = loadTs('src/core/policy/bash-deny-list.ts');
 const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
-const { ProcessGroups } = loadTs('src/core/tools/process-groups.ts');
+const { createChildRuns } = loadTs('src/core/session/child-runs.ts');
+const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
+const { createToolGate } = loadTs('src/core/session/tool-gate.ts');
 const { ScriptedModel, firstUserText } = loadTs('src/core/llm/scripted-model.ts');
 const { createAnthropicModel } = loadTs('src/core/llm/anthropic-model.ts');
 
@@ -101,14 +103,16 @@ export async function runCore(model, scratch, { maxTurns = TURNS + 10, workdir =
  */
 async function runBareLoop(model, scratch) {
   const { workdir } = scratch;
+  // The session's ports, built as session/create-session.ts builds them (no transcript store on the bus).
+  const hooks = new HookRegistry();
   const services = {
     model,
     modelId: 'bench-model',
-    maxTokens: 16_000,
+    maxTokensFor: () => 16_000,
     workdir,
-    hooks: new HookRegistry(),
-    permissions: new PermissionPolicy({ workdir, mode: 'default', trusted: true }),
-    approver: denyAll,
+    spawner: createChildRuns(() => services, { hooks }),
+    features: createRunFeatures(['prompt_cache']),
+    gate: createToolGate({ hooks, permissions: new PermissionPolicy({ workdir, mode: 'default', trusted: true }), approver: denyAll }),
     bus: new EventBus('bench'),
     limits: { ...DEFAULT_LIMITS, maxTurns: TURNS + 10 },
     baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000 }),
@@ -116,7 +120,6 @@ async function runBareLoop(model, scratch) {
     newAgentId: () => 'child',
     context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
-    processes: new ProcessGroups(),
   };
   const identity = { agentId: 'main', parentId: null, depth: 0 };
   const spec = { identity, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: services.baseTools, maxTurns: TURNS + 10 };

@@ -20,7 +20,9 @@ const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
 const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
 const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
-const { ProcessGroups } = loadTs('src/core/tools/process-groups.ts');
+const { createChildRuns } = loadTs('src/core/session/child-runs.ts');
+const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
+const { createToolGate } = loadTs('src/core/session/tool-gate.ts');
 const { ChangeTracker } = loadTs('src/core/changes/change-tracker.ts');
 const { BlobStore } = loadTs('src/core/changes/blob-store.ts');
 
@@ -45,14 +47,16 @@ async function runBare(model, workdir, blobDir, withTracker) {
   const bus = new EventBus('bench');
   const changes = withTracker ? new ChangeTracker({ workdir, blobs: new BlobStore(blobDir), bus }) : undefined;
   let ids = 0;
+  // The session's ports, built as session/create-session.ts builds them (no transcript store on the bus).
+  const hooks = new HookRegistry();
   const services = {
     model,
     modelId: 'bench-model',
-    maxTokens: 16_000,
+    maxTokensFor: () => 16_000,
     workdir,
-    hooks: new HookRegistry(),
-    permissions: new PermissionPolicy({ workdir, mode: 'acceptEdits', trusted: true }),
-    approver: { ask: async () => ({ decision: 'deny', reason: 'benchmark' }) },
+    spawner: createChildRuns(() => services, { hooks, ...(changes ? { changes } : {}) }),
+    features: createRunFeatures(['prompt_cache']),
+    gate: createToolGate({ hooks, permissions: new PermissionPolicy({ workdir, mode: 'acceptEdits', trusted: true }), approver: { ask: async () => ({ decision: 'deny', reason: 'benchmark' }) } }),
     bus,
     limits: { ...DEFAULT_LIMITS, maxParallel: MAX_PARALLEL },
     baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000, ...(changes ? { changes } : {}) }),
@@ -60,8 +64,6 @@ async function runBare(model, workdir, blobDir, withTracker) {
     newAgentId: () => `child-${++ids}`,
     context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
-    processes: new ProcessGroups(),
-    ...(changes ? { changes } : {}),
   };
   const events = [];
   bus.subscribe((e) => {
