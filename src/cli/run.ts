@@ -12,7 +12,7 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { loadWorkspaceFiles } from './workspace-files';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, ROOT_AGENT_ID, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, replaySession, type ResumeState, isValidSessionId, readTranscript, defaultTranscriptRoot } from '../core/session';
+import { createSession, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -151,9 +151,7 @@ async function findSession(options: CliOptions, workdir: string, root: string): 
     if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${root})`;
   }
   if (!isValidSessionId(id)) return `not a session id: "${id}"`;
-  const events = await readTranscript(root, id);
-  if (!events) return `no session "${id}" in ${root}`;
-  return replaySession(id, events, ROOT_AGENT_ID);
+  return (await resumeState(root, id)) ?? `no session "${id}" in ${root}`;
 }
 
 function envNumber(raw: string | undefined): number | undefined | null {
@@ -166,7 +164,7 @@ function envNumber(raw: string | undefined): number | undefined | null {
 async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
   let line: { tokens_before: number; tokens_after: number } | undefined;
   const stop = session.bus.subscribe((e) => {
-    if (e.type === 'compacted' && e.agentId === ROOT_AGENT_ID) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
+    if (e.type === 'compacted' && isRootEvent(e)) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
   });
   try {
     await session.compact(signal);

@@ -3,7 +3,8 @@
  * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
  *
  *   a session          createSession (create-session.ts), its config and the Session it returns
- *   its transcript     replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
+ *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
+ *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
  *   settings helpers   workspace files (hooks, instructions), MCP configs, the sandbox, thinking notes
@@ -14,6 +15,7 @@
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export { replaySession, type ResumeState } from './replay';
+export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
