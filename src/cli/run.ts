@@ -10,9 +10,8 @@ import { headlessApprover } from './headless-approver';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
-import { loadWorkspaceFiles } from './workspace-files';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -62,7 +61,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
-  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
+  const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
   const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
   // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
   const note = thinkingNote(modelId, options.thinking);

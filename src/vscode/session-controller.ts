@@ -22,8 +22,7 @@ import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
-import { loadWorkspaceFiles } from './workspace-files';
-import { createSession, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -254,7 +253,7 @@ export class SessionController implements vscode.Disposable {
     const resume = this.resumeId ? await resumeState(transcriptRoot, this.resumeId) : undefined;
     const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
     // Project hooks only in a trusted workspace; trust granted later applies from the next session.
-    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
+    const workspaceFiles = await loadWorkspaceFiles({ workdir: folder.uri.fsPath, home: homedir(), trusted: vscode.workspace.isTrusted });
     const session = await createSession({
       ...workspaceFiles,
       ...(mcp ? { mcp } : {}),

@@ -7,7 +7,7 @@
  *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
- *   settings helpers   workspace files (hooks, instructions), MCP configs, the sandbox, thinking notes
+ *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
  * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
  * the editor builds lazily (session/model.ts), and the bubblewrap probe the CLI starts before anything else
@@ -18,6 +18,7 @@ export { replaySession, type ResumeState } from './replay';
 export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
+export { loadWorkspaceFiles, type WorkspaceFilesOptions } from './workspace-files';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';
