@@ -10,9 +10,8 @@ import { headlessApprover } from './headless-approver';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
-import { loadWorkspaceFiles } from './workspace-files';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, ROOT_AGENT_ID, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, replaySession, type ResumeState, isValidSessionId, readTranscript, defaultTranscriptRoot } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -62,7 +61,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
-  const workspaceFiles = await loadWorkspaceFiles(options, workdir, homedir());
+  const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
   const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
   // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
   const note = thinkingNote(modelId, options.thinking);
@@ -151,9 +150,7 @@ async function findSession(options: CliOptions, workdir: string, root: string): 
     if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${root})`;
   }
   if (!isValidSessionId(id)) return `not a session id: "${id}"`;
-  const events = await readTranscript(root, id);
-  if (!events) return `no session "${id}" in ${root}`;
-  return replaySession(id, events, ROOT_AGENT_ID);
+  return (await resumeState(root, id)) ?? `no session "${id}" in ${root}`;
 }
 
 function envNumber(raw: string | undefined): number | undefined | null {
@@ -166,7 +163,7 @@ function envNumber(raw: string | undefined): number | undefined | null {
 async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
   let line: { tokens_before: number; tokens_after: number } | undefined;
   const stop = session.bus.subscribe((e) => {
-    if (e.type === 'compacted' && e.agentId === ROOT_AGENT_ID) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
+    if (e.type === 'compacted' && isRootEvent(e)) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
   });
   try {
     await session.compact(signal);

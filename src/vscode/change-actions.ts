@@ -93,7 +93,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const live = this.controller.current;
     let report: Awaited<ReturnType<typeof revertSubagent>>;
     try {
-      report = await revertSubagent(target, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+      report = await revertSubagent(target, plan, live?.id === sessionId ? live : undefined);
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
       return;
@@ -156,7 +156,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     for (const plan of plans) {
       let report: Awaited<ReturnType<typeof revertSubagent>>;
       try {
-        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? { bus: live.bus, changes: live.changes } : undefined);
+        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? live : undefined);
       } catch (err) {
         void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
         return;

@@ -32,13 +32,14 @@ export class ChatProgress {
 
   constructor(
     private readonly stream: vscode.ChatResponseStream,
-    private readonly rootId: string,
+    /** The main agent's events (its text streams into the response). */
+    private readonly isRoot: (event: DelegateEvent) => boolean,
   ) {}
 
   onEvent(event: DelegateEvent): void {
     switch (event.type) {
       case 'text_delta':
-        if (event.agentId !== this.rootId || !event.text) return;
+        if (!this.isRoot(event) || !event.text) return;
         this.stream.markdown(this.afterLine ? `\n\n${event.text}` : event.text);
         this.afterLine = false;
         this.streamedText = true;

@@ -14,7 +14,6 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../core/events';
-import { ROOT_AGENT_ID } from '../core/session';
 import type { SessionListItem } from '../protocol';
 import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
@@ -23,8 +22,7 @@ import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
-import { loadWorkspaceFiles } from './workspace-files';
-import { createSession, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, replaySession, readTranscript } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -252,14 +250,14 @@ export class SessionController implements vscode.Disposable {
     const settings = readSettings();
     const contextWindow = settings.contextWindow ?? selection.contextWindow;
     const transcriptRoot = transcriptRootOf(this.context);
-    const resumeEvents = this.resumeId ? await readTranscript(transcriptRoot, this.resumeId) : undefined;
+    const resume = this.resumeId ? await resumeState(transcriptRoot, this.resumeId) : undefined;
     const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
     // Project hooks only in a trusted workspace; trust granted later applies from the next session.
-    const workspaceFiles = await loadWorkspaceFiles(folder.uri.fsPath, vscode.workspace.isTrusted);
+    const workspaceFiles = await loadWorkspaceFiles({ workdir: folder.uri.fsPath, home: homedir(), trusted: vscode.workspace.isTrusted });
     const session = await createSession({
       ...workspaceFiles,
       ...(mcp ? { mcp } : {}),
-      ...(this.resumeId && resumeEvents ? { resume: replaySession(this.resumeId, resumeEvents, ROOT_AGENT_ID) } : {}),
+      ...(resume ? { resume } : {}),
       ...(contextWindow ? { contextWindow } : {}),
       thinking: settings.thinking,
       ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),

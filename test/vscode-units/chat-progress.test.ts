@@ -21,7 +21,7 @@ function recordingStream(parts: Part[]): vscode.ChatResponseStream {
 describe('vscode/chat-progress', () => {
   it('names every subagent still running after each start and each finish (the Chat view spins only on the newest line)', () => {
     const parts: Part[] = [];
-    const progress = new ChatProgress(recordingStream(parts), ROOT);
+    const progress = new ChatProgress(recordingStream(parts), (e) => e.agentId === ROOT);
     const s = new Script();
     s.rootStart('Survey and configure.');
     s.taskStart(ROOT, null, 'tu-1', 'a', 'survey tests', 1);
@@ -46,7 +46,7 @@ describe('vscode/chat-progress', () => {
 
   it('streams the main agent’s text, a new paragraph after a subagent line, and never a subagent’s text', () => {
     const parts: Part[] = [];
-    const progress = new ChatProgress(recordingStream(parts), ROOT);
+    const progress = new ChatProgress(recordingStream(parts), (e) => e.agentId === ROOT);
     const s = new Script();
     s.rootStart('Go.');
     s.emit(ROOT, null, { type: 'text_delta', turn: 1, text: 'Handing it over.' });

@@ -6,13 +6,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
-import { loadWorkspaceFiles } from '../../src/vscode/workspace-files';
+import { loadWorkspaceFiles } from '../../src/core/session';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../support/is-child';
 
@@ -347,9 +348,9 @@ describe('Delegate in the extension host: hooks and project instructions', () =>
     const notices = Object.values(api.controller.snapshot().state.nodes).flatMap((n: ViewNode) => (n.kind === 'notice' ? [n.text] : []));
     assert.ok(notices.some((t) => /^Project instructions: CLAUDE\.md \(\d+ characters\)\.$/.test(t)), notices.join('\n'));
 
-    const untrusted = await loadWorkspaceFiles(workdir, false);
-    assert.equal(untrusted.commandHooks.groups.PreToolUse.length, 0, 'the workspace\'s hooks wait for trust');
-    assert.deepEqual(untrusted.commandHooks.problems, [
+    const untrusted = await loadWorkspaceFiles({ workdir, home: homedir(), trusted: false });
+    assert.equal(untrusted.commandHooks?.groups.PreToolUse.length, 0, 'the workspace\'s hooks wait for trust');
+    assert.deepEqual(untrusted.commandHooks?.problems, [
       { level: 'info', source: '.claude/settings.json', text: 'its hooks do not run until you trust this workspace (yours in ~/.claude/settings.json do)' },
     ]);
     assert.deepEqual(untrusted.instructions.files, ['CLAUDE.md']);

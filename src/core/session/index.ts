@@ -3,10 +3,11 @@
  * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
  *
  *   a session          createSession (create-session.ts), its config and the Session it returns
- *   its transcript     replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
+ *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
+ *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
- *   settings helpers   workspace files (hooks, instructions), MCP configs, the sandbox, thinking notes
+ *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
  * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
  * the editor builds lazily (session/model.ts), and the bubblewrap probe the CLI starts before anything else
@@ -14,8 +15,10 @@
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export { replaySession, type ResumeState } from './replay';
+export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
+export { loadWorkspaceFiles, type WorkspaceFilesOptions } from './workspace-files';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';

@@ -24,7 +24,7 @@ export interface RevertTarget {
   agentId: string;
 }
 
-/** The session open in this process, if it is the one being reverted. */
+/** The session open in this process, if it is the one being reverted: a host passes its Session as it is. */
 export interface LiveSession {
   bus: EventBus;
   changes: ChangeTracker;
