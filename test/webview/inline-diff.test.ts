@@ -5,15 +5,12 @@
  * test-artifacts/webview/inline-diff*.png and changes-bar*.png.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { changeDiff } from '../../src/core/changes/line-diff';
 import { createSessionView } from '../../src/view-model/session-view';
 import { applyEvents } from '../../src/view-model/session-view';
 import { runChanges } from '../../src/view-model/run-changes';
-import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, panelSuite, posted, send } from './browser';
 import { ROOT, Script } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
@@ -93,42 +90,25 @@ describe('seeing what changed', () => {
 
   describe('in the panel (headless Chromium)', function () {
     this.timeout(60_000);
-    let browser: Browser;
-    let page: Page;
-
-    before(async () => {
-      execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-      requireBrowser();
-      browser = await launch();
-      mkdirSync(ARTIFACTS, { recursive: true });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    beforeEach(async () => {
-      page = await openPanel(browser, undefined, { width: 420, height: 760 });
-    });
-    afterEach(async () => {
-      await page?.close();
-    });
+    const panel = panelSuite({ size: { width: 420, height: 760 } });
 
     it('an edit row: "+1 −1", the hunks in its detail (input JSON folded away), Open diff by keyboard', async () => {
-      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: editSession().take() });
-      await page.locator(`${item('task:tu-a')} > .task-text .task-title`).click();
-      const edit = page.locator(item('tool:a2'));
+      await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: editSession().take() });
+      await panel.page.locator(`${item('task:tu-a')} > .task-text .task-title`).click();
+      const edit = panel.page.locator(item('tool:a2'));
       await edit.waitFor();
       assert.equal((await edit.locator('.row-change-counts').innerText()).trim(), '+1 −1');
-      assert.equal((await page.locator(`${item('tool:a3')} .row-change-counts`).innerText()).trim(), '+3');
-      assert.equal(await page.locator(`${item('tool:a1')} .row-change-counts`).count(), 0, 'a read has no counts');
+      assert.equal((await panel.page.locator(`${item('tool:a3')} .row-change-counts`).innerText()).trim(), '+3');
+      assert.equal(await panel.page.locator(`${item('tool:a1')} .row-change-counts`).count(), 0, 'a read has no counts');
       // A refused or failed write has nothing to diff: no button.
-      assert.equal(await page.locator(`${item('tool:a2')} .row-diff`).isVisible(), true);
+      assert.equal(await panel.page.locator(`${item('tool:a2')} .row-diff`).isVisible(), true);
 
       // Keyboard: focus the row, Tab reaches its Open diff, Enter opens it; the row does not fold or unfold.
       await edit.focus();
-      await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className), 'row-diff');
-      await page.keyboard.press('Enter');
-      assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
+      await panel.page.keyboard.press('Tab');
+      assert.equal(await panel.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className), 'row-diff');
+      await panel.page.keyboard.press('Enter');
+      assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
       assert.equal(await edit.getAttribute('open'), null);
 
       await edit.locator('.tool-name').click();
@@ -140,36 +120,36 @@ describe('seeing what changed', () => {
       assert.equal(await edit.locator('details.detail-raw').getAttribute('open'), null, 'the raw input is one click away');
       assert.equal(await edit.locator('.detail-raw pre').isVisible(), false);
       await edit.locator('.detail-change .diff-open').click();
-      assert.deepEqual((await posted(page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
-      await page.waitForTimeout(200); // codicon font
-      await page.screenshot({ path: join(ARTIFACTS, 'inline-diff.png') });
-      await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = 'vscode-light');
-      await page.waitForTimeout(100);
-      await page.screenshot({ path: join(ARTIFACTS, 'inline-diff-light.png') });
+      assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
+      await panel.page.waitForTimeout(200); // codicon font
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'inline-diff.png') });
+      await panel.page.evaluate(() => (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = 'vscode-light');
+      await panel.page.waitForTimeout(100);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'inline-diff-light.png') });
     });
 
     it('the run\'s end: one "3 files changed" bar with Review, Keep and Revert (none while it runs)', async () => {
       const s = editSession(false);
-      await send(page, { type: 'snapshot', state: createSessionView(), running: true }, { type: 'events', events: s.take() });
-      const bar = page.locator('.changes-bar');
+      await send(panel.page, { type: 'snapshot', state: createSessionView(), running: true }, { type: 'events', events: s.take() });
+      const bar = panel.page.locator('.changes-bar');
       assert.equal(await bar.isVisible(), false, 'not while the run goes on');
       s.rootText(2, 'Done: retries are 5, tested, and the README says so.');
       s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 2, toolCalls: 2, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });
-      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false });
+      await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: false });
       await bar.waitFor();
       assert.equal(await bar.locator('.changes-bar-label').innerText(), '3 files changed');
       assert.equal(await bar.locator('.changes-bar-counts').innerText(), '+5 −2');
       assert.match(await bar.locator('.changes-bar-note').innerText(), /1 file changed by the main agent itself/);
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(ARTIFACTS, 'changes-bar.png') });
+      await panel.page.waitForTimeout(200);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-bar.png') });
       await bar.locator('[data-action="review"]').click();
       await bar.locator('[data-action="revert"]').click();
-      assert.deepEqual((await posted(page)).slice(-2), [{ type: 'review_changes' }, { type: 'revert_agents', agentIds: ['agent-a'] }]);
+      assert.deepEqual((await posted(panel.page)).slice(-2), [{ type: 'review_changes' }, { type: 'revert_agents', agentIds: ['agent-a'] }]);
       await bar.locator('[data-action="keep"]').click();
       assert.equal(await bar.isVisible(), false, 'Keep puts it away');
       // The next run (a new prompt) starts with no bar.
       s.rootStart('And the delay?');
-      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: true });
+      await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: true });
       assert.equal(await bar.isVisible(), false);
     });
   });

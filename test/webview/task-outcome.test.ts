@@ -4,72 +4,52 @@
  * "Re-run with an edited prompt…". Screenshot in test-artifacts/webview/task-failed-retry.png.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { createSessionView } from '../../src/view-model/session-view';
-import { ARTIFACTS, launch, openPanel, posted, requireBrowser, ROOT_DIR, send } from './browser';
+import { ARTIFACTS, panelSuite, posted, send } from './browser';
 import { finishedSession, ROOT } from './fixtures';
 
 const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 describe('failures you can act on (headless Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let page: Page;
-
-  before(async () => {
-    execFileSync(process.execPath, [join(ROOT_DIR, 'scripts', 'build-webview.mjs')], { stdio: 'pipe' });
-    requireBrowser();
-    browser = await launch();
-    mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    page = await openPanel(browser, undefined, { width: 360, height: 900 });
-  });
-  afterEach(async () => {
-    await page?.close();
-  });
+  const panel = panelSuite({ size: { width: 360, height: 900 } });
 
   it('says why in plain words, stays open, and offers Retry and an edited re-run; a completed task offers neither', async () => {
     const s = finishedSession();
     // A fourth task the user stopped: "Stopped", with no "stopped by the user" beside it.
     s.taskStart(ROOT, null, 'tu-d', 'agent-d', 'Profile the suite', 1);
     s.childFinish('agent-d', ROOT, 'cancelled', 1, 0, [800, 50], '', 'stopped by the user');
-    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
-    const failed = page.locator(item('task:tu-c'));
+    await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
+    const failed = panel.page.locator(item('task:tu-c'));
     await failed.waitFor();
     assert.equal(await failed.locator(':scope > .task-text .task-reason').innerText(), "The model's servers were overloaded (retries ran out)");
     assert.equal(await failed.locator(':scope > .task-text .task-reason').getAttribute('title'), 'Model request failed: overloaded', 'the raw error on hover');
     assert.equal((await failed.locator(':scope > .task-text .row-state').innerText()).trim(), 'Failed');
     assert.equal(await failed.getAttribute('open'), '', 'a failed task stays open');
-    await page.locator(item('outcome:task:tu-c')).waitFor();
+    await panel.page.locator(item('outcome:task:tu-c')).waitFor();
 
-    const limited = page.locator(item('task:tu-b'));
+    const limited = panel.page.locator(item('task:tu-b'));
     assert.equal(await limited.locator(':scope > .task-text .task-reason').innerText(), 'It used all its 8 turns before finishing');
     assert.equal(await limited.getAttribute('open'), '');
 
-    const stopped = page.locator(item('task:tu-d'));
+    const stopped = panel.page.locator(item('task:tu-d'));
     assert.equal((await stopped.locator(':scope > .task-text .row-state').innerText()).trim(), 'Stopped');
     assert.equal(await stopped.locator(':scope > .task-text .task-reason').isVisible(), false, 'the word says it all');
-    assert.equal(await page.getByText('stopped by the user').count(), 0);
+    assert.equal(await panel.page.getByText('stopped by the user').count(), 0);
 
-    const done = page.locator(item('task:tu-a'));
+    const done = panel.page.locator(item('task:tu-a'));
     assert.equal(await done.locator(':scope > .task-text .task-retry').isVisible(), false);
     assert.equal(await done.getAttribute('open'), null, 'a completed task closes');
 
-    await page.waitForTimeout(200); // codicon font
-    await page.screenshot({ path: join(ARTIFACTS, 'task-failed-retry.png') });
+    await panel.page.waitForTimeout(200); // codicon font
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'task-failed-retry.png') });
     await failed.locator(':scope > .task-text [data-action="retry"]').click();
     await limited.locator(':scope > .task-text [data-action="rerun-edited"]').click();
     // Keyboard: Tab reaches the buttons; Enter activates without folding the row.
     await stopped.locator(':scope > .task-text [data-action="retry"]').focus();
-    await page.keyboard.press('Enter');
-    assert.deepEqual((await posted(page)).filter((m) => m.type === 'retry_task'), [
+    await panel.page.keyboard.press('Enter');
+    assert.deepEqual((await posted(panel.page)).filter((m) => m.type === 'retry_task'), [
       { type: 'retry_task', agentId: 'agent-c', edit: false },
       { type: 'retry_task', agentId: 'agent-b', edit: true },
       { type: 'retry_task', agentId: 'agent-d', edit: false },
