@@ -4,12 +4,12 @@
  * both spawn the built CLI against the local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
-import { localAction, runnerBundle } from '../support/local-action';
+import { localAction, releaseCheckout, runnerBundle } from '../support/local-action';
 
 describe('the GitHub Action', function () {
   this.timeout(90_000);
@@ -90,5 +90,20 @@ describe('the GitHub Action', function () {
     assert.equal(noKey.code, 1, noKey.stdout + noKey.stderr);
     assert.equal(noKey.outputs.status, 'error');
     assert.match(noKey.stdout, /::error::delegate exited with 1: no API key: set ANTHROPIC_API_KEY/);
+  });
+
+  it('a release checkout (no node_modules, no build) runs a delegation: the bundles are self-contained', async () => {
+    const release = releaseCheckout();
+    assert.ok(!existsSync(join(release, 'node_modules')));
+    for (const file of ['action.yml', 'bin/delegate.js', 'dist/cli/start.cjs', 'dist/action/index.js', 'dist/action/artifact.js']) assert.ok(existsSync(join(release, file)), file);
+    cli.api.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.text('Nothing here.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Look around.', description: 'look around' } }), reply.text('Looked.')] },
+    ]);
+    const run = await runnerBundle({ prompt: 'look', 'working-directory': cli.dirs.workdir, 'upload-transcript': 'false' }, cli.env(), release);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.outputs.status, 'completed');
+    assert.equal(run.outputs.result, 'Looked.');
+    assert.match(run.summary, /^\| look around \| general-purpose \| completed \| 2 \|/m);
   });
 });

@@ -7,8 +7,10 @@
  *                      INPUT_* variables, outputs and the summary through the GITHUB_OUTPUT / GITHUB_STEP_SUMMARY
  *                      files, the step's result its exit code
  * Both spawn the built CLI (bin/delegate.js), pointed by `env` at the test's Messages-API server.
+ *   releaseCheckout()  what `uses: OWNER/delegate@v1` gets: scripts/release-action.mjs's commit (HEAD's tree and
+ *                      dist/), extracted where no node_modules is above it
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,10 +37,10 @@ function scratch(): { dir: string; summary: string; artifacts: string } {
   return { dir, summary, artifacts };
 }
 
-function spawnRun(args: string[], env: Record<string, string | undefined>, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function spawnRun(args: string[], env: Record<string, string | undefined>, timeoutMs: number, cwd = REPO): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const clean = Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-    const child = spawn(process.execPath, args, { cwd: REPO, env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -80,13 +82,13 @@ function localOutputs(stdout: string): Record<string, string> {
   return out;
 }
 
-/** `node dist/action/index.js` with the runner's variables and files. */
-export async function runnerBundle(inputs: Record<string, string>, env: Record<string, string>): Promise<ActionRun> {
+/** `node dist/action/index.js` with the runner's variables and files; `root`: a checkout of a release (else this repository). */
+export async function runnerBundle(inputs: Record<string, string>, env: Record<string, string>, root = REPO): Promise<ActionRun> {
   const s = scratch();
   const output = join(s.dir, 'output');
   writeFileSync(output, '');
   const vars = { ...inputVars(inputs), GITHUB_STEP_SUMMARY: s.summary, GITHUB_OUTPUT: output, RUNNER_TEMP: s.dir, GITHUB_ACTIONS: 'true' };
-  const run = await spawnRun([join(REPO, 'dist', 'action', 'index.js')], { ...baseEnv(s.dir), ...vars, ...env }, 30_000);
+  const run = await spawnRun([join(root, 'dist', 'action', 'index.js')], { ...baseEnv(s.dir), ...vars, ...env }, 30_000, s.dir);
   return { ...run, summary: readFileSync(s.summary, 'utf8'), artifacts: s.artifacts, outputs: fileOutputs(readFileSync(output, 'utf8')) };
 }
 
@@ -102,4 +104,13 @@ function fileOutputs(text: string): Record<string, string> {
     i = end;
   }
   return out;
+}
+
+/** The release commit of the current build (scripts/release-action.mjs --skip-build --no-ref), as a plain folder. */
+export function releaseCheckout(): string {
+  const commit = execFileSync(process.execPath, ['scripts/release-action.mjs', '--skip-build', '--no-ref'], { cwd: REPO, encoding: 'utf8' }).trim();
+  const dir = mkdtempSync(join(tmpdir(), 'delegate-release-'));
+  const tar = execFileSync('git', ['archive', '--format=tar', commit], { cwd: REPO, maxBuffer: 512 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  return dir;
 }
