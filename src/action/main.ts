@@ -45,7 +45,7 @@ export async function run(): Promise<void> {
 }
 
 /** Why the step fails, or undefined when it passes. */
-export function failureOf(outcome: CliOutcome, failOnBudget: boolean): string | undefined {
+function failureOf(outcome: CliOutcome, failOnBudget: boolean): string | undefined {
   const r = outcome.result;
   if (!r) return `delegate exited with ${outcome.code ?? 'a signal'}: ${outcome.lastError.replace(/^delegate: /, '') || 'no result'}`;
   switch (r.status) {
