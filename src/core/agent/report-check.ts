@@ -119,7 +119,7 @@ function reasonAgainst(claim: ReportClaim, facts: Facts): string | undefined {
     case 'command':
       return commandReason(claim, facts);
     case 'done':
-      return facts.files.size || facts.changing.length ? undefined : 'nothing was changed: no file written, edited or deleted, and no command that could change files ran';
+      return facts.files.size || facts.changing.some(mayFix) ? undefined : 'nothing was changed: no file written, edited or deleted, and no command that could change files ran (test, lint and build runs make no fix)';
   }
 }
 
@@ -158,6 +158,12 @@ function commandReason(claim: Extract<ReportClaim, { kind: 'command' }>, facts: 
   }
   if (runs.some((r) => r.exitCode !== 0)) return undefined;
   return runs.length === 1 ? `\`${short((runs[0] as RanCommand).command)}\` exited 0` : `every ${what} in the record exited 0`;
+}
+
+/** A command that could have made a fix: not a plain test, lint, typecheck or build run (`eslint --fix` could). */
+function mayFix(command: string): boolean {
+  const check = Object.values(SUBJECT_COMMANDS).some((pattern) => pattern.test(command));
+  return !check || /--fix\b|--write\b|\bformat\b|\bfmt\b|-u\b|--update/.test(command);
 }
 
 function command(call: RecordedCall): unknown {

@@ -31,7 +31,7 @@ const re = (source: string): RegExp => new RegExp(source, 'giu');
 const NOT_A_CLAIM = new RegExp(
   [
     words("not|never|cannot|can't|nothing|none|neither|nor|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|isn't|aren't|won't|couldn't|unable|failed to|no(?!\\s+(?:lint |type |test |new )?(?:errors?|failures?|warnings?|issues?|problems?|regressions?))"),
-    words('should|could|would|might|may|must|will|shall|please|recommend(?:ed)?|suggest(?:ed)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already|asked|requested|expected|supposed|todo|next step|to verify|make sure|ensure'),
+    words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
     // German, French, Spanish
     words('nicht|kein|keine|keinen|keiner|nie|niemals|sollte|sollten|solltest|könnte|könnten|würde|würden|müsste|bitte|empfehle|werde|wird|wenn|falls|bereits'),
     words("ne|n'|pas|jamais|aucun|aucune|rien|devriez|devrait|pourriez|pourrait|faudrait|veuillez|pouvez|vais|va|si|recommande|suggère|déjà"),
@@ -43,6 +43,9 @@ const NOT_A_CLAIM = new RegExp(
   'iu',
 );
 
+/** "without errors", "sin errores": a pass said with a negation word. */
+const WITHOUT_ERRORS = /(?<![\p{L}])(?:without (?:any )?(?:errors?|failures?|warnings?|issues?)|sin (?:errores|fallos)|sans (?:erreurs?|échecs?)|ohne (?:Fehler|Warnungen))(?![\p{L}])/giu;
+
 /** An instruction to the reader, not a report: "Run `npm test`", "Update `a.ts` before merging". */
 const IMPERATIVE = /^(?:[-*•]\s+|\d+[.)]\s+)?(?:run|rerun|try|add|update|check|create|delete|remove|change|edit|open|see|use|look|consider|fix|implement|install|execute|verify|führe|führen|lance[zr]?|exécute[zr]?|ejecuta|ejecute|corre)(?![\p{L}])/iu;
 
@@ -51,14 +54,15 @@ const READ = words(
     'gelesen|angesehen|angeschaut|durchgesehen|geprüft|untersucht|lu|relu|examiné|consulté|parcouru|inspecté|' +
     'leí|leído|revisé|revisado|examiné|consulté|inspeccioné',
 ) + '|阅读了?|查看了?|读了|看了|检查了|閲覧|読みました|読んだ|読み込みました|確認しました|調べました|参照しました';
-const CREATED = words('created|generated|scaffolded|erstellt|angelegt|créé|créée|creé|creado|creada') + '|创建了?|新建了?|作成しました|作成した|新規作成';
+const CREATED = words('created|generated|scaffolded|erstellt|angelegt|créé|créée|creé|creado|creada') + '|创建了?|新建了?|作成し|新規作成';
 const CHANGED = words(
   'updated|modified|changed|edited|fixed|patched|refactored|rewrote|rewritten|adjusted|tweaked|amended|replaced|bumped|extended|wrote|written|added|implemented|renamed|corrected|' +
+    'raised|lowered|increased|decreased|switched|converted|migrated|moved|wired|inlined|extracted|simplified|cleaned up|reformatted|formatted|documented|applied|' +
     'geändert|aktualisiert|angepasst|bearbeitet|modifiziert|korrigiert|behoben|überarbeitet|ergänzt|umgeschrieben|hinzugefügt|geschrieben|' +
-    'modifié|modifiée|mis à jour|changé|édité|corrigé|ajusté|réécrit|ajouté|écrit|' +
+    'modifié|modifiée|mis à jour|changé|édité|corrigé|ajusté|réécrit|ajouté|écrit|appliqué|appliquée|' +
     'modifiqué|modificado|actualicé|actualizado|cambié|cambiado|edité|editado|corregí|corregido|ajusté|reescribí|añadí|agregué|escribí',
-) + '|修改了?|更新了?|编辑了?|改了|修复了?|调整了?|重写了?|添加了?|修正しました|変更しました|更新しました|編集しました|書き換えました|追加しました|修正した|変更した|更新した';
-const DELETED = words('deleted|removed|erased|gelöscht|entfernt|supprimé|supprimée|effacé|eliminé|eliminado|borré|borrado|quité') + '|删除了?|移除了?|削除しました|削除した';
+) + '|修改了?|更新了?|编辑了?|改了|修复了?|调整了?|重写了?|添加了?|新增了?|修正し|変更し|更新し|編集し|書き換え|追加し';
+const DELETED = words('deleted|removed|erased|gelöscht|entfernt|supprimé|supprimée|effacé|eliminé|eliminado|borré|borrado|quité') + '|删除了?|移除了?|削除し';
 /** "removed the import from a.ts", "added a test to b.ts": the file was changed, not deleted or created. */
 const FROM_OR_TO = new RegExp(`${words('from|to|in|into|aus|von|de|du|dans|à|en|a')}\\s*(?:the\\s+file\\s+)?$`, 'iu');
 
@@ -70,15 +74,15 @@ const FILE_VERBS: [FileVerb, RegExp][] = [
 ];
 
 /** Programs a backticked command starts with (anything else in backticks is a path or a quote). */
-const COMMAND_START = /^(?:[A-Z_]+=\S*\s+)*(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|python3?|pytest|pip|uv|go|cargo|make|cmake|ctest|tsc|eslint|prettier|jest|mocha|vitest|git|bash|sh|rspec|bundle|rake|gradle|\.\/gradlew|mvn|dotnet|ruff|mypy|pyright|flake8|black|php|phpunit|composer|swift|mix|\.\/[\w.-]+)(?:\s|$)/;
+const COMMAND_START = /^(?:[A-Z_]+=\S*\s+)*(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|python3?|pytest|pip|uv|go|cargo|make|cmake|ctest|tsc|eslint|prettier|jest|mocha|vitest|git|bash|sh|rspec|bundle|rake|gradle|\.\/gradlew|mvn|dotnet|ruff|mypy|pyright|flake8|black|php|phpunit|composer|swift|mix|curl|wget|docker|kubectl|terraform|helm|\.\/[\w.-]+)(?:\s|$)/;
 
-const RAN = words('ran|run|executed|invoked|re-ran|reran|ausgeführt|gestartet|exécuté|lancé|ejecuté|ejecutado|corrí') + '|运行了?|执行了?|跑了|実行しました|実行した';
+const RAN = words('ran|run|running|executed|invoked|re-ran|reran|verified|confirmed|ausgeführt|gestartet|überprüft|exécuté|lancé|vérifié|ejecuté|ejecutado|corrí|verifiqué|comprobé') + '|运行了?|执行了?|跑了|验证了|実行し';
 const PASSED = words(
-  'pass|passes|passed|passing|succeed|succeeds|succeeded|green|clean|works|compiles|bestehen|bestanden|erfolgreich|grün|durch|passent|réussissent|réussi|verts|pasan|pasaron|exitosas|correctamente',
+  'pass|passes|passed|passing|succeed|succeeds|succeeded|green|clean|works|compiles|ok|bestehen|bestanden|erfolgreich|grün|durch|passent|réussissent|réussi|verts|pasan|pasaron|exitosas|correctamente',
 ) + '|通过|成功|通りました|パスしました|成功しました|通過しました|グリーン';
-const FAILED = words('fail|fails|failed|failing|errors out|fehlgeschlagen|schlagen fehl|échouent|échoué|échoue|fallan|fallaron|falla') + '|失败|失敗しました|失敗した|落ちました';
+const FAILED = words('fail|fails|failed|failing|failures?|errors out|fehlgeschlagen|schlagen fehl|échouent|échoué|échoue|fallan|fallaron|falla') + '|失败|失敗しました|失敗した|落ちました';
 const SUBJECTS: [CheckSubject, RegExp][] = [
-  ['tests', re(words('tests?|test suite|specs?|unit tests|Tests|Testsuite|pruebas|tests unitaires') + '|测试|テスト|\\d+ (?:passing|failing)')],
+  ['tests', re(words('tests?|test suite|specs?|unit tests|Tests|Testsuite|pruebas|tests unitaires|\\d+ (?:passing|failing|passed|failed)') + '|测试|テスト')],
   ['typecheck', re(words('typecheck(?:s|ing)?|type-?checks?|type check|types|tsc|mypy|pyright'))],
   ['lint', re(words('lint(?:s|ing|er)?|eslint|ruff|flake8|clippy'))],
   ['build', re(words('build|builds|compiles|compilation|Build|compilación|compilation') + '|构建|编译|ビルド')],
@@ -119,7 +123,8 @@ function clausesOf(prose: string): string[] {
   const out: string[] = [];
   for (const line of prose.split('\n')) {
     // Sentence ends, keeping `a.ts` and 1.5 whole; inline code is kept whole too.
-    const parts = line.split(/(?<=[.!?])\s+(?=\S)|(?<=[。！？；;])|;\s+/u);
+    // …and at the conjunctions that start another statement ("since nothing imports it").
+    const parts = line.split(/(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|;\s+|\s+(?=(?:since|because|but|although|though|while|whereas|weil|aber|obwohl|parce que|mais|car|porque|pero|aunque|因为|但是|但|ので|けど|が、)\s)/u);
     for (const p of parts) if (p.trim()) out.push(p.trim());
   }
   return out;
@@ -132,7 +137,9 @@ interface Span {
 }
 
 function claimsOf(clause: string): ReportClaim[] {
-  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(clause) || IMPERATIVE.test(clause)) return [];
+  // A parenthesis says something beside the claim ("Deleted `x.ts` (nothing imported it)").
+  const bare = clause.replace(/\([^()]*\)/g, ' ').replace(WITHOUT_ERRORS, ' ');
+  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(bare) || IMPERATIVE.test(clause)) return [];
   const text = clause.length > MAX_CLAIM_CHARS ? `${clause.slice(0, MAX_CLAIM_CHARS - 1)}…` : clause;
   const { paths, commands, plain } = spansOf(clause);
   const claims: ReportClaim[] = [];
@@ -166,14 +173,17 @@ function claimsOf(clause: string): ReportClaim[] {
       const subject = SUBJECTS.find(([, pattern]) => matches(pattern, plain))?.[0];
       for (const c of commands) claims.push({ kind: 'command', outcome: o, command: c.value, ...(subject ? { subject } : {}), text });
     } else {
+      // A pass that admits failures ("mostly pass (2 flaky failures)") claims no clean run.
+      const admitsFailure = outcomes.some((m) => m.o === 'failed');
       for (const near of subjectsNearOutcomes(plain, outcomes)) {
-        if (near.outcome !== 'ran' || !paths.length) claims.push({ kind: 'command', outcome: near.outcome, subject: near.subject, text });
+        const outcome = near.outcome === 'passed' && admitsFailure ? 'failed' : near.outcome;
+        if (outcome !== 'ran' || !paths.length) claims.push({ kind: 'command', outcome, subject: near.subject, text });
       }
     }
   }
 
   // Done: "fixed", "implemented" (or a first-person change) with no file named.
-  if (!paths.length && !claims.length && (matches(DONE, plain) || (FIRST_PERSON.test(clause) && matches(re(CHANGED), plain)))) claims.push({ kind: 'done', text });
+  if (!paths.length && !claims.some((c) => c.kind === 'file') && (matches(DONE, plain) || (FIRST_PERSON.test(clause) && matches(re(CHANGED), plain)))) claims.push({ kind: 'done', text });
   return claims;
 }
 
