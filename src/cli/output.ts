@@ -140,6 +140,10 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'change_manifest':
         out.stderr(`${who}${formatManifest(event)}\n`);
         break;
+      case 'report_checked':
+        for (const u of event.unverified) out.stderr(`${who}[unverified] "${oneLine(u.claim, 160)}": ${u.reason}\n`);
+        if (event.defanged.length) out.stderr(`${who}[harness] instruction-shaped text defanged in the report: ${event.defanged.join(', ')}\n`);
+        break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);
         break;
