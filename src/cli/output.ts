@@ -38,6 +38,8 @@ export interface ResultObject {
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
     fork?: true;
+    /** Claims of its report that its record does not support (the `[unverified]` lines its parent read). */
+    unverified?: { claim: string; reason: string }[];
   }[];
   error?: string;
 }
@@ -69,6 +71,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       ...(s.changes
         ? { changes: { files: s.changes.files.map(({ path, action, added, removed }) => ({ path, action, added, removed })), commands: s.changes.commands } }
         : {}),
+      ...(s.unverified ? { unverified: s.unverified.map(({ claim, reason }) => ({ claim, reason })) } : {}),
     })),
     ...(result.error ? { error: result.error } : {}),
   };
