@@ -31,7 +31,7 @@ const re = (source: string): RegExp => new RegExp(source, 'giu');
 const NOT_A_CLAIM = new RegExp(
   [
     words("not|never|cannot|can't|nothing|none|neither|nor|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|isn't|aren't|won't|couldn't|unable|failed to|no(?!\\s+(?:lint |type |test |new )?(?:errors?|failures?|warnings?|issues?|problems?|regressions?))"),
-    words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
+    words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already (?:been )?(?:\\p{L}+ed|done|in place)|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
     // German, French, Spanish
     words('nicht|kein|keine|keinen|keiner|nie|niemals|sollte|sollten|solltest|könnte|könnten|würde|würden|müsste|bitte|empfehle|werde|wird|wenn|falls|bereits'),
     words("ne|n'|pas|jamais|aucun|aucune|rien|devriez|devrait|pourriez|pourrait|faudrait|veuillez|pouvez|vais|va|si|recommande|suggère|déjà"),
