@@ -90,9 +90,13 @@ const SUBJECTS: [CheckSubject, RegExp][] = [
 
 const DONE = re(
   words(
-    'fixed|implemented|resolved|done|applied the (?:fix|patch|changes?)|made the (?:requested )?changes?|behoben|implementiert|umgesetzt|repariert|erledigt|corrigé|implémenté|réparé|résolu|arreglé|arreglado|implementé|implementado|solucioné|solucionado|resuelto',
-  ) + '|已修复|修复了|已实现|实现了|已解决|解决了|已完成|修正しました|実装しました|解決しました|直しました|完了しました',
+    'fixed|implemented|resolved|applied the (?:fix|patch|changes?)|made the (?:requested )?changes?|behoben|implementiert|umgesetzt|repariert|corrigé|implémenté|réparé|résolu|arreglé|arreglado|implementé|implementado|solucioné|solucionado|resuelto',
+  ) + '|已修复|修复了|已实现|实现了|已解决|解决了|修正しました|実装しました|解決しました|直しました',
 );
+/*
+ * A bare "Done." / "Erledigt." / "完了しました" is not one: a child that only had to look says it too. A change
+ * claimed without a path is "fixed", "implemented", "resolved", "made the changes" or a first-person change verb.
+ */
 /** A first-person change with no path ("I updated the config", "J'ai changé la config"): a done claim too. */
 const FIRST_PERSON = /^(?:[-*•]\s+)?(?:i(?: have|'ve)?\s|we(?: have|'ve)?\s|ich habe|wir haben|j'ai|nous avons|he\s|hemos|我|私は|(?:updated|modified|changed|edited|refactored|rewrote|added|implemented|fixed)\s)/iu;
 

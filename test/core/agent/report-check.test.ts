@@ -18,6 +18,7 @@ describe('report claims', () => {
     assert.deepEqual(kinds('我修改了 `src/a.ts`，所有测试都通过了。'), ['changed src/a.ts', 'passed tests']);
     assert.deepEqual(kinds('`src/a.ts` を削除しました。ビルドも成功しました。'), ['deleted src/a.ts', 'passed build']);
     assert.deepEqual(kinds('Fixed.'), ['done']);
+    assert.deepEqual(kinds('Done.'), [], 'a bare "done" claims the task finished, not a change');
   });
 
   it('takes removing from / adding to a file as a change to it, and "0 failing" as a pass', () => {
