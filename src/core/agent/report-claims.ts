@@ -12,8 +12,8 @@
  * German, French, Spanish, Chinese and Japanese phrasings are recognised; anything else makes no claim.
  */
 
-export type FileVerb = 'read' | 'created' | 'changed' | 'deleted';
-export type CommandOutcome = 'ran' | 'passed' | 'failed';
+type FileVerb = 'read' | 'created' | 'changed' | 'deleted';
+type CommandOutcome = 'ran' | 'passed' | 'failed';
 export type CheckSubject = 'tests' | 'build' | 'lint' | 'typecheck';
 
 export type ReportClaim =
@@ -115,7 +115,7 @@ export function extractClaims(report: string): ReportClaim[] {
 }
 
 /** The report without what it quotes: fenced and indented code, `>` quotes, HTML comments. */
-export function proseOf(report: string): string {
+function proseOf(report: string): string {
   return report
     .replace(/<!--[\s\S]*?-->/g, '\n')
     .replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, '\n')
