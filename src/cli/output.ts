@@ -40,6 +40,8 @@ export interface ResultObject {
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
     fork?: true;
+    /** Claims of its report that its record does not support (the `[unverified]` lines its parent read). */
+    unverified?: { claim: string; reason: string }[];
   }[];
   error?: string;
 }
@@ -72,6 +74,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       ...(s.changes
         ? { changes: { files: s.changes.files.map(({ path, action, added, removed }) => ({ path, action, added, removed })), commands: s.changes.commands } }
         : {}),
+      ...(s.unverified ? { unverified: s.unverified.map(({ claim, reason }) => ({ claim, reason })) } : {}),
     })),
     ...(result.error ? { error: result.error } : {}),
   };
@@ -142,6 +145,10 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
       case 'change_manifest':
         out.stderr(`${who}${formatManifest(event)}\n`);
+        break;
+      case 'report_checked':
+        for (const u of event.unverified) out.stderr(`${who}[unverified] "${oneLine(u.claim, 160)}": ${u.reason}\n`);
+        if (event.defanged.length) out.stderr(`${who}[harness] instruction-shaped text defanged in the report: ${event.defanged.join(', ')}\n`);
         break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);

@@ -160,6 +160,8 @@ export type EventBody =
   | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number; diff?: string }
   /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
   | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
+  /** A finished subagent's report held to its record (agent/child-report.ts): claims it does not support, text defanged. */
+  | { type: 'report_checked'; unverified: { claim: string; reason: string }[]; defanged: string[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
   | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };
 

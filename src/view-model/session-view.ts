@@ -10,7 +10,7 @@
 import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
-import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
+import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfAgent, type Touched } from './store';
 import { messageText, preview } from './summarize';
 import { onThinking } from './thinking-rows';
 import { onWaiting, settleWaiting } from './waiting-notices';
@@ -123,6 +123,14 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'change_manifest':
       onChangeManifest(state, event, touched);
       break;
+    case 'report_checked': {
+      const task = taskOfAgent(state, event.agentId);
+      if (!task) break;
+      task.unverified = event.unverified;
+      task.defanged = event.defanged;
+      touched.add(task.id);
+      break;
+    }
     case 'changes_reverted':
       onChangesReverted(state, event, touched);
       break;

@@ -141,6 +141,9 @@ export interface TaskNode {
   children: string[];
   /** What it and its descendants changed and ran (its manifest, when it finished), and what reverts did. */
   changes?: TaskChanges;
+  /** Claims of its report that its record does not support, and instruction-shaped text defanged in it (`report_checked`). */
+  unverified?: { claim: string; reason: string }[];
+  defanged?: string[];
 }
 
 /** A manifest file on a task node, with what a revert did to it (the latest revert's word). */

@@ -13,6 +13,7 @@ import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeManifest } from '../changes/types';
+import type { UnverifiedClaim } from './report-check';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 export interface RunLimits {
@@ -184,6 +185,8 @@ export interface SubagentSummary {
   changes?: ChangeManifest;
   /** It was a fork of its parent (started from the parent's conversation). */
   fork?: boolean;
+  /** Claims of its report that its record does not support (agent/report-check.ts). */
+  unverified?: UnverifiedClaim[];
 }
 
 export interface AgentResult {
@@ -210,4 +213,6 @@ export interface AgentResult {
   changes?: ChangeManifest;
   /** It ran as a fork of its parent. */
   fork?: boolean;
+  /** A subagent's report claims its record does not support (set by the session's child runs). */
+  unverified?: UnverifiedClaim[];
 }
