@@ -104,7 +104,8 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'agent_started':
         if (event.parentId !== null) {
           labels.set(event.agentId, event.description ?? event.agentId);
-          out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}, depth ${event.depth})\n`);
+          if (event.segment) out.stderr(`[${label(event.agentId)}] resumed by ${event.resumedBy === 'user' ? 'the user' : 'its parent'} (subagent ${event.agentId}, segment ${event.segment})\n`);
+          else out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}${event.name ? ` "${event.name}"` : ''}, depth ${event.depth})\n`);
         }
         break;
       case 'tool_started':
