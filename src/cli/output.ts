@@ -36,6 +36,8 @@ export interface ResultObject {
     usage: Usage;
     cost_usd?: number;
     result: string;
+    /** Resumed by send_message or --agent: how many runs its figures add up. */
+    segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
@@ -62,6 +64,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       description: s.description,
       agent_type: s.agent_type,
       ...(s.fork ? { fork: true as const } : {}),
+      ...(s.segments ? { segments: s.segments } : {}),
       model: s.model,
       ...(s.cost_usd !== undefined ? { cost_usd: Number(s.cost_usd.toFixed(6)) } : {}),
       status: s.status,

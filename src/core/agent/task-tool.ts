@@ -144,10 +144,14 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       if (input.run_in_background && opts.background) {
         opts.background.children.start(firstId, description, spawner.run(call, firstId, opts.background.agentSignal));
         return {
-          content: `Started subagent ${firstId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
+          content: `Started subagent ${firstId}${input.name ? ` "${input.name}"` : ''} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
         };
       }
-      return spawner.run(call, firstId, ctx.signal);
+      if (!opts.directory) return spawner.run(call, firstId, ctx.signal);
+      // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
+      let lastId = firstId;
+      const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((lastId = child.agentId), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      return { ...result, content: `${result.content}\n${addressLine(lastId, input.name)}` };
     },
   };
 }
@@ -172,6 +176,11 @@ export function toToolResult(child: AgentResult, maxTurns: number, parentStopped
     case 'error':
       return { content: `The subagent failed: ${child.error ?? 'unknown error'}`, isError: true };
   }
+}
+
+/** The line under a child's result that names it for send_message and read_subagent. */
+export function addressLine(id: string, name: string | undefined): string {
+  return `[subagent ${id}${name ? ` "${name}"` : ''}: send_message and read_subagent reach it]`;
 }
 
 function firstLine(text: string): string {
