@@ -116,6 +116,23 @@ describe('send_message and read_subagent in a session', () => {
     second.session.close();
     model.assertDone();
   });
+
+  it('send_message{run_in_background}: returns at once; the resumed child\'s report arrives as a background note', async () => {
+    const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'draft it', description: 'drafter', name: 'drafter' } }] })
+      .script('default', { toolUses: [{ name: 'send_message', input: { to: 'drafter', message: 'now polish it', run_in_background: true } }] })
+      .script('default', (r) => {
+        assert.match(last(r), /Resumed subagent [0-9a-f]+ \\"drafter\\" .*in the background/);
+        return { text: 'waiting for the polish' };
+      })
+      .script('default', (r) => ({ text: `final: ${last(r).includes('polished draft') ? 'with the polish' : 'without'}` }))
+      .script('child', { text: 'rough draft' }, { text: 'polished draft', delayMs: 200 });
+    const { session } = await open(model);
+    const result = await session.run('go', new AbortController().signal);
+    assert.equal(result.result, 'final: with the polish');
+    model.assertDone();
+    session.close();
+  });
 });
 
 describe('child records, summaries, read_subagent input', () => {
