@@ -2,7 +2,7 @@
  * Addressable subagents through the built CLI and the real SDK (issue 16 §1–2): task's `name` (a reused one is
  * refused with the holder's id), send_message to a finished child (it resumes with its whole history: the server
  * sees its earlier messages and the new one) and to a running one (steering: its next request has the message),
- * read_subagent's pages (calls, files with diffs, transcript; offset; bad input), and `--resume S --agent ID`.
+ * read_subagent's pages (calls, files with diffs, transcript; offset; bad input), a pointer-only report's deliverable listed, and `--resume S --agent ID`.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -50,6 +50,7 @@ describe('delegate CLI: addressable subagents (send_message, read_subagent, --ag
   });
 
   it('send_message to a finished child resumes it with its whole history; the parent gets its new report; one subagents[] entry, 2 segments', async () => {
+    writeFileSync(join(cli.dirs.workdir, 'a.ts'), 'export const x = 1;\n');
     cli.api.route([
       { name: 'child', match: isChild, replies: [reply.text('FIRST REPORT: x is in a.ts'), reply.text('SECOND REPORT: y is in b.ts')] },
       {
@@ -76,6 +77,8 @@ describe('delegate CLI: addressable subagents (send_message, read_subagent, --ag
     // Same system prompt and tools as its first run.
     assert.equal(JSON.stringify(children[1]?.body.tools), JSON.stringify(children[0]?.body.tools));
     const parents = cli.api.messageRequests().filter(parentOf);
+    // a.ts is named but was not written by the child: no deliverable.
+    assert.doesNotMatch(results(parents[1]), /\[deliverables\]/);
     assert.match(results(parents[2]), /SECOND REPORT: y is in b\.ts/);
     assert.match(run.stderr, /resumed by its parent \(subagent [0-9a-f]+, segment 2\)/);
     const result = lastJsonLine(run.stdout);
@@ -151,6 +154,8 @@ describe('delegate CLI: addressable subagents (send_message, read_subagent, --ag
     const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'acceptEdits'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const parents = cli.api.messageRequests().filter(parentOf);
+    // The report only points at a file: the parent's task result lists it with its size.
+    assert.match(results(parents[1]), /^Done: see report\.md\n\n\[changes\] [^\n]+\n\[deliverables\] report\.md \(18 bytes\)\n\[subagent [0-9a-f]{8} "fixer"/);
     const calls1 = results(parents[2]);
     assert.match(calls1, /Files its result names: report\.md \(18 bytes\)/);
     assert.match(calls1, /tool calls 1–2 of 3:/);

@@ -68,4 +68,9 @@ export interface SubagentDirectory<Result> {
   resume(req: ResumeRequest<Result>, signal: AbortSignal): Promise<{ child: Result; result: ToolResult }>;
   /** One bounded page of a child's record, as text for the model. */
   page(req: PageRequest): Promise<ToolResult>;
+  /**
+   * A report that only points at a deliverable ("see report.md"): the line listing the files it names that were written
+   * since `since` (ms, the child's start), with their sizes; undefined otherwise.
+   */
+  deliverables(report: string, since: number): Promise<string | undefined>;
 }

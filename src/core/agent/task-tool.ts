@@ -149,9 +149,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       }
       if (!opts.directory) return spawner.run(call, firstId, ctx.signal);
       // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
-      let lastId = firstId;
-      const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((lastId = child.agentId), call.onChildFinished(child, d)) }, firstId, ctx.signal);
-      return { ...result, content: `${result.content}\n${addressLine(lastId, input.name)}` };
+      const since = Date.now();
+      let last: AgentResult | undefined;
+      const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      // A report that only points at a file ("see report.md") gets the file listed with its size.
+      const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last.result, since) : undefined;
+      return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };
     },
   };
 }

@@ -18,7 +18,7 @@ import type { ToolResult } from '../tools/types';
 import type { BlobStore } from '../changes/blob-store';
 import { textOf } from '../changes/change-manifest';
 import { unifiedDiff } from '../changes/line-diff';
-import type { ChangeManifest } from '../changes/types';
+import type { ChangedFile, ChangeManifest, CommandRun } from '../changes/types';
 import type { ChildRecord } from './child-records';
 
 export interface PageContext {
@@ -69,9 +69,7 @@ function callItems(events: readonly DelegateEvent[]): string[] {
 }
 
 async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: PageContext): Promise<string[]> {
-  let manifest: ChangeManifest | undefined;
-  for (const e of events) if (e.type === 'change_manifest') manifest = { files: e.files, commands: e.commands };
-  manifest ??= await ctx.live?.();
+  const manifest = recordedManifest(events) ?? (await ctx.live?.());
   if (!manifest) return [];
   const items: string[] = [];
   for (const f of manifest.files) {
@@ -87,6 +85,23 @@ async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: P
   }
   for (const c of manifest.commands) items.push(`ran \`${excerpt(c.command, 200)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`}; the files it changed are not listed one by one)`);
   return items;
+}
+
+/**
+ * Its manifests as one: within a process each is cumulative (the last wins per file); a session resumed in another
+ * process starts a new tracker, so files of earlier processes are kept, and every command is listed once.
+ */
+function recordedManifest(events: readonly DelegateEvent[]): ChangeManifest | undefined {
+  const files = new Map<string, ChangedFile>();
+  const commands = new Map<string, CommandRun>();
+  let any = false;
+  for (const e of events) {
+    if (e.type !== 'change_manifest') continue;
+    any = true;
+    for (const f of e.files) files.set(f.path, f);
+    for (const c of e.commands) commands.set(`${c.command}\0${c.exit_code}`, c);
+  }
+  return any ? { files: [...files.values()], commands: [...commands.values()] } : undefined;
 }
 
 function transcriptItems(events: readonly DelegateEvent[]): string[] {
@@ -123,8 +138,19 @@ function messageItem(n: number, message: MessageParam, outputs: ReadonlyMap<stri
   return `[${n}] ${message.role}: ${parts.join('\n  ')}`;
 }
 
+/** A short report (it only points somewhere: "see report.md") that names workspace files: the line listing them. */
+export async function deliverablesLine(report: string, workdir: string, since: number): Promise<string | undefined> {
+  if (report.length > POINTER_CHARS) return undefined;
+  // Written during the run (by a file tool or a command): a file it only read is no deliverable.
+  const files = await namedFiles(report, workdir, since - 10);
+  return files.length ? `[deliverables] ${files.join(', ')}` : undefined;
+}
+
+/** A report this short is a pointer, not the findings themselves. */
+const POINTER_CHARS = 300;
+
 /** Workspace files the result names by path (`report.md`, `docs/findings.md`), with their sizes. */
-async function namedFiles(result: string, workdir: string): Promise<string[]> {
+async function namedFiles(result: string, workdir: string, writtenSince?: number): Promise<string[]> {
   const found: string[] = [];
   const seen = new Set<string>();
   for (const m of result.matchAll(/(?:^|[\s`'"(<[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`'")>\],;:!?]|\.(?:\s|$))/g)) {
@@ -135,7 +161,7 @@ async function namedFiles(result: string, workdir: string): Promise<string[]> {
     const rel = relative(workdir, abs);
     if (rel.startsWith('..') || isAbsolute(rel)) continue;
     const info = await stat(abs).catch(() => undefined);
-    if (info?.isFile()) found.push(`${rel.split('\\').join('/')} (${info.size.toLocaleString('en-US')} bytes)`);
+    if (info?.isFile() && (writtenSince === undefined || info.mtimeMs >= writtenSince)) found.push(`${rel.split('\\').join('/')} (${info.size.toLocaleString('en-US')} bytes)`);
   }
   return found;
 }

@@ -14,7 +14,7 @@ import { BUILT_IN_AGENTS } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
 import { childSpec } from './agent-spec';
 import { ChildRecords, type ChildRecord } from './child-records';
-import { childPage } from './child-pages';
+import { childPage, deliverablesLine } from './child-pages';
 import type { BlobStore } from '../changes/blob-store';
 import type { ChangeTracker } from '../changes/change-tracker';
 import { withManifestFooter } from '../changes/change-manifest';
@@ -45,7 +45,13 @@ export function createSubagentDirectory(services: () => RunServices, o: Director
     find: (ref) => records.find(ref),
     childrenOf: (agentId) => records.childrenOf(agentId),
     claimName: (name, agentId) => records.claimName(name, agentId),
-    resume: (req, signal) => resumeChild(services(), o, req, signal),
+    resume: async (req, signal) => {
+      const since = Date.now();
+      const out = await resumeChild(services(), o, req, signal);
+      const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, services().workdir, since) : undefined;
+      return line ? { ...out, result: { ...out.result, content: `${out.result.content}\n${line}` } } : out;
+    },
+    deliverables: (report, since) => deliverablesLine(report, services().workdir, since),
     page: async (req) => {
       const r = records.find(req.id);
       if (!r) return { content: `No subagent "${req.id}" in this session`, isError: true };
