@@ -36,6 +36,8 @@ export interface ResultObject {
     usage: Usage;
     cost_usd?: number;
     result: string;
+    /** Resumed by send_message or --agent: how many runs its figures add up. */
+    segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
@@ -64,6 +66,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       description: s.description,
       agent_type: s.agent_type,
       ...(s.fork ? { fork: true as const } : {}),
+      ...(s.segments ? { segments: s.segments } : {}),
       model: s.model,
       ...(s.cost_usd !== undefined ? { cost_usd: Number(s.cost_usd.toFixed(6)) } : {}),
       status: s.status,
@@ -107,7 +110,8 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'agent_started':
         if (event.parentId !== null) {
           labels.set(event.agentId, event.description ?? event.agentId);
-          out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}, depth ${event.depth})\n`);
+          if (event.segment) out.stderr(`[${label(event.agentId)}] resumed by ${event.resumedBy === 'user' ? 'the user' : 'its parent'} (subagent ${event.agentId}, segment ${event.segment})\n`);
+          else out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}${event.name ? ` "${event.name}"` : ''}, depth ${event.depth})\n`);
         }
         break;
       case 'tool_started':

@@ -216,7 +216,13 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
     existing ?? ensureTaskNode(state, { agentId: e.parentId, toolUseId, name: 'task', input: { description: e.description, prompt: e.prompt }, time: e.time }, touched);
   task.agentId = e.agentId;
   if (e.description) task.description = e.description;
-  task.prompt = e.prompt;
+  // A resumed child (a new segment) keeps its node and first prompt; the message that resumed it is its own field.
+  if (e.segment) {
+    task.segments = e.segment;
+    task.lastMessage = e.prompt;
+    delete task.error;
+  } else task.prompt = e.prompt;
+  if (e.name) task.name = e.name;
   task.depth = e.depth;
   task.model = e.model;
   if (e.budget) task.budget = e.budget;

@@ -127,6 +127,11 @@ export interface TaskNode {
   background?: boolean;
   /** A fork: it started from its parent's conversation so far (task{fork: true}). */
   fork?: boolean;
+  /** Its name (task's `name`: send_message and read_subagent take it). */
+  name?: string;
+  /** Resumed with a message (send_message, the user's): how many runs the node holds (2, 3, …), and the last message. */
+  segments?: number;
+  lastMessage?: string;
   /** What it may spend: shown against what it spent while it runs. */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   startedAt: number;

@@ -83,6 +83,16 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     }),
     vscode.commands.registerCommand('delegate.compact', () => controller.compact()),
     vscode.commands.registerCommand('delegate.chooseModel', () => chooseModel(controller.models.catalog)),
+    // A task node's *Send a message…* (the webview posts the agent id; the text may come with it).
+    vscode.commands.registerCommand('delegate.messageSubagent', async (agentId: unknown, text?: unknown) => {
+      if (typeof agentId !== 'string' || agentId === '') return undefined;
+      const message =
+        typeof text === 'string'
+          ? text
+          : await vscode.window.showInputBox({ title: `Delegate: message subagent ${agentId}`, prompt: 'A finished subagent resumes with its history and this message; a running one reads it at its next turn.', ignoreFocusOut: true });
+      if (!message?.trim()) return undefined;
+      return controller.messageSubagent(agentId, message);
+    }),
     // The Chat view's "Show in Delegate panel" buttons.
     vscode.commands.registerCommand('delegate.revealAgent', (agentId: unknown) => typeof agentId === 'string' && view.reveal(agentId)),
   );

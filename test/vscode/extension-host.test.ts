@@ -17,6 +17,7 @@ import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../support/is-child';
+import { must } from '../support/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 
@@ -97,6 +98,28 @@ describe('Delegate in the extension host', () => {
     const transcript = api.controller.current?.store.sessionFile;
     assert.ok(transcript && existsSync(transcript), 'the transcript is in the extension\'s storage');
     assert.ok(readFileSync(transcript, 'utf8').includes('agent_finished'));
+  });
+
+  it('delegate.messageSubagent (a task node\'s Send a message…): the finished child resumes with its history on the same node', async () => {
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.text('Conclusion: notes.md has the reminder.'), reply.text('Follow-up: the reminder is about the canary.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Read notes.md and report.', description: 'read the notes' } }), reply.text('Done.')] },
+    ]);
+    await vscode.commands.executeCommand('delegate.ask', 'What do the notes say?');
+    const before = allTasks(api.controller.snapshot().state);
+    const agentId = must((must(before[0]) as TaskNode).agentId);
+    const result = (await vscode.commands.executeCommand('delegate.messageSubagent', agentId, 'USER-FOLLOW-UP: what is it about?')) as { result?: string } | undefined;
+    assert.equal(result?.result, 'Follow-up: the reminder is about the canary.');
+    server.assertAllConsumed();
+    const child = must(requests().filter(isChild).at(-1));
+    const sent = JSON.stringify(child.body.messages);
+    assert.ok(sent.includes('Conclusion: notes.md has the reminder.') && sent.includes('USER-FOLLOW-UP: what is it about?'), 'its history and the message');
+    const tasks = allTasks(api.controller.snapshot().state);
+    assert.equal(tasks.length, before.length, 'no new node');
+    const task = tasks[0] as TaskNode;
+    assert.equal(task.segments, 2);
+    assert.equal(task.status, 'completed');
+    assert.equal(task.result, 'Follow-up: the reminder is about the canary.');
   });
 
   it('asks before a subagent writes, naming the subagent; Deny leaves the file untouched', async () => {

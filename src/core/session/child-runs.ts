@@ -21,7 +21,7 @@ import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
 import { runAgent } from '../agent/loop';
 import { watchChildRecord } from '../agent/child-record';
 import { checkChildReport, withReportNotes } from '../agent/child-report';
-import type { ChildCall, RunServices, Spawner } from '../agent/types';
+import type { AgentSpec, ChildCall, RunServices, Spawner } from '../agent/types';
 import type { ReviewDecision, ReviewGate } from './review';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
@@ -95,7 +95,7 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // parent's own signal for a background child (which outlives the call).
   const watch = watchChildRecord(services.bus, agentId);
-  const child = await runAgent(spec, services, signal).finally(() => watch.stop());
+  const child = await runAgent(named(spec, o.name), services, signal).finally(() => watch.stop());
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
   const changes = await o.changes?.manifestOf(identity.agentId);
   if (changes) {
@@ -110,4 +110,9 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
   }
   return withReportNotes(withManifestFooter(o.toToolResult(child, signal.aborted), changes), checked);
+}
+
+/** The spec with the call's name (recorded on agent_started: send_message and read_subagent find it by it). */
+function named(spec: AgentSpec, name: string | undefined): AgentSpec {
+  return name ? { ...spec, name } : spec;
 }
