@@ -16,9 +16,8 @@
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
 import { ToolRegistry, type AnyTool, type Tool } from '../tools/types';
-import type { AgentSpec, ForkBase, RunServices } from './types';
+import type { AgentSpec, ForkBase, RunLimits } from './types';
 import type { AgentIdentity } from '../vocabulary';
-
 
 /** A fork's agent type (hooks, the CLI's `subagents[].agent_type`). */
 export const FORK_AGENT_TYPE = 'fork';
@@ -45,18 +44,19 @@ export interface ForkSpecInput {
   identity: AgentIdentity;
   prompt: string;
   toolUseId: string;
-  services: RunServices;
+  /** The session's subagent turn cap and default budget (a fork's limits). */
+  limits: Pick<RunLimits, 'subagentMaxTurns' | 'subagentBudget'>;
 }
 
 /** The fork's spec: the parent's, with its own identity, the parent's messages as history and a fork's limits. */
-export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services }: ForkSpecInput): AgentSpec {
+export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, limits }: ForkSpecInput): AgentSpec {
   // Spread first: anything the parent's requests carry (system prompt, web search, settings added later) stays.
   const spec: AgentSpec = { ...base.spec };
   delete spec.turnBase;
   delete spec.context;
   delete spec.color;
   delete spec.budget;
-  const budget = services.limits.subagentBudget;
+  const budget = limits.subagentBudget;
   return {
     ...spec,
     identity,
@@ -67,7 +67,7 @@ export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services
     // The parent's shared tools, then its task and task_output where the parent sends them (after web search).
     sharedTools: base.spec.sharedTools ?? base.spec.tools.names().length,
     canDelegate: false,
-    maxTurns: services.limits.subagentMaxTurns,
+    maxTurns: limits.subagentMaxTurns,
     toolUseId,
     modelId: base.modelId,
     agentType: FORK_AGENT_TYPE,

@@ -1,5 +1,5 @@
 /**
- * The agent loop, as a plain async function over (spec, services, signal); events go to the bus.
+ * The agent loop, as a plain async function over (spec, ports, signal); events go to the bus.
  *
  *   messages = [...history, user(prompt)]
  *   loop:
@@ -33,25 +33,27 @@ import { createTaskTool } from './task-tool';
 import type { ToolCallScope } from './tool-executor';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
-import type { AgentResult, AgentSpec, ForkBase, RunServices, SubagentSummary } from './types';
+import type { AgentResult, AgentSpec, ForkBase, ModelAccess, RunPorts, SubagentSummary } from './types';
+import type { CompactionDeps } from './compactor';
 import { addUsage, type AgentStatus } from '../vocabulary';
 
-export async function runAgent(spec: AgentSpec, services: RunServices, parentSignal: AbortSignal): Promise<AgentResult> {
+export async function runAgent(spec: AgentSpec, ports: RunPorts, parentSignal: AbortSignal): Promise<AgentResult> {
   const { identity } = spec;
   // The registry owns this agent's controller (linked to the parent's signal): cancel(id) stops just this one.
-  const live = services.agents.start(identity, parentSignal);
+  const live = ports.agents.start(identity, parentSignal);
   try {
-    return await loop(spec, services, live);
+    return await loop(spec, ports, live);
   } finally {
-    services.agents.end(identity.agentId);
+    ports.agents.end(identity.agentId);
   }
 }
 
-async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent): Promise<AgentResult> {
+async function loop(spec: AgentSpec, ports: RunPorts, live: RunningAgent): Promise<AgentResult> {
+  const { models, config } = ports;
   const started = live.startedAt;
   const { identity } = spec;
   const signal = live.signal;
-  const emit = agentEmitter(services.bus, identity.agentId, identity.parentId);
+  const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
   const usage = live.usage;
   const subagents: SubagentSummary[] = [];
   let costUsd: number | undefined;
@@ -63,17 +65,19 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     addCost(child.costUsd);
     subagents.push(...child.subagents, summarize(child, identity.agentId, description));
   };
-  const modelId = spec.modelId ?? services.modelId;
+  const modelId = spec.modelId ?? models.modelId;
   // An agent on another model compacts against that model's window (a smaller editor model fills sooner).
-  const ownWindow = modelId === services.modelId ? undefined : await services.model.contextWindow?.(modelId).catch(() => undefined);
-  const thinking = spec.thinking ?? services.thinking;
-  const modelServices = { ...services, modelId, ...(thinking !== undefined ? { thinking } : {}), ...(ownWindow ? { context: { ...services.context, window: ownWindow } } : {}) };
+  const ownWindow = modelId === models.modelId ? undefined : await models.model.contextWindow?.(modelId).catch(() => undefined);
+  const thinking = spec.thinking ?? models.thinking;
+  // This agent's model access: the session's model now, with its own model id and thinking.
+  const agentModel: ModelAccess = { model: models.model, modelId, maxTokensFor: (id) => models.maxTokensFor(id), ...(thinking !== undefined ? { thinking } : {}), features: models.features };
+  const compaction: CompactionDeps = { ...agentModel, context: ownWindow ? { ...config.context, window: ownWindow } : { ...config.context }, saveFullOutput: (id, content) => ports.outputs.saveFullOutput(id, content) };
   const background = new BackgroundChildren();
   // A fork's `task` call starts from this agent's conversation as it is at that call (fork.ts).
   const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });
   const tools: ToolRegistry =
-    identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, spawner: services.spawner, subagentMaxTurns: services.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
+    identity.depth < config.limits.maxDepth && spec.canDelegate !== false
+      ? spec.tools.with(createTaskTool({ parent: identity, spawner: ports.spawner, subagentMaxTurns: config.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
       : spec.tools;
   /** Reports of background children that finished since the last turn, as a note before the next request. */
   const deliverBackground = async (): Promise<void> => {
@@ -82,7 +86,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     messages.push({ role: 'user', content: [{ type: 'text', text: note }] });
     await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
   };
-  const scope: ToolCallScope = { identity, tools, services, emit, signal };
+  const scope: ToolCallScope = { identity, tools, gate: ports.gate, outputs: ports.outputs, limits: config.limits, emit, signal };
   // Budgets: checked at each turn; a wall-clock budget also aborts the step it runs out in (budget.ts).
   const steps = new StepSignals(signal);
   let budgetHit: string | undefined;
@@ -103,7 +107,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const meter = new ContextMeter(fixedTokens);
   /** Compaction: the hook before each request; replaces the conversation in place when it ran. */
   const compact = async (trigger: CompactionTrigger, turn: number): Promise<void> => {
-    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, modelServices, trigger);
+    const out = await compactIfNeeded({ messages, meter, fixedTokens, emit, signal, usage, turn }, compaction, trigger);
     if (out) messages.splice(0, messages.length, ...out);
   };
   const request = async (forcedFinal: boolean, turn: number, stepSignal: AbortSignal): Promise<Awaited<ReturnType<typeof streamTurn>>> => {
@@ -111,22 +115,22 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     const sent = messages.length;
     let response: Awaited<ReturnType<typeof streamTurn>>;
     try {
-      response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
+      response = await streamTurn(spec, agentModel, tools, messages, forcedFinal, turn, stepSignal, emit);
     } catch (err) {
       if (signal.aborted) throw err;
-      if (rejectsCacheControl(err) && services.features.has('prompt_cache')) {
+      if (rejectsCacheControl(err) && models.features.has('prompt_cache')) {
         // An Anthropic-compatible endpoint without prompt caching: off for the session, said once, the request again.
-        services.features.refuse('prompt_cache');
+        models.features.refuse('prompt_cache');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not accept prompt caching (cache_control): caching is off for this session' });
-      } else if (rejectsWebSearch(err) && services.features.has('web_search')) {
+      } else if (rejectsWebSearch(err) && models.features.has('web_search')) {
         // This endpoint has no server-side web search: off for the session, said once, the request again.
-        services.features.refuse('web_search');
+        models.features.refuse('web_search');
         await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });
       } else if (isPromptTooLong(err)) {
         // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
         await compact('overflow', turn);
       } else throw err;
-      response = await streamTurn(spec, modelServices, tools, messages, forcedFinal, turn, stepSignal, emit);
+      response = await streamTurn(spec, agentModel, tools, messages, forcedFinal, turn, stepSignal, emit);
     }
     meter.record(response.usage, sent);
     return response;
@@ -172,14 +176,14 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     ...(identity.description !== undefined ? { description: identity.description } : {}),
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
     ...(spec.fork ? { forkedFrom: spec.fork } : {}),
-    ...(identity.parentId === null ? { cwd: services.workdir } : {}),
+    ...(identity.parentId === null ? { cwd: config.workdir } : {}),
   });
   await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
 
   try {
     for (;;) {
       if (signal.aborted) return await finish('cancelled', partialText(messages));
-      budgetHit ??= budgetExceeded(spec.budget, usage, costUsd ?? 0, Date.now() - started, services.runSpend);
+      budgetHit ??= budgetExceeded(spec.budget, usage, costUsd ?? 0, Date.now() - started, ports.spend.runSpend);
       const overBudget = budgetHit;
       const forcedFinal = turns >= spec.maxTurns || overBudget !== undefined;
       await deliverBackground();
@@ -200,9 +204,9 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         throw err;
       }
       addUsage(usage, response.usage);
-      const cost = costOf(response.usage, modelId, services.prices);
+      const cost = costOf(response.usage, modelId, ports.spend.prices);
       addCost(cost);
-      services.runSpend?.add(cost);
+      ports.spend.runSpend?.add(cost);
       await emit({ type: 'usage', turn: turnNo, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
       // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
       const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
@@ -234,7 +238,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
         if (response.stopReason === 'refusal') return await finish('error', answer, `the model refused to answer${answer ? `: ${oneLine(answer)}` : ''}`);
         if (!forcedFinal && answer.trim() === '') return await finish('error', '', 'the model ended its turn without an answer (an empty response)');
         // Stop hooks may send it back to work, a few times at most (loop-hooks.ts).
-        const goOn = forcedFinal ? undefined : await services.gate.stopNote({ identity, emit, signal }, answer, stopNotes);
+        const goOn = forcedFinal ? undefined : await ports.gate.stopNote({ identity, emit, signal }, answer, stopNotes);
         if (goOn !== undefined) {
           stopNotes++;
           cutAnswer = '';
