@@ -49,7 +49,7 @@ export class RecordingPolicy implements PermissionChecker {
 }
 
 /** read_file and bash that answer from their input. */
-export function testBaseTools(): ToolRegistry {
+function testBaseTools(): ToolRegistry {
   return new ToolRegistry([fakeTool('read_file', 'read', (i) => `contents of ${String(i.path)}`), fakeTool('bash', 'exec', (i) => `ran ${String(i.command)}`)]);
 }
 
@@ -64,7 +64,7 @@ export function recordingBus(): { bus: EventBus; events: DelegateEvent[] } {
 }
 
 /** ModelAccess on `model` as `test-model`: 1,000 max tokens, prompt caching on, no server-side web search. */
-export function fakeModels(model: ModelPort): ModelAccess {
+function fakeModels(model: ModelPort): ModelAccess {
   return { model, modelId: 'test-model', maxTokensFor: () => 1000, features: createRunFeatures(['prompt_cache']) };
 }
 

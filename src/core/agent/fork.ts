@@ -29,7 +29,7 @@ export const FORK_PLACEHOLDER_RESULT = 'Forked at this call: the parent agent ru
 
 export const FORK_REFUSAL = 'A fork cannot delegate: do this part yourself with the other tools (task and task_output are refused in a fork).';
 
-export function forkDirective(toolUseId: string, prompt: string): string {
+function forkDirective(toolUseId: string, prompt: string): string {
   return [
     `You are a fork: a copy of the agent whose conversation is above, started by its task call ${toolUseId}. The calls of that last message are the parent's; it gets their results, you do not.`,
     '',

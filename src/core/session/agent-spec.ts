@@ -15,14 +15,14 @@ import type { AgentDefinition } from '../agents/agent-definition';
 import type { AgentIdentity } from '../vocabulary';
 
 /** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
-export function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
+function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
   const denied = new Set(def.disallowedTools ?? []);
   const allowed = def.tools ? new Set(def.tools) : undefined;
   return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
 }
 
 /** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`. */
-export function agentMayDelegate(def: AgentDefinition): boolean {
+function agentMayDelegate(def: AgentDefinition): boolean {
   if (def.disallowedTools?.includes('task')) return false;
   return def.tools === undefined || def.tools.includes('task');
 }
