@@ -1,10 +1,10 @@
 /**
  * Test wiring for the loop, one fake per port (agent/types.ts), so a test builds only the ports it uses:
  *
- *   fakeModels(model)  fakeConfig({limits})  fakeOutputs()  fakeGate({hooks, permissions, approver})
- *   recordingBus()     fakeChildRuns(…)      testBaseTools()
- *   makeRun(model, …)  all of them as RunPorts, for a test that runs the whole loop (real bus, hooks and loop;
- *                      in-memory tools and an allow-all, or scripted, policy)
+ *   fakeConfig({limits})  fakeOutputs()  fakeGate({hooks, permissions, approver})  recordingBus()
+ *   makeRun(model, …)     all the ports as RunPorts (with fakeModels, testBaseTools and the session's real child
+ *                         runs), for a test that runs the whole loop: real bus, hooks and loop; in-memory tools
+ *                         and an allow-all, or scripted, policy
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
