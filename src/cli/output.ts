@@ -25,6 +25,8 @@ export interface ResultObject {
   sandbox: 'bubblewrap' | 'none';
   subagents: {
     id: string;
+    /** The agent that ran it: the main agent's id (not itself in the list) or another subagent's. */
+    parent_id: string | null;
     description: string;
     agent_type: string;
     model: string;
@@ -56,6 +58,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     sandbox: sandbox.kind === 'bubblewrap' ? 'bubblewrap' : 'none',
     subagents: result.subagents.map((s) => ({
       id: s.id,
+      parent_id: s.parentId,
       description: s.description,
       agent_type: s.agent_type,
       ...(s.fork ? { fork: true as const } : {}),

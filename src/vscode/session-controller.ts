@@ -22,7 +22,7 @@ import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
-import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -60,6 +60,7 @@ export class SessionController implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly approver: EditorApprover,
     private readonly mcpServers?: EditorMcpServers,
+    private readonly questions?: UserQuestions,
   ) {
     this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
   }
@@ -277,6 +278,7 @@ export class SessionController implements vscode.Disposable {
       mode: settings.permissionMode,
       trusted: vscode.workspace.isTrusted,
       approver: this.approver,
+      ...(this.questions ? { questions: this.questions } : {}),
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,

@@ -68,7 +68,7 @@ describe('delegate CLI', function () {
     const childRequests = requests.filter(isChild);
     assert.equal(childRequests[0]?.body.messages?.length, 1, 'the child starts from exactly one message');
     assert.equal(firstUserText(childRequests[0] as RecordedRequest), 'Read notes.txt and report.');
-    assert.deepEqual(childRequests[0]?.body.tools?.map((t) => t.name), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'web_fetch']);
+    assert.deepEqual(childRequests[0]?.body.tools?.map((t) => t.name), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'web_fetch', 'ask_user']);
     assert.ok(JSON.stringify(childRequests[1]?.body).includes(CANARY), 'the child read the canary');
     for (const req of requests.filter((r) => !isChild(r))) {
       assert.ok(!JSON.stringify(req.body).includes(CANARY), 'the canary never reaches a parent request');

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
+import { quickPickPrompt } from '../../src/vscode/user-questions';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
@@ -123,6 +124,28 @@ describe('Delegate in the extension host', () => {
     const childResults = lastToolResults(requests().filter(isChild)[1] as RecordedRequest);
     assert.equal(childResults[0]?.is_error, true);
     assert.match(String(childResults[0]?.content), /denied/);
+  });
+
+  it('ask_user: a subagent\'s question is asked naming it, with its options; the answer is its tool result', async () => {
+    const asked: { title: string; question: string; options: string[] }[] = [];
+    api.questions.prompt = async (q, title) => {
+      asked.push({ title, question: q.question, options: q.options });
+      return '3000';
+    };
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'ask_user', input: { question: 'Which port?', options: ['8080', '3000'] } }), reply.text('using 3000')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Pick the port', description: 'pick port' } }), reply.text('ok')] },
+    ]);
+    try {
+      await api.controller.ask('Set up the server');
+    } finally {
+      api.questions.prompt = quickPickPrompt;
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(asked, [{ title: 'Delegate: subagent “pick port” asks', question: 'Which port?', options: ['8080', '3000'] }]);
+    const answer = lastToolResults(requests().filter(isChild).at(-1) as RecordedRequest)[0];
+    assert.equal(answer?.is_error, undefined);
+    assert.equal(answer?.content, 'The user answered: 3000');
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {

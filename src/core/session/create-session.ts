@@ -22,6 +22,7 @@ import { createChildRuns } from './child-runs';
 import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
+import { createAskUserTool, type UserQuestions } from '../tools/ask-user';
 import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
@@ -108,6 +109,8 @@ export interface SessionConfig {
   instructions?: ProjectInstructions;
   /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
   fetch?: HttpFetch;
+  /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
+  questions?: UserQuestions;
 }
 
 export interface Session {
@@ -220,6 +223,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
   })
     .with(webFetch)
+    // Where the host gives no way to ask (the CLI), the tool says so and the agent decides itself.
+    .with(createAskUserTool((id) => agents.get(id)?.identity, config.questions))
     // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
     .filter((name) => permissions.offers(name));
   const catalog = new ToolCatalog(baseTools);
