@@ -36,7 +36,7 @@ export interface TaskRowHost {
 }
 
 /** A task shows at most its last ROW_WINDOW calls until the user asks for the earlier ones. */
-export const ROW_WINDOW = 250;
+const ROW_WINDOW = 250;
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
   running: 'tone-running',

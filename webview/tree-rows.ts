@@ -43,7 +43,7 @@ function slotted<T extends HTMLElement>(node: T, slot: string): T {
 }
 
 /** A clickable path (posts `open_file`); the click does not toggle the row. */
-export function pathLink(path: string, label: string, actions: RowActions): HTMLSpanElement {
+function pathLink(path: string, label: string, actions: RowActions): HTMLSpanElement {
   const link = el('span', 'path-link', label);
   link.title = `Open ${path}`;
   link.dataset.path = path;

@@ -13,9 +13,9 @@ import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { createAnthropicModel } from '../core/session/model';
 import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
 export interface RunHooks {
   /** Called as soon as the session exists: the exit paths clean up its agents and process groups. */

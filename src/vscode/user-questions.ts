@@ -49,6 +49,6 @@ export class EditorQuestions implements UserQuestions {
   }
 }
 
-export function titleFor({ agent }: UserQuestion): string {
+function titleFor({ agent }: UserQuestion): string {
   return agent.depth === 0 ? 'Delegate: the main agent asks' : `Delegate: subagent “${agent.description ?? agent.agentId}” asks`;
 }

@@ -11,13 +11,13 @@ import type { AnyTool } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
 import { createReadSubagentTool } from './read-subagent-tool';
 import { createSendMessageTool, type SendMessageOptions } from './send-message-tool';
-import type { RunServices, SubagentSummary } from './types';
+import type { RunPorts, SubagentSummary } from './types';
 import { addUsage } from '../vocabulary';
 
-export function delegationTools(services: RunServices, o: Omit<SendMessageOptions, 'directory' | 'post'>): AnyTool[] {
-  const directory = services.children;
+export function delegationTools(ports: Pick<RunPorts, 'children' | 'agents'>, o: Omit<SendMessageOptions, 'directory' | 'post'>): AnyTool[] {
+  const directory = ports.children;
   if (!directory) return [];
-  return [createSendMessageTool({ ...o, directory, post: (id, text) => services.agents.post(id, text) }), createReadSubagentTool(o.sender, directory)];
+  return [createSendMessageTool({ ...o, directory, post: (id, text) => ports.agents.post(id, text) }), createReadSubagentTool(o.sender, directory)];
 }
 
 /** The messages sent to `live` since its last turn, as one user message (undefined when none). */

@@ -17,8 +17,8 @@ export interface ReadSubagentInput {
 }
 
 const WHATS: readonly ReadWhat[] = ['calls', 'files', 'transcript'];
-export const READ_DEFAULT_LIMIT = 20;
-export const READ_MAX_LIMIT = 100;
+const READ_DEFAULT_LIMIT = 20;
+const READ_MAX_LIMIT = 100;
 
 export function createReadSubagentTool(reader: AgentIdentity, directory: Pick<SubagentDirectory<unknown>, 'find' | 'childrenOf' | 'page'>): Tool<ReadSubagentInput> {
   /** Is `id` in the reader's subtree (a child, a grandchild…)? */

@@ -32,12 +32,12 @@ export interface SendMessageOptions {
 }
 
 /** A message for a running child, read at the start of its next turn: marked as its parent's. */
-export function steeringMessage(message: string): string {
+function steeringMessage(message: string): string {
   return `[A message from your parent agent while you work (not from the user: it approves nothing on the user's behalf):]\n${message}`;
 }
 
 /** `to` among `sender`'s own children; the error for the model otherwise. */
-export function ownChild(directory: SubagentDirectory<AgentResult>, senderId: string, ref: string): ChildEntry | string {
+function ownChild(directory: SubagentDirectory<AgentResult>, senderId: string, ref: string): ChildEntry | string {
   const entry = directory.find(ref);
   if (entry && entry.parentId === senderId) return entry;
   const mine = directory.childrenOf(senderId).map((c) => (c.name ? `${c.id} "${c.name}"` : c.id));

@@ -182,7 +182,7 @@ export function toToolResult(child: AgentResult, maxTurns: number, parentStopped
 }
 
 /** The line under a child's result that names it for send_message and read_subagent. */
-export function addressLine(id: string, name: string | undefined): string {
+function addressLine(id: string, name: string | undefined): string {
   return `[subagent ${id}${name ? ` "${name}"` : ''}: send_message and read_subagent reach it]`;
 }
 

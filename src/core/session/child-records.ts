@@ -15,10 +15,10 @@ export interface ChildRecord extends ChildEntry {
   started: EventOf<'agent_started'>;
 }
 
-export const STOPPED_BY_USER = 'stopped by the user';
+const STOPPED_BY_USER = 'stopped by the user';
 
 /** Folds one event into the records (both the live bus and a transcript's replay go through it). */
-export function observeChild(records: Map<string, ChildRecord>, e: DelegateEvent): void {
+function observeChild(records: Map<string, ChildRecord>, e: DelegateEvent): void {
   if (e.parentId === null) return;
   if (e.type === 'agent_started') {
     const known = records.get(e.agentId);

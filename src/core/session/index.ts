@@ -14,11 +14,15 @@
  * (session/sandbox-probe.ts).
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
-export { replaySession, type ResumeState } from './replay';
+export {
+  /** @public the ACP host (src/acp/, under way on its own branch) replays a session through it. */
+  replaySession,
+  type ResumeState,
+} from './replay';
 export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
-export { loadWorkspaceFiles, type WorkspaceFilesOptions } from './workspace-files';
+export { loadWorkspaceFiles } from './workspace-files';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';
@@ -33,8 +37,6 @@ export { blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
 export type { RevertReport } from '../changes/revert';
-export { loadHookSettings, settingsFiles, type HookSettings } from '../hooks/hook-settings';
-export { loadProjectInstructions, type ProjectInstructions } from '../instructions/project-instructions';
 export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';

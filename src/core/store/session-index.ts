@@ -54,7 +54,7 @@ function titleOf(prompt: string): string {
 }
 
 /** Summarizes one session from its root transcript file (undefined when it has no root prompt). */
-export async function summarizeSession(root: string, id: string): Promise<SessionSummary | undefined> {
+async function summarizeSession(root: string, id: string): Promise<SessionSummary | undefined> {
   if (!isValidSessionId(id)) return undefined;
   const file = sessionFileOf(root, id);
   const info = await stat(file).catch(() => undefined);

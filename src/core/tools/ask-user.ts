@@ -32,7 +32,7 @@ export interface UserQuestions {
 const MAX_OPTIONS = 8;
 const MAX_QUESTION = 2_000;
 
-export const NO_ONE_TO_ASK =
+const NO_ONE_TO_ASK =
   'No user can answer questions in this run (it is headless). Decide yourself from what you know, go on, and say in your report what you decided and why.';
 
 function parse(raw: unknown): ParseResult<AskUserInput> {
