@@ -75,11 +75,14 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.deepEqual(replayed.filter((k) => k !== 'usage_update' && k !== 'tool_call_update'), ['user_message_chunk', 'agent_thought_chunk', 'tool_call', 'agent_message_chunk']);
     assert.equal(messageText(again, sessionId), 'The notes say hello.');
     cli.api.script(reply.text('Still hello.'));
-    const next = await again.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('And now?') });
+    // Embedded context (a file the user attached) reaches the model with its uri.
+    const attached: ContentBlock = { type: 'resource', resource: { uri: 'file:///elsewhere/spec.md', text: 'EMBEDDED SPEC' } };
+    const next = await again.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...text('And now?'), attached] });
     assert.equal(next.stopReason, 'end_turn');
     const last = must(cli.api.messageRequests().at(-1));
     assert.equal(firstUserText(last), 'What do the notes say?');
     assert.equal(last.body.messages?.length, 5);
+    assert.match(contentText(last.body.messages?.at(-1)?.content), /And now\?\n\n<context uri="file:\/\/\/elsewhere\/spec\.md">\nEMBEDDED SPEC\n<\/context>/);
   });
 
   it('asks the client for every "ask": allow once writes, reject once and no answer do not; set_mode acceptEdits then asks nothing', async () => {
@@ -142,9 +145,13 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
       },
       // A never answers: only the cancel ends it (the client leaves the request).
       { name: 'A', match: (r) => isChild(r) && firstUserText(r).includes('CHILD-A'), replies: [reply.text('too late', { until: new Promise(() => undefined) })] },
-      { name: 'B', match: (r) => isChild(r) && firstUserText(r).includes('CHILD-B'), replies: [reply.text('hello from beta', { until: bMayAnswer })] },
+      {
+        name: 'B',
+        match: (r) => isChild(r) && firstUserText(r).includes('CHILD-B'),
+        replies: [reply.toolUse({ name: 'write_file', input: { path: 'beta.txt', content: 'beta\n' } }), reply.text('hello from beta', { until: bMayAnswer })],
+      },
     ]);
-    const client = await start({ capabilities: { subagents: {} } });
+    const client = await start({ capabilities: { subagents: {} }, permission: () => choose('allow_once') });
     const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
     const prompt = client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('delegate both') });
     const announced = (title: string) => client.waitFor((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'subagent_update' && n.update.title === title, `${title} announced`);
@@ -172,6 +179,10 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     // Each child's own traffic is under its own session id; the parent's text under the parent's.
     assert.match(contentTexts(updatesOf(client, bId, 'user_message_chunk').map((u) => ({ type: 'content' as const, content: u.content }))), /CHILD-B/);
     assert.equal(messageText(client, bId), 'hello from beta');
+    // B's own call and its question are in B's session, naming B.
+    assert.deepEqual(updatesOf(client, bId, 'tool_call').map((t) => [t.kind, t.title]), [['edit', 'Write beta.txt']]);
+    assert.deepEqual(client.permissions.map((p) => [p.sessionId, p.toolCall.title]), [[bId, 'Subagent "beta job" (general-purpose) wants to: Write beta.txt']]);
+    assert.equal(readFileSync(join(workdir, 'beta.txt'), 'utf8'), 'beta\n');
     assert.equal(messageText(client, sessionId), 'beta reported, alpha was stopped');
     assert.ok(!messageText(client, sessionId).includes('hello from beta'));
     const tasks = updatesOf(client, sessionId, 'tool_call');
