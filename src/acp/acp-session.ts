@@ -1,6 +1,6 @@
 /**
- * One ACP session: a Delegate session (same id, same transcript) with the client as its approver, its file access
- * and its audience.
+ * One ACP session: a Delegate session (same id, same transcript) with the client as its approver, its file access,
+ * the one ask_user asks, and its audience.
  *
  *   session/prompt ─▶ session.run(text) ─▶ bus ─▶ SessionUpdates ─▶ session/update …   ─▶ { stopReason, usage }
  *   session/cancel  on this id ─▶ the prompt's controller (every agent stops)
@@ -12,6 +12,7 @@ import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type 
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import { clientApprover, type AskClient } from './permissions';
+import { clientQuestions, type Elicit } from './questions';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
 export interface AcpSessionPorts {
@@ -19,6 +20,8 @@ export interface AcpSessionPorts {
   ask: AskClient;
   /** The client's fs, when it offers one. */
   fileOps?: FileOps;
+  /** The client's form elicitation, when it offers one: ask_user's questions. */
+  elicit?: Elicit;
   /** The client shows children as sessions of their own. */
   subagentSessions: boolean;
   /** A line for the agent's stderr (clients keep it in their logs). */
@@ -52,6 +55,7 @@ export class AcpSession {
       ...config,
       approver: clientApprover(config.workdir, routing, ports.ask),
       ...(ports.fileOps ? { fileOps: ports.fileOps } : {}),
+      ...(ports.elicit ? { questions: clientQuestions(routing, ports.elicit) } : {}),
       ...(resume ? { resume } : {}),
     });
     const blobs = new BlobStore(blobDirOf(session.store.sessionDir));

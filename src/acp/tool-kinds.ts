@@ -30,6 +30,7 @@ const LABEL: Record<string, string> = {
   web_search: 'Web search',
   bash: 'Run',
   task: 'Delegate',
+  ask_user: 'Ask',
 };
 
 /** The ACP kind of a call: by tool name, and for bash a lone `rm` / `mv` (git's too) as delete / move. */

@@ -24,6 +24,7 @@ export interface AcpClientOptions {
   permission?: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   readTextFile?: (request: acp.ReadTextFileRequest) => string | Promise<string>;
   writeTextFile?: (request: acp.WriteTextFileRequest) => void | Promise<void>;
+  elicit?: (request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>;
 }
 
 export interface AcpClient {
@@ -69,6 +70,10 @@ export async function startAcpClient(options: AcpClientOptions): Promise<AcpClie
     .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
       if (!options.readTextFile) throw acp.RequestError.methodNotFound('fs/read_text_file');
       return { content: await options.readTextFile(params) };
+    })
+    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+      if (!options.elicit) throw acp.RequestError.methodNotFound('elicitation/create');
+      return options.elicit(params);
     })
     .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
       if (!options.writeTextFile) throw acp.RequestError.methodNotFound('fs/write_text_file');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { methods, type ContentBlock, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
+import { methods, type ContentBlock, type CreateElicitationRequest, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
@@ -257,6 +257,27 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.deepEqual(writes, [{ path: file, content: 'edited buffer text\n' }]);
     assert.equal(readFileSync(file, 'utf8'), 'on disk\n', 'the client owns the write');
     assert.equal(client.permissions.length, 0);
+  });
+
+  it("asks ask_user's question as the client's form elicitation, naming the agent; the answer reaches the model", async () => {
+    cli.api.script(reply.toolUse({ name: 'ask_user', input: { question: 'Which colour for the button?', options: ['red', 'blue'] } }), reply.text('blue it is'));
+    const asked: CreateElicitationRequest[] = [];
+    const client = await start({
+      capabilities: { elicitation: { form: {} } },
+      elicit: (request) => {
+        asked.push(request);
+        return { action: 'accept', content: { answer: 'blue' } };
+      },
+    });
+    const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('style the button') });
+    const question = must(asked[0]);
+    assert.equal(question.mode, 'form');
+    assert.equal((question as { sessionId?: string }).sessionId, sessionId);
+    assert.equal(question.message, 'The main agent asks: Which colour for the button?');
+    const schema = (question as { requestedSchema: { properties?: Record<string, { oneOf?: { const: string }[] }> } }).requestedSchema;
+    assert.deepEqual(schema.properties?.answer?.oneOf?.map((o) => o.const), ['red', 'blue']);
+    assert.equal(resultText(lastToolResults(must(cli.api.messageRequests()[1]))[0]), 'The user answered: blue');
   });
 
   it('without a key, says how to set one (initialize lists the method; session/new asks to authenticate)', async () => {
