@@ -24,6 +24,8 @@ export interface AcpSessionPorts {
   elicit?: Elicit;
   /** The client shows children as sessions of their own. */
   subagentSessions: boolean;
+  /** The client shows `notice` updates (session.notices); otherwise notices go to stderr only. */
+  notices: boolean;
   /** A line for the agent's stderr (clients keep it in their logs). */
   log(line: string): void;
 }
@@ -91,7 +93,10 @@ export class AcpSession {
   /** Live from now on: the bus's events go to the client. */
   attach(): void {
     this.session.bus.subscribe(async (event) => {
-      if (event.type === 'notice') this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
+      if (event.type === 'notice') {
+        this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
+        if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });
+      }
       await this.updates.handle(event);
     });
   }

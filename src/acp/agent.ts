@@ -50,6 +50,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       },
       ask: (request, signal) => client.request(methods.client.session.requestPermission, request, { cancellationSignal: signal, stopWaitingOnCancel: true }),
       subagentSessions: clientCaps.subagents !== undefined && clientCaps.subagents !== null,
+      notices: clientCaps.session?.notices !== undefined && clientCaps.session.notices !== null,
       ...(clientCaps.elicitation?.form ? { elicit: (request, signal) => client.request(methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }) } : {}),
       log,
       ...(useClientFs ? { fileOps: clientFs(client, sessionId, fs?.readTextFile === true, fs?.writeTextFile === true) } : {}),

@@ -280,6 +280,18 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.equal(resultText(lastToolResults(must(cli.api.messageRequests()[1]))[0]), 'The user answered: blue');
   });
 
+  it("says the session's notices as notice updates where the client shows them (a folder's .mcp.json that cannot be used)", async () => {
+    writeFileSync(join(cli.dirs.workdir, '.mcp.json'), '{ not json');
+    cli.api.script(reply.text('ok'));
+    const client = await start({ capabilities: { session: { notices: {} } } });
+    const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('hi') });
+    const notice = must(updatesOf(client, sessionId, 'notice')[0]);
+    assert.equal(notice.severity, 'warning');
+    assert.match(notice.description ?? '', /\.mcp\.json/);
+    assert.match(client.stderr(), /delegate acp: warning: /);
+  });
+
   it('without a key, says how to set one (initialize lists the method; session/new asks to authenticate)', async () => {
     const client = await start({ env: { ANTHROPIC_API_KEY: '' } });
     assert.match(must(client.initialize.authMethods?.[0]).description ?? '', /ANTHROPIC_API_KEY/);
