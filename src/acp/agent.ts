@@ -33,10 +33,13 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
   const sessions = new Map<string, AcpSession>();
   let clientCaps: ClientCapabilities = {};
 
+  /** A session the client may prompt or set a mode on: a root one (a subagent's session is driven by its parent). */
   const find = (sessionId: string): AcpSession => {
     const direct = sessions.get(sessionId);
     if (direct) return direct;
-    for (const s of sessions.values()) if (s.owns(sessionId)) return s;
+    for (const s of sessions.values()) {
+      if (s.owns(sessionId)) throw RequestError.invalidRequest({ sessionId }, "a subagent's session takes no prompts or modes: its parent gives it its task (session/cancel stops it)");
+    }
     throw RequestError.sessionNotFound(sessionId);
   };
 

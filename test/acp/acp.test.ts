@@ -165,6 +165,8 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
       assert.deepEqual(n.update.state, { state: 'running' });
       assert.deepEqual(n.update.capabilities, { cancel: {} });
     }
+    // A child session is its parent's to drive: no prompt of the client's goes to it.
+    await assert.rejects(client.agent.request(methods.agent.session.prompt, { sessionId: aId, prompt: text('hi') }), /subagent's session takes no prompts/);
     await client.agent.notify(methods.agent.session.cancel, { sessionId: aId });
     const idle = (id: string) => client.waitFor((n) => n.update.sessionUpdate === 'subagent_update' && n.update.sessionId === id && n.update.state?.state === 'idle', `${id} idle`);
     const aIdle = await idle(aId);
