@@ -79,7 +79,11 @@ export class SessionUpdates {
     if (e.type === 'agent_started') return this.started(e, replay);
     const view = this.agents.get(e.agentId);
     if (!view) return;
-    if (view.sessionId === undefined) return this.fold(view, e);
+    if (view.sessionId === undefined) {
+      // A folded child's spend still counts in the session's cost.
+      if (e.type === 'usage') this.addCost(e.costUsd);
+      return this.fold(view, e);
+    }
     const sid = view.sessionId;
     switch (e.type) {
       case 'text_delta':
@@ -231,16 +235,20 @@ export class SessionUpdates {
 
   private async usage(view: AgentView, sid: string, e: EventOf<'usage'>): Promise<void> {
     const u = e.usage;
-    view.costUsd += e.costUsd ?? 0;
-    // The whole session's spend goes on the root's session, every agent's included.
-    const root = this.agents.get(this.o.rootAgentId);
-    if (root && root !== view) root.costUsd += e.costUsd ?? 0;
+    if (view.parentId !== null) view.costUsd += e.costUsd ?? 0;
+    this.addCost(e.costUsd);
     await this.o.send(sid, {
       sessionUpdate: 'usage_update',
       used: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens,
       size: this.o.contextWindow(),
       ...(view.costUsd > 0 ? { cost: { amount: round(view.costUsd), currency: 'USD' } } : {}),
     });
+  }
+
+  /** The whole session's spend goes on the root's session, every agent's included. */
+  private addCost(usd: number | undefined): void {
+    const root = this.agents.get(this.o.rootAgentId);
+    if (root) root.costUsd += usd ?? 0;
   }
 
   private parentSession(view: AgentView): string {

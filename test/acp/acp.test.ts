@@ -61,6 +61,8 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.equal(messageText(client, sessionId), 'The notes say hello.');
     const usage = updatesOf(client, sessionId, 'usage_update');
     assert.ok(usage.length >= 2 && usage.every((u) => u.used > 0 && u.size > 0));
+    assert.equal(usage.at(-1)?.cost?.currency, 'USD');
+    assert.ok((usage.at(-1)?.cost?.amount ?? 0) > (usage[0]?.cost?.amount ?? 0), 'the session cost grows with each response');
     assert.equal(await client.close(), 0);
     clients.splice(clients.indexOf(client), 1);
 
