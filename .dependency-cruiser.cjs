@@ -1,7 +1,7 @@
 /**
  * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
- *   hosts  src/cli/ src/vscode/ src/protocol.ts src/action/ (a later src/acp/)
+ *   hosts  src/cli/ src/vscode/ src/acp/ src/action/ src/protocol.ts
  *     │  import only ▼ core/session/index.ts (the face; session/model.ts and session/sandbox-probe.ts are
  *     │                 two pieces it leaves out so they load apart), core/events.ts, core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)

@@ -59,6 +59,7 @@ export const USAGE = `Usage: delegate -p PROMPT [options]
        delegate --resume ID | --continue  [-p PROMPT] [--compact]
        delegate --resume ID --agent AGENT -p MESSAGE   (a message to one of its subagents, which resumes)
        delegate revert --session ID --agent ID   (undo one subagent's file changes; see delegate revert --help)
+       delegate acp [--model ID] [--permission-mode MODE]   (an Agent Client Protocol agent on stdio: Zed, JetBrains…)
 
 Runs a coding agent in a folder; it can hand self-contained sub-jobs to subagents (the task tool).
 
@@ -234,4 +235,40 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
     },
   };
+}
+
+export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE]
+
+Runs Delegate as an Agent Client Protocol agent on stdin/stdout, for an editor that starts it (Zed, JetBrains
+IDEs, Neovim's CodeCompanion, Emacs' agent-shell). The client gives each session its folder; the modes it offers
+are the permission modes.
+
+Options:
+  --model ID                   the model (default: $DELEGATE_MODEL or claude-sonnet-5-5)
+  --permission-mode MODE       the first mode of each session: default | acceptEdits | plan | bypassPermissions
+  -h, --help                   this help
+
+Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL, XDG_DATA_HOME.`;
+
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode: PermissionMode } | { kind: 'help' } | { kind: 'error'; message: string };
+
+/** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
+export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (err) {
+    return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+  if (values.help) return { kind: 'help' };
+  const mode = values['permission-mode'] ?? 'default';
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
+  }
+  return { kind: 'acp', mode: mode as PermissionMode, ...(values.model ? { model: values.model } : {}) };
 }

@@ -4,7 +4,7 @@
  * stdout) is handled in exit-guard.ts: Ctrl-C cancels the run and exits 130, a second one forces it.
  */
 import { readFileSync } from 'node:fs';
-import { parseCliArgs, USAGE } from './args';
+import { ACP_USAGE, parseAcpArgs, parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
 import { probeBubblewrap } from '../core/session/sandbox-probe';
 
@@ -20,6 +20,19 @@ async function main(): Promise<void> {
       stdout: (text) => new Promise<void>((resolve) => void process.stdout.write(text, () => resolve())),
       stderr: (text) => void process.stderr.write(text),
     });
+    return;
+  }
+  if (process.argv[2] === 'acp') {
+    // The editor's agent (Agent Client Protocol on stdio): its own chunk, so `-p` runs never load the ACP SDK.
+    const acp = parseAcpArgs(process.argv.slice(3));
+    if (acp.kind === 'help') return void process.stdout.write(`${ACP_USAGE}\n`);
+    if (acp.kind === 'error') {
+      process.stderr.write(`delegate acp: ${acp.message}\n${ACP_USAGE.split('\n')[0]}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const { acpMain } = await import('../acp/main');
+    process.exitCode = await acpMain({ mode: acp.mode, ...(acp.model ? { model: acp.model } : {}) }, process.env);
     return;
   }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());

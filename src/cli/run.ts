@@ -197,7 +197,7 @@ async function compactNow(session: Session, options: CliOptions, out: Writers, s
 }
 
 /** DELEGATE_MODEL_ALIASES="sonnet=claude-sonnet-5-5,opus=…": agent definitions' `model` aliases. */
-function parseAliases(raw: string): Record<string, string> {
+export function parseAliases(raw: string): Record<string, string> {
   return Object.fromEntries(
     raw
       .split(',')

@@ -47,6 +47,7 @@ import { BlobStore, blobDirOf } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
 import { createBaseTools } from '../tools/base-tools';
 import { ProcessGroups } from '../tools/process-groups';
+import type { FileOps } from '../tools/types';
 import { createWebFetchTool } from '../tools/web-fetch';
 import { envProxyTakes, httpFetch, type HttpFetch } from '../llm/http-fetch';
 import { maxTokensFor } from '../llm/thinking';
@@ -114,6 +115,11 @@ export interface SessionConfig {
   fetch?: HttpFetch;
   /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
   questions?: UserQuestions;
+  /**
+   * How the file tools read and write (paths already confined): node:fs unless the host gives its own (an ACP
+   * client's buffers). The stale-write guard and the change journal work on what these return either way.
+   */
+  fileOps?: FileOps;
 }
 
 export interface Session {
@@ -230,6 +236,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
     launcher: sandbox,
     changes,
+    ...(config.fileOps ? { ops: config.fileOps } : {}),
   })
     .with(webFetch)
     // Where the host gives no way to ask (the CLI), the tool says so and the agent decides itself.

@@ -7,6 +7,7 @@
  *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
+ *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
  *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
  * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
@@ -33,7 +34,7 @@ export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
 export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
-export { blobDirOf, isContentHash } from '../changes/blob-store';
+export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
 export type { RevertReport } from '../changes/revert';
@@ -46,4 +47,6 @@ export { SessionBusyError } from '../store/session-lock';
 export { isValidSessionId, readTranscript } from '../store/transcript-reader';
 export { defaultTranscriptRoot } from '../store/transcript-store';
 export { findRipgrep } from '../tools/ripgrep';
+export type { FileInfo, FileOps } from '../tools/types';
+export { createNodeFileOps } from '../tools/node-file-ops';
 export { createHttpFetch } from '../llm/http-fetch';

@@ -1,0 +1,38 @@
+/**
+ * The file tools' FileOps through the ACP client, when it offers `fs/read_text_file` / `fs/write_text_file`: what
+ * the agent reads is what the user's editor holds (unsaved buffers included), and its writes go through the editor.
+ *
+ *   read_file / edit / write ─▶ (paths confined by the tools, as ever) ─▶ this FileOps ─▶ fs/read_text_file
+ *                                                                                     └▶ fs/write_text_file
+ *   stat / exists (is it a regular file, its mode) ─▶ node:fs, as without a client
+ *
+ * The stale-write guard and the change journal see the bytes returned here, so they judge the client's content.
+ * A side the client does not offer stays on node:fs.
+ */
+import { createNodeFileOps, type FileOps } from '../core/session';
+
+export interface ClientFs {
+  read?(path: string, signal?: AbortSignal): Promise<string>;
+  write?(path: string, content: string): Promise<void>;
+}
+
+export function clientFileOps(client: ClientFs): FileOps {
+  const local = createNodeFileOps();
+  const read = client.read;
+  const write = client.write;
+  return {
+    stat: (absPath) => local.stat(absPath),
+    exists: (absPath) => local.exists(absPath),
+    readFile: read
+      ? async (absPath, signal) => {
+          // The same refusal as on disk for what is not a regular file (a FIFO, a folder): nothing is asked.
+          const info = await local.stat(absPath);
+          if (info && info.type !== 'file') return local.readFile(absPath, signal);
+          return Buffer.from(await read(absPath, signal), 'utf8');
+        }
+      : (absPath, signal) => local.readFile(absPath, signal),
+    writeFileAtomic: write
+      ? (absPath, content) => write(absPath, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'))
+      : (absPath, content) => local.writeFileAtomic(absPath, content),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The core's "ask" as an ACP `session/request_permission`: every call the policy would ask about goes to the
+ * client, naming the agent that asks (the main agent, or which subagent), with four options:
+ *
+ *   allow once ─▶ allow      allow always ─▶ allow_session (the policy remembers it for the session)
+ *   reject once ─▶ deny      reject always ─▶ deny, and this tool is refused without asking for the session
+ *
+ * No answer is never an allow: a cancelled request, a closed connection, an unknown option id or an aborted call
+ * are all a deny.
+ */
+import type { Approver, ToolCallRequest } from '../core/session';
+import type { PermissionDecision } from '../core/vocabulary';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
+import { locationsOf, toolKindOf, toolTitle } from './tool-kinds';
+
+export type AskClient = (request: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+
+export interface PermissionRouting {
+  /** The ACP session the asking agent's updates go to. */
+  sessionOf(agentId: string): string;
+  /** "the main agent", `subagent "…" (type)`. */
+  describeAgent(agentId: string): string;
+}
+
+export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
+  { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },
+  { optionId: 'reject_always', name: 'Reject for this session', kind: 'reject_always' },
+];
+
+export function clientApprover(workdir: string, routing: PermissionRouting, ask: AskClient): Approver {
+  /** Tools the user rejected for the session. */
+  const rejected = new Set<string>();
+  return {
+    async ask(request: ToolCallRequest, reason: string, signal: AbortSignal) {
+      if (rejected.has(request.toolName)) return { decision: 'deny', reason: `the user rejected ${request.toolName} for this session` };
+      const who = routing.describeAgent(request.agent.agentId);
+      let optionId: string | undefined;
+      try {
+        const response = await ask(
+          {
+            sessionId: routing.sessionOf(request.agent.agentId),
+            toolCall: {
+              toolCallId: request.toolUseId,
+              title: `${who[0]?.toUpperCase() ?? ''}${who.slice(1)} wants to: ${toolTitle(request.toolName, request.summary)}`,
+              kind: toolKindOf(request.toolName, request.input),
+              status: 'pending',
+              locations: locationsOf(workdir, request.paths),
+              rawInput: request.input,
+              content: [{ type: 'content', content: { type: 'text', text: reason } }],
+            },
+            options: [...PERMISSION_OPTIONS],
+            _meta: { delegate: { agentId: request.agent.agentId, parentId: request.agent.parentId, description: request.agent.description ?? null, agentType: request.agent.agentType ?? null, reason } },
+          },
+          signal,
+        );
+        optionId = response.outcome.outcome === 'selected' ? response.outcome.optionId : undefined;
+      } catch {
+        optionId = undefined;
+      }
+      return decide(optionId, request, rejected);
+    },
+  };
+}
+
+function decide(optionId: string | undefined, request: ToolCallRequest, rejected: Set<string>): { decision: PermissionDecision; reason?: string } {
+  switch (optionId) {
+    case 'allow_once':
+      return { decision: 'allow' };
+    case 'allow_always':
+      return { decision: 'allow_session' };
+    case 'reject_always':
+      rejected.add(request.toolName);
+      return { decision: 'deny', reason: `the user rejected ${request.toolName} for this session` };
+    case 'reject_once':
+      return { decision: 'deny', reason: 'the user rejected this call' };
+    default:
+      return { decision: 'deny', reason: 'no answer from the user (the request was cancelled); not allowed' };
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * The core's events as ACP `session/update` notifications, for one Delegate session (live, or its transcript
+ * replayed on session/load):
+ *
+ *   text_delta (live) / assistant message (replay) ─▶ agent_message_chunk     thinking ─▶ agent_thought_chunk
+ *   tool_started ─▶ tool_call (kind, title, locations)   file_changed ─▶ its diff   tool_finished ─▶ status, output
+ *   usage ─▶ usage_update (context used of the window, the session's cost)
+ *   a subagent, when the client has subagent sessions:  subagent_update on its parent's session (title = the task's
+ *        description, its agent type, running → idle with how it ended), then its own updates under its own id
+ *   a subagent otherwise: folded into its `task` call's content (task-summary.ts), rewritten as it works
+ *
+ * Which ACP session an agent's updates go to is decided here; permissions.ts and cancel ask the same map.
+ */
+import type { DelegateEvent, EventOf } from '../core/events';
+import type { AgentStatus, Usage } from '../core/vocabulary';
+import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
+import { newSummary, renderSummary, type ChildSummary } from './task-summary';
+import { locationsOf, toolKindOf, toolTitle } from './tool-kinds';
+
+export type SendUpdate = (sessionId: string, update: SessionUpdate) => Promise<void>;
+
+export interface UpdateOptions {
+  /** The root agent's ACP session (the Delegate session's id). */
+  sessionId: string;
+  rootAgentId: string;
+  workdir: string;
+  /** A file content the change journal kept, by hash (the diffs' old and new text). */
+  readBlob(hash: string): Promise<string | undefined>;
+  /** The client advertised `subagents`: children become sessions of their own. */
+  subagentSessions: boolean;
+  contextWindow(): number;
+  send: SendUpdate;
+}
+
+interface AgentView {
+  parentId: string | null;
+  description?: string;
+  agentType?: string;
+  /** Its own ACP session (the root's, or a child session); undefined when folded into a task call. */
+  sessionId?: string;
+  /** Folded: the summary it writes into, and the visible call that shows it. */
+  summary?: ChildSummary;
+  shownIn?: { sessionId: string; toolCallId: string; root: ChildSummary };
+  costUsd: number;
+}
+
+/** A tool's output shown in the client is cut here (the model got it whole, or as the tool cut it). */
+const MAX_OUTPUT_CHARS = 20_000;
+
+export class SessionUpdates {
+  private readonly agents = new Map<string, AgentView>();
+  /** Calls that showed a diff: their output is not shown over it. */
+  private readonly diffed = new Set<string>();
+
+  constructor(private readonly o: UpdateOptions) {
+    this.agents.set(o.rootAgentId, { parentId: null, sessionId: o.sessionId, costUsd: 0 });
+  }
+
+  /** The ACP session where this agent's permission requests and updates belong (its top visible ancestor's, folded). */
+  sessionOf(agentId: string): string {
+    const view = this.agents.get(agentId);
+    return view?.sessionId ?? view?.shownIn?.sessionId ?? this.o.sessionId;
+  }
+
+  /** The agent a child session stands for (session/cancel on it stops that child only). */
+  agentOfSession(sessionId: string): string | undefined {
+    for (const [agentId, view] of this.agents) if (view.sessionId === sessionId && agentId !== this.o.rootAgentId) return agentId;
+    return undefined;
+  }
+
+  /** "the main agent", or `subagent "find the config" (Explore)`: who asks, in permission requests. */
+  describeAgent(agentId: string): string {
+    const view = this.agents.get(agentId);
+    if (!view || view.parentId === null) return 'the main agent';
+    return `subagent "${view.description ?? agentId}"${view.agentType ? ` (${view.agentType})` : ''}`;
+  }
+
+  async handle(e: DelegateEvent, replay = false): Promise<void> {
+    if (e.type === 'agent_started') return this.started(e, replay);
+    const view = this.agents.get(e.agentId);
+    if (!view) return;
+    if (view.sessionId === undefined) {
+      // A folded child's spend still counts in the session's cost.
+      if (e.type === 'usage') this.addCost(e.costUsd);
+      return this.fold(view, e);
+    }
+    const sid = view.sessionId;
+    switch (e.type) {
+      case 'text_delta':
+        if (!replay && e.text) await this.o.send(sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: e.text } });
+        return;
+      case 'message':
+        if (!replay || e.message.role !== 'assistant' || typeof e.message.content === 'string') return;
+        for (const block of e.message.content) {
+          if (block.type === 'text' && block.text) await this.o.send(sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: block.text } });
+        }
+        return;
+      case 'thinking':
+        if (e.text) await this.o.send(sid, { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: e.text } });
+        return;
+      case 'tool_started':
+        return this.o.send(sid, {
+          sessionUpdate: 'tool_call',
+          toolCallId: e.toolUseId,
+          title: toolTitle(e.name, e.summary),
+          kind: toolKindOf(e.name, e.input),
+          status: 'in_progress',
+          locations: locationsOf(this.o.workdir, e.paths),
+          rawInput: e.input,
+        });
+      case 'file_changed':
+        return this.diff(sid, e);
+      case 'tool_finished':
+        return this.finished(sid, e);
+      case 'usage':
+        return this.usage(view, sid, e);
+      case 'agent_finished':
+        if (view.parentId === null) return;
+        return this.o.send(this.parentSession(view), {
+          sessionUpdate: 'subagent_update',
+          sessionId: sid,
+          state: { state: 'idle', ...stopOf(e.status, e.error), usage: acpUsage(e.usage) },
+          // Done: nothing left to cancel.
+          capabilities: null,
+        });
+      default:
+        return;
+    }
+  }
+
+  private async started(e: EventOf<'agent_started'>, replay: boolean): Promise<void> {
+    if (e.agentId === this.o.rootAgentId) {
+      // Live, the client sent the prompt itself; a replayed session shows it.
+      if (replay) await this.o.send(this.o.sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: e.prompt } });
+      return;
+    }
+    const parent = this.agents.get(e.parentId ?? this.o.rootAgentId);
+    const description = e.description ?? 'subagent';
+    const view: AgentView = { parentId: e.parentId, description, ...(e.agentType ? { agentType: e.agentType } : {}), costUsd: 0 };
+    this.agents.set(e.agentId, view);
+    if (!parent) return;
+    if (this.o.subagentSessions && parent.sessionId !== undefined) {
+      view.sessionId = `${this.o.sessionId}/${e.agentId}`;
+      await this.o.send(parent.sessionId, {
+        sessionUpdate: 'subagent_update',
+        sessionId: view.sessionId,
+        title: description,
+        description: e.agentType ? `${e.agentType} agent` : null,
+        state: { state: 'running' },
+        capabilities: replay ? null : { cancel: {} },
+        cwd: this.o.workdir,
+        _meta: { delegate: { agentId: e.agentId, agentType: e.agentType ?? null, depth: e.depth, model: e.model, toolCallId: e.toolUseId ?? null } },
+      });
+      await this.o.send(view.sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: e.prompt } });
+      return;
+    }
+    // Folded: into the parent's task call when the parent is visible, else into the parent's own summary.
+    view.summary = newSummary(description, e.agentType);
+    if (parent.sessionId !== undefined && e.toolUseId) {
+      view.shownIn = { sessionId: parent.sessionId, toolCallId: e.toolUseId, root: view.summary };
+    } else if (parent.summary && parent.shownIn) {
+      parent.summary.children.push(view.summary);
+      view.shownIn = parent.shownIn;
+    }
+    await this.showSummary(view);
+  }
+
+  private async fold(view: AgentView, e: DelegateEvent): Promise<void> {
+    const summary = view.summary;
+    if (!summary) return;
+    switch (e.type) {
+      case 'tool_started':
+        summary.steps.push({ id: e.toolUseId, title: toolTitle(e.name, e.summary) });
+        break;
+      case 'tool_finished': {
+        const step = summary.steps.find((s) => s.id === e.toolUseId);
+        if (!e.isError || !step) return;
+        step.failed = true;
+        break;
+      }
+      case 'message': {
+        if (e.message.role !== 'assistant' || typeof e.message.content === 'string') return;
+        const text = e.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+        if (!text) return;
+        summary.lastText = text;
+        break;
+      }
+      case 'agent_finished':
+        summary.state = e.status;
+        if (e.result) summary.lastText = e.result;
+        break;
+      default:
+        return;
+    }
+    await this.showSummary(view);
+  }
+
+  private async showSummary(view: AgentView, output?: string): Promise<void> {
+    const shown = view.shownIn;
+    if (!shown) return;
+    const text = renderSummary(shown.root) + (output ? `\n\n${cutOutput(output)}` : '');
+    await this.o.send(shown.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: shown.toolCallId, content: [textContent(text)] });
+  }
+
+  private async diff(sid: string, e: EventOf<'file_changed'>): Promise<void> {
+    const [before, after] = await Promise.all([this.text(e.before), this.text(e.after)]);
+    this.diffed.add(e.toolUseId);
+    await this.o.send(sid, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: e.toolUseId,
+      content: [{ type: 'diff', path: locationsOf(this.o.workdir, [e.path])[0]?.path ?? e.path, oldText: before ?? null, newText: after ?? '' }],
+    });
+  }
+
+  private text(hash: string | undefined): Promise<string | undefined> {
+    return hash ? this.o.readBlob(hash) : Promise.resolve(undefined);
+  }
+
+  private async finished(sid: string, e: EventOf<'tool_finished'>): Promise<void> {
+    const status = e.isError ? 'failed' : 'completed';
+    // A folded child's task call keeps its summary, the result under it.
+    const child = [...this.agents.values()].find((v) => v.shownIn?.toolCallId === e.toolUseId && v.summary === v.shownIn.root);
+    if (child) {
+      await this.showSummary(child, e.output);
+      return this.o.send(sid, { sessionUpdate: 'tool_call_update', toolCallId: e.toolUseId, status });
+    }
+    const keepDiff = this.diffed.delete(e.toolUseId) && !e.isError;
+    await this.o.send(sid, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: e.toolUseId,
+      status,
+      ...(keepDiff ? {} : { content: [textContent(e.name === 'bash' ? fence(cutOutput(e.output)) : cutOutput(e.output))] }),
+    });
+  }
+
+  private async usage(view: AgentView, sid: string, e: EventOf<'usage'>): Promise<void> {
+    const u = e.usage;
+    if (view.parentId !== null) view.costUsd += e.costUsd ?? 0;
+    this.addCost(e.costUsd);
+    await this.o.send(sid, {
+      sessionUpdate: 'usage_update',
+      used: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens,
+      size: this.o.contextWindow(),
+      ...(view.costUsd > 0 ? { cost: { amount: round(view.costUsd), currency: 'USD' } } : {}),
+    });
+  }
+
+  /** The whole session's spend goes on the root's session, every agent's included. */
+  private addCost(usd: number | undefined): void {
+    const root = this.agents.get(this.o.rootAgentId);
+    if (root) root.costUsd += usd ?? 0;
+  }
+
+  private parentSession(view: AgentView): string {
+    return this.agents.get(view.parentId ?? this.o.rootAgentId)?.sessionId ?? this.o.sessionId;
+  }
+}
+
+/** How an agent's end reads as an ACP stop reason. */
+export function stopReasonOf(status: AgentStatus): StopReason {
+  switch (status) {
+    case 'completed':
+      return 'end_turn';
+    case 'max_turns':
+      return 'max_turn_requests';
+    case 'budget_exceeded':
+      return 'max_tokens';
+    case 'cancelled':
+      return 'cancelled';
+    case 'error':
+      return 'end_turn';
+  }
+}
+
+function stopOf(status: AgentStatus, error: string | undefined): { stopReason: string; error?: { code: number; message: string } } {
+  return status === 'error' ? { stopReason: 'error', error: { code: -32603, message: error ?? 'the subagent failed' } } : { stopReason: stopReasonOf(status) };
+}
+
+export function acpUsage(u: Usage): { totalTokens: number; inputTokens: number; outputTokens: number; cachedReadTokens: number; cachedWriteTokens: number } {
+  const input = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+  return { totalTokens: input + u.output_tokens, inputTokens: input, outputTokens: u.output_tokens, cachedReadTokens: u.cache_read_input_tokens, cachedWriteTokens: u.cache_creation_input_tokens };
+}
+
+function textContent(text: string): ToolCallContent {
+  return { type: 'content', content: { type: 'text', text } };
+}
+
+function cutOutput(text: string): string {
+  return text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}\n… (${text.length - MAX_OUTPUT_CHARS} more characters)`;
+}
+
+function fence(text: string): string {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}\n${text}\n${ticks}`;
+}
+
+const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
