@@ -37,7 +37,7 @@ const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> 
   bypassPermissions: { name: 'Bypass permissions', description: 'Nothing asks (the workspace confinement and the deny list still hold)' },
 };
 
-export function isPermissionMode(id: string): id is PermissionMode {
+function isPermissionMode(id: string): id is PermissionMode {
   return (PERMISSION_MODES as readonly string[]).includes(id);
 }
 
@@ -140,7 +140,7 @@ export class AcpSession {
 }
 
 /** The prompt's blocks as the text the agent gets: embedded resources as tagged context, links as links. */
-export function promptText(blocks: readonly ContentBlock[]): string {
+function promptText(blocks: readonly ContentBlock[]): string {
   const parts: string[] = [];
   for (const block of blocks) {
     switch (block.type) {

@@ -22,7 +22,7 @@ export interface PermissionRouting {
   describeAgent(agentId: string): string;
 }
 
-export const PERMISSION_OPTIONS: readonly PermissionOption[] = [
+const PERMISSION_OPTIONS: readonly PermissionOption[] = [
   { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
   { optionId: 'allow_always', name: 'Allow for this session', kind: 'allow_always' },
   { optionId: 'reject_once', name: 'Reject', kind: 'reject_once' },

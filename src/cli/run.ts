@@ -13,7 +13,7 @@ import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { createAnthropicModel } from '../core/session/model';
 import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
-const DEFAULT_MODEL = 'claude-sonnet-5-5';
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 

@@ -47,6 +47,6 @@ export { SessionBusyError } from '../store/session-lock';
 export { isValidSessionId, readTranscript } from '../store/transcript-reader';
 export { defaultTranscriptRoot } from '../store/transcript-store';
 export { findRipgrep } from '../tools/ripgrep';
-export type { FileInfo, FileOps } from '../tools/types';
+export type { FileOps } from '../tools/types';
 export { createNodeFileOps } from '../tools/node-file-ops';
 export { createHttpFetch } from '../llm/http-fetch';
