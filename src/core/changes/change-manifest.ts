@@ -104,16 +104,27 @@ function linkedRuns(list: RecordedChange[]): RecordedChange[][] {
 
 /** The one-line footer (files first, then commands). */
 export function formatManifest(manifest: ChangeManifest): string {
-  const files = manifest.files.map((f) => {
-    const what = f.action === 'created' ? `created ${f.path} (+${f.added})` : f.action === 'deleted' ? `deleted ${f.path} (-${f.removed})` : `modified ${f.path} (+${f.added} -${f.removed})`;
-    return `${what}${byText(f.by)}${f.lost ? ' [cannot be reverted]' : ''}`;
-  });
-  const shown = files.length > FOOTER_FILES ? [...files.slice(0, FOOTER_FILES), `${files.length - FOOTER_FILES} more files`] : files;
+  const listed = manifest.files.slice(0, FOOTER_FILES);
+  // Files one call (or the same overlapping calls) changed side by side share one "by".
+  const files: string[] = [];
+  for (let i = 0; i < listed.length; ) {
+    const key = causeKey(listed[i]);
+    const group: string[] = [];
+    for (; i < listed.length && causeKey(listed[i]) === key; i++) {
+      const f = listed[i] as ChangedFile;
+      const what = f.action === 'created' ? `created ${f.path} (+${f.added})` : f.action === 'deleted' ? `deleted ${f.path} (-${f.removed})` : `modified ${f.path} (+${f.added} -${f.removed})`;
+      group.push(`${what}${f.lost ? ' [cannot be reverted]' : ''}`);
+    }
+    files.push(`${group.join(', ')}${byText(listed[i - 1]?.by)}`);
+  }
+  const shown = manifest.files.length > FOOTER_FILES ? [...files, `${manifest.files.length - FOOTER_FILES} more files`] : files;
   const commands = manifest.commands.map((c) => `ran \`${oneLine(c.command)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
   const parts = [...shown, ...commands];
   if (parts.length === 0) return '[changes] none';
   return `[changes] ${parts.join('; ')}`;
 }
+
+const causeKey = (f: ChangedFile | undefined): string => (f?.by ?? []).map((c) => c.toolUseId).join(' ');
 
 /** " by `sed -i …`"; with calls that overlapped, each of them. */
 function byText(by: ChangeCause[] | undefined): string {

@@ -1,0 +1,136 @@
+// The files bash commands change, found around each call by the change tracker's command watch, on the real
+// bash tool and node:fs: in a git work tree (a clean file's before is its index blob; a dirty one's a copy)
+// and in a plain folder; a touch is no change, a look is not scanned, overlapping calls are all named, write_file
+// running beside a command is not blamed on it, and the plan a revert makes puts every file back.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BlobStore } from '../../../src/core/changes/blob-store';
+import { ChangeTracker } from '../../../src/core/changes/change-tracker';
+import { formatManifest } from '../../../src/core/changes/change-manifest';
+import { applyRevert } from '../../../src/core/changes/revert';
+import { planRevert } from '../../../src/core/changes/revert-plan';
+import { EventBus, type DelegateEvent, type EventOf } from '../../../src/core/events';
+import { createBaseTools } from '../../../src/core/tools/base-tools';
+import type { ToolRegistry, ToolResult } from '../../../src/core/tools/types';
+
+const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
+
+for (const kind of ['git', 'plain'] as const) {
+  describe(`command watch (${kind} folder)`, () => {
+    let ws: string;
+    let blobs: BlobStore;
+    let tools: ToolRegistry;
+    let tracker: ChangeTracker;
+    let events: DelegateEvent[];
+    let n = 0;
+    const call = async (agentId: string, name: string, input: Record<string, unknown>): Promise<ToolResult> => {
+      const tool = tools.get(name);
+      assert.ok(tool);
+      const parsed = tool.parse(input);
+      assert.ok(parsed.ok, 'valid input');
+      return tool.execute(parsed.input, { signal: new AbortController().signal, agentId, toolUseId: `tu_${++n}` });
+    };
+    const bash = (agentId: string, command: string): Promise<ToolResult> => call(agentId, 'bash', { command });
+    const file = (rel: string): string => path.join(ws, rel);
+    const changed = (): EventOf<'file_changed'>[] => events.filter((e): e is EventOf<'file_changed'> => e.type === 'file_changed');
+
+    beforeEach(async () => {
+      const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-')));
+      ws = path.join(root, 'ws');
+      await fs.mkdir(path.join(ws, 'src'), { recursive: true });
+      await fs.writeFile(file('config.ts'), CONFIG);
+      await fs.writeFile(file('src/a.ts'), 'one\ntwo\nthree\n');
+      if (kind === 'git') {
+        await fs.writeFile(file('.gitignore'), 'dist/\n');
+        const git = (...args: string[]): void => void execFileSync('git', args, { cwd: ws, stdio: 'ignore' });
+        git('init', '-q');
+        git('add', '.');
+        git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+        // Dirty before any command: its before is a copy, not the index.
+        await fs.writeFile(file('src/a.ts'), 'one\ntwo\nthree\nfour\n');
+      }
+      const bus = new EventBus('s');
+      events = [];
+      bus.subscribe((e) => void events.push(e));
+      blobs = new BlobStore(path.join(root, 'data', 's', 'changes'));
+      tracker = new ChangeTracker({ workdir: ws, blobs, bus });
+      tools = createBaseTools(ws, { defaultTimeoutMs: 5000, maxTimeoutMs: 5000, maxOutputChars: 10_000, changes: tracker });
+      await bus.emit('main', null, { type: 'agent_started', prompt: 'p', depth: 0, model: 'm', cwd: ws });
+      await bus.emit('kid-a', 'main', { type: 'agent_started', prompt: 'a', description: 'fix config', depth: 1, model: 'm' });
+      await bus.emit('kid-b', 'main', { type: 'agent_started', prompt: 'b', description: 'tidy', depth: 1, model: 'm' });
+    });
+
+    it('journals what a command modified, created and deleted, with line counts and the command as cause; a revert plan puts it all back', async () => {
+      const r = await bash('kid-a', "sed -i 's/retries = 3/retries = 5/' config.ts && printf 'x\\ny\\n' > src/new.ts && rm src/a.ts && mkdir -p gen/deep && echo hi > gen/deep/g.txt");
+      assert.equal(r.exitCode, 0, r.content);
+      const got = changed().map((e) => `${e.action} ${e.path} +${e.added} -${e.removed} ${e.causes?.map((c) => `${c.agentId}:${c.command.slice(0, 6)}`).join(',')}`);
+      assert.deepEqual(got.sort(), [
+        'created gen/deep/g.txt +1 -0 kid-a:sed -i',
+        'created src/new.ts +2 -0 kid-a:sed -i',
+        `deleted src/a.ts +0 -${kind === 'git' ? 4 : 3} kid-a:sed -i`,
+        'modified config.ts +1 -1 kid-a:sed -i',
+      ]);
+      const manifest = await tracker.manifestOf('kid-a');
+      assert.equal(
+        formatManifest(manifest),
+        `[changes] modified config.ts (+1 -1), deleted src/a.ts (-${kind === 'git' ? 4 : 3}), created gen/deep/g.txt (+1), created src/new.ts (+2) by \`sed -i 's/retries = 3/retries = 5/' config.ts && printf 'x\\…\`; ` +
+          "ran `sed -i 's/retries = 3/retries = 5/' config.ts && printf 'x\\ny\\n' > src/new.ts &…` (exit 0)",
+      );
+      assert.equal(manifest.files.length, 4);
+      assert.deepEqual(await tracker.manifestOf('kid-b'), { files: [], commands: [] });
+
+      await bus('kid-a');
+      const plan = planRevert(events, 'kid-a');
+      assert.ok(!('error' in plan), JSON.stringify(plan));
+      const report = await applyRevert(plan, { blobs });
+      assert.deepEqual(report.files.map((f) => `${f.outcome} ${f.path}`).sort(), ['deleted gen/deep/g.txt', 'deleted src/new.ts', 'recreated src/a.ts', 'restored config.ts']);
+      assert.equal(await fs.readFile(file('config.ts'), 'utf8'), CONFIG);
+      assert.equal(await fs.readFile(file('src/a.ts'), 'utf8'), kind === 'git' ? 'one\ntwo\nthree\nfour\n' : 'one\ntwo\nthree\n', 'the dirty content, not the committed one');
+    });
+
+    it('a touch, a look and a change made between calls (the user) are not a command\'s changes', async () => {
+      await bash('kid-a', 'touch config.ts');
+      await bash('kid-a', 'ls && cat config.ts | wc -l');
+      await fs.writeFile(file('config.ts'), 'user edit\n');
+      await bash('kid-a', 'true');
+      assert.deepEqual(changed(), []);
+      // The next command's before is the user's content.
+      await bash('kid-a', 'echo more >> config.ts');
+      const [e] = changed();
+      assert.equal(e?.path, 'config.ts');
+      assert.equal((await blobs.get(String(e?.before)))?.toString(), 'user edit\n');
+    });
+
+    it('calls that overlap are each named as a possible cause, in both agents\' manifests; write_file meanwhile is not blamed', async () => {
+      await call('kid-b', 'read_file', { path: 'config.ts' });
+      const slow = bash('kid-a', 'sleep 0.4; echo a >> src/a.ts');
+      await new Promise((r) => setTimeout(r, 100));
+      const [, , w] = await Promise.all([slow, bash('kid-b', 'sleep 0.1; echo b > b.txt'), call('kid-b', 'write_file', { path: 'config.ts', content: 'written\n' })]);
+      assert.equal(w.isError, undefined, w.content);
+      const byPath = new Map(changed().map((e) => [e.path, e]));
+      assert.deepEqual(byPath.get('config.ts')?.causes, undefined, 'write_file\'s own change');
+      assert.deepEqual(byPath.get('b.txt')?.causes?.map((c) => c.agentId), ['kid-a', 'kid-b']);
+      assert.deepEqual(byPath.get('src/a.ts')?.causes?.map((c) => c.agentId), ['kid-a']);
+      const a = await tracker.manifestOf('kid-a');
+      assert.deepEqual(a.files.map((f) => f.path).sort(), ['b.txt', 'src/a.ts']);
+      assert.match(formatManifest(a), /created b\.txt \(\+1\) by `sleep 0\.4; echo a >> src\/a\.ts` or `sleep 0\.1; echo b > b\.txt` \(calls overlapped\)/);
+      assert.deepEqual((await tracker.manifestOf('kid-b')).files.map((f) => f.path).sort(), ['b.txt', 'config.ts']);
+    });
+
+    if (kind === 'git') {
+      it('ignored files are not watched', async () => {
+        await bash('kid-a', 'mkdir -p dist && echo x > dist/out.js && echo y > kept.txt');
+        assert.deepEqual(changed().map((e) => e.path), ['kept.txt']);
+      });
+    }
+
+    // The agent's end, which a revert plan needs.
+    async function bus(agentId: string): Promise<void> {
+      const last = events.at(-1);
+      events.push({ seq: (last?.seq ?? 0) + 1, time: Date.now(), sessionId: 's', agentId, parentId: 'main', type: 'agent_finished', status: 'completed', result: 'ok', turns: 1, usage: { input_tokens: 0, output_tokens: 0 } } as DelegateEvent);
+    }
+  });
+}
