@@ -2,7 +2,8 @@
  * Files a subagent changes through bash, end to end through the built CLI and the real SDK against the local
  * Messages-API server: `sed -i`, a created and a deleted file in a git work tree are in the task result's
  * `[changes]` footer and the JSON manifest with the command that made them, and `delegate revert` puts them
- * back; two parallel children whose commands overlap are both named; a folder outside git works the same.
+ * back; two parallel children whose commands overlap are both named; a folder outside git works the same; an
+ * MCP tool's write is found and reverted the same way.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { lastJsonLine, runDelegate } from '../support/run-cli';
 import { isChild } from '../support/is-child';
 import { cliSuite } from '../support/cli-suite';
 
+const WRITER = join(__dirname, '..', 'fixtures', 'mcp-writer-server.mjs');
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
 const SED = "sed -i 's/retries = 3/retries = 5/' config.ts && printf 'a\\nb\\n' > gen.ts && rm old.ts";
@@ -23,7 +25,7 @@ interface Subagent {
   changes?: { files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true }[] };
 }
 
-describe('delegate CLI: files changed through bash', function () {
+describe('delegate CLI: files changed through bash and MCP', function () {
   this.timeout(30_000);
   const cli = cliSuite();
 
@@ -93,6 +95,37 @@ describe('delegate CLI: files changed through bash', function () {
     const revert = await runDelegate(['revert', '--session', sessionId, '--agent', child.id], { env: cli.env() });
     assert.equal(revert.code, 0, revert.stderr);
     assert.equal(read('config.ts'), `${CONFIG}// mine, not committed\n`);
+  });
+
+  it('an MCP tool that writes a file: in [changes] by that call, reverted by delegate revert', async () => {
+    write('config.ts', CONFIG);
+    const servers = join(cli.dirs.workdir, '..', 'servers.json');
+    writeFileSync(servers, JSON.stringify({ mcpServers: { writer: { command: process.execPath, args: [WRITER] } } }));
+    cli.api.route([
+      {
+        name: 'child',
+        match: isChild,
+        replies: [
+          reply.toolUse([
+            { name: 'mcp__writer__write', input: { path: 'config.ts', text: 'export const retries = 9;\n' } },
+            { name: 'mcp__writer__peek', input: { path: 'config.ts' } },
+          ]),
+          reply.text('Written through MCP.'),
+        ],
+      },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Write it.', description: 'mcp write' } }), reply.text('ok')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--mcp-config', servers, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const result = lastJsonLine(run.stdout);
+    const child = (result.subagents as Subagent[])[0] as Subagent;
+    const command = 'mcp__writer__write path: config.ts, text: export const retries = 9;';
+    assert.deepEqual(child.changes?.files, [{ path: 'config.ts', action: 'modified', added: 1, removed: 2, by: [{ tool: 'mcp__writer__write', command, agent_id: child.id }] }]);
+    assert.deepEqual(parentFooters(), ['Written through MCP.\n\n[changes] modified config.ts (+1 -2) by `mcp__writer__write path: config.ts, text: export const retr…`']);
+    const revert = await runDelegate(['revert', '--session', String(result.session_id), '--agent', child.id], { env: cli.env() });
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.equal(read('config.ts'), CONFIG);
   });
 
   it('two parallel children whose commands overlap: a change found while both ran names both, in each manifest', async () => {
