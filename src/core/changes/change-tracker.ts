@@ -36,6 +36,8 @@ export interface ChangeTrackerOptions {
   bus?: EventBus;
   /** Watch the files bash commands and MCP calls change (default: yes, when there is a blob store). */
   watchCommands?: boolean;
+  /** Files a non-git workspace's picture holds at most (command-watch.ts; tests). */
+  maxPlainFiles?: number;
 }
 
 interface AgentInfo {
@@ -62,7 +64,14 @@ export class ChangeTracker implements ChangeRecorder {
       // The session's own folder is never the workspace's change, should the data folder be inside it.
       const own = relative(this.root, dirname(dirname(blobs.dir))).split(sep).join('/');
       const skip = own === '' || own.startsWith('..') || isAbsolute(own) ? undefined : (path: string): boolean => path === own || path.startsWith(`${own}/`);
-      this.watch = new CommandWatch({ root: this.root, blobs, onChange: (c) => this.commandChanged(c), ...(skip ? { skip } : {}) });
+      this.watch = new CommandWatch({
+        root: this.root,
+        blobs,
+        onChange: (c) => this.commandChanged(c),
+        onNotice: (text) => this.notice(text),
+        ...(skip ? { skip } : {}),
+        ...(opts.maxPlainFiles ? { maxPlainFiles: opts.maxPlainFiles } : {}),
+      });
     }
     opts.bus?.subscribe((e) => {
       if (e.type !== 'agent_started') return;
@@ -149,6 +158,12 @@ export class ChangeTracker implements ChangeRecorder {
       ...tool,
       execute: (input, ctx) => watch.around({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: `${tool.name} ${tool.summarize(input)}`.trim() }, () => tool.execute(input, ctx)),
     };
+  }
+
+  /** What the command watch cannot cover, as a warning the hosts show (on the main agent). */
+  private async notice(text: string): Promise<void> {
+    const root = [...this.agents].find(([, a]) => a.parentId === null)?.[0];
+    if (root) await this.opts.bus?.emit(root, null, { type: 'notice', level: 'warning', text });
   }
 
   /** A file a watched call changed: journalled as a write is, with its causes. */

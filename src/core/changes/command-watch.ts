@@ -48,6 +48,10 @@ export interface CommandWatchOptions {
   onChange(change: DetectedChange): Promise<void>;
   /** Relative paths never watched (the session folder, when inside the workspace). */
   skip?: (path: string) => boolean;
+  /** Files a plain folder's picture holds at most (default MAX_PLAIN_FILES). */
+  maxPlainFiles?: number;
+  /** Said once when part of the workspace goes unwatched. */
+  onNotice?(text: string): Promise<void>;
 }
 
 interface Opened {
@@ -93,11 +97,6 @@ export class CommandWatch {
     });
   }
 
-  /** Whether the folder's files past the plain-folder cap go unwatched (known after the first call). */
-  async truncated(): Promise<boolean> {
-    return (await this.opened)?.scan.truncated ?? false;
-  }
-
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.chain.then(fn);
     this.chain = next.catch(() => undefined);
@@ -105,14 +104,11 @@ export class CommandWatch {
   }
 
   private settle(): Promise<void> {
+    // The picture is taken in the chain's turn, so a write made meanwhile waits for it (and is then known).
+    this.opened ??= this.exclusive(() => this.open()).catch(() => undefined);
     return this.exclusive(async () => {
       const suspects = [...this.running, ...this.ended];
       this.ended = [];
-      if (!this.opened) {
-        this.opened = this.open().catch(() => undefined);
-        await this.opened;
-        return;
-      }
       const state = await this.opened;
       if (!state) return;
       let deltas: ScanDelta[];
@@ -133,7 +129,8 @@ export class CommandWatch {
   private async open(): Promise<Opened> {
     const root = this.opts.root;
     const repo = await openGitWorkspace(root);
-    const scan = await WorkspaceScan.open(root, repo !== undefined, this.opts.skip ? { skip: this.opts.skip } : {});
+    const scan = await WorkspaceScan.open(root, repo !== undefined, { ...(this.opts.skip ? { skip: this.opts.skip } : {}), ...(this.opts.maxPlainFiles ? { maxPlainFiles: this.opts.maxPlainFiles } : {}) });
+    if (scan.truncated) await this.opts.onNotice?.(`This folder is not a git work tree and has more than ${scan.files.size} files: changes commands make to the others are not found, listed or reverted.`);
     const [oids, dirty] = repo ? await Promise.all([indexOids(root), dirtyFiles(root, repo)]) : [new Map<string, string>(), new Set<string>()];
     for (const [path, stat] of scan.files) {
       const oid = oids.get(path);

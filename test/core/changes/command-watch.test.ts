@@ -134,3 +134,24 @@ for (const kind of ['git', 'plain'] as const) {
     }
   });
 }
+
+describe('command watch: a large folder outside git', () => {
+  it('watches the first files up to the cap and says once, as a warning, that the rest is not covered', async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-big-')));
+    const ws = path.join(root, 'ws');
+    await fs.mkdir(ws);
+    for (let i = 0; i < 6; i++) await fs.writeFile(path.join(ws, `f${i}.txt`), `${i}\n`);
+    const bus = new EventBus('s');
+    const events: DelegateEvent[] = [];
+    bus.subscribe((e) => void events.push(e));
+    const tracker = new ChangeTracker({ workdir: ws, blobs: new BlobStore(path.join(root, 'data', 's', 'changes')), bus, maxPlainFiles: 4 });
+    const tools = createBaseTools(ws, { defaultTimeoutMs: 5000, maxTimeoutMs: 5000, maxOutputChars: 10_000, changes: tracker });
+    await bus.emit('main', null, { type: 'agent_started', prompt: 'p', depth: 0, model: 'm', cwd: ws });
+    const bash = tools.get('bash');
+    assert.ok(bash);
+    for (let i = 0; i < 2; i++) await bash.execute({ command: 'for f in f*.txt; do echo x >> "$f"; done' }, { signal: new AbortController().signal, agentId: 'main', toolUseId: `tu_${i}` });
+    const notices = events.filter((e): e is EventOf<'notice'> => e.type === 'notice');
+    assert.deepEqual(notices.map((e) => `${e.level}: ${e.text}`), ['warning: This folder is not a git work tree and has more than 4 files: changes commands make to the others are not found, listed or reverted.']);
+    assert.equal(events.filter((e) => e.type === 'file_changed').length, 8, '4 files watched, changed twice each');
+  });
+});
