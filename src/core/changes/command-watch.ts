@@ -22,9 +22,9 @@ import type { ChangeCause, ContentHash } from './types';
 import { type ScanDelta, WorkspaceScan } from './workspace-scan';
 
 /** Files larger than this are watched by stat only: a change to one is listed but cannot be reverted. */
-export const KEEP_FILE_MAX = 16 * 1024 * 1024;
+const KEEP_FILE_MAX = 16 * 1024 * 1024;
 /** Bytes copied in advance (dirty, untracked, non-git files) per session. */
-export const KEEP_TOTAL = 256 * 1024 * 1024;
+const KEEP_TOTAL = 256 * 1024 * 1024;
 
 type Source = { kind: 'git'; oid: string } | { kind: 'blob'; hash: ContentHash } | { kind: 'lost'; reason: string };
 
@@ -41,7 +41,7 @@ export interface DetectedChange {
   lost?: string;
 }
 
-export interface CommandWatchOptions {
+interface CommandWatchOptions {
   /** The workspace's real path. */
   root: string;
   blobs: BlobStore;
@@ -118,11 +118,13 @@ export class CommandWatch {
         return;
       }
       if (deltas.length === 0) return;
-      if (suspects.length === 0) {
-        for (const d of deltas) await this.rebase(d);
-        return;
+      // Finding changes never fails the call it watches: a change it could not keep is simply not journalled.
+      try {
+        if (suspects.length === 0) for (const d of deltas) await this.rebase(d);
+        else await this.report(state, deltas, suspects);
+      } catch {
+        // (the next scan starts from the picture already taken)
       }
-      await this.report(state, deltas, suspects);
     });
   }
 

@@ -17,15 +17,20 @@ import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { listFiles } from './git-workspace';
 
-export const MAX_PLAIN_FILES = 20_000;
+const MAX_PLAIN_FILES = 20_000;
 const SKIP_PLAIN = new Set(['.git', 'node_modules', '.hg', '.svn']);
 
-export interface FileStat {
-  /** size:mtime:inode:mode: equal keys are taken to mean equal content. */
-  key: string;
+interface FileStat {
+  /** The file's absolute path (joined once: a scan of 20,000 files spent more in path.join than in lstat). */
+  abs: string;
   size: number;
   mtimeMs: number;
+  ino: number;
+  mode: number;
 }
+
+/** Equal size, mtime, inode and mode are taken to mean equal content (an atomic rename changes the inode). */
+const same = (a: FileStat, b: FileStat): boolean => a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino && a.mode === b.mode;
 
 export interface ScanDelta {
   path: string;
@@ -36,7 +41,7 @@ export interface ScanDelta {
   was?: FileStat;
 }
 
-export interface ScanOptions {
+interface ScanOptions {
   /** Relative paths never to list (the session's own folder, should it be inside the workspace). */
   skip?: (path: string) => boolean;
   maxPlainFiles?: number;
@@ -51,7 +56,7 @@ function statOf(abs: string): FileStat | undefined | 'other' {
   }
   if (!st) return undefined;
   if (!st.isFile()) return 'other';
-  return { key: `${st.size}:${st.mtimeMs}:${st.ino}:${st.mode}`, size: st.size, mtimeMs: st.mtimeMs };
+  return { abs, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode };
 }
 
 function dirKey(abs: string): string | undefined {
@@ -135,11 +140,11 @@ export class WorkspaceScan {
   async scan(): Promise<ScanDelta[]> {
     const deltas: ScanDelta[] = [];
     for (const [path, was] of this.files) {
-      const st = statOf(this.abs(path));
+      const st = statOf(was.abs);
       if (st === undefined || st === 'other') {
         this.files.delete(path);
         deltas.push({ path, kind: 'deleted', was });
-      } else if (st.key !== was.key) {
+      } else if (!same(st, was)) {
         this.files.set(path, st);
         deltas.push({ path, kind: 'modified', stat: st, was });
       }
