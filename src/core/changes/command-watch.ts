@@ -4,8 +4,8 @@
  *
  *   first call ─▶ picture + where each file's content can be had again:
  *                   a clean tracked file    its index blob (git keeps it: nothing copied)
- *                   dirty / untracked /     copied now into the session's blob store (bounded: KEEP_FILE_MAX
- *                   not in git                each, KEEP_TOTAL in all; past that the change is listed, not revertable)
+ *                   dirty / untracked /     copied now into the session's blob store (bounded: COPY_FILE_MAX
+ *                   not in git                each, COPY_TOTAL in all; past that the change is listed, not revertable)
  *   call start ─▶ scan: changes since the last scan are someone else's (the user, an editor) ─▶ new before-states
  *   call end   ─▶ scan: each change ─▶ before bytes (blob store, or `git cat-file` for a clean file), after bytes
  *                   kept, reported with its causes: every call running or ended since the last scan
@@ -21,10 +21,11 @@ import { blobOid, dirtyFiles, indexOids, openGitWorkspace, readBlobs, type GitWo
 import type { ChangeCause, ContentHash } from './types';
 import { type ScanDelta, WorkspaceScan } from './workspace-scan';
 
-/** Files larger than this are watched by stat only: a change to one is listed but cannot be reverted. */
+/** A changed file larger than this is not read: its change is listed but cannot be reverted. */
 const KEEP_FILE_MAX = 16 * 1024 * 1024;
-/** Bytes copied in advance (dirty, untracked, non-git files) per session. */
-const KEEP_TOTAL = 256 * 1024 * 1024;
+/** Copied in advance (dirty, untracked, non-git files): at most this much a file, and in all per session. */
+const COPY_FILE_MAX = 4 * 1024 * 1024;
+const COPY_TOTAL = 64 * 1024 * 1024;
 
 type Source = { kind: 'git'; oid: string } | { kind: 'blob'; hash: ContentHash } | { kind: 'lost'; reason: string };
 
@@ -144,8 +145,8 @@ export class CommandWatch {
 
   /** Copies the file's bytes now into the blob store, within the budget. */
   private async keep(path: string, size: number): Promise<Source> {
-    if (size > KEEP_FILE_MAX) return { kind: 'lost', reason: `it is larger than ${KEEP_FILE_MAX / 1024 / 1024} MiB, so its content was not kept` };
-    if (this.kept + size > KEEP_TOTAL) return { kind: 'lost', reason: `the session's budget for keeping untracked files (${KEEP_TOTAL / 1024 / 1024} MiB) was spent` };
+    if (size > COPY_FILE_MAX) return { kind: 'lost', reason: `it is larger than ${COPY_FILE_MAX / 1024 / 1024} MiB, so its content was not kept` };
+    if (this.kept + size > COPY_TOTAL) return { kind: 'lost', reason: `the session's budget for copies of files git does not have (${COPY_TOTAL / 1024 / 1024} MiB) was spent` };
     try {
       const bytes = await readFile(join(this.opts.root, path));
       this.kept += bytes.length;

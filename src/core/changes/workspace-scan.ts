@@ -2,7 +2,7 @@
  * A stat picture of the workspace's files, compared with the last one to find what changed:
  *
  *   git work tree   files = `git ls-files -co --exclude-standard` (tracked + untracked, nothing ignored)
- *   other folder    files = a walk of the folder, less .git/ and node_modules/, at most MAX_PLAIN_FILES
+ *   other folder    files = a walk of the folder, less SKIP_PLAIN (.git/, node_modules/…), at most MAX_PLAIN_FILES
  *   dirs            every folder holding a listed file (and the workspace itself)
  *
  *   scan():  lstat every file      ── size, mtime, inode, mode differ ─▶ modified;  gone ─▶ deleted
@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { listFiles } from './git-workspace';
 
 const MAX_PLAIN_FILES = 20_000;
-const SKIP_PLAIN = new Set(['.git', 'node_modules', '.hg', '.svn']);
+/** Outside git nothing says what is ignored: these folders (dependencies, caches, VCS data) are not walked. */
+const SKIP_PLAIN = new Set(['.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.cache', '.next', 'target']);
 
 interface FileStat {
   /** The file's absolute path (joined once: a scan of 20,000 files spent more in path.join than in lstat). */
