@@ -111,10 +111,13 @@ export class ChangeTracker implements ChangeRecorder {
     }
     const afterHash = contentHash(after);
     const path = this.relativePath(absPath);
+    const writeAndKeep = async (): Promise<void> => {
+      await write();
+      // The new content serves diffs and conflict checks; without it a revert still works (hashes suffice).
+      if (blobs) await blobs.put(after, afterHash).catch(() => undefined);
+    };
     // Taken as known by the command watch: a command running meanwhile is not blamed for it.
-    await (this.watch ? this.watch.ownWrite(path, blobs ? afterHash : undefined, write) : write());
-    // The new content serves diffs and conflict checks; without it a revert still works (hashes suffice).
-    if (blobs) await blobs.put(after, afterHash).catch(() => undefined);
+    await (this.watch ? this.watch.ownWrite(path, afterHash, writeAndKeep) : writeAndKeep());
     this.stamps.stamp(agentId, absPath, afterHash);
     await this.attribution.wrote(absPath, afterHash, { kind: 'agent', agentId, name: this.nameOf(agentId) });
     const { added, removed, hunks } = changeDiff(textOf(before), textOf(after));

@@ -168,7 +168,7 @@ export class CommandWatch {
     for (const d of deltas) {
       const source = d.kind === 'created' ? undefined : this.sources.get(d.path);
       let afterBytes: Buffer | undefined;
-      let lost = source?.kind === 'lost' ? source.reason : undefined;
+      let lost = source?.kind === 'lost' ? source.reason : d.kind !== 'created' && !source ? 'its content before was not kept' : undefined;
       if (d.kind !== 'deleted') {
         if ((d.stat?.size ?? 0) > KEEP_FILE_MAX) lost ??= `it is larger than ${KEEP_FILE_MAX / 1024 / 1024} MiB, so its content was not kept`;
         else afterBytes = await readFile(join(this.opts.root, d.path)).catch(() => undefined);
