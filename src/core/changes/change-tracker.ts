@@ -36,8 +36,9 @@ export interface ChangeTrackerOptions {
   bus?: EventBus;
   /** Watch the files bash commands and MCP calls change (default: yes, when there is a blob store). */
   watchCommands?: boolean;
-  /** Files a non-git workspace's picture holds at most (command-watch.ts; tests). */
+  /** Files a non-git workspace's picture holds at most, and a git work tree watched at all (command-watch.ts; tests). */
   maxPlainFiles?: number;
+  maxGitFiles?: number;
 }
 
 interface AgentInfo {
@@ -71,6 +72,7 @@ export class ChangeTracker implements ChangeRecorder {
         onNotice: (text) => this.notice(text),
         ...(skip ? { skip } : {}),
         ...(opts.maxPlainFiles ? { maxPlainFiles: opts.maxPlainFiles } : {}),
+        ...(opts.maxGitFiles ? { maxGitFiles: opts.maxGitFiles } : {}),
       });
     }
     opts.bus?.subscribe((e) => {

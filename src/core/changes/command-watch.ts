@@ -49,8 +49,9 @@ interface CommandWatchOptions {
   onChange(change: DetectedChange): Promise<void>;
   /** Relative paths never watched (the session folder, when inside the workspace). */
   skip?: (path: string) => boolean;
-  /** Files a plain folder's picture holds at most (default MAX_PLAIN_FILES). */
+  /** Files a plain folder's picture holds at most (default MAX_PLAIN_FILES), a git work tree's (MAX_GIT_FILES). */
   maxPlainFiles?: number;
+  maxGitFiles?: number;
   /** Said once when part of the workspace goes unwatched. */
   onNotice?(text: string): Promise<void>;
 }
@@ -132,7 +133,12 @@ export class CommandWatch {
   private async open(): Promise<Opened> {
     const root = this.opts.root;
     const repo = await openGitWorkspace(root);
-    const scan = await WorkspaceScan.open(root, repo !== undefined, { ...(this.opts.skip ? { skip: this.opts.skip } : {}), ...(this.opts.maxPlainFiles ? { maxPlainFiles: this.opts.maxPlainFiles } : {}) });
+    const { skip, maxPlainFiles, maxGitFiles } = this.opts;
+    const scan = await WorkspaceScan.open(root, repo !== undefined, { ...(skip ? { skip } : {}), ...(maxPlainFiles ? { maxPlainFiles } : {}), ...(maxGitFiles ? { maxGitFiles } : {}) });
+    if (scan.truncated && repo) {
+      await this.opts.onNotice?.(`This work tree has ${scan.listed} files, too many to watch at every bash call: files changed by commands and MCP tools are not listed or reverted in this session (write_file and edit_file are).`);
+      throw new Error('not watched');
+    }
     if (scan.truncated) await this.opts.onNotice?.(`This folder is not a git work tree and has more than ${scan.files.size} files: changes commands make to the others are not found, listed or reverted.`);
     const [oids, dirty] = repo ? await Promise.all([indexOids(root), dirtyFiles(root, repo)]) : [new Map<string, string>(), new Set<string>()];
     for (const [path, stat] of scan.files) {

@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { listFiles } from './git-workspace';
 
 const MAX_PLAIN_FILES = 20_000;
+/** A work tree with more files is not watched at all: two scans would add ~0.2 s or more to every bash call. */
+const MAX_GIT_FILES = 50_000;
 /** Outside git nothing says what is ignored: these folders (dependencies, caches, VCS data) are not walked. */
 const SKIP_PLAIN = new Set(['.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.cache', '.next', 'target']);
 
@@ -46,6 +48,7 @@ interface ScanOptions {
   /** Relative paths never to list (the session's own folder, should it be inside the workspace). */
   skip?: (path: string) => boolean;
   maxPlainFiles?: number;
+  maxGitFiles?: number;
 }
 
 function statOf(abs: string): FileStat | undefined | 'other' {
@@ -77,8 +80,10 @@ const parentOf = (path: string): string => {
 export class WorkspaceScan {
   readonly files = new Map<string, FileStat>();
   private readonly dirs = new Map<string, string | undefined>();
-  /** A plain folder larger than the cap: files past it are not watched. */
+  /** Larger than the cap: a plain folder's files past it are not watched, a git work tree's none. */
   truncated = false;
+  /** A git work tree past the cap: how many files git listed. */
+  listed = 0;
 
   private constructor(
     readonly root: string,
@@ -90,8 +95,16 @@ export class WorkspaceScan {
   static async open(root: string, git: boolean, opts: ScanOptions = {}): Promise<WorkspaceScan> {
     const scan = new WorkspaceScan(root, git, opts);
     scan.noteDir('');
-    if (git) for (const path of await listFiles(root)) scan.add(path);
-    else scan.walk('');
+    if (git) {
+      const listed = await listFiles(root);
+      // Past the cap nothing is watched (see command-watch.ts): the listing alone says so, no lstat needed.
+      if (listed.length > (opts.maxGitFiles ?? MAX_GIT_FILES)) {
+        scan.truncated = true;
+        scan.listed = listed.length;
+        return scan;
+      }
+      for (const path of listed) scan.add(path);
+    } else scan.walk('');
     return scan;
   }
 

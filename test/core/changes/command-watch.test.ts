@@ -135,7 +135,7 @@ for (const kind of ['git', 'plain'] as const) {
   });
 }
 
-describe('command watch: a large folder outside git', () => {
+describe('command watch: large folders', () => {
   it('watches the first files up to the cap and says once, as a warning, that the rest is not covered', async () => {
     const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-big-')));
     const ws = path.join(root, 'ws');
@@ -153,5 +153,26 @@ describe('command watch: a large folder outside git', () => {
     const notices = events.filter((e): e is EventOf<'notice'> => e.type === 'notice');
     assert.deepEqual(notices.map((e) => `${e.level}: ${e.text}`), ['warning: This folder is not a git work tree and has more than 4 files: changes commands make to the others are not found, listed or reverted.']);
     assert.equal(events.filter((e) => e.type === 'file_changed').length, 8, '4 files watched, changed twice each');
+  });
+
+  it('a git work tree past its cap is not watched at all, and says so once', async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-bigit-')));
+    const ws = path.join(root, 'ws');
+    await fs.mkdir(ws);
+    for (let i = 0; i < 3; i++) await fs.writeFile(path.join(ws, `f${i}.txt`), `${i}\n`);
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    const bus = new EventBus('s');
+    const events: DelegateEvent[] = [];
+    bus.subscribe((e) => void events.push(e));
+    const tracker = new ChangeTracker({ workdir: ws, blobs: new BlobStore(path.join(root, 'data', 's', 'changes')), bus, maxGitFiles: 2 });
+    const bash = createBaseTools(ws, { defaultTimeoutMs: 5000, maxTimeoutMs: 5000, maxOutputChars: 10_000, changes: tracker }).get('bash');
+    assert.ok(bash);
+    await bus.emit('main', null, { type: 'agent_started', prompt: 'p', depth: 0, model: 'm', cwd: ws });
+    for (let i = 0; i < 2; i++) await bash.execute({ command: 'echo x >> f0.txt' }, { signal: new AbortController().signal, agentId: 'main', toolUseId: `tu_${i}` });
+    assert.deepEqual(
+      events.filter((e): e is EventOf<'notice'> => e.type === 'notice').map((e) => e.text),
+      ['This work tree has 3 files, too many to watch at every bash call: files changed by commands and MCP tools are not listed or reverted in this session (write_file and edit_file are).'],
+    );
+    assert.equal(events.filter((e) => e.type === 'file_changed').length, 0);
   });
 });
