@@ -22,7 +22,7 @@ const run = promisify(execFile);
 
 // DELEGATE_BENCH_REPO: another checkout to measure (a worktree's node_modules is only a symlink).
 const REPO = process.env.DELEGATE_BENCH_REPO ?? fileURLToPath(new URL('../..', import.meta.url));
-const CALLS = 60;
+const CALLS = 100;
 
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 
@@ -43,15 +43,22 @@ export async function benchCommandChanges(report) {
     const tracker = new ChangeTracker({ workdir: REPO, blobs: new BlobStore(join(data, 's', 'changes')) });
     // The bash call inside the watch, timed on its own: what the watch adds is the call's time less it.
     let inner = 0;
+    let innerCpu = 0;
+    const cpuMs = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
     const bash = createBashTool(REPO, opts);
     const watched = tracker.wrapCommands({
       ...bash,
       execute: async (input, ctx) => {
         const t0 = performance.now();
+        const c0 = cpuMs();
         try {
           return await bash.execute(input, ctx);
         } finally {
           inner = performance.now() - t0;
+          innerCpu = cpuMs() - c0;
         }
       },
     });
@@ -61,12 +68,15 @@ export async function benchCommandChanges(report) {
     const alone = [];
     const withWatch = [];
     const added = [];
+    const addedCpu = [];
     for (let i = 0; i < CALLS; i++) {
       // Alternating, so load on the machine lands on both sides alike.
       alone.push(await timed(() => call(plain)));
+      const c0 = cpuMs();
       const total = await timed(() => call(watched));
       withWatch.push(total);
       added.push(total - inner);
+      addedCpu.push(cpuMs() - c0 - innerCpu);
     }
     report.row('bash call, no detection', alone);
     report.note(`  p95 ${p95(alone).toFixed(1)} ms`);
@@ -74,6 +84,9 @@ export async function benchCommandChanges(report) {
     report.note(`  p95 ${p95(withWatch).toFixed(1)} ms`);
     report.row('added per bash call: scans (median)', added, { max: 20 });
     report.row('added per bash call: scans (p95)', p95(added), { max: 20 });
+    // CPU this process spent on it: what the scans cost without the machine's other work (wall p95 is load).
+    report.row('  its CPU time (median)', addedCpu);
+    report.note(`  its CPU time p95 ${p95(addedCpu).toFixed(1)} ms`);
 
     report.note('The options measured on the same tree (per bash call a watch needs a look before and after):');
     const status = await repeat(20, () => timed(() => run('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 })));
