@@ -10,6 +10,7 @@ import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-
 import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
 import type { TaskNode } from '../src/view-model/session-view';
 import { ChangesRow, type ChangeActions } from './changes-row';
+import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { stoppedByUser, TaskOutcome } from './task-outcome';
@@ -60,6 +61,7 @@ export class TaskRow {
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
   private readonly outcomeView: TaskOutcome;
+  private readonly unverifiedMark = new UnverifiedMark();
   private prompt: TextRow | null = null;
   private outcome: TextRow | null = null;
   private changes: ChangesRow | null = null;
@@ -94,7 +96,7 @@ export class TaskRow {
     this.budgetBar.append(this.budgetFill);
     this.reviewBar = this.reviewButtons();
     this.outcomeView = new TaskOutcome(host);
-    text.append(line1, line2, this.outcomeView.reason, this.budgetBar, this.reviewBar, this.outcomeView.bar);
+    text.append(line1, line2, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
     this.item.append(text, this.stop);
     this.update(node, Date.now());
@@ -131,6 +133,7 @@ export class TaskRow {
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
+    this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     if (this.materialized) this.sync();
   }

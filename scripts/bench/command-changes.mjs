@@ -1,4 +1,4 @@
-// Bench section 10, files changed by commands: what finding them costs each bash call on THIS repository
+// Bench section 11, files changed by commands: what finding them costs each bash call on THIS repository
 // (its dependencies installed: node_modules is in the tree, ignored by git), side by side in one run:
 //
 //   bash alone          createBashTool, a command that changes nothing (`exit 0`: not a look, so watched)

@@ -24,7 +24,7 @@ import type { AgentIdentity } from '../vocabulary';
 export const FORK_AGENT_TYPE = 'fork';
 
 /** Tools a fork keeps in its list but may not use. */
-const DELEGATING_TOOLS = new Set(['task', 'task_output']);
+const DELEGATING_TOOLS = new Set(['task', 'task_output', 'send_message', 'read_subagent']);
 
 export const FORK_PLACEHOLDER_RESULT = 'Forked at this call: the parent agent runs it and gets its result, not you.';
 
@@ -56,6 +56,8 @@ export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services
   delete spec.context;
   delete spec.color;
   delete spec.budget;
+  delete spec.name;
+  delete spec.segment;
   const budget = services.limits.subagentBudget;
   return {
     ...spec,

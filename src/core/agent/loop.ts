@@ -29,7 +29,8 @@ import { LoopGuard } from './loop-guard';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
 import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
 import { serverSearches } from './web-search';
-import { createTaskTool } from './task-tool';
+import { createTaskTool, toToolResult } from './task-tool';
+import { delegationTools, mergeSummary, takeInbox } from './child-tools';
 import type { ToolCallScope } from './tool-executor';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
@@ -61,7 +62,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const onChildFinished = (child: AgentResult, description: string): void => {
     addUsage(usage, child.usage);
     addCost(child.costUsd);
-    subagents.push(...child.subagents, summarize(child, identity.agentId, description));
+    // A resumed child (send_message) is one entry, its segments added up.
+    for (const s of [...child.subagents, summarize(child, identity.agentId, description)]) mergeSummary(subagents, s);
   };
   const modelId = spec.modelId ?? services.modelId;
   // An agent on another model compacts against that model's window (a smaller editor model fills sooner).
@@ -73,7 +75,11 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
   const forkBase = (): ForkBase => ({ spec, tools, messages: [...messages], modelId });
   const tools: ToolRegistry =
     identity.depth < services.limits.maxDepth && spec.canDelegate !== false
-      ? spec.tools.with(createTaskTool({ parent: identity, spawner: services.spawner, subagentMaxTurns: services.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase }), background.tool())
+      ? spec.tools.with(
+          createTaskTool({ parent: identity, spawner: services.spawner, subagentMaxTurns: services.limits.subagentMaxTurns, onChildFinished, parentModel: modelId, background: { children: background, agentSignal: signal }, forkBase, ...(services.children ? { directory: services.children } : {}) }),
+          background.tool(),
+          ...delegationTools(services, { sender: identity, onChildFinished, toToolResult: (child, stopped) => toToolResult(child, services.limits.subagentMaxTurns, stopped), background: { children: background, agentSignal: signal } }),
+        )
       : spec.tools;
   /** Reports of background children that finished since the last turn, as a note before the next request. */
   const deliverBackground = async (): Promise<void> => {
@@ -81,6 +87,13 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     if (!note) return;
     messages.push({ role: 'user', content: [{ type: 'text', text: note }] });
     await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
+  };
+  /** Messages sent to this agent while it runs (send_message: steering), as a user message before the next request. */
+  const deliverInbox = async (): Promise<void> => {
+    const note = takeInbox(live);
+    if (!note) return;
+    messages.push(note);
+    await emit({ type: 'message', message: note });
   };
   const scope: ToolCallScope = { identity, tools, services, emit, signal };
   // Budgets: checked at each turn; a wall-clock budget also aborts the step it runs out in (budget.ts).
@@ -173,6 +186,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
     ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
     ...(spec.fork ? { forkedFrom: spec.fork } : {}),
     ...(identity.parentId === null ? { cwd: services.workdir } : {}),
+    ...(spec.name ? { name: spec.name } : {}),
+    ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
   });
   await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
 
@@ -183,6 +198,7 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
       const overBudget = budgetHit;
       const forcedFinal = turns >= spec.maxTurns || overBudget !== undefined;
       await deliverBackground();
+      await deliverInbox();
       if (forcedFinal) appendUserNote(messages, overBudget ? budgetNote(overBudget) : FORCE_FINAL_NOTE);
       const step = steps.next();
       turns++;
@@ -242,6 +258,8 @@ async function loop(spec: AgentSpec, services: RunServices, live: RunningAgent):
           await emit({ type: 'message', message: messages[messages.length - 1] as MessageParam });
           continue;
         }
+        // A message arrived while it answered (send_message): one more turn to read it.
+        if (!forcedFinal && live.inbox.length > 0) continue;
         // Children still working in the background: wait for the next report and give it another turn.
         if (!forcedFinal && background.running > 0) {
           await background.waitAny(signal);

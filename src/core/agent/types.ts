@@ -13,6 +13,8 @@ import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeManifest } from '../changes/types';
+import type { UnverifiedClaim } from './report-check';
+import type { SubagentDirectory } from './child-port';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 export interface RunLimits {
@@ -75,6 +77,8 @@ export interface RunServices {
   agents: AgentRegistry;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
   projectInstructions?: string;
+  /** The session's subagents by id and name, finished ones too (send_message, read_subagent): child-port.ts. */
+  children?: SubagentDirectory<AgentResult>;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
@@ -116,6 +120,10 @@ export interface AgentSpec {
   opening?: MessageParam;
   /** A fork (fork.ts): whose conversation it started from, and at which message. */
   fork?: ForkOrigin;
+  /** Its name (task's `name`), recorded on agent_started. */
+  name?: string;
+  /** A resumed subagent (child-port.ts): its segment number (2, 3, …) and who sent the message. */
+  segment?: { n: number; by: 'parent' | 'user' };
 }
 
 /** What a fork starts from: the parent as its latest request had it. */
@@ -150,6 +158,8 @@ export interface ChildCall {
   parentModel: string;
   /** A fork: it starts from this (the parent at the call) rather than from an agent definition. */
   fork?: ForkBase;
+  /** The name the call gave it (already claimed in the session's SubagentDirectory). */
+  name?: string;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */
@@ -184,6 +194,10 @@ export interface SubagentSummary {
   changes?: ChangeManifest;
   /** It was a fork of its parent (started from the parent's conversation). */
   fork?: boolean;
+  /** Claims of its report that its record does not support (agent/report-check.ts). */
+  unverified?: UnverifiedClaim[];
+  /** It was resumed (send_message): how many runs these totals add up. */
+  segments?: number;
 }
 
 export interface AgentResult {
@@ -210,4 +224,6 @@ export interface AgentResult {
   changes?: ChangeManifest;
   /** It ran as a fork of its parent. */
   fork?: boolean;
+  /** A subagent's report claims its record does not support (set by the session's child runs). */
+  unverified?: UnverifiedClaim[];
 }

@@ -19,7 +19,9 @@ import { withManifestFooter } from '../changes/change-manifest';
 import type { ToolResult } from '../tools/types';
 import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
 import { runAgent } from '../agent/loop';
-import type { ChildCall, RunServices, Spawner } from '../agent/types';
+import { watchChildRecord } from '../agent/child-record';
+import { checkChildReport, withReportNotes } from '../agent/child-report';
+import type { AgentSpec, ChildCall, RunServices, Spawner } from '../agent/types';
 import type { ReviewDecision, ReviewGate } from './review';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
@@ -92,17 +94,25 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
     : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, services });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // parent's own signal for a background child (which outlives the call).
-  const child = await runAgent(spec, services, signal);
+  const watch = watchChildRecord(services.bus, agentId);
+  const child = await runAgent(named(spec, o.name), services, signal).finally(() => watch.stop());
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
   const changes = await o.changes?.manifestOf(identity.agentId);
   if (changes) {
     child.changes = changes;
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
   }
+  // Its report, held to what it did (and defanged) before the parent or the summary sees it.
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: services.workdir }, (body) => services.bus.emit(agentId, parent.agentId, body).then(() => undefined));
   o.onChildFinished(child, o.description);
   hookFailures.push(...(await o.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) {
     await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
   }
-  return withManifestFooter(o.toToolResult(child, signal.aborted), changes);
+  return withReportNotes(withManifestFooter(o.toToolResult(child, signal.aborted), changes), checked);
+}
+
+/** The spec with the call's name (recorded on agent_started: send_message and read_subagent find it by it). */
+function named(spec: AgentSpec, name: string | undefined): AgentSpec {
+  return name ? { ...spec, name } : spec;
 }

@@ -17,9 +17,13 @@ import { runAgent } from '../agent/loop';
 import { DEFAULT_LIMITS } from '../agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
 import { createChildRuns } from './child-runs';
+import { ChildRecords } from './child-records';
+import { createSubagentDirectory } from './child-resume';
+import { messageSubagent } from './message-subagent';
 import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
+import { createAskUserTool, type UserQuestions } from '../tools/ask-user';
 import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
@@ -106,6 +110,8 @@ export interface SessionConfig {
   instructions?: ProjectInstructions;
   /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
   fetch?: HttpFetch;
+  /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
+  questions?: UserQuestions;
 }
 
 export interface Session {
@@ -130,6 +136,12 @@ export interface Session {
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /**
+   * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
+   * the message and this returns its new result; a running one reads it at its next turn ('queued').
+   * A bad id, or a fork, throws with a one-line reason.
+   */
+  messageSubagent(ref: string, message: string, signal: AbortSignal): Promise<AgentResult | 'queued'>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
   /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
@@ -220,6 +232,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
   })
     .with(webFetch)
+    // Where the host gives no way to ask (the CLI), the tool says so and the agent decides itself.
+    .with(createAskUserTool((id) => agents.get(id)?.identity, config.questions))
     // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
     .filter((name) => permissions.offers(name));
   const catalog = new ToolCatalog(baseTools);
@@ -231,6 +245,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
+  // Every subagent by id and name, finished ones too (send_message, read_subagent, the user's messages).
+  const childRecords = new ChildRecords((agentId) => store.agentFile(agentId), resume?.children);
+  bus.subscribe(childRecords.listener);
   const services: RunServices = {
     // Children read the run's services when they start (this same object, complete by then).
     spawner: createChildRuns(() => services, { hooks, changes, ...(config.review ? { review: config.review } : {}) }),
@@ -260,6 +277,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     context,
     agents,
     ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
+    children: createSubagentDirectory(() => services, { records: childRecords, hooks, changes, blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
@@ -356,6 +374,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     mcp: mcp?.manager,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
+    messageSubagent: (ref, message, signal) => messageSubagent(services, ref, message, signal),
     notify,
     compact,
     setModel: (model, modelId, contextWindow) => {

@@ -6,7 +6,7 @@
  *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
  *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
- *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
+ *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
  *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
  * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
@@ -27,6 +27,7 @@ export { ModelError } from '../llm/types';
 export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
 export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
+export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
