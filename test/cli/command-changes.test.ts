@@ -70,7 +70,8 @@ describe('delegate CLI: files changed through bash and MCP', function () {
       assert.equal(
         footer,
         "Raised.\n\n[changes] modified config.ts (+1 -1), deleted old.ts (-1), created gen.ts (+2) by `sed -i 's/retries = 3/retries = 5/' config.ts && printf 'a\\…`; " +
-          "ran `sed -i 's/retries = 3/retries = 5/' config.ts && printf 'a\\nb\\n' > gen.ts && rm…` (exit 0)",
+          "ran `sed -i 's/retries = 3/retries = 5/' config.ts && printf 'a\\nb\\n' > gen.ts && rm…` (exit 0)\n" +
+          `[subagent ${child.id}: send_message and read_subagent reach it]`,
       );
 
       const revert = await runDelegate(['revert', '--session', sessionId, '--agent', child.id], { env: cli.env() });
@@ -122,7 +123,7 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     const child = (result.subagents as Subagent[])[0] as Subagent;
     const command = 'mcp__writer__write path: config.ts, text: export const retries = 9;';
     assert.deepEqual(child.changes?.files, [{ path: 'config.ts', action: 'modified', added: 1, removed: 2, by: [{ tool: 'mcp__writer__write', command, agent_id: child.id }] }]);
-    assert.deepEqual(parentFooters(), ['Written through MCP.\n\n[changes] modified config.ts (+1 -2) by `mcp__writer__write path: config.ts, text: export const retr…`']);
+    assert.deepEqual(parentFooters(), [`Written through MCP.\n\n[changes] modified config.ts (+1 -2) by \`mcp__writer__write path: config.ts, text: export const retr…\`\n[subagent ${child.id}: send_message and read_subagent reach it]`]);
     const revert = await runDelegate(['revert', '--session', String(result.session_id), '--agent', child.id], { env: cli.env() });
     assert.equal(revert.code, 0, revert.stderr);
     assert.equal(read('config.ts'), CONFIG);
@@ -159,8 +160,8 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     assert.deepEqual(b.changes?.files, [{ path: 'b.txt', action: 'created', added: 1, removed: 0, by: both, overlapping: true }]);
     assert.deepEqual(a.changes?.files.map((f) => `${f.path} ${f.by?.map((c) => c.agent_id).join(',')}`).sort(), [`a.txt ${a.id}`, `b.txt ${a.id},${b.id}`]);
     assert.deepEqual(parentFooters(), [
-      'A done.\n\n[changes] created b.txt (+1) by `sleep 1.5; echo a > a.txt` or `sleep 0.3; echo b > b.txt` (calls overlapped); created a.txt (+1) by `sleep 1.5; echo a > a.txt`; ran `sleep 1.5; echo a > a.txt` (exit 0)',
-      'B done.\n\n[changes] created b.txt (+1) by `sleep 1.5; echo a > a.txt` or `sleep 0.3; echo b > b.txt` (calls overlapped); ran `sleep 0.3; echo b > b.txt` (exit 0)',
+      `A done.\n\n[changes] created b.txt (+1) by \`sleep 1.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); created a.txt (+1) by \`sleep 1.5; echo a > a.txt\`; ran \`sleep 1.5; echo a > a.txt\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
+      `B done.\n\n[changes] created b.txt (+1) by \`sleep 1.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); ran \`sleep 0.3; echo b > b.txt\` (exit 0)\n[subagent ${b.id}: send_message and read_subagent reach it]`,
     ]);
   });
 });
