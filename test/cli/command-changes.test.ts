@@ -133,7 +133,7 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     write('config.ts', CONFIG);
     cli.api.route([
       // A's command is still running when B's ends: B's file could be A's doing as far as anyone can tell.
-      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: 'sleep 1.5; echo a > a.txt' } }), reply.text('A done.')] },
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: 'sleep 2.5; echo a > a.txt' } }), reply.text('A done.')] },
       { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'bash', input: { command: 'sleep 0.3; echo b > b.txt' } }, { delayMs: 300 }), reply.text('B done.')] },
       {
         name: 'parent',
@@ -153,15 +153,15 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     const a = subagents.find((s) => s.description === 'write a') as Subagent;
     const b = subagents.find((s) => s.description === 'write b') as Subagent;
     const both = [
-      { tool: 'bash', command: 'sleep 1.5; echo a > a.txt', agent_id: a.id },
+      { tool: 'bash', command: 'sleep 2.5; echo a > a.txt', agent_id: a.id },
       { tool: 'bash', command: 'sleep 0.3; echo b > b.txt', agent_id: b.id },
     ];
     // B's file appeared while A's command ran too; A's appeared after B's had ended: A's alone.
     assert.deepEqual(b.changes?.files, [{ path: 'b.txt', action: 'created', added: 1, removed: 0, by: both, overlapping: true }]);
     assert.deepEqual(a.changes?.files.map((f) => `${f.path} ${f.by?.map((c) => c.agent_id).join(',')}`).sort(), [`a.txt ${a.id}`, `b.txt ${a.id},${b.id}`]);
     assert.deepEqual(parentFooters(), [
-      `A done.\n\n[changes] created b.txt (+1) by \`sleep 1.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); created a.txt (+1) by \`sleep 1.5; echo a > a.txt\`; ran \`sleep 1.5; echo a > a.txt\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
-      `B done.\n\n[changes] created b.txt (+1) by \`sleep 1.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); ran \`sleep 0.3; echo b > b.txt\` (exit 0)\n[subagent ${b.id}: send_message and read_subagent reach it]`,
+      `A done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); created a.txt (+1) by \`sleep 2.5; echo a > a.txt\`; ran \`sleep 2.5; echo a > a.txt\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
+      `B done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); ran \`sleep 0.3; echo b > b.txt\` (exit 0)\n[subagent ${b.id}: send_message and read_subagent reach it]`,
     ]);
   });
 });
