@@ -14,6 +14,7 @@
 //   9. prompt caching              billed input against the floor (30 turns; a parent and 4 children), a
 //                                  20-turn read loop against uncached; the fixed prefix per tool
 //  10. subagent reports checked    a corpus of child runs: invented claims flagged, truthful ones flagged
+//  11. files changed by commands   what finding them adds to each bash call on this repository (median, p95)
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -61,6 +62,7 @@ const sections = [
   ['8. What the repository brings', (report, srv, scr) => import('./bench/repo-config.mjs').then((m) => m.benchRepoConfig(report, srv, scr))],
   ['9. Prompt caching', (report, srv, scr) => import('./bench/caching.mjs').then((m) => m.benchCaching(report, srv, scr))],
   ['10. Subagent reports checked against their records', (report) => import('./bench/report-checks.mjs').then((m) => m.benchReportChecks(report))],
+  ['11. Files changed by commands (bash calls on this repository)', (report) => import('./bench/command-changes.mjs').then((m) => m.benchCommandChanges(report))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

@@ -7,7 +7,7 @@
  *       ✚ test/config.test.ts   +40                          (click: the diff of its change)
  *       ✎ src/config.ts         +3 −1          refused       (after a refused revert: the agent's → now)
  *       ⌘ npm test              exit 1
- *       ⓘ Files changed by commands are not listed
+ *       ⓘ Only files in the workspace are reverted
  */
 import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import type { TaskChangeFile, TaskChanges, TaskNode } from '../src/view-model/session-view';
@@ -72,7 +72,7 @@ export class ChangesRow {
     for (const child of [...this.item.children]) if ((child as HTMLElement).slot === 'children') child.remove();
     if (!changes) return;
     const rows = [...changes.files.map((f) => this.fileRow(f)), ...changes.commands.map((c) => commandRow(c.command, c.exit_code))];
-    if (changes.commands.length) rows.push(noteRow('Files changed by commands are not listed', 'Commands run in a sandbox Delegate cannot watch file by file: their effects are neither listed nor reverted.'));
+    if (changes.commands.length) rows.push(noteRow('Only files in the workspace are reverted', 'The files a command changed in the workspace are listed and reverted; what else it did (ignored files, other folders, services) is not.'));
     for (const row of rows) {
       row.slot = 'children';
       this.item.append(row);

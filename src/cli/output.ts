@@ -39,7 +39,11 @@ export interface ResultObject {
     /** Resumed by send_message or --agent: how many runs its figures add up. */
     segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
-    changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
+    changes?: {
+      /** `by`: the bash commands / MCP calls that made a change (several: calls overlapped, any could have); `lost`: why it cannot be reverted. */
+      files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true; lost?: string }[];
+      commands: { command: string; exit_code: number | null }[];
+    };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
     fork?: true;
     /** Claims of its report that its record does not support (the `[unverified]` lines its parent read). */
@@ -75,7 +79,20 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       usage: s.usage,
       result: s.result,
       ...(s.changes
-        ? { changes: { files: s.changes.files.map(({ path, action, added, removed }) => ({ path, action, added, removed })), commands: s.changes.commands } }
+        ? {
+            changes: {
+              files: s.changes.files.map(({ path, action, added, removed, by, lost }) => ({
+                path,
+                action,
+                added,
+                removed,
+                ...(by ? { by: by.map((c) => ({ tool: c.tool, command: c.command, agent_id: c.agentId })) } : {}),
+                ...(by && by.length > 1 ? { overlapping: true as const } : {}),
+                ...(lost ? { lost } : {}),
+              })),
+              commands: s.changes.commands,
+            },
+          }
         : {}),
       ...(s.unverified ? { unverified: s.unverified.map(({ claim, reason }) => ({ claim, reason })) } : {}),
     })),

@@ -6,7 +6,8 @@
  *   deleted   test/config.test.ts
  *   refused   src/app.ts  (it was changed since by someone else)     + on stderr: the diff it would undo
  *
- * Commands' effects cannot be reverted: stderr lists them. Exit 0 when nothing was refused, 1 when a file
+ * Files a command changed in the workspace are put back like the rest; what else a command did (ignored files,
+ * other folders, services) is not: stderr lists the commands. Exit 0 when nothing was refused, 1 when a file
  * was, 2 on bad usage or when the session or the subagent cannot be reverted.
  */
 import { homedir } from 'node:os';
@@ -18,7 +19,8 @@ const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--output-f
 
 Restores the files a finished subagent (and the subagents it started) created, modified or deleted with
 write_file / edit_file: a file it created is deleted, a modified one gets its previous content back. A file
-someone changed afterwards is refused (its diff goes to stderr). Commands it ran are listed, not undone.
+someone changed afterwards is refused (its diff goes to stderr). Files its commands changed are put back too;
+what else they did (ignored files, other folders) is not: they are listed.
 The agent id is in the JSON result (subagents[].id) and in the transcript. Works from any folder.
 Exit status: 0 nothing refused, 1 a file was refused, 2 bad usage or nothing to revert.`;
 
@@ -83,11 +85,11 @@ export async function revertMain(argv: string[], env: NodeJS.ProcessEnv, out: Wr
       ...report.alreadyReverted.map((path) => `${'already'.padEnd(9)} ${path}  (reverted earlier)`),
     ];
     if (lines.length) await out.stdout(`${lines.join('\n')}\n`);
-    else out.stderr(`delegate: nothing to revert: ${plan.description} changed no files with write_file or edit_file\n`);
+    else out.stderr(`delegate: nothing to revert: ${plan.description} changed no files\n`);
     for (const f of refused) if (f.diff) out.stderr(`delegate: ${f.path} was not reverted; what changed since the subagent's last change:\n${f.diff}\n`);
   }
   if (report.commands.length) {
-    out.stderr(`delegate: commands are not reverted (their effects are not known file by file): ${report.commands.map((c) => `\`${c}\``).join(', ')}\n`);
+    out.stderr(`delegate: what these commands did beyond the workspace's files is not reverted (ignored files, other folders): ${report.commands.map((c) => `\`${c}\``).join(', ')}\n`);
   }
   return refused.length ? 1 : 0;
 }

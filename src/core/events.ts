@@ -8,7 +8,7 @@
  * Each event names the agent it belongs to and that agent's parent, and carries a
  * session-wide sequence number so interleaved events of parallel subagents stay ordered.
  */
-import type { ChangedFile, CommandRun, ContentHash, FileAction, RevertedFile } from './changes/types';
+import type { ChangeCause, ChangedFile, CommandRun, ContentHash, FileAction, RevertedFile } from './changes/types';
 import type { MessageParam } from './llm/types';
 import type { ToolKind } from './tools/types';
 
@@ -162,11 +162,25 @@ export type EventBody =
   /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
   | { type: 'waiting'; turn: number; attempt: number; waitedMs: number }
   /**
-   * write_file / edit_file changed a file (the journal a revert works from; see changes/): `path` relative to
+   * write_file / edit_file changed a file, or a bash command / MCP call did (the journal a revert works from; see changes/): `path` relative to
    * the workspace, the contents before and after by hash (kept in the session folder), its own line counts, and its hunks
    * (line-diff.ts changeDiff, cut; absent when the lines are the same) for the panel's inline diff.
    */
-  | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number; diff?: string }
+  | {
+      type: 'file_changed';
+      toolUseId: string;
+      path: string;
+      action: FileAction;
+      before?: ContentHash;
+      after?: ContentHash;
+      added: number;
+      removed: number;
+      diff?: string;
+      /** Found around a bash command or MCP call: every call that could have made it (the event is the first's). */
+      causes?: ChangeCause[];
+      /** Why it cannot be reverted (its content before was not kept). */
+      lost?: string;
+    }
   /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
   | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
   /** A finished subagent's report held to its record (agent/child-report.ts): claims it does not support, text defanged. */

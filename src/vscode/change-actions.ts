@@ -184,10 +184,11 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
 function describePlan(plan: RevertPlan): string {
   const lines = plan.files.map((f) => {
     if (f.between) return `✗ ${f.path}: not reverted — ${f.between.who} also changed it in between`;
+    if (f.lost) return `✗ ${f.path}: not reverted — ${f.lost}`;
     if (f.restore === undefined) return `• ${f.path}: delete (it created it)`;
     return `• ${f.path}: put back its previous content (${f.action === 'deleted' ? 'it deleted it' : 'it modified it'})`;
   });
   lines.push('', 'A file changed since by someone else is left alone (you get its diff).');
-  if (plan.commands.length) lines.push(`Commands it ran are not undone: ${plan.commands.map((c) => `\`${c}\``).join(', ')}.`);
+  if (plan.commands.length) lines.push(`The files its commands changed are listed above; nothing else they did is undone: ${plan.commands.map((c) => `\`${c}\``).join(', ')}.`);
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ export function describeRunRevert(plans: RevertPlan[], byMainAgent: number): str
     lines.push(`${plan.description}:`);
     for (const f of plan.files) {
       if (f.between) lines.push(`  ✗ ${f.path}: not reverted — ${f.between.who} also changed it in between`);
+      else if (f.lost) lines.push(`  ✗ ${f.path}: not reverted — ${f.lost}`);
       else if (f.restore === undefined) lines.push(`  • ${f.path}: delete (it created it)`);
       else lines.push(`  • ${f.path}: put back its previous content (${f.action === 'deleted' ? 'it deleted it' : 'it modified it'})`);
     }
@@ -24,7 +25,7 @@ export function describeRunRevert(plans: RevertPlan[], byMainAgent: number): str
   lines.push('', 'A file changed since by someone else is left alone (you get its diff).');
   if (byMainAgent > 0) lines.push(`${byMainAgent} file${byMainAgent === 1 ? '' : 's'} the main agent changed itself ${byMainAgent === 1 ? 'is' : 'are'} not reverted.`);
   const commands = plans.flatMap((p) => p.commands);
-  if (commands.length) lines.push(`Commands they ran are not undone: ${commands.map((c) => `\`${c}\``).join(', ')}.`);
+  if (commands.length) lines.push(`The files their commands changed are listed above; nothing else they did is undone: ${commands.map((c) => `\`${c}\``).join(', ')}.`);
   return lines.join('\n');
 }
 

@@ -75,13 +75,20 @@ describe('delegate CLI: several subagents in one folder', function () {
       refusal,
       `Refused: config.ts changed since you last read it: the subagent "raise retries" (${a.id}) changed it. Read it again with read_file, then redo your edit on the current content.`,
     );
-    assert.deepEqual(a.changes, { files: [{ path: 'config.ts', action: 'modified', added: 1, removed: 1 }], commands: [{ command: 'test -f config.ts && touch checked.flag', exit_code: 0 }] });
+    // The file the command created is listed too, by that command (the look changed nothing and is not scanned).
+    assert.deepEqual(a.changes, {
+      files: [
+        { path: 'config.ts', action: 'modified', added: 1, removed: 1 },
+        { path: 'checked.flag', action: 'created', added: 0, removed: 0, by: [{ tool: 'bash', command: 'test -f config.ts && touch checked.flag', agent_id: a.id }] },
+      ],
+      commands: [{ command: 'test -f config.ts && touch checked.flag', exit_code: 0 }],
+    });
     assert.deepEqual(b.changes, { files: [], commands: [] });
 
     // The parent reads the harness's footer after each child's own words.
     const footers = lastToolResults(cli.api.messageRequests().filter((r) => !isChild(r)).at(-1) as RecordedRequest).map((r) => String(r.content));
     assert.deepEqual(footers, [
-      `Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran \`test -f config.ts && touch checked.flag\` (exit 0) [files changed by commands are not listed]\n[subagent ${a.id}: send_message and read_subagent reach it]`,
+      `Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); created checked.flag (+0) by \`test -f config.ts && touch checked.flag\`; ran \`test -f config.ts && touch checked.flag\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
       `My edit was refused.\n\n[changes] none\n[subagent ${b.id}: send_message and read_subagent reach it]`,
     ]);
     // The journal: a file_changed event for A's edit, a manifest per child, in the transcripts.

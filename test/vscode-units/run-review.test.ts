@@ -28,7 +28,7 @@ describe('vscode/run-review', () => {
       '',
       'A file changed since by someone else is left alone (you get its diff).',
       '1 file the main agent changed itself is not reverted.',
-      'Commands they ran are not undone: `npm test`.',
+      'The files their commands changed are listed above; nothing else they did is undone: `npm test`.',
     ].join('\n'));
   });
 

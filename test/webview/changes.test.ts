@@ -140,7 +140,7 @@ describe('several subagents in one folder: the view', () => {
       ]);
       const command = changes.locator('vscode-tree-item.change-command');
       assert.deepEqual([await command.locator('.change-command-text').textContent(), await command.locator('.row-state').textContent()], ['npm test', 'exit 1']);
-      assert.match((await changes.locator('vscode-tree-item.change-note').textContent()) ?? '', /Files changed by commands are not listed/);
+      assert.match((await changes.locator('vscode-tree-item.change-note').textContent()) ?? '', /Only files in the workspace are reverted/);
       await panel.page.waitForTimeout(200);
       await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-manifest.png') });
 

@@ -5,14 +5,16 @@
  *
  * Per file, the changes form runs that link up (one's after is the next one's before); each run counts as
  * one net diff, so an edit and its undo count +0 -0, and a change by someone else in between is not
- * counted as the subtree's. Files changed by commands are not known one by one: the footer says so.
+ * counted as the subtree's. A change a bash command or MCP call made (command-watch.ts) names it:
+ *
+ *   [changes] modified src/a.ts (+2 -1) by `sed -i …`; created gen.ts (+9) by `npm run gen` or `make` (calls overlapped)
  */
 import { sniffText } from '../tools/text-encoding';
 import type { ToolResult } from '../tools/types';
 import { diffCounts } from './line-diff';
-import type { ChangedFile, ChangeManifest, CommandRun, ContentHash, FileAction } from './types';
+import type { ChangeCause, ChangedFile, ChangeManifest, CommandRun, ContentHash, FileAction } from './types';
 
-/** One journalled write or edit. */
+/** One journalled write or edit, or a change found around a command. */
 export interface RecordedChange {
   agentId: string;
   path: string;
@@ -20,6 +22,11 @@ export interface RecordedChange {
   after?: ContentHash;
   added: number;
   removed: number;
+  /** A command's change: the calls that could have made it (`agentId` is the first's). */
+  causes?: ChangeCause[];
+  /** Set when `before` / `after` cannot tell it (a content that was not kept). */
+  action?: FileAction;
+  lost?: string;
 }
 
 const FOOTER_FILES = 30;
@@ -56,12 +63,32 @@ export async function buildManifest(changes: readonly RecordedChange[], commands
       added += counts.added;
       removed += counts.removed;
     }
-    const action: FileAction = first.before === undefined ? 'created' : last.after === undefined ? 'deleted' : 'modified';
+    const created = first.action ? first.action === 'created' : first.before === undefined;
+    const deleted = last.action ? last.action === 'deleted' : last.after === undefined;
+    const action: FileAction = created ? 'created' : deleted ? 'deleted' : 'modified';
     // Created and then deleted again: nothing is left to report.
-    if (first.before === undefined && last.after === undefined) continue;
-    files.push({ path, action, added, removed, ...(first.before ? { before: first.before } : {}), ...(last.after ? { after: last.after } : {}) });
+    if (created && deleted) continue;
+    const by = causesOf(list);
+    const lost = list.find((c) => c.lost)?.lost;
+    files.push({
+      path,
+      action,
+      added,
+      removed,
+      ...(first.before ? { before: first.before } : {}),
+      ...(last.after ? { after: last.after } : {}),
+      ...(by.length ? { by } : {}),
+      ...(lost ? { lost } : {}),
+    });
   }
   return { files, commands };
+}
+
+/** The calls behind a file's changes, each once. */
+function causesOf(list: RecordedChange[]): ChangeCause[] {
+  const seen = new Map<string, ChangeCause>();
+  for (const c of list) for (const cause of c.causes ?? []) if (!seen.has(cause.toolUseId)) seen.set(cause.toolUseId, cause);
+  return [...seen.values()];
 }
 
 function linkedRuns(list: RecordedChange[]): RecordedChange[][] {
@@ -77,17 +104,34 @@ function linkedRuns(list: RecordedChange[]): RecordedChange[][] {
 
 /** The one-line footer (files first, then commands). */
 export function formatManifest(manifest: ChangeManifest): string {
-  const files = manifest.files.map((f) => {
-    if (f.action === 'created') return `created ${f.path} (+${f.added})`;
-    if (f.action === 'deleted') return `deleted ${f.path} (-${f.removed})`;
-    return `modified ${f.path} (+${f.added} -${f.removed})`;
-  });
-  const shown = files.length > FOOTER_FILES ? [...files.slice(0, FOOTER_FILES), `${files.length - FOOTER_FILES} more files`] : files;
+  const listed = manifest.files.slice(0, FOOTER_FILES);
+  // Files one call (or the same overlapping calls) changed side by side share one "by".
+  const files: string[] = [];
+  for (let i = 0; i < listed.length; ) {
+    const key = causeKey(listed[i]);
+    const group: string[] = [];
+    for (; i < listed.length && causeKey(listed[i]) === key; i++) {
+      const f = listed[i] as ChangedFile;
+      const what = f.action === 'created' ? `created ${f.path} (+${f.added})` : f.action === 'deleted' ? `deleted ${f.path} (-${f.removed})` : `modified ${f.path} (+${f.added} -${f.removed})`;
+      group.push(`${what}${f.lost ? ' [cannot be reverted]' : ''}`);
+    }
+    files.push(`${group.join(', ')}${byText(listed[i - 1]?.by)}`);
+  }
+  const shown = manifest.files.length > FOOTER_FILES ? [...files, `${manifest.files.length - FOOTER_FILES} more files`] : files;
   const commands = manifest.commands.map((c) => `ran \`${oneLine(c.command)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
   const parts = [...shown, ...commands];
   if (parts.length === 0) return '[changes] none';
-  const note = commands.length ? ' [files changed by commands are not listed]' : '';
-  return `[changes] ${parts.join('; ')}${note}`;
+  return `[changes] ${parts.join('; ')}`;
+}
+
+const causeKey = (f: ChangedFile | undefined): string => (f?.by ?? []).map((c) => c.toolUseId).join(' ');
+
+/** " by `sed -i …`"; with calls that overlapped, each of them. */
+function byText(by: ChangeCause[] | undefined): string {
+  if (!by?.length) return '';
+  const names = by.slice(0, 3).map((c) => `\`${oneLine(c.command, 60)}\``);
+  const more = by.length > 3 ? ` or ${by.length - 3} more` : '';
+  return by.length === 1 ? ` by ${names[0]}` : ` by ${names.join(' or ')}${more} (calls overlapped)`;
 }
 
 /** The task result with the harness's footer (the child's own prose never stands in for it). */
@@ -96,7 +140,7 @@ export function withManifestFooter(result: ToolResult, manifest: ChangeManifest 
   return { ...result, content: `${result.content}\n\n${formatManifest(manifest)}` };
 }
 
-function oneLine(text: string): string {
+function oneLine(text: string, max = 80): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

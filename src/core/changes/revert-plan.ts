@@ -3,6 +3,8 @@
  *
  *   agent_started ──▶ the subtree (the agent and its descendants), the workspace (the root's `cwd`)
  *   file_changed  ──▶ per file, the subtree's changes not yet undone:  first.before ─ … ─ last.after
+ *                       (a command's change counts for every agent among its causes; one whose content
+ *                       before was not kept is refused, with the reason)
  *                       restore = first.before (none: delete), expect = last.after (the file must still hold it)
  *                       someone else's change in between ─▶ refuse: reverting would undo theirs too
  *   change_manifest ─▶ the commands it ran (their effects cannot be reverted: listed, not undone)
@@ -19,6 +21,8 @@ export interface RevertPlanFile {
   restore?: ContentHash;
   /** What the subtree's last change left (undefined: it deleted the file). */
   expected?: ContentHash;
+  /** Why it cannot be put back: a command changed it and its content before was not kept. */
+  lost?: string;
   /** Someone outside the subtree changed the file between its changes: who, and that change's contents. */
   between?: { who: string; before?: ContentHash; after?: ContentHash };
 }
@@ -73,8 +77,9 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
     byPath.set(e.path, list);
   }
   const files: RevertPlanFile[] = [];
+  const ours = (e: FileChanged): boolean => inTree(e.agentId) || (e.causes?.some((c) => inTree(c.agentId)) ?? false);
   for (const [path, all] of byPath) {
-    const mine = all.filter((e) => inTree(e.agentId));
+    const mine = all.filter(ours);
     const live = mine.filter((e) => !undone.has(e.seq));
     if (live.length === 0) {
       if (mine.length > 0) alreadyReverted.add(path);
@@ -82,11 +87,14 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
     }
     const first = live[0] as FileChanged;
     const last = live[live.length - 1] as FileChanged;
-    const action: FileAction = first.before === undefined ? 'created' : last.after === undefined ? 'deleted' : 'modified';
-    const other = all.find((e) => e.seq > first.seq && e.seq < last.seq && !inTree(e.agentId) && !undone.has(e.seq));
+    const created = first.causes ? first.action === 'created' : first.before === undefined;
+    const action: FileAction = created ? 'created' : last.after === undefined ? 'deleted' : 'modified';
+    const other = all.find((e) => e.seq > first.seq && e.seq < last.seq && !ours(e) && !undone.has(e.seq));
+    const lost = live.find((e) => e.lost)?.lost;
     files.push({
       path,
       action,
+      ...(lost ? { lost } : {}),
       ...(first.before ? { restore: first.before } : {}),
       ...(last.after ? { expected: last.after } : {}),
       ...(other ? { between: { who: names.get(other.agentId) ?? other.agentId, ...(other.before ? { before: other.before } : {}), ...(other.after ? { after: other.after } : {}) } } : {}),
@@ -124,7 +132,7 @@ function undoneChanges(events: readonly DelegateEvent[], parents: Map<string, st
     const paths = new Set(r.files.filter((f) => UNDOING.has(f.outcome)).map((f) => f.path));
     for (const e of events) {
       if (e.seq >= r.seq) break;
-      if (e.type === 'file_changed' && paths.has(e.path) && inTree(e.agentId)) undone.add(e.seq);
+      if (e.type === 'file_changed' && paths.has(e.path) && (inTree(e.agentId) || e.causes?.some((c) => inTree(c.agentId)))) undone.add(e.seq);
     }
   }
   return undone;

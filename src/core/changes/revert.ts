@@ -50,6 +50,7 @@ async function revertFile(workdir: string, file: RevertPlanFile, deps: RevertDep
     ...(file.expected ? { expected: file.expected } : {}),
     ...extra,
   });
+  if (file.lost) return refused(`${file.lost}: it cannot be put back`);
   if (file.between) {
     const diff = await diffOf(deps.blobs, file.between.before, file.between.after, file.path);
     return refused(`${file.between.who} also changed it in between: reverting would undo that change too`, diff ? { diff } : {});

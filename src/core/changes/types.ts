@@ -1,7 +1,7 @@
 /**
  * What Delegate knows about the changes agents make to the workspace: the per-file changes its own file
- * tools journal, the commands agents ran (whose file effects are not known one by one: they run in a
- * sandbox), the manifest a finished subagent's result carries, and what a revert did file by file.
+ * tools journal and those found around each bash command and MCP call (command-watch.ts), the commands
+ * agents ran, the manifest a finished subagent's result carries, and what a revert did file by file.
  * Content is named by its SHA-256 (`ContentHash`); the bytes live in the session folder (blob-store.ts).
  */
 
@@ -9,6 +9,19 @@
 export type ContentHash = string;
 
 export type FileAction = 'created' | 'modified' | 'deleted';
+
+/**
+ * A bash command or MCP call that changed a file. A change found while several calls overlapped (parallel
+ * children) names each of them: any one could have made it.
+ */
+export interface ChangeCause {
+  agentId: string;
+  toolUseId: string;
+  /** `bash`, or the MCP tool's name. */
+  tool: string;
+  /** The command line, or the MCP call's input summary. */
+  command: string;
+}
 
 /** One file in a manifest: what the agent and its descendants did to it, net, with line counts. */
 export interface ChangedFile {
@@ -20,6 +33,10 @@ export interface ChangedFile {
   /** Content before the first change (absent when created) and after the last (absent when deleted). */
   before?: ContentHash;
   after?: ContentHash;
+  /** The calls that changed it (absent: only write_file / edit_file did). */
+  by?: ChangeCause[];
+  /** Why a revert cannot put it back (its content before was not kept). */
+  lost?: string;
 }
 
 /** A bash command an agent ran; `exit_code` is null when it did not exit by itself (timed out, stopped, killed). */

@@ -74,7 +74,8 @@ async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: P
   const items: string[] = [];
   for (const f of manifest.files) {
     const counts = f.action === 'created' ? `+${f.added}` : f.action === 'deleted' ? `-${f.removed}` : `+${f.added} -${f.removed}`;
-    let item = `${f.action} ${f.path} (${counts})`;
+    const by = f.by?.length ? ` by ${f.by.map((c) => `\`${excerpt(c.command, 120)}\``).join(' or ')}${f.by.length > 1 ? ' (calls overlapped)' : ''}` : '';
+    let item = `${f.action} ${f.path} (${counts})${by}${f.lost ? ' [cannot be reverted]' : ''}`;
     if (diff && ctx.blobs) {
       const before = f.before ? textOf(await ctx.blobs.get(f.before)) : '';
       const after = f.after ? textOf(await ctx.blobs.get(f.after)) : '';
@@ -83,7 +84,7 @@ async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: P
     }
     items.push(item);
   }
-  for (const c of manifest.commands) items.push(`ran \`${excerpt(c.command, 200)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`}; the files it changed are not listed one by one)`);
+  for (const c of manifest.commands) items.push(`ran \`${excerpt(c.command, 200)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
   return items;
 }
 

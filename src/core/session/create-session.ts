@@ -248,7 +248,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
   // MCP servers start now; their tools join the catalog as each connects.
-  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify);
+  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool));
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;

@@ -57,8 +57,18 @@ export interface SessionMcp {
   ready(): Promise<void>;
 }
 
-/** Starts the servers in the background; undefined (and nothing loaded) when there is nothing to start or say. */
-export function attachMcp(config: SessionMcpConfig | undefined, workdir: string, catalog: ToolCatalog, offers: (name: string) => boolean, notify: Notify): SessionMcp | undefined {
+/**
+ * Starts the servers in the background; undefined (and nothing loaded) when there is nothing to start or say.
+ * `watch` wraps each tool as it joins (the change tracker: the files a call changes are found and journalled).
+ */
+export function attachMcp(
+  config: SessionMcpConfig | undefined,
+  workdir: string,
+  catalog: ToolCatalog,
+  offers: (name: string) => boolean,
+  notify: Notify,
+  watch: (tool: AnyTool) => AnyTool = (tool) => tool,
+): SessionMcp | undefined {
   if (!config || (config.servers.length === 0 && !config.problems?.length)) return undefined;
   const pending: [NoticeLevel, string, string | undefined, string?][] = [];
   let live = false;
@@ -92,7 +102,7 @@ export function attachMcp(config: SessionMcpConfig | undefined, workdir: string,
           ...(config.toolTimeoutMs !== undefined ? { toolTimeoutMs: config.toolTimeoutMs } : {}),
           ...(config.clientVersion !== undefined ? { clientVersion: config.clientVersion } : {}),
           onTools: (tools: AnyTool[]) => {
-            catalog.add(tools.filter((t) => offers(t.name)));
+            catalog.add(tools.filter((t) => offers(t.name)).map(watch));
           },
         });
   void manager?.start(waitMs);

@@ -53,6 +53,31 @@ describe('revert one subagent', () => {
     session.close();
   });
 
+  it('in a live session (the editor\'s path): a subagent\'s sed -i and the file it created are put back through the session', async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-ws-'));
+    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-rv-tr-'));
+    writeFileSync(join(workdir, 'a.txt'), 'original\n');
+    const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID') ? 'kid' : 'default'))
+      .script('kid', { toolUses: [{ name: 'bash', input: { command: "sed -i 's/original/changed/' a.txt && echo new > b.txt" } }] }, { text: 'edited' })
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { text: 'done' });
+    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow });
+    const first = await session.run('edit via a subagent', go());
+    assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'changed\n');
+    const kid = first.subagents[0]?.id ?? '';
+    assert.deepEqual(first.subagents[0]?.changes?.files.map((f) => [f.path, f.action, f.by?.map((c) => c.command)]), [
+      ['a.txt', 'modified', ["sed -i 's/original/changed/' a.txt && echo new > b.txt"]],
+      ['b.txt', 'created', ["sed -i 's/original/changed/' a.txt && echo new > b.txt"]],
+    ]);
+    const target = { transcriptRoot, sessionId: session.id, agentId: kid };
+    const plan = await loadRevertPlan(target);
+    assert.ok(!('error' in plan), JSON.stringify(plan));
+    const report = await revertSubagent(target, plan, { bus: session.bus, changes: session.changes });
+    assert.deepEqual(report.files.map((f) => [f.path, f.outcome]), [['a.txt', 'restored'], ['b.txt', 'deleted']]);
+    assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'original\n');
+    model.assertDone();
+    session.close();
+  });
+
   describe('plans from events', () => {
     const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-plan-'));
     const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'delegate-rv-blobs-')));
@@ -104,6 +129,34 @@ describe('revert one subagent', () => {
       assert.ok(!('error' in again));
       assert.deepEqual(again.files, []);
       assert.deepEqual(again.alreadyReverted.sort(), ['g.txt', 'h.txt']);
+    });
+
+    it('a command\'s change counts for every agent among its causes; one whose content before was not kept is refused with the reason', async () => {
+      await blobs.put(Buffer.from('before\n'));
+      await blobs.put(Buffer.from('after\n'));
+      writeFileSync(join(workdir, 'c.txt'), 'after\n');
+      writeFileSync(join(workdir, 'big.bin'), 'huge\n');
+      const cause = (agentId: string): { agentId: string; toolUseId: string; tool: string; command: string } => ({ agentId, toolUseId: `tu-${agentId}`, tool: 'bash', command: `run ${agentId}` });
+      const events = [
+        started('main', null),
+        started('kid', 'main', 'one'),
+        started('sib', 'main', 'two'),
+        // Found while both ran: the event is kid's, sib is among its causes.
+        ev('kid', 'main', { type: 'file_changed', toolUseId: 'tu-kid', path: 'c.txt', action: 'modified', before: contentHash(Buffer.from('before\n')), after: contentHash(Buffer.from('after\n')), added: 1, removed: 1, causes: [cause('kid'), cause('sib')] }),
+        ev('sib', 'main', { type: 'file_changed', toolUseId: 'tu-sib', path: 'big.bin', action: 'modified', after: contentHash(Buffer.from('huge\n')), added: 0, removed: 0, causes: [cause('sib')], lost: 'it is larger than 16 MiB, so its content was not kept' }),
+        finished('kid', 'main'),
+        finished('sib', 'main'),
+      ];
+      const plan = planRevert(events, 'sib');
+      assert.ok(!('error' in plan));
+      assert.deepEqual(plan.files.map((f) => [f.path, f.action]), [['c.txt', 'modified'], ['big.bin', 'modified']], 'a lost before is not taken for a created file');
+      const report = await applyRevert(plan, { blobs });
+      assert.deepEqual(report.files.map((f) => [f.path, f.outcome, f.reason]), [
+        ['c.txt', 'restored', undefined],
+        ['big.bin', 'refused', 'it is larger than 16 MiB, so its content was not kept: it cannot be put back'],
+      ]);
+      assert.equal(readFileSync(join(workdir, 'c.txt'), 'utf8'), 'before\n');
+      assert.equal(readFileSync(join(workdir, 'big.bin'), 'utf8'), 'huge\n');
     });
   });
 });

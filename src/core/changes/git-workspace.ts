@@ -1,0 +1,114 @@
+/**
+ * The few git questions the command watch asks (workspace-scan.ts), each one `git` process:
+ *
+ *   open      rev-parse: is the workspace in a work tree, its prefix there, the object format (sha1/sha256)
+ *   files     ls-files -co --exclude-standard [-- dirs]   tracked + untracked files git does not ignore
+ *   oids      ls-files -s                                  the index's blob of each tracked file
+ *   dirty     status --porcelain -uno                      tracked files that differ from the index now
+ *   blobs     cat-file --batch                             the bytes of index blobs (a clean file's before)
+ *
+ * Paths are the workspace's (`/`-separated, relative to it), never the repository root's.
+ * `--no-optional-locks` everywhere: a look must not take the index lock another git (the user's) may want.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+
+export interface GitWorkspace {
+  /** What the workspace is inside the repository ("" at its root, else "sub/dir/"). */
+  prefix: string;
+  objectFormat: 'sha1' | 'sha256';
+}
+
+const MAX_BUFFER = 256 * 1024 * 1024;
+
+function git(cwd: string, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
+      if (err) reject(err);
+      else resolve(stdout);
+    });
+  });
+}
+
+const zsplit = (out: Buffer): string[] => out.toString('utf8').split('\0').filter((s) => s !== '');
+
+/** The workspace's repository, or undefined when it is not in a git work tree (or git is missing). */
+export async function openGitWorkspace(workdir: string): Promise<GitWorkspace | undefined> {
+  try {
+    const [inside = '', prefix = '', format = 'sha1'] = (await git(workdir, ['rev-parse', '--is-inside-work-tree', '--show-prefix', '--show-object-format'])).toString('utf8').split('\n');
+    if (inside.trim() !== 'true') return undefined;
+    return { prefix: prefix.trim(), objectFormat: format.trim() === 'sha256' ? 'sha256' : 'sha1' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tracked and not-ignored untracked files under `dirs` (all of the workspace when omitted). */
+export async function listFiles(workdir: string, dirs?: string[]): Promise<string[]> {
+  const spec = dirs ? ['--', ...dirs.map((d) => (d === '' ? '.' : d))] : [];
+  return [...new Set(zsplit(await git(workdir, ['ls-files', '-z', '-c', '-o', '--exclude-standard', ...spec])))];
+}
+
+/** The index's blob id of each tracked file (stage 0; submodules and conflicted entries left out). */
+export async function indexOids(workdir: string): Promise<Map<string, string>> {
+  const oids = new Map<string, string>();
+  for (const line of zsplit(await git(workdir, ['ls-files', '-z', '-s']))) {
+    // "<mode> <oid> <stage>\t<path>"
+    const tab = line.indexOf('\t');
+    const [mode, oid, stage] = line.slice(0, tab).split(' ');
+    if (mode === '160000' || stage !== '0' || !oid) continue;
+    oids.set(line.slice(tab + 1), oid);
+  }
+  return oids;
+}
+
+/** Tracked files whose working copy differs from the index (git refreshes stat data in memory to tell). */
+export async function dirtyFiles(workdir: string, repo: GitWorkspace): Promise<Set<string>> {
+  const out = zsplit(await git(workdir, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--', '.']));
+  const dirty = new Set<string>();
+  for (let i = 0; i < out.length; i++) {
+    const entry = out[i] as string;
+    const xy = entry.slice(0, 2);
+    // A rename or copy is followed by its source path as a separate field.
+    if (xy.includes('R') || xy.includes('C')) i++;
+    const path = entry.slice(3);
+    // porcelain paths are the repository root's.
+    if (path.startsWith(repo.prefix)) dirty.add(path.slice(repo.prefix.length));
+  }
+  return dirty;
+}
+
+/** What git would name `bytes` as a blob: tells a touched but unchanged clean file without asking git. */
+export function blobOid(bytes: Uint8Array, format: GitWorkspace['objectFormat']): string {
+  return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/** The bytes of each blob, one `git cat-file --batch` for all of them; a missing one is left out. */
+export function readBlobs(workdir: string, oids: string[]): Promise<Map<string, Buffer>> {
+  const wanted = [...new Set(oids)];
+  if (wanted.length === 0) return Promise.resolve(new Map());
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['--no-optional-locks', 'cat-file', '--batch'], { cwd: workdir, stdio: ['pipe', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => chunks.push(b));
+    child.on('error', reject);
+    child.on('close', () => {
+      const out = Buffer.concat(chunks);
+      const blobs = new Map<string, Buffer>();
+      let at = 0;
+      for (const oid of wanted) {
+        const nl = out.indexOf(0x0a, at);
+        if (nl < 0) break;
+        const header = out.subarray(at, nl).toString('utf8').split(' ');
+        at = nl + 1;
+        // "<oid> missing" has no body.
+        if (header[1] !== 'blob') continue;
+        const size = Number(header[2]);
+        blobs.set(oid, out.subarray(at, at + size));
+        at += size + 1;
+      }
+      resolve(blobs);
+    });
+    child.stdin.end(wanted.join('\n') + '\n');
+  });
+}
