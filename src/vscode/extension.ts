@@ -11,6 +11,7 @@ import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { EditorQuestions } from './user-questions';
+import { EditorFanout } from './fanout-card';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { HistoryActions } from './history-actions';
 import { EditorMcpServers } from './mcp-servers';
@@ -25,6 +26,8 @@ export interface DelegateApi {
   approver: EditorApprover;
   /** ask_user's questions (the prompt is injectable, like the approver's). */
   questions: EditorQuestions;
+  /** The fan-out card (its prompt is injectable). */
+  fanout: EditorFanout;
   /** The workspace's MCP servers (approval and input prompts are injectable). */
   mcpServers: EditorMcpServers;
   view: DelegateViewProvider;
@@ -47,7 +50,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const approver = new EditorApprover();
   const mcpServers = new EditorMcpServers(context.workspaceState);
   const questions = new EditorQuestions();
-  const controller = new SessionController(context, approver, mcpServers, questions);
+  const fanout = new EditorFanout();
+  const controller = new SessionController(context, approver, mcpServers, questions, fanout);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
   const view = new DelegateViewProvider(context.extensionUri, controller, changes, new HistoryActions(controller, () => transcriptRootOf(context)));
@@ -106,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     controller,
     approver,
     questions,
+    fanout,
     mcpServers,
     view,
     changes,

@@ -17,6 +17,7 @@ import type { DelegateEvent } from '../core/events';
 import type { SessionListItem } from '../protocol';
 import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
+import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
@@ -61,6 +62,7 @@ export class SessionController implements vscode.Disposable {
     private readonly approver: EditorApprover,
     private readonly mcpServers?: EditorMcpServers,
     private readonly questions?: UserQuestions,
+    private readonly fanout?: EditorFanout,
   ) {
     this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
   }
@@ -310,6 +312,7 @@ export class SessionController implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       approver: this.approver,
       ...(this.questions ? { questions: this.questions } : {}),
+      ...(this.fanout ? { fanout: { prompt: this.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,

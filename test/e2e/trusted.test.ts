@@ -118,6 +118,18 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     ]);
     await askFromPalette(page, 'Explain the source files and audit the config.');
 
+    // Three at once: the fan-out card asks first, naming each child; none starts until Run.
+    const card = modalDialog(page, 'The main agent wants to start 3 subagents at once');
+    await card.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const cardText = await card.innerText();
+    for (const line of ['1. explain math', '2. explain strings', '3. audit config', 'general-purpose', 'mode default']) assert.ok(cardText.includes(line), `the card shows ${line}: ${cardText}`);
+    assert.equal(server.messageRequests().filter((r) => JSON.stringify(r.body.messages).includes('ALPHA')).length, 0, 'no child has started');
+    await screenshot(page, 'fanout-card');
+    const cardButtons = await card.getByRole('button').allInnerTexts();
+    assert.ok(cardButtons.includes('Run') && cardButtons.includes('Cancel'), cardButtons.join(', '));
+    await card.getByRole('button', { name: 'Run', exact: true }).click();
+    await card.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+
     const math = panel.task('explain math');
     const strings = panel.task('explain strings');
     const audit = panel.task('audit config');

@@ -12,6 +12,8 @@ import type { DelegateApi } from '../../src/vscode/extension';
 import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
 import { quickPickPrompt } from '../../src/vscode/user-questions';
+import { modalFanoutPrompt } from '../../src/vscode/fanout-card';
+import type { FanoutCard, FanoutChoice } from '../../src/core/session';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
@@ -169,6 +171,66 @@ describe('Delegate in the extension host', () => {
     const answer = lastToolResults(requests().filter(isChild).at(-1) as RecordedRequest)[0];
     assert.equal(answer?.is_error, undefined);
     assert.equal(answer?.content, 'The user answered: 3000');
+  });
+
+  it('the fan-out card: three parallel subagents wait for it; Cancel starts none, Run with these caps gives each its forecast\'s p90 as budgets', async () => {
+    const cards: FanoutCard[] = [];
+    let choice: FanoutChoice = 'cancel';
+    api.fanout.prompt = async (card) => {
+      cards.push(card);
+      return choice;
+    };
+    const three = reply.toolUse([
+      { name: 'task', input: { prompt: 'Look at a', description: 'look at a' } },
+      { name: 'task', input: { prompt: 'Look at b', description: 'look at b', subagent_type: 'Explore' } },
+      { name: 'task', input: { prompt: 'Look at c', description: 'look at c' } },
+    ]);
+    const route = () =>
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.text('seen'), reply.text('seen'), reply.text('seen')] },
+        { name: 'parent', match: () => true, replies: [three, reply.text('ok')] },
+      ]);
+    try {
+      server.route([{ name: 'parent', match: () => true, replies: [three, reply.text('cancelled, then')] }]);
+      await api.controller.ask('Look at three things');
+      server.assertAllConsumed();
+      assert.equal(cards.length, 1);
+      assert.deepEqual(cards[0]?.children.map((c) => [c.description, c.agentType, c.mode]), [['look at a', 'general-purpose', 'default'], ['look at b', 'Explore', 'default'], ['look at c', 'general-purpose', 'default']]);
+      assert.equal(cards[0]?.reason, 'count');
+      assert.equal(requests().filter(isChild).length, 0, 'no subagent started');
+      const results = lastToolResults(requests().at(-1) as RecordedRequest);
+      assert.equal(results.length, 3);
+      for (const r of results) assert.match(String(r.content), /^Not run: the user cancelled this fan-out of 3 subagents before it started/);
+
+      // Run: the children run and become this workspace's history of these agent types.
+      choice = 'run';
+      api.controller.newSession();
+      route();
+      await api.controller.ask('Look at three things');
+      server.assertAllConsumed();
+      assert.equal(cards.length, 2);
+
+      choice = 'run_capped';
+      api.controller.newSession();
+      since = server.messageRequests().length;
+      route();
+      await api.controller.ask('Look at three things');
+      server.assertAllConsumed();
+      const card = cards[2] as FanoutCard;
+      const explore = card.children.find((c) => c.agentType === 'Explore');
+      assert.ok(explore?.forecast && explore.forecast.runs >= 1, 'the card forecasts from the earlier run');
+      const { state } = api.controller.snapshot();
+      const tasks = allTasks(state);
+      assert.equal(tasks.length, 3);
+      for (const task of tasks) {
+        const f = card.children.find((c) => c.description === task.description)?.forecast;
+        assert.ok(f, `a forecast for ${task.description}`);
+        assert.equal(task.budget?.tokens, Math.ceil(f.tokens.p90), 'the p90 tokens became its budget');
+        assert.equal(task.budget?.seconds, Math.max(1, Math.ceil(f.durationMs.p90 / 1000)));
+      }
+    } finally {
+      api.fanout.prompt = modalFanoutPrompt;
+    }
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {

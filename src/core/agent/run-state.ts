@@ -94,7 +94,7 @@ export class RunState {
             }),
           )
         : spec.tools;
-    this.scope = { identity: this.identity, tools: this.tools, gate: ports.gate, outputs: ports.outputs, limits, emit: this.emit, signal: this.signal };
+    this.scope = { identity: this.identity, tools: this.tools, gate: ports.gate, outputs: ports.outputs, limits, ...(ports.fanout ? { fanout: ports.fanout } : {}), emit: this.emit, signal: this.signal };
     this.steps = new StepSignals(this.signal);
     this.clock = spec.budget?.seconds !== undefined
       ? setTimeout(() => {

@@ -17,6 +17,7 @@ import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
 import { limitOutput, limitPartialOutput } from './output-limit';
 import type { GateScope, ToolGate } from './tool-gate';
+import type { FanoutGate } from './fanout-gate';
 import type { Outputs, RunLimits } from './types';
 import type { AgentIdentity } from '../vocabulary';
 
@@ -27,6 +28,8 @@ export interface ToolCallScope {
   outputs: Outputs;
   /** The output cap per call, and how many `task` calls run at once (turn-steps.ts). */
   limits: Pick<RunLimits, 'maxOutputChars' | 'maxParallel'>;
+  /** What a reply's `task` calls pass before they start (the session's; none: they start). */
+  fanout?: FanoutGate;
   emit: AgentEmit;
   signal: AbortSignal;
 }

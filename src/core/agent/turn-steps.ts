@@ -3,7 +3,7 @@
  *
  *   streamTurn    one streamed model request: text deltas, retries and waits become events, in order
  *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
- *                 (at most maxParallel at once); results kept by position, one per tool_use block
+ *                 (at most maxParallel at once, after the fan-out gate); results kept by position, one per tool_use block
  */
 import type { MessageParam, ModelPort, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { mergeConsecutive } from './conversation';
@@ -79,6 +79,12 @@ export async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, g
   const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
   const indices = uses.map((_, i) => i);
   for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  // The children this reply starts, all at once before any runs (fanout-gate.ts): the user may refuse them.
+  const starts = indices.filter((i) => isTask(i) && blocked[i] === undefined && (uses[i] as ToolUseBlock).name === 'task');
+  if (scope.fanout && starts.length > 0 && !scope.signal.aborted) {
+    const refused = await scope.fanout.review(scope.identity, starts.map((i) => ({ toolUseId: (uses[i] as ToolUseBlock).id, input: (uses[i] as ToolUseBlock).input })), scope.signal);
+    for (const i of starts) blocked[i] ??= refused.get((uses[i] as ToolUseBlock).id);
+  }
   await mapWithLimit(indices.filter(isTask), scope.limits.maxParallel, async (i) => {
     results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
   });

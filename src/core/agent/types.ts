@@ -15,6 +15,7 @@ import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from './report-check';
 import type { SubagentDirectory } from './child-port';
+import type { FanoutGate } from './fanout-gate';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 export interface RunLimits {
@@ -104,6 +105,8 @@ export interface RunPorts {
   readonly agents: AgentRegistry;
   /** The session's subagents by id and name, finished ones too (send_message, read_subagent): child-port.ts. */
   readonly children?: SubagentDirectory<AgentResult>;
+  /** What a reply's `task` calls pass before they start: the user's look at a fan-out (fanout-gate.ts). */
+  readonly fanout?: FanoutGate;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */

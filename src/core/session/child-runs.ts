@@ -24,6 +24,7 @@ import { watchChildRecord } from '../agent/child-record';
 import { checkChildReport, withReportNotes } from '../agent/child-report';
 import type { AgentResult, AgentSpec, ChildCall, RunConfig, Spawner } from '../agent/types';
 import type { ReviewDecision, ReviewGate } from './review';
+import type { FanoutCaps } from './fanout-review';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
@@ -55,6 +56,8 @@ export interface ChildRunPorts {
   review?: ReviewGate;
   /** What agents changed and ran: a finished child's manifest comes from it. */
   changes?: ChangeTracker;
+  /** Budgets the user set on the fan-out card for calls about to start. */
+  caps?: FanoutCaps;
 }
 
 export function createChildRuns(ports: ChildRunPorts): Spawner {
@@ -100,9 +103,12 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
   const agentType = o.fork ? FORK_AGENT_TYPE : def.name;
   const identity: AgentIdentity = { agentId, parentId: parent.agentId, depth: parent.depth + 1, description: o.description, ...(mode ? { mode } : {}), agentType };
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt });
-  const spec = o.fork
+  const built = o.fork
     ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, limits: ports.config.limits })
     : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, config: ports.config, baseTools: ports.baseTools(), ...(ports.modelAliases ? { modelAliases: ports.modelAliases } : {}) });
+  // "Run with these caps" on the fan-out card (fanout-review.ts): the tighter of its caps and the spec's own budget.
+  const budget = ports.caps ? ports.caps.apply(o.toolUseId, built.budget) : built.budget;
+  const spec: AgentSpec = budget && Object.keys(budget).length ? { ...built, budget } : built;
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // parent's own signal for a background child (which outlives the call).
   const watch = watchChildRecord(ports.bus, agentId);

@@ -26,6 +26,8 @@ import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
 import { createAskUserTool, type UserQuestions } from '../tools/ask-user';
+import { createFanoutReview, FanoutCaps, type FanoutPrompt, type FanoutRule } from './fanout-review';
+import { forecastAgents } from '../store/agent-forecast';
 import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
@@ -115,6 +117,8 @@ export interface SessionConfig {
   fetch?: HttpFetch;
   /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
   questions?: UserQuestions;
+  /** The card before a fan-out (the editor; fanout-review.ts): its prompt, when to show it, the dollar threshold. */
+  fanout?: { prompt: FanoutPrompt; rule: () => FanoutRule; confirmAboveUsd: () => number | undefined };
   /**
    * How the file tools read and write (paths already confined): node:fs unless the host gives its own (an ACP
    * client's buffers). The stale-write guard and the change journal work on what these return either way.
@@ -279,6 +283,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
   };
+  const caps = new FanoutCaps();
   const spawner = createChildRuns({
     // Called when a child starts: `ports` (which holds this spawner) exists by then.
     run: (spec, signal) => runAgent(spec, ports, signal),
@@ -291,7 +296,20 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     hooks,
     changes,
     ...(config.review ? { review: config.review } : {}),
+    caps,
   });
+  const fanout = config.fanout
+    ? createFanoutReview({
+        ...config.fanout,
+        agentTypes: () => spawner.agentTypes(),
+        defaultType: spawner.defaultType,
+        modelId: () => current.modelId,
+        ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}),
+        mode: () => permissions.mode,
+        forecast: (types) => forecastAgents(config.transcriptRoot, config.workdir, types),
+        caps,
+      })
+    : undefined;
   const ports: RunPorts = {
     models,
     spend: { prices: { ...DEFAULT_PRICES, ...config.prices }, runSpend: new RunSpend(config.maxBudgetUsd) },
@@ -302,6 +320,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     bus,
     agents,
     // Resuming a child runs it over these same ports (called only once they exist).
+    ...(fanout ? { fanout } : {}),
     children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {

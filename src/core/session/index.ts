@@ -33,6 +33,7 @@ export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, Mod
 export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
 export type { UserQuestion, UserQuestions } from '../tools/ask-user';
+export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from './fanout-review';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
