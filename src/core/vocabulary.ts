@@ -36,7 +36,8 @@ export function addUsage(into: Usage, add: Usage): Usage {
   return into;
 }
 
-export type PermissionDecision = 'allow' | 'allow_session' | 'deny';
+/** allow_agent / allow_task: "for this subagent" / "for this task's subagents" (policy/agent-grants.ts). */
+export type PermissionDecision = 'allow' | 'allow_session' | 'allow_agent' | 'allow_task' | 'deny';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];

@@ -17,6 +17,19 @@ export interface ApprovalQuestion {
 export const ALLOW = 'Allow';
 export const ALLOW_SESSION = 'Allow for this session';
 export const DENY = 'Deny';
+export const ALLOW_AGENT = 'Allow for this subagent';
+export const ALLOW_TASK = "Allow for this task's subagents";
+
+/** The buttons of a question: a subagent's can also be answered for it alone, or for its whole task. */
+export function approvalChoices(q: ApprovalQuestion): string[] {
+  return q.request.agent.depth > 0 && !q.request.privateDestination ? [ALLOW, ALLOW_AGENT, ALLOW_TASK, ALLOW_SESSION, DENY] : [ALLOW, ALLOW_SESSION, DENY];
+}
+
+/** What the two subagent answers cover (policy/agent-grants.ts), said once under the session's line. */
+function agentScope(q: ApprovalQuestion, what: string): string {
+  if (q.request.agent.depth === 0 || q.request.privateDestination) return '';
+  return `\n"${ALLOW_AGENT}" allows ${what} for this subagent only; "${ALLOW_TASK}" for every subagent of its task, until the session ends.`;
+}
 
 /** The modal's title and detail for a question (exported for tests: the words are what the user decides on). */
 export function approvalText(q: ApprovalQuestion): { message: string; detail: string } {
@@ -27,7 +40,7 @@ export function approvalText(q: ApprovalQuestion): { message: string; detail: st
     const message = destination ? `${q.who} wants to ${q.summary}` : `${q.who} wants to fetch a web page from ${host}`;
     const mode = [PLAN_WHY, UNTRUSTED_WHY].find((why) => q.reason.startsWith(why));
     const why = destination ? `The URL: ${destination.url}\n\nFetches to this machine or a private network are asked in every permission mode.` : mode ? `${capitalize(mode)}.` : '';
-    return { message, detail: `${destination ? '' : `${q.summary}\n\n`}${why ? `${why}\n\n` : ''}"${ALLOW_SESSION}" allows fetches from ${host} until the session ends.` };
+    return { message, detail: `${destination ? '' : `${q.summary}\n\n`}${why ? `${why}\n\n` : ''}"${ALLOW_SESSION}" allows fetches from ${host} until the session ends.${agentScope(q, `fetches from ${host}`)}` };
   }
   const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
   const scope =
@@ -36,7 +49,8 @@ export function approvalText(q: ApprovalQuestion): { message: string; detail: st
       : q.request.kind === 'external'
         ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
         : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
-  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${scope}` };
+  const what = q.request.kind === 'exec' ? `every ${q.toolName} command` : q.request.kind === 'external' ? `every call of ${q.toolName}` : 'every edit inside this folder';
+  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${scope}${agentScope(q, what)}` };
 }
 
 function capitalize(text: string): string {

@@ -5,7 +5,7 @@
  * extension tests can answer it without the UI.
  */
 import * as vscode from 'vscode';
-import { ALLOW, ALLOW_SESSION, approvalText, DENY, type ApprovalQuestion } from './approval-text';
+import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
 
@@ -16,17 +16,12 @@ export type ApprovalPrompt = (question: ApprovalQuestion) => Promise<PermissionD
 export const modalPrompt: ApprovalPrompt = async (q) => {
   const { message, detail } = approvalText(q);
   // Deny is the close affordance: Escape denies, and VS Code adds no separate Cancel button.
-  const pick = await vscode.window.showWarningMessage(
-    message,
-    { modal: true, detail },
-    { title: ALLOW },
-    { title: ALLOW_SESSION },
-    { title: DENY, isCloseAffordance: true },
-  );
-  if (pick?.title === ALLOW) return 'allow';
-  if (pick?.title === ALLOW_SESSION) return 'allow_session';
-  return 'deny';
+  const buttons = approvalChoices(q).map((title) => ({ title, ...(title === DENY ? { isCloseAffordance: true } : {}) }));
+  const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
+  return DECISIONS[pick?.title ?? DENY] ?? 'deny';
 };
+
+const DECISIONS: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_SESSION]: 'allow_session', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [DENY]: 'deny' };
 
 export class EditorApprover implements Approver {
   private queue: Promise<unknown> = Promise.resolve();

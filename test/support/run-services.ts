@@ -46,6 +46,7 @@ export class RecordingPolicy implements PermissionChecker {
     return this.decide(req);
   }
   rememberForSession(): void {}
+  rememberForAgent(): void {}
 }
 
 /** read_file and bash that answer from their input. */

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { PermissionPolicy } from '../../src/core/policy/permissions';
 import type { ToolCallRequest } from '../../src/core/policy/types';
-import { approvalText } from '../../src/vscode/approval-text';
+import { approvalChoices, approvalText } from '../../src/vscode/approval-text';
 
 const child = { agentId: 'sub1', parentId: 'main', depth: 1, description: 'read the docs' };
 const fetchReq = (url: string, extra: Partial<ToolCallRequest> = {}): ToolCallRequest => ({ agent: child, toolUseId: 't', toolName: 'web_fetch', kind: 'external', input: { url }, summary: url, paths: [], readOnly: true, ...extra });
@@ -21,14 +21,14 @@ describe('vscode/approval-text: web_fetch', () => {
     const url = 'https://docs.example.com/api?q=x';
     assert.deepEqual(await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'plan' }), fetchReq(url)), {
       message: 'Subagent “read the docs” wants to fetch a web page from docs.example.com',
-      detail: `${url}\n\nPlan mode is read-only, but a fetch can carry what the agent read out in its URL.\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.`,
+      detail: `${url}\n\nPlan mode is read-only, but a fetch can carry what the agent read out in its URL.\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.\n"Allow for this subagent" allows fetches from docs.example.com for this subagent only; "Allow for this task's subagents" for every subagent of its task, until the session ends.`,
     });
   });
 
   it('an untrusted workspace says so; default mode asks without a why', async () => {
     const url = 'https://docs.example.com/';
     assert.match((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions', trusted: false }), fetchReq(url))).detail, /^https:\/\/docs\.example\.com\/\n\nThe workspace is not trusted, and a fetch/);
-    assert.equal((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'default' }), fetchReq(url))).detail, `${url}\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.`);
+    assert.equal((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'default' }), fetchReq(url))).detail, `${url}\n\n"Allow for this session" allows fetches from docs.example.com until the session ends.\n"Allow for this subagent" allows fetches from docs.example.com for this subagent only; "Allow for this task's subagents" for every subagent of its task, until the session ends.`);
   });
 
   it('a private destination names the place, host and port, and the URL, in bypassPermissions too', async () => {
@@ -41,10 +41,22 @@ describe('vscode/approval-text: web_fetch', () => {
   });
 
   it('other tools keep their words', () => {
-    const bash: ToolCallRequest = { agent: child, toolUseId: 't', toolName: 'bash', kind: 'exec', input: { command: 'npm test' }, summary: 'npm test', paths: [] };
-    assert.deepEqual(approvalText({ who: 'The main agent', toolName: 'bash', summary: 'npm test', reason: 'bash wants to run: npm test', request: bash }), {
+    const bash: ToolCallRequest = { agent: { agentId: 'main', parentId: null, depth: 0 }, toolUseId: 't', toolName: 'bash', kind: 'exec', input: { command: 'npm test' }, summary: 'npm test', paths: [] };
+    const q = { who: 'The main agent', toolName: 'bash', summary: 'npm test', reason: 'bash wants to run: npm test', request: bash };
+    assert.deepEqual(approvalText(q), {
       message: 'The main agent wants to run a command',
       detail: 'npm test\n\n"Allow for this session" allows this exact command until the session ends.',
     });
+    assert.deepEqual(approvalChoices(q), ['Allow', 'Allow for this session', 'Deny']);
+  });
+
+  it('a subagent\'s question can also be answered for it alone or for its task, and says what each covers', () => {
+    const write: ToolCallRequest = { agent: child, toolUseId: 't', toolName: 'write_file', kind: 'write', input: { path: 'a.txt' }, summary: 'a.txt', paths: ['a.txt'] };
+    const q = { who: 'Subagent “read the docs”', toolName: 'write_file', summary: 'a.txt', reason: 'write_file wants to change a.txt', request: write };
+    assert.deepEqual(approvalChoices(q), ['Allow', 'Allow for this subagent', "Allow for this task's subagents", 'Allow for this session', 'Deny']);
+    assert.equal(
+      approvalText(q).detail,
+      'a.txt\n\n"Allow for this session" allows every edit inside this folder until the session ends.\n"Allow for this subagent" allows every edit inside this folder for this subagent only; "Allow for this task\'s subagents" for every subagent of its task, until the session ends.',
+    );
   });
 });

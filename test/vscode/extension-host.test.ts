@@ -233,6 +233,37 @@ describe('Delegate in the extension host', () => {
     }
   });
 
+  it('Allow for this subagent: that subagent writes on unasked, a sibling subagent is still asked', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    const asked: string[] = [];
+    api.approver.prompt = async (q) => {
+      asked.push(q.who);
+      return q.who.includes('first') ? 'allow_agent' : 'deny';
+    };
+    server.route([
+      { name: 'first', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('FIRST'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'f1.txt', content: '1\n' } }), reply.toolUse({ name: 'write_file', input: { path: 'f2.txt', content: '2\n' } }), reply.text('wrote two')] },
+      { name: 'second', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('SECOND'), replies: [reply.toolUse({ name: 'write_file', input: { path: 's1.txt', content: 's\n' } }), reply.text('was refused')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'FIRST: write two files', description: 'first writer' } }),
+          reply.toolUse({ name: 'task', input: { prompt: 'SECOND: write one file', description: 'second writer' } }),
+          reply.text('ok'),
+        ],
+      },
+    ]);
+    try {
+      await api.controller.ask('write files');
+    } finally {
+      api.approver.prompt = modalPrompt;
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(asked, ['Subagent “first writer”', 'Subagent “second writer”'], 'the first writer was asked once, the second writer too');
+    assert.equal(readFileSync(join(workdir, 'f2.txt'), 'utf8'), '2\n');
+    assert.equal(existsSync(join(workdir, 's1.txt')), false);
+  });
+
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {
     let asked = 0;
     api.approver.prompt = async () => {

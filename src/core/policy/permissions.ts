@@ -4,6 +4,7 @@
  * mode, bypassPermissions included: file paths stay inside WORKDIR, the bash deny list, and a web_fetch to
  * this machine or a private network is asked about by host (web-fetch-policy.ts).
  */
+import { AgentGrants, type ParentOf } from './agent-grants';
 import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
@@ -19,6 +20,8 @@ export interface PermissionPolicyOptions {
   trusted?: boolean;
   /** Allowed / disallowed tools (`--allowed-tools`, `--disallowed-tools`). */
   rules?: ToolRules;
+  /** Each agent's parent (the session's agents): what "for this task's subagents" answers reach (agent-grants.ts). */
+  parentOf?: ParentOf;
 }
 
 /** The shell command of an exec call, when its input carries one. */
@@ -44,9 +47,12 @@ export class PermissionPolicy {
   private readonly sessionHosts = new Set<string>();
   private readonly sessionPrivateHosts = new Set<string>();
   private readonly rules: ToolRules | undefined;
+  /** "For this subagent" / "for this task's subagents" answers. */
+  private readonly agentGrants: AgentGrants;
 
   constructor(opts: PermissionPolicyOptions) {
     this.rules = opts.rules;
+    this.agentGrants = new AgentGrants(opts.parentOf ?? (() => undefined));
     this.workdir = opts.workdir;
     this.currentMode = opts.mode;
     this.trusted = opts.trusted ?? true;
@@ -86,6 +92,11 @@ export class PermissionPolicy {
     }
   }
 
+  /** Records a "for this subagent" (`agent`) or "for this task's subagents" (`task`) answer: agent-grants.ts. */
+  rememberForAgent(req: ToolCallRequest, scope: 'agent' | 'task'): void {
+    this.agentGrants.remember(req, scope);
+  }
+
   /** Whether the model is offered the tool at all (a disallowed one is not). */
   offers(toolName: string): boolean {
     return !this.rules?.disallows(toolName);
@@ -102,6 +113,7 @@ export class PermissionPolicy {
     if (verdict.behavior === 'ask' && this.rules?.allows(req.toolName)) return { behavior: 'allow' };
     const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
     if (verdict.behavior === 'ask' && host !== undefined && this.rules?.allowsHost(req.toolName, host)) return { behavior: 'allow' };
+    if (verdict.behavior === 'ask' && this.agentGrants.covers(req)) return { behavior: 'allow' };
     return verdict;
   }
 

@@ -30,6 +30,8 @@ export type PermissionVerdict =
 export interface PermissionChecker {
   check(request: ToolCallRequest): Promise<PermissionVerdict>;
   rememberForSession(request: ToolCallRequest): void;
+  /** "For this subagent" / "for this task's subagents". */
+  rememberForAgent(request: ToolCallRequest, scope: 'agent' | 'task'): void;
 }
 
 /** Asked when the verdict is `ask`. Hosts implement it: the editor shows a modal; the CLI refuses. */

@@ -186,7 +186,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   bus.subscribe(store.listener);
   const hooks = config.hooks ?? new HookRegistry();
   const rules = new ToolRules({ allowed: config.allowedTools ?? [], disallowed: config.disallowedTools ?? [] });
-  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true, rules });
+  // The running agents' parents: a "for this task's subagents" answer reaches the task's whole subtree.
+  const permissions = new PermissionPolicy({ workdir: config.workdir, mode: config.mode, trusted: config.trusted ?? true, rules, parentOf: (id) => agents.get(id)?.identity.parentId });
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...config.limits };
   // A disallowed `task` is not offered: no agent gets to delegate.
   if (!permissions.offers('task')) limits.maxDepth = 0;
