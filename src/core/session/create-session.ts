@@ -17,7 +17,7 @@ import { agentEmitter, EventBus } from '../events';
 import { AgentRegistry } from '../agent/agent-registry';
 import { runAgent } from '../agent/loop';
 import { DEFAULT_LIMITS } from '../agent/limits';
-import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
+import { DEFAULT_PRICES, RunSpend } from '../agent/budget';
 import { createChildRuns } from './child-runs';
 import { ChildRecords } from './child-records';
 import { createSubagentDirectory } from './child-resume';
@@ -25,10 +25,9 @@ import { messageSubagent } from './message-subagent';
 import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
-import { createAskUserTool, type UserQuestions } from '../tools/ask-user';
-import { createFanoutReview, FanoutCaps, type FanoutPrompt, type FanoutRule } from './fanout-review';
+import { createAskUserTool } from '../tools/ask-user';
+import { createFanoutReview, FanoutCaps } from './fanout-review';
 import { forecastAgents } from '../store/agent-forecast';
-import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
@@ -36,95 +35,27 @@ import { conversationAfterRun } from '../agent/conversation';
 import { parentSystemPrompt } from '../agent/prompts';
 import type { AgentResult, ModelAccess, Outputs, RunConfig, RunLimits, RunPorts } from '../agent/types';
 import type { MessageParam, ModelPort } from '../llm/types';
-import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp';
+import { attachMcp, type SessionMcp } from './mcp';
 import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permissions';
 import { ToolRules } from '../policy/tool-rules';
-import type { Approver } from '../policy/types';
 import { createSessionExit } from './exit';
-import type { ResumeState } from './replay';
+import type { SessionConfig } from './session-config';
 import { acquireSessionLock } from '../store/session-lock';
 import { createTranscriptStore, type TranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
 import { createBaseTools } from '../tools/base-tools';
 import { ProcessGroups } from '../tools/process-groups';
-import type { FileOps } from '../tools/types';
 import { createWebFetchTool } from '../tools/web-fetch';
-import { envProxyTakes, httpFetch, type HttpFetch } from '../llm/http-fetch';
+import { envProxyTakes, httpFetch } from '../llm/http-fetch';
 import { maxTokensFor } from '../llm/thinking';
-import { DEFAULT_SANDBOX, Sandbox, type SandboxSettings } from '../sandbox/sandbox';
+import { DEFAULT_SANDBOX, Sandbox } from '../sandbox/sandbox';
 import { installCommandHooks } from '../hooks/command-hooks';
-import type { HookSettings } from '../hooks/hook-settings';
 import { createPromptGate } from './prompt-gate';
-import type { ProjectInstructions } from '../instructions/project-instructions';
-import { emptyUsage, type ThinkingSetting, type PermissionMode } from '../vocabulary';
+import { emptyUsage } from '../vocabulary';
 
 export const ROOT_AGENT_ID = 'main';
-
-export interface SessionConfig {
-  workdir: string;
-  model: ModelPort;
-  modelId: string;
-  /** max_tokens of every request; undefined: the model family's default (llm/thinking.ts). */
-  maxTokens?: number;
-  /** Extended thinking for the main agent and every subagent whose definition sets none; default auto (on). */
-  thinking?: ThinkingSetting;
-  mode: PermissionMode;
-  /** False in an untrusted editor workspace: agents are read-only. */
-  trusted?: boolean;
-  approver: Approver;
-  /** Shared by every agent of the session; a fresh registry when omitted. */
-  hooks?: HookRegistry;
-  limits?: Partial<RunLimits>;
-  bashTimeoutMs?: number;
-  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
-  sandbox?: SandboxSettings;
-  transcriptRoot: string;
-  sessionId?: string;
-  /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
-  resume?: ResumeState;
-  /**
-   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
-   * files that cannot be used become notices. Without it only the built-in agents exist.
-   */
-  agentFiles?: { home?: string; includeProject: boolean };
-  /** Hold every finished subagent's result for the user's review (the editor's opt-in; never the CLI). */
-  review?: ReviewGate;
-  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
-  maxBudgetUsd?: number;
-  /** $ per million tokens by model family, over the built-in table. */
-  prices?: Record<string, ModelPrice>;
-  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
-  webSearch?: boolean;
-  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
-  ripgrepPath?: string;
-  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
-  modelAliases?: Record<string, string>;
-  /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
-  contextWindow?: number;
-  compactThreshold?: number;
-  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
-  mcp?: SessionMcpConfig;
-  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
-  commandHooks?: HookSettings;
-  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
-  instructions?: ProjectInstructions;
-  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
-  fetch?: HttpFetch;
-  /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
-  questions?: UserQuestions;
-  /** The card before a fan-out (the editor; fanout-review.ts): its prompt, when to show it, the dollar threshold. */
-  fanout?: { prompt: FanoutPrompt; rule: () => FanoutRule; confirmAboveUsd: () => number | undefined };
-  /**
-   * How the file tools read and write (paths already confined): node:fs unless the host gives its own (an ACP
-   * client's buffers). The stale-write guard and the change journal work on what these return either way.
-   */
-  fileOps?: FileOps;
-}
 
 export interface Session {
   readonly id: string;
@@ -175,6 +106,8 @@ export interface Session {
   /** Closes the transcript files, removes the sandbox's /tmp and releases the session's lock (another process may then continue it). */
   close(): void;
 }
+
+export type { SessionConfig } from './session-config';
 
 export async function createSession(config: SessionConfig): Promise<Session> {
   const resume = config.resume;
