@@ -112,7 +112,7 @@ export class TaskOutcome {
 
 const CSS = String.raw`
 .task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
-vscode-tree-item.task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
+.task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
 .task-reason[hidden], .task-retry[hidden] { display: none; }
 .task-retry { display: flex; flex-wrap: wrap; gap: 4px; margin: 3px 0 2px; }
 .retry-button {

@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
 import type { HostToWebview, WebviewToHost } from '../protocol';
+import { slimSnapshot } from '../view-model/slim-snapshot';
+import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { SessionController } from './session-controller';
@@ -75,6 +77,11 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'stop':
         this.controller.stop();
         break;
+      case 'node_detail': {
+        const node = getTool(this.controller.snapshot().state, message.id);
+        if (node) this.post({ type: 'node_detail', node });
+        break;
+      }
       case 'stop_agent':
         this.controller.stopAgent(message.agentId);
         break;
@@ -184,7 +191,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
   private sendSnapshot(): void {
     const { state, running } = this.controller.snapshot();
-    this.post({ type: 'snapshot', state, running });
+    // JSON of a slim copy: one string to post (slim-snapshot.ts); the rows ask for a call's input and output.
+    this.post({ type: 'snapshot', json: JSON.stringify(slimSnapshot(state)), running });
   }
 
   private enqueue(events: DelegateEvent[]): void {

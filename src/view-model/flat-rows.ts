@@ -1,0 +1,137 @@
+/**
+ * The panel's conversation as one flat list of rows carrying tree semantics (the way VS Code's own trees
+ * are virtualized): the webview renders only the rows in view, and keyboard, ARIA and scrolling work on
+ * this list. Pure: built from the view state and the open/closed state of each row, no DOM.
+ *
+ *   level 1   you: "Fix the build"                         block (user prompt, text, notice)
+ *   level 1   ▾ Upgrade esbuild          (task)            parent: null
+ *   level 2       ▸ Prompt                                 parent: task:tu-up
+ *   level 2       ▾ bash  npm run build                    (tool)
+ *   level 3           detail                               the input/output of the call
+ *   level 2       ▸ Result
+ *
+ * A task's children: its Prompt row, its calls and nested tasks in call order, its Changes row once it
+ * finished with a manifest (the files and commands under it), and its Result/Error row.
+ */
+import type { SessionViewState, TaskNode, ViewNode } from './types';
+
+export type FlatKind =
+  | 'user'
+  | 'text'
+  | 'notice'
+  | 'compaction-block'
+  | 'task'
+  | 'tool'
+  | 'thinking'
+  | 'compaction'
+  | 'prompt'
+  | 'outcome'
+  | 'changes'
+  | 'change-file'
+  | 'change-command'
+  | 'change-note'
+  | 'detail';
+
+export interface FlatRow {
+  /** Unique and stable: the node id, or `prompt:<task>`, `outcome:<task>`, `changes:<task>`, `detail:<row>`, `changes:<task>#<i>`. */
+  key: string;
+  kind: FlatKind;
+  /** The view node the row shows (the task of a prompt/outcome/changes row). */
+  nodeId: string;
+  /** aria-level, 1 at the conversation's top. */
+  level: number;
+  /** The key of the parent row; null at the top. */
+  parent: string | null;
+  setSize: number;
+  posInSet: number;
+  expandable: boolean;
+  expanded: boolean;
+  /** For change-file / change-command rows: the index in the manifest's files / commands. */
+  index?: number;
+}
+
+/** Whether a row is open: the user's choice for `key`, else `byDefault`. */
+export type IsOpen = (key: string, byDefault: boolean) => boolean;
+
+/** A task is open while it runs, and stays open when it ended early (failed, stopped, at a limit). */
+export function taskOpenByDefault(node: TaskNode): boolean {
+  return node.status === 'running' || node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
+}
+
+/** The text of a task's Result/Error row ('' when it has none yet). */
+export function outcomeText(task: TaskNode): string {
+  return task.error ?? (task.status === 'running' ? '' : task.result ?? '');
+}
+
+const BLOCK_KIND: Partial<Record<ViewNode['kind'], FlatKind>> = { user: 'user', text: 'text', notice: 'notice', compaction: 'compaction-block' };
+
+export function flattenRows(state: SessionViewState, isOpen: IsOpen): FlatRow[] {
+  const out: FlatRow[] = [];
+  const top = state.items;
+  for (let i = 0; i < top.length; i++) {
+    const id = top[i] as string;
+    const node = state.nodes[id];
+    if (!node) continue;
+    const block = BLOCK_KIND[node.kind];
+    if (block) out.push({ key: id, kind: block, nodeId: id, level: 1, parent: null, setSize: top.length, posInSet: i + 1, expandable: false, expanded: false });
+    else addNode(state, node, 1, null, top.length, i + 1, isOpen, out);
+  }
+  return out;
+}
+
+function push(out: FlatRow[], row: FlatRow, isOpen: IsOpen, byDefault = false): boolean {
+  row.expanded = row.expandable && isOpen(row.key, byDefault);
+  out.push(row);
+  return row.expanded;
+}
+
+function detail(out: FlatRow[], owner: FlatRow): void {
+  out.push({ key: `detail:${owner.key}`, kind: 'detail', nodeId: owner.nodeId, level: owner.level + 1, parent: owner.key, setSize: 1, posInSet: 1, expandable: false, expanded: false });
+}
+
+function addNode(state: SessionViewState, node: ViewNode, level: number, parent: string | null, setSize: number, posInSet: number, isOpen: IsOpen, out: FlatRow[]): void {
+  const base = { key: node.id, nodeId: node.id, level, parent, setSize, posInSet, expanded: false };
+  if (node.kind === 'tool') {
+    const row: FlatRow = { ...base, kind: 'tool', expandable: true };
+    if (push(out, row, isOpen)) detail(out, row);
+  } else if (node.kind === 'thinking') {
+    const row: FlatRow = { ...base, kind: 'thinking', expandable: node.text.trim() !== '' };
+    if (push(out, row, isOpen)) detail(out, row);
+  } else if (node.kind === 'compaction') {
+    out.push({ ...base, kind: 'compaction', expandable: false });
+  } else if (node.kind === 'task') {
+    const row: FlatRow = { ...base, kind: 'task', expandable: true };
+    if (push(out, row, isOpen, taskOpenByDefault(node))) addTaskChildren(state, node, level + 1, isOpen, out);
+  }
+}
+
+function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, isOpen: IsOpen, out: FlatRow[]): void {
+  const showChanges = task.changes !== undefined && task.status !== 'running';
+  const outcome = outcomeText(task) !== '';
+  const size = 1 + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
+  const at = (n: number): Omit<FlatRow, 'key' | 'kind' | 'expandable'> => ({ nodeId: task.id, level, parent: task.id, setSize: size, posInSet: n, expanded: false });
+  const prompt: FlatRow = { ...at(1), key: `prompt:${task.id}`, kind: 'prompt', expandable: true };
+  if (push(out, prompt, isOpen)) detail(out, prompt);
+  const children = task.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = state.nodes[children[i] as string];
+    if (child) addNode(state, child, level, task.id, size, i + 2, isOpen, out);
+  }
+  let n = children.length + 2;
+  if (showChanges && task.changes) {
+    const changes = task.changes;
+    const count = changes.files.length + changes.commands.length;
+    const row: FlatRow = { ...at(n++), key: `changes:${task.id}`, kind: 'changes', expandable: count > 0 };
+    if (push(out, row, isOpen)) {
+      const inner = count + (changes.commands.length > 0 ? 1 : 0);
+      const sub = (i: number): Omit<FlatRow, 'key' | 'kind'> => ({ nodeId: task.id, level: level + 1, parent: row.key, setSize: inner, posInSet: i + 1, expandable: false, expanded: false });
+      changes.files.forEach((_, i) => out.push({ ...sub(i), key: `${row.key}#f${i}`, kind: 'change-file', index: i }));
+      changes.commands.forEach((_, i) => out.push({ ...sub(changes.files.length + i), key: `${row.key}#c${i}`, kind: 'change-command', index: i }));
+      if (changes.commands.length > 0) out.push({ ...sub(count), key: `${row.key}#note`, kind: 'change-note' });
+    }
+  }
+  if (outcome) {
+    const row: FlatRow = { ...at(n), key: `outcome:${task.id}`, kind: 'outcome', expandable: true };
+    if (push(out, row, isOpen)) detail(out, row);
+  }
+}
