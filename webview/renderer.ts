@@ -39,6 +39,9 @@ export class ConversationRenderer {
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
   private readonly keys: TreeKeys;
   private rendering = false;
+  private again = false;
+  private userScrollAt = 0;
+  private reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
   private revealedKey: string | null = null;
   /** The user is at the end: new rows scroll into view. */
   following = true;
@@ -64,14 +67,25 @@ export class ConversationRenderer {
       paddingEnd: 10,
       scrollToFn: elementScroll,
       observeElementRect,
-      observeElementOffset,
+      // The offset callback is kept: a follow writes scrollTop and reports it at once, so the rows for the
+      // new position render in the same frame (not on the scroll event, a frame later).
+      observeElementOffset: (instance, cb) => {
+        this.reportOffset = cb;
+        return observeElementOffset(instance, cb);
+      },
       measureElement,
       onChange: () => this.render(),
     });
     this.virtualizer._didMount();
     this.keys = new TreeKeys(this, root);
+    // Following stops only when the user scrolls away (rows growing under a programmatic scroll do not count).
+    for (const type of ['wheel', 'pointerdown', 'touchstart', 'keydown']) {
+      scroller.addEventListener(type, () => (this.userScrollAt = performance.now()), { passive: true, capture: true });
+    }
     scroller.addEventListener('scroll', () => {
-      this.following = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < FOLLOW_SLACK;
+      const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < FOLLOW_SLACK;
+      if (atEnd) this.following = true;
+      else if (performance.now() - this.userScrollAt < 1000) this.following = false;
     }, { passive: true });
     root.addEventListener('click', (ev) => this.onClick(ev));
   }
@@ -235,24 +249,47 @@ export class ConversationRenderer {
     return block;
   };
 
+  /** To the end of the list now (the sizer has its height), and the virtualizer told at once. */
   private scrollToEnd(): void {
-    const end = this.virtualizer.getTotalSize();
-    if (this.scroller.scrollTop + this.scroller.clientHeight < end - 1) this.virtualizer.scrollToOffset(end, { align: 'end' });
+    const end = Math.max(0, this.scroller.scrollHeight - this.scroller.clientHeight);
+    if (Math.abs(this.scroller.scrollTop - end) <= 1) return;
+    this.scroller.scrollTop = end;
+    this.reportOffset?.(this.scroller.scrollTop, false);
   }
 
   /** Mounts the rows in view, drops the others, places them; re-entered by the virtualizer's onChange. */
   render(): void {
-    if (this.rendering || !this.state) return;
+    if (!this.state) return;
+    if (this.rendering) {
+      // Measuring the rows just mounted moved the ones after them: once more when this pass ends.
+      this.again = true;
+      return;
+    }
     this.rendering = true;
     try {
+      for (let pass = 0; pass < 4; pass++) {
+        this.again = false;
+        this.renderPass();
+        if (!this.again) break;
+      }
+    } finally {
+      this.rendering = false;
+    }
+    this.keys.afterRender();
+    this.onRender();
+  }
+
+  private renderPass(): void {
+    const state = this.state;
+    if (!state) return;
+    {
       const v = this.virtualizer;
       v.setOptions({ ...v.options, count: this.rows.length });
       v._willUpdate();
+      const height = `${v.getTotalSize()}px`;
+      if (this.root.style.height !== height) this.root.style.height = height;
       if (this.following) this.scrollToEnd();
       const items = v.getVirtualItems();
-      const total = v.getTotalSize();
-      const height = `${total}px`;
-      if (this.root.style.height !== height) this.root.style.height = height;
       const keep = new Set<string>();
       const fresh: HTMLElement[] = [];
       const focusKey = this.keys.focusKey(items.map((it) => this.rows[it.index]?.key ?? ''));
@@ -262,7 +299,7 @@ export class ConversationRenderer {
         keep.add(row.key);
         let mounted = this.mounted.get(row.key);
         if (!mounted) {
-          mounted = { view: createRowView(row, this.state, { actions: this.actions, textBlock: this.textBlock }), row };
+          mounted = { view: createRowView(row, state, { actions: this.actions, textBlock: this.textBlock }), row };
           this.mounted.set(row.key, mounted);
           this.root.append(mounted.view.element);
           fresh.push(mounted.view.element);
@@ -278,10 +315,7 @@ export class ConversationRenderer {
         this.mounted.delete(key);
       }
       for (const element of fresh) v.measureElement(element);
-    } finally {
-      this.rendering = false;
     }
-    this.onRender();
   }
 
   private place(element: HTMLElement, row: FlatRow, item: VirtualItem, focusable: boolean): void {

@@ -54,6 +54,8 @@ export function rowLabel(state: SessionViewState, row: FlatRow): string {
 
 export class TreeKeys {
   private focused: string | null = null;
+  /** A row to focus once it is rendered (scrolled to, not in the DOM yet). */
+  private pending: string | null = null;
   private typed = '';
   private typedAt = 0;
 
@@ -80,8 +82,18 @@ export class TreeKeys {
     const row = this.host.rowAtIndex(Math.max(0, Math.min(this.host.rowCount - 1, i)));
     if (!row) return;
     this.focused = row.key;
+    this.pending = row.key;
     this.host.scrollToIndex(this.host.indexOf(row.key));
-    this.host.elementOf(row.key)?.focus({ preventScroll: true });
+    this.afterRender();
+  }
+
+  /** Focuses the row asked for once the list has rendered it. */
+  afterRender(): void {
+    if (this.pending === null) return;
+    const element = this.host.elementOf(this.pending);
+    if (!element) return;
+    this.pending = null;
+    element.focus({ preventScroll: true });
   }
 
   private onKey(ev: KeyboardEvent): void {
