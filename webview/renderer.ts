@@ -104,6 +104,7 @@ export class ConversationRenderer {
     if (this.state !== state) return this.reset(state);
     const now = Date.now();
     const touchedSet = touched instanceof Set ? (touched as Set<string>) : new Set(touched);
+    this.keepReadTasksOpen(state, touchedSet);
     this.rows = flattenRows(state, this.isOpen);
     this.reindex();
     for (const mounted of this.mounted.values()) {
@@ -114,6 +115,30 @@ export class ConversationRenderer {
       if (moved || touchedSet.has(fresh.nodeId)) mounted.view.update(state, fresh, now);
     }
     this.render();
+  }
+
+  /**
+   * A task that ends while the user reads inside it (scrolled away from the end, its rows in view) stays open:
+   * its default turns to closed when it completes, so the user's reading becomes a choice to keep it open.
+   */
+  private keepReadTasksOpen(state: SessionViewState, touched: Set<string>): void {
+    if (this.following) return;
+    for (const id of touched) {
+      const node = state.nodes[id];
+      if (node?.kind !== 'task' || taskOpenByDefault(node) || this.expansion.hasChoice(id)) continue;
+      if (!this.rowAt(id)?.expanded) continue;
+      const inView = [...this.mounted.values()].some(({ row }) => row.key === id || this.isInside(row, id));
+      if (inView) this.expansion.setChoice(id, true);
+    }
+  }
+
+  /** Whether `row` is under the row `ancestor` (walking its parents). */
+  private isInside(row: FlatRow, ancestor: string): boolean {
+    for (let key = row.parent, guard = 0; key !== null && guard < 64; guard++) {
+      if (key === ancestor) return true;
+      key = this.rowAt(key)?.parent ?? null;
+    }
+    return false;
   }
 
   /** Refreshes the elapsed time of running tasks in view (called once a second). */
