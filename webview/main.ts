@@ -22,6 +22,7 @@ import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
 import { ConversationRenderer, emptyHint } from './renderer';
 import { StickyHeader } from './sticky-header';
+import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
 import { post } from './vscode-api';
@@ -54,10 +55,13 @@ const actions = {
   revertAgent: (agentId: string) => post({ type: 'revert_agent', agentId }),
   retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
   needDetail: (id: string) => post({ type: 'node_detail', id }),
+  openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
 };
 const renderer = new ConversationRenderer(log, conversation, expansion, actions);
 const sticky = new StickyHeader(renderer, actions);
 renderer.onRender = () => sticky.update();
+const findBar = new FindBar(renderer);
+findBar.install(document);
 
 let state: SessionViewState = createSessionView();
 let hostRunning = false;
@@ -102,6 +106,7 @@ const changesBar = new ChangesBar({
 });
 
 const app = el('div', 'app');
+logWrap.prepend(findBar.element);
 logWrap.append(sticky.element, sticky.jump);
 app.append(history.element, logWrap, changesBar.element, composer.element);
 document.body.append(app);

@@ -10,7 +10,8 @@
  * (click, keyboard) are saved (expansion.ts) and win over the defaults (a task is open while it runs).
  */
 import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, measureElement, type VirtualItem } from '@tanstack/virtual-core';
-import { flattenRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
+import { filteredRows, flattenRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
+import { isErrorNode, nodeMatches, nodesInOrder, type RowFilter } from '../src/view-model/row-filter';
 import type { SessionViewState, TextNode } from '../src/view-model/session-view';
 import { el, setAttr } from './dom';
 import type { Expansion } from './expansion';
@@ -41,6 +42,7 @@ export class ConversationRenderer {
   private rendering = false;
   private again = false;
   private userScrollAt = 0;
+  private filter: RowFilter | null = null;
   private reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
   private revealedKey: string | null = null;
   /** The user is at the end: new rows scroll into view. */
@@ -105,7 +107,7 @@ export class ConversationRenderer {
     const now = Date.now();
     const touchedSet = touched instanceof Set ? (touched as Set<string>) : new Set(touched);
     this.keepReadTasksOpen(state, touchedSet);
-    this.rows = flattenRows(state, this.isOpen);
+    this.rows = this.flatten(state);
     this.reindex();
     for (const mounted of this.mounted.values()) {
       const fresh = this.rowAt(mounted.row.key);
@@ -219,14 +221,17 @@ export class ConversationRenderer {
     this.scrollToEnd();
   }
 
-  /** Opens a task row and the task rows around it, scrolls it into view and marks it for a moment. */
-  reveal(nodeId: string): boolean {
+  /** Opens the task rows around a row (and a task row itself), scrolls it into view and marks it for a moment; `focus` moves focus to it. */
+  reveal(nodeId: string, focus = false): boolean {
     const state = this.state;
     if (!state) return false;
-    for (let node = state.nodes[nodeId]; node?.kind === 'task'; ) {
-      this.expansion.setChoice(node.id, true);
-      const parentTask = state.agents[node.parentAgentId]?.taskId;
-      node = parentTask ? state.nodes[parentTask] : undefined;
+    const target = state.nodes[nodeId];
+    if (target?.kind === 'task') this.expansion.setChoice(nodeId, true);
+    const owner = target && 'agentId' in target && target.kind !== 'task' ? target.agentId : target?.kind === 'task' ? target.parentAgentId : null;
+    for (let taskId = owner ? state.agents[owner]?.taskId : null, guard = 0; taskId && guard < 64; guard++) {
+      this.expansion.setChoice(taskId, true);
+      const task = state.nodes[taskId];
+      taskId = task?.kind === 'task' ? state.agents[task.parentAgentId]?.taskId : null;
     }
     this.relayout();
     const i = this.indexOf(nodeId);
@@ -237,6 +242,7 @@ export class ConversationRenderer {
       this.elementOf(nodeId)?.classList.remove('revealed');
     }, 2500);
     this.scrollToIndex(i, 'center');
+    if (focus) this.keys.focusIndex(i);
     return true;
   }
 
@@ -247,7 +253,7 @@ export class ConversationRenderer {
 
   /** The rows again (open state changed), then a render. */
   relayout(): void {
-    this.rows = this.state ? flattenRows(this.state, this.isOpen) : [];
+    this.rows = this.state ? this.flatten(this.state) : [];
     this.reindex();
     const now = Date.now();
     for (const [key, mounted] of this.mounted) {
@@ -258,6 +264,53 @@ export class ConversationRenderer {
       if (changed) mounted.view.update(this.state, fresh, now);
     }
     this.render();
+  }
+
+  private flatten(state: SessionViewState): FlatRow[] {
+    const filter = this.filter;
+    return filter ? filteredRows(state, (node) => nodeMatches(node, filter), this.isOpen) : flattenRows(state, this.isOpen);
+  }
+
+  /** Shows only what matches (null: everything again); returns how many calls and tasks match. */
+  setFilter(filter: RowFilter | null): number {
+    this.filter = filter;
+    this.following = filter === null && this.following;
+    this.relayout();
+    if (filter) this.virtualizer.scrollToOffset(0);
+    const state = this.state;
+    if (!filter || !state) return 0;
+    return this.rows.filter((r) => {
+      const node = state.nodes[r.nodeId];
+      return r.kind !== 'detail' && node !== undefined && nodeMatches(node, filter);
+    }).length;
+  }
+
+  /** Focuses the first row matching the filter (Enter in the find box). */
+  focusFirstMatch(): void {
+    const filter = this.filter;
+    const state = this.state;
+    if (!filter || !state) return;
+    const after = this.keys.focused === null ? -1 : this.indexOf(this.keys.focused);
+    const n = this.rows.length;
+    for (let k = 1; k <= n; k++) {
+      const i = (after + k) % n;
+      const row = this.rows[i] as FlatRow;
+      const node = state.nodes[row.nodeId];
+      if (row.kind !== 'detail' && node && nodeMatches(node, filter)) return this.keys.focusIndex(i);
+    }
+  }
+
+  /** Moves to the next failed call or task after the focused row (wrapping), opening the tasks around it. */
+  nextError(): boolean {
+    const state = this.state;
+    if (!state) return false;
+    const order = nodesInOrder(state);
+    const from = this.keys.focused === null ? -1 : order.indexOf(this.rowAt(this.keys.focused)?.nodeId ?? '');
+    for (let k = 1; k <= order.length; k++) {
+      const id = order[(from + k + order.length) % order.length] as string;
+      if (isErrorNode(state.nodes[id]) && this.reveal(id, true)) return true;
+    }
+    return false;
   }
 
   private reindex(): void {

@@ -16,6 +16,8 @@ import { fillChange } from './tool-change';
 import { pathLink, treeRow, type RowActions } from './tree-rows';
 
 export interface DetailActions extends RowActions {
+  /** *Open in editor* on a task row. */
+  openRecord(agentId: string, description: string): void;
   /** The node's input/output were left out of the snapshot: ask the host for them. */
   needDetail(nodeId: string): void;
 }

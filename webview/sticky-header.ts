@@ -63,6 +63,8 @@ export class StickyHeader {
         this.taskId = node.id;
       }
       this.view.update(node, Date.now(), state, true);
+      const top = `${this.renderer.scroller.offsetTop}px`;
+      if (this.element.style.top !== top) this.element.style.top = top;
       setHidden(this.element, false);
     }
     setHidden(this.jump, this.renderer.following || !(state?.running ?? false) || this.renderer.rowCount === 0);

@@ -69,7 +69,7 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .block-row > * { margin-top: 6px; margin-bottom: 6px; }
 .task-row { align-items: flex-start; padding-top: 2px; padding-bottom: 2px; }
 .task-row > .twistie, .task-row > .row-action { line-height: 22px; height: 22px; }
-.task-row.revealed > .task-text { background: var(--vscode-editor-findMatchHighlightBackground); border-radius: 3px; }
+.tree-row.revealed { background-color: var(--vscode-editor-findMatchHighlightBackground); }
 .task-row .task-text { display: flex; flex-direction: column; flex: 1 1 auto; min-width: 0; overflow: hidden; line-height: normal; }
 .task-line { display: flex; align-items: center; gap: 4px; min-width: 0; height: 22px; white-space: nowrap; }
 .task-line > * { flex: 0 0 auto; }
@@ -97,11 +97,34 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .row-state { font-size: 11px; white-space: nowrap; }
 .row-status { font-size: 14px; }
 .row-action { cursor: pointer; padding: 0 2px; border-radius: 3px; }
+.task-open { margin-left: auto; height: 22px; padding: 0 3px; border: none; border-radius: 3px; cursor: pointer; background: transparent; color: var(--vscode-icon-foreground, var(--vscode-foreground)); opacity: 0.7; }
+.task-open:hover, .task-open:focus-visible { opacity: 1; background: var(--vscode-toolbar-hoverBackground); }
+.task-open:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.task-open[hidden] { display: none; }
+.task-open:not([hidden]) ~ .row-action { margin-left: 0; }
 .row-action:hover { background: var(--vscode-toolbar-hoverBackground); }
 .tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0.55; }
 /* Light themes: a dimmed green check falls under 3:1 against the side bar (WCAG non-text contrast). */
 .vscode-light .tool-row[data-status='ok'] > .row-deco .row-status,
 .vscode-high-contrast-light .tool-row[data-status='ok'] > .row-deco .row-status { opacity: 1; }
+
+/* The find/filter box (find-bar.ts). */
+.find-bar { flex: 0 0 auto; display: flex; align-items: center; gap: 6px; padding: 4px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); }
+.find-bar[hidden] { display: none; }
+.find-box { flex: 1 1 auto; min-width: 0; display: flex; align-items: center; gap: 4px; padding: 0 4px; border-radius: 2px;
+  background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }
+.find-box:focus-within { border-color: var(--vscode-focusBorder); }
+.find-bar.no-match .find-box { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+.find-input { flex: 1 1 auto; min-width: 0; border: none; outline: none; background: transparent; color: var(--vscode-input-foreground); font: inherit; padding: 3px 0; }
+.find-input::placeholder { color: var(--vscode-input-placeholderForeground); }
+.find-icon { color: var(--vscode-descriptionForeground); }
+.find-count { flex: 0 0 auto; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+.find-next-error, .find-close { flex: 0 0 auto; display: inline-flex; align-items: center; gap: 4px; font: inherit; font-size: 12px; padding: 1px 6px; border-radius: 2px; cursor: pointer;
+  color: var(--vscode-foreground); background: transparent; border: 1px solid transparent; }
+.find-next-error:hover, .find-close:hover { background: var(--vscode-toolbar-hoverBackground); }
+.find-next-error:focus-visible, .find-close:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.find-next-error .codicon { color: var(--vscode-errorForeground); }
+@media (max-width: 340px) { .find-next-error > span:not(.codicon) { display: none; } }
 
 /* The pinned header of the task one scrolls inside (sticky-header.ts), and the jump button. */
 .sticky-task {

@@ -20,6 +20,8 @@ export interface TaskRowHost {
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** Retry / Re-run with an edited prompt, on a task that ended early (task-outcome.ts). */
   retryTask(agentId: string, edit: boolean): void;
+  /** *Open in editor*: the subagent's whole record in an editor tab. */
+  openRecord(agentId: string, description: string): void;
 }
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
@@ -39,6 +41,7 @@ export class TaskRow {
   private readonly statusWord: HTMLSpanElement;
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
+  private readonly openButton: HTMLButtonElement;
   private readonly agent: HTMLSpanElement;
   private readonly forkBadge: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
@@ -76,7 +79,8 @@ export class TaskRow {
     this.nowLine = el('div', 'task-now');
     text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
-    this.item.append(text, this.stop);
+    this.openButton = this.openAction();
+    this.item.append(text, this.openButton, this.stop);
     this.update(node, Date.now());
   }
 
@@ -112,6 +116,7 @@ export class TaskRow {
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
+    setHidden(this.openButton, node.agentId === null);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
@@ -166,6 +171,20 @@ export class TaskRow {
     button.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter' || ev.key === ' ') stop(ev);
     });
+    return button;
+  }
+
+  /** *Open in editor*: a small button at the row's end, a Tab stop like the row's other buttons. */
+  private openAction(): HTMLButtonElement {
+    const button = el('button', 'task-open codicon codicon-go-to-file');
+    button.type = 'button';
+    button.title = "Open in editor: this subagent's whole record (prompt, thinking, every call in full, result, changes)";
+    button.setAttribute('aria-label', 'Open in editor');
+    button.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      if (this.node.agentId) this.host.openRecord(this.node.agentId, this.node.description);
+    }, { capture: true });
+    button.addEventListener('keydown', (ev) => ev.stopPropagation());
     return button;
   }
 

@@ -53,7 +53,7 @@ export function rowLabel(state: SessionViewState, row: FlatRow): string {
 }
 
 export class TreeKeys {
-  private focused: string | null = null;
+  focused: string | null = null;
   /** A row to focus once it is rendered (scrolled to, not in the DOM yet). */
   private pending: string | null = null;
   private typed = '';
@@ -83,7 +83,7 @@ export class TreeKeys {
     if (!row) return;
     this.focused = row.key;
     this.pending = row.key;
-    this.host.scrollToIndex(this.host.indexOf(row.key));
+    this.host.scrollToIndex(this.host.indexOf(row.key), 'auto');
     this.afterRender();
   }
 

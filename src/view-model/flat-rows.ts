@@ -135,3 +135,40 @@ function addTaskChildren(state: SessionViewState, task: TaskNode, level: number,
     if (push(out, row, isOpen)) detail(out, row);
   }
 }
+
+/**
+ * The rows that match a filter (row-filter.ts), with the tasks around them: a task shows when it or something
+ * under it matches, open on its matches; blocks, prompt and result rows are left out. Positions count the
+ * rows shown.
+ */
+export function filteredRows(state: SessionViewState, matches: (node: ViewNode) => boolean, isOpen: IsOpen): FlatRow[] {
+  const out: FlatRow[] = [];
+  const level = (ids: readonly string[], depth: number, parent: string | null): FlatRow[][] => {
+    const groups: FlatRow[][] = [];
+    for (const id of ids) {
+      const node = state.nodes[id];
+      if (!node || (node.kind !== 'tool' && node.kind !== 'task' && node.kind !== 'thinking')) continue;
+      const base = { key: id, nodeId: id, level: depth, parent, setSize: 0, posInSet: 0, expanded: false };
+      if (node.kind === 'task') {
+        const inner = depth < 64 ? level(node.children, depth + 1, id) : [];
+        if (inner.length === 0 && !matches(node)) continue;
+        const row: FlatRow = { ...base, kind: 'task', expandable: inner.length > 0, expanded: inner.length > 0 };
+        groups.push([row, ...inner.flat()]);
+      } else if (matches(node)) {
+        const row: FlatRow = { ...base, kind: node.kind, expandable: node.kind === 'tool' || node.text.trim() !== '' };
+        row.expanded = row.expandable && isOpen(row.key, false);
+        const group = [row];
+        if (row.expanded) group.push({ key: `detail:${id}`, kind: 'detail', nodeId: id, level: depth + 1, parent: id, setSize: 1, posInSet: 1, expandable: false, expanded: false });
+        groups.push(group);
+      }
+    }
+    groups.forEach((group, i) => {
+      const head = group[0] as FlatRow;
+      head.setSize = groups.length;
+      head.posInSet = i + 1;
+    });
+    return groups;
+  };
+  for (const group of level(state.items, 1, null)) out.push(...group);
+  return out;
+}

@@ -14,6 +14,7 @@ import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
+import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
 const BATCH_MS = 16;
@@ -28,6 +29,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private readonly disposables: vscode.Disposable[] = [];
   /** Retry on a task that ended early (tests replace its askText). */
   readonly retry: TaskRetry;
+  private readonly records: AgentRecordView;
   /** Every message posted, for the extension tests (bounded). */
   readonly posted: HostToWebview['type'][] = [];
 
@@ -38,7 +40,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     readonly historyActions: HistoryActions,
   ) {
     this.retry = new TaskRetry(controller);
+    this.records = new AgentRecordView(controller);
     this.disposables.push(
+      this.records.register(),
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
       controller.onReset(() => this.sendSnapshot()),
@@ -76,6 +80,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'stop':
         this.controller.stop();
+        break;
+      case 'open_record':
+        await this.records.open(message.agentId, message.description);
         break;
       case 'node_detail': {
         const node = getTool(this.controller.snapshot().state, message.id);
