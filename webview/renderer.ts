@@ -30,11 +30,15 @@ const ESTIMATE: Partial<Record<FlatRow['kind'], number>> = { task: 44, user: 56,
 const OVERSCAN = 12;
 /** Within this many pixels of the end the panel follows new rows. */
 const FOLLOW_SLACK = 40;
+const NONE: ReadonlySet<string> = new Set();
 
 export class ConversationRenderer {
   private state: SessionViewState | null = null;
   private rows: FlatRow[] = [];
-  private index = new Map<string, number>();
+  private indexed: Map<string, number> | null = null;
+  /** Nodes changed by the events of this frame, and the frame's time (renderPass updates their rows in view). */
+  private touched: ReadonlySet<string> = NONE;
+  private now = Date.now();
   private readonly mounted = new Map<string, Mounted>();
   private readonly texts = new Map<string, TextBlock>();
   private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
@@ -109,14 +113,11 @@ export class ConversationRenderer {
     this.keepReadTasksOpen(state, touchedSet);
     this.rows = this.flatten(state);
     this.reindex();
-    for (const mounted of this.mounted.values()) {
-      const fresh = this.rowAt(mounted.row.key);
-      if (!fresh) continue;
-      const moved = fresh.expanded !== mounted.row.expanded || fresh.setSize !== mounted.row.setSize;
-      mounted.row = fresh;
-      if (moved || touchedSet.has(fresh.nodeId)) mounted.view.update(state, fresh, now);
-    }
+    // The rows in view update as they are placed (renderPass): O(rows in view), not O(rows).
+    this.touched = touchedSet;
+    this.now = now;
     this.render();
+    this.touched = NONE;
   }
 
   /**
@@ -182,6 +183,10 @@ export class ConversationRenderer {
   /** The virtual items in view (their offsets), for the pinned header. */
   visibleItems(): VirtualItem[] {
     return this.virtualizer.getVirtualItems();
+  }
+
+  startAt(i: number): number | undefined {
+    return this.virtualizer.measurementsCache[i]?.start;
   }
 
   startOf(key: string): number | undefined {
@@ -255,14 +260,7 @@ export class ConversationRenderer {
   relayout(): void {
     this.rows = this.state ? this.flatten(this.state) : [];
     this.reindex();
-    const now = Date.now();
-    for (const [key, mounted] of this.mounted) {
-      const fresh = this.rowAt(key);
-      if (!fresh || !this.state) continue;
-      const changed = fresh.expanded !== mounted.row.expanded;
-      mounted.row = fresh;
-      if (changed) mounted.view.update(this.state, fresh, now);
-    }
+    this.now = Date.now();
     this.render();
   }
 
@@ -313,9 +311,16 @@ export class ConversationRenderer {
     return false;
   }
 
+  /** The key → index map is built when first asked for after the rows changed (most frames never ask). */
   private reindex(): void {
-    this.index = new Map();
-    for (let i = 0; i < this.rows.length; i++) this.index.set((this.rows[i] as FlatRow).key, i);
+    this.indexed = null;
+  }
+
+  private get index(): Map<string, number> {
+    if (this.indexed) return this.indexed;
+    const index = new Map<string, number>();
+    for (let i = 0; i < this.rows.length; i++) index.set((this.rows[i] as FlatRow).key, i);
+    return (this.indexed = index);
   }
 
   private textBlock = (node: TextNode): TextBlock => {
@@ -382,7 +387,9 @@ export class ConversationRenderer {
           this.root.append(mounted.view.element);
           fresh.push(mounted.view.element);
         }
+        const old = mounted.row;
         mounted.row = row;
+        if (old !== row && (old.expanded !== row.expanded || old.setSize !== row.setSize || this.touched.has(row.nodeId))) mounted.view.update(state, row, this.now);
         this.place(mounted.view.element, row, item, row.key === focusKey);
       }
       for (const [key, mounted] of this.mounted) {

@@ -37,16 +37,16 @@ export class StickyHeader {
     const scrollTop = this.renderer.scroller.scrollTop;
     const top = this.renderer.visibleItems().find((item) => item.end > scrollTop + 1);
     let pinned: string | null = null;
-    for (let key = top ? this.renderer.rowAtIndex(top.index)?.parent ?? null : null; key !== null; ) {
-      const row = this.renderer.rowAt(key);
+    // Up the parents by index (no key lookups: this runs on every frame).
+    for (let i = top ? this.renderer.rowAtIndex(top.index)?.parentIndex ?? -1 : -1, guard = 0; i >= 0 && guard < 64; guard++) {
+      const row = this.renderer.rowAtIndex(i);
       if (!row) break;
-      const start = this.renderer.startOf(key) ?? 0;
       // The innermost open task whose header has scrolled above the top.
-      if (row.kind === 'task' && start < scrollTop) {
-        pinned = key;
+      if (row.kind === 'task' && (this.renderer.startAt(i) ?? 0) < scrollTop) {
+        pinned = row.key;
         break;
       }
-      key = row.parent;
+      i = row.parentIndex;
     }
     const node = pinned === null ? undefined : state?.nodes[pinned];
     if (node?.kind !== 'task' || !state) {

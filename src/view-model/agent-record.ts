@@ -34,14 +34,15 @@ export function agentRecord(events: readonly DelegateEvent[], agentId: string): 
   if (started?.type !== 'agent_started') return undefined;
   const depths = family(events, agentId);
   const out: string[] = [`# ${started.description ?? 'Subagent'}`, '', `Agent \`${agentId}\`${started.agentType ? ` (${started.agentType})` : ''} · model ${started.model}`, '', '## Prompt', '', fence(started.prompt)];
-  const heading = (id: string, title: string): string => `${'#'.repeat(Math.min(6, 2 + (depths.get(id) ?? 0)))} ${title}`;
+  // The agent's calls under ### (## is for Prompt, Changes, Result); a nested subagent one level deeper each.
+  const heading = (id: string, title: string, offset = 3): string => `${'#'.repeat(Math.min(6, offset + (depths.get(id) ?? 0)))} ${title}`;
   const calls = new Map<string, number>();
   for (const e of events) {
     if (!depths.has(e.agentId)) continue;
     const nested = e.agentId !== agentId;
     switch (e.type) {
       case 'agent_started':
-        if (nested) out.push('', heading(e.agentId, `Subagent: ${e.description ?? e.agentId}`), '', fence(e.prompt));
+        if (nested) out.push('', heading(e.agentId, `Subagent: ${e.description ?? e.agentId}`, 2), '', fence(e.prompt));
         break;
       case 'thinking':
         if (e.text.trim() !== '') out.push('', heading(e.agentId, 'Thinking'), '', e.text.trim());

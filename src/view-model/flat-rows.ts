@@ -42,6 +42,8 @@ export interface FlatRow {
   level: number;
   /** The key of the parent row; null at the top. */
   parent: string | null;
+  /** The parent row's index in the list (-1 at the top). */
+  parentIndex: number;
   setSize: number;
   posInSet: number;
   expandable: boolean;
@@ -73,66 +75,76 @@ export function flattenRows(state: SessionViewState, isOpen: IsOpen): FlatRow[] 
     const node = state.nodes[id];
     if (!node) continue;
     const block = BLOCK_KIND[node.kind];
-    if (block) out.push({ key: id, kind: block, nodeId: id, level: 1, parent: null, setSize: top.length, posInSet: i + 1, expandable: false, expanded: false });
-    else addNode(state, node, 1, null, top.length, i + 1, isOpen, out);
+    if (block) out.push(row(id, block, id, 1, null, -1, top.length, i + 1, false));
+    else addNode(state, node, 1, null, -1, top.length, i + 1, isOpen, out);
   }
   return out;
 }
 
-function push(out: FlatRow[], row: FlatRow, isOpen: IsOpen, byDefault = false): boolean {
-  row.expanded = row.expandable && isOpen(row.key, byDefault);
-  out.push(row);
-  return row.expanded;
+function row(key: string, kind: FlatKind, nodeId: string, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, expandable: boolean): FlatRow {
+  return { key, kind, nodeId, level, parent, parentIndex, setSize, posInSet, expandable, expanded: false };
 }
 
+function push(out: FlatRow[], r: FlatRow, isOpen: IsOpen, byDefault = false): boolean {
+  r.expanded = r.expandable && isOpen(r.key, byDefault);
+  out.push(r);
+  return r.expanded;
+}
+
+/** The detail row under the row just pushed. */
 function detail(out: FlatRow[], owner: FlatRow): void {
-  out.push({ key: `detail:${owner.key}`, kind: 'detail', nodeId: owner.nodeId, level: owner.level + 1, parent: owner.key, setSize: 1, posInSet: 1, expandable: false, expanded: false });
+  out.push(row(`detail:${owner.key}`, 'detail', owner.nodeId, owner.level + 1, owner.key, out.length - 1, 1, 1, false));
 }
 
-function addNode(state: SessionViewState, node: ViewNode, level: number, parent: string | null, setSize: number, posInSet: number, isOpen: IsOpen, out: FlatRow[]): void {
-  const base = { key: node.id, nodeId: node.id, level, parent, setSize, posInSet, expanded: false };
+function addNode(state: SessionViewState, node: ViewNode, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, isOpen: IsOpen, out: FlatRow[]): void {
+  const id = node.id;
   if (node.kind === 'tool') {
-    const row: FlatRow = { ...base, kind: 'tool', expandable: true };
-    if (push(out, row, isOpen)) detail(out, row);
+    const r = row(id, 'tool', id, level, parent, parentIndex, setSize, posInSet, true);
+    if (push(out, r, isOpen)) detail(out, r);
   } else if (node.kind === 'thinking') {
-    const row: FlatRow = { ...base, kind: 'thinking', expandable: node.text.trim() !== '' };
-    if (push(out, row, isOpen)) detail(out, row);
+    const r = row(id, 'thinking', id, level, parent, parentIndex, setSize, posInSet, node.text.trim() !== '');
+    if (push(out, r, isOpen)) detail(out, r);
   } else if (node.kind === 'compaction') {
-    out.push({ ...base, kind: 'compaction', expandable: false });
+    out.push(row(id, 'compaction', id, level, parent, parentIndex, setSize, posInSet, false));
   } else if (node.kind === 'task') {
-    const row: FlatRow = { ...base, kind: 'task', expandable: true };
-    if (push(out, row, isOpen, taskOpenByDefault(node))) addTaskChildren(state, node, level + 1, isOpen, out);
+    const r = row(id, 'task', id, level, parent, parentIndex, setSize, posInSet, true);
+    const at = out.length;
+    if (push(out, r, isOpen, taskOpenByDefault(node))) addTaskChildren(state, node, level + 1, at, isOpen, out);
   }
 }
 
-function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, isOpen: IsOpen, out: FlatRow[]): void {
+function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, taskIndex: number, isOpen: IsOpen, out: FlatRow[]): void {
   const showChanges = task.changes !== undefined && task.status !== 'running';
   const outcome = outcomeText(task) !== '';
   const size = 1 + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
-  const at = (n: number): Omit<FlatRow, 'key' | 'kind' | 'expandable'> => ({ nodeId: task.id, level, parent: task.id, setSize: size, posInSet: n, expanded: false });
-  const prompt: FlatRow = { ...at(1), key: `prompt:${task.id}`, kind: 'prompt', expandable: true };
+  const prompt = row(`prompt:${task.id}`, 'prompt', task.id, level, task.id, taskIndex, size, 1, true);
   if (push(out, prompt, isOpen)) detail(out, prompt);
   const children = task.children;
   for (let i = 0; i < children.length; i++) {
     const child = state.nodes[children[i] as string];
-    if (child) addNode(state, child, level, task.id, size, i + 2, isOpen, out);
+    if (child) addNode(state, child, level, task.id, taskIndex, size, i + 2, isOpen, out);
   }
   let n = children.length + 2;
   if (showChanges && task.changes) {
     const changes = task.changes;
     const count = changes.files.length + changes.commands.length;
-    const row: FlatRow = { ...at(n++), key: `changes:${task.id}`, kind: 'changes', expandable: count > 0 };
-    if (push(out, row, isOpen)) {
+    const r = row(`changes:${task.id}`, 'changes', task.id, level, task.id, taskIndex, size, n++, count > 0);
+    const at = out.length;
+    if (push(out, r, isOpen)) {
       const inner = count + (changes.commands.length > 0 ? 1 : 0);
-      const sub = (i: number): Omit<FlatRow, 'key' | 'kind'> => ({ nodeId: task.id, level: level + 1, parent: row.key, setSize: inner, posInSet: i + 1, expandable: false, expanded: false });
-      changes.files.forEach((_, i) => out.push({ ...sub(i), key: `${row.key}#f${i}`, kind: 'change-file', index: i }));
-      changes.commands.forEach((_, i) => out.push({ ...sub(changes.files.length + i), key: `${row.key}#c${i}`, kind: 'change-command', index: i }));
-      if (changes.commands.length > 0) out.push({ ...sub(count), key: `${row.key}#note`, kind: 'change-note' });
+      const sub = (key: string, kind: FlatKind, i: number, index?: number): FlatRow => {
+        const child = row(key, kind, task.id, level + 1, r.key, at, inner, i + 1, false);
+        if (index !== undefined) child.index = index;
+        return child;
+      };
+      changes.files.forEach((_, i) => out.push(sub(`${r.key}#f${i}`, 'change-file', i, i)));
+      changes.commands.forEach((_, i) => out.push(sub(`${r.key}#c${i}`, 'change-command', changes.files.length + i, i)));
+      if (changes.commands.length > 0) out.push(sub(`${r.key}#note`, 'change-note', count));
     }
   }
   if (outcome) {
-    const row: FlatRow = { ...at(n), key: `outcome:${task.id}`, kind: 'outcome', expandable: true };
-    if (push(out, row, isOpen)) detail(out, row);
+    const r = row(`outcome:${task.id}`, 'outcome', task.id, level, task.id, taskIndex, size, n, true);
+    if (push(out, r, isOpen)) detail(out, r);
   }
 }
 
@@ -148,7 +160,7 @@ export function filteredRows(state: SessionViewState, matches: (node: ViewNode) 
     for (const id of ids) {
       const node = state.nodes[id];
       if (!node || (node.kind !== 'tool' && node.kind !== 'task' && node.kind !== 'thinking')) continue;
-      const base = { key: id, nodeId: id, level: depth, parent, setSize: 0, posInSet: 0, expanded: false };
+      const base = { key: id, nodeId: id, level: depth, parent, parentIndex: -1, setSize: 0, posInSet: 0, expanded: false };
       if (node.kind === 'task') {
         const inner = depth < 64 ? level(node.children, depth + 1, id) : [];
         if (inner.length === 0 && !matches(node)) continue;
@@ -158,7 +170,7 @@ export function filteredRows(state: SessionViewState, matches: (node: ViewNode) 
         const row: FlatRow = { ...base, kind: node.kind, expandable: node.kind === 'tool' || node.text.trim() !== '' };
         row.expanded = row.expandable && isOpen(row.key, false);
         const group = [row];
-        if (row.expanded) group.push({ key: `detail:${id}`, kind: 'detail', nodeId: id, level: depth + 1, parent: id, setSize: 1, posInSet: 1, expandable: false, expanded: false });
+        if (row.expanded) group.push({ key: `detail:${id}`, kind: 'detail', nodeId: id, level: depth + 1, parent: id, parentIndex: -1, setSize: 1, posInSet: 1, expandable: false, expanded: false });
         groups.push(group);
       }
     }
@@ -170,5 +182,10 @@ export function filteredRows(state: SessionViewState, matches: (node: ViewNode) 
     return groups;
   };
   for (const group of level(state.items, 1, null)) out.push(...group);
+  const at = new Map<string, number>();
+  out.forEach((r, i) => {
+    r.parentIndex = r.parent === null ? -1 : at.get(r.parent) ?? -1;
+    at.set(r.key, i);
+  });
   return out;
 }
