@@ -52,11 +52,11 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     assert.notEqual(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
 
     await panel.setOpen(task, true);
-    const changes = task.locator('xpath=./vscode-tree-item[contains(concat(" ", @class, " "), " changes-row ")]');
+    const changes = panel.changesRow(task);
     await changes.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     assert.equal((await changes.locator('.changes-summary').textContent())?.trim(), '2 files');
     await changes.locator('.changes-title').click();
-    const files = changes.locator('vscode-tree-item.change-file');
+    const files = panel.frame.locator('.conversation > .tree-row.change-file');
     await files.nth(1).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     assert.deepEqual(await fileLines(files), ['config.json +2 −1', 'docs/retries.md +3']);
     await screenshot(page, 'changes-row');
@@ -70,8 +70,8 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     await screenshot(page, 'changes-revert-modal');
     await modal.getByRole('button', { name: 'Revert', exact: true }).click();
 
-    await changes.locator('vscode-tree-item.change-file[data-revert="restored"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
-    await changes.locator('vscode-tree-item.change-file[data-revert="deleted"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await panel.frame.locator('.conversation > .tree-row.change-file[data-revert="restored"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await panel.frame.locator('.conversation > .tree-row.change-file[data-revert="deleted"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
     assert.equal(existsSync(join(workspace.dir, 'docs', 'retries.md')), false);
     assert.deepEqual(await files.evaluateAll((els) => els.map((e) => e.querySelector('.row-state')?.textContent)), ['reverted', 'reverted (deleted)']);
