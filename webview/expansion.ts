@@ -29,7 +29,7 @@ export class Expansion {
 
   setChoice(id: string, open: boolean): void {
     // Newest last (retain drops the oldest of other sessions' choices first).
-    delete this.state.expanded[id];
+    Reflect.deleteProperty(this.state.expanded, id);
     this.state.expanded[id] = open;
     this.save();
   }
