@@ -141,6 +141,18 @@ describe('finding one\'s way in the panel (headless Chromium)', function () {
     }
   });
 
+  it('what the user opened stays open across a switch to another session and back', async () => {
+    const a = snapshotOf(finishedSession().events);
+    const b = snapshotOf(runningSession().events);
+    await send(panel.page, { type: 'snapshot', state: a, running: false });
+    await panel.page.locator(`${item('task:tu-a')} .task-title`).click();
+    assert.equal(await isOpen(panel.page, 'task:tu-a'), true);
+    await send(panel.page, { type: 'snapshot', state: b, running: true });
+    await panel.page.locator(item('task:tu-up')).waitFor();
+    await send(panel.page, { type: 'snapshot', state: a, running: false });
+    assert.equal(await isOpen(panel.page, 'task:tu-a'), true, 'the choice made in the first session');
+  });
+
   it('screenshot: the dark theme, a finished session with a task open', async () => {
     const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-a': true, 'tool:a2': true }, draft: '' }, { width: 420, height: 720 });
     try {

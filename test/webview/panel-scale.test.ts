@@ -72,16 +72,17 @@ describe('webview panel at scale, and screenshots', function () {
 
       // Keyboard: Home, End, arrows reach rows that were not in the DOM.
       await page.locator(item(rows[5] ?? '')).focus();
+      const focusIs = (id: string): Promise<unknown> =>
+        page.waitForFunction((want) => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id === want, id, { timeout: 5000 });
       await page.keyboard.press('Home');
-      await frames(page, 2);
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id), 'user:1');
+      await focusIs('user:1');
       await page.keyboard.press('End');
-      await frames(page, 2);
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id), 'tool:after');
+      await focusIs('tool:after');
       await page.keyboard.press('ArrowUp');
       assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id), 'tool:big-4999');
       await page.keyboard.press('ArrowLeft');
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id), 'task:tu-big', '← goes to the parent');
+      // 5,000 rows up: scrolled there, then focused once it is rendered.
+      await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id === 'task:tu-big', undefined, { timeout: 5000 });
       await page.locator('.jump-latest').click().catch(() => undefined);
     } finally {
       await page.close();
