@@ -1,7 +1,8 @@
 /**
  * End to end in a real VS Code: a subagent changes two files, its task node's Changes row lists them with
  * their line counts, and "Revert this subagent's changes" — confirmed in the editor's modal, which lists the
- * files — puts the workspace back as it was; the row then says what the revert did. Screenshots:
+ * files — puts the workspace back as it was; the row then says what the revert did; *Open in editor* shows the
+ * subagent's whole record in an editor tab. Screenshots:
  * test-artifacts/e2e/changes-*.png.
  */
 import assert from 'node:assert/strict';
@@ -77,6 +78,15 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     assert.deepEqual(await files.evaluateAll((els) => els.map((e) => e.querySelector('.row-state')?.textContent)), ['reverted', 'reverted (deleted)']);
     await panel.frame.locator('.notice', { hasText: 'Reverted the changes of "tune retries": 2 files put back.' }).waitFor({ timeout: STEP_TIMEOUT });
     await screenshot(page, 'changes-reverted');
+
+    // Open in editor: the subagent's whole record (its prompt, every call with its input) in an editor tab.
+    await task.locator('.task-open').click();
+    await page.locator('.tabs-container .tab', { hasText: 'tune retries.md' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const record = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await record.filter({ hasText: 'RETRIES: set retries to 5 with backoff' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    // Monaco renders spaces as no-break spaces (\s matches both).
+    assert.match(await record.innerText(), /#\stune\sretries[\s\S]*##\sPrompt[\s\S]*read_file/);
+    await screenshot(page, 'changes-record');
   });
 });
 
