@@ -1,7 +1,7 @@
 /**
  * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
- *   hosts  src/cli/ src/vscode/ src/protocol.ts (a later src/acp/)
+ *   hosts  src/cli/ src/vscode/ src/protocol.ts src/action/ (a later src/acp/)
  *     │  import only ▼ core/session/index.ts (the face; session/model.ts and session/sandbox-probe.ts are
  *     │                 two pieces it leaves out so they load apart), core/events.ts, core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)
@@ -54,7 +54,7 @@ const PORTS = {
   agents: ['^src/core/tools/tool-names\\.ts$'],
 };
 
-const HOSTS = '^src/(cli|vscode|acp)/|^src/protocol\\.ts$';
+const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
 /** The hosts' entry points: the face, its two lazily loaded parts, the events and the vocabulary. */
 const FACE = '^src/core/(session/(index|model|sandbox-probe)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
@@ -125,6 +125,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/core/agent/' },
       to: { path: `^src/core/(${MECHANISMS.join('|')})/`, pathNot: CONTRACTS },
+    },
+    {
+      name: 'action-spawns-the-cli',
+      comment: "The GitHub Action (src/action/) runs the built CLI as a process: of the CLI it imports only its JSON result's type (cli/output.ts, type-only).",
+      severity: 'error',
+      from: { path: '^src/action/' },
+      to: { path: '^src/(cli|vscode|acp|view-model)/|^src/protocol\\.ts$', pathNot: '^src/cli/output\\.ts$' },
+    },
+    {
+      name: 'action-cli-types-only',
+      comment: 'The action reads the CLI\'s result type, never its code (the bundle holds none of the CLI).',
+      severity: 'error',
+      from: { path: '^src/action/' },
+      to: { path: '^src/cli/output\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     ...mechanismRules,
   ],

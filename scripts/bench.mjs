@@ -13,6 +13,7 @@
 //   8. what the repository brings  a 158-file agent collection: load time, what it adds to each request
 //   9. prompt caching              billed input against the floor (30 turns; a parent and 4 children), a
 //                                  20-turn read loop against uncached; the fixed prefix per tool
+//  10. subagent reports checked    a corpus of child runs: invented claims flagged, truthful ones flagged
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -59,6 +60,7 @@ const sections = [
   ['7. Sessions that last', (report, srv, scr) => import('./bench/sessions.mjs').then((m) => m.benchSessions(report, srv, scr))],
   ['8. What the repository brings', (report, srv, scr) => import('./bench/repo-config.mjs').then((m) => m.benchRepoConfig(report, srv, scr))],
   ['9. Prompt caching', (report, srv, scr) => import('./bench/caching.mjs').then((m) => m.benchCaching(report, srv, scr))],
+  ['10. Subagent reports checked against their records', (report) => import('./bench/report-checks.mjs').then((m) => m.benchReportChecks(report))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

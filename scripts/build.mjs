@@ -1,7 +1,9 @@
-// Builds the three bundles: the CLI (scripts/build-cli.mjs: split so a run loads what it needs lazily), the editor
-// host (CommonJS, `vscode` external) and the panel's webview (browser, scripts/build-webview.mjs).
+// Builds the four bundles: the CLI (scripts/build-cli.mjs: split so a run loads what it needs lazily), the editor
+// host (CommonJS, `vscode` external), the GitHub Action (dist/action/index.js, action.yml's entry: self-contained,
+// a workflow runs it from the repository with no install) and the panel's webview (browser, scripts/build-webview.mjs).
 import { build } from 'esbuild';
 import { buildCli } from './build-cli.mjs';
+import { buildAction } from './build-action.mjs';
 
 const production = process.argv.includes('--production');
 
@@ -46,6 +48,9 @@ await build({
   logLevel: 'warning',
 });
 console.log('built dist/extension.js, dist/mcp-sdk.js');
+
+await buildAction({ production });
+console.log('built dist/action/index.js, dist/action/artifact.js');
 
 if (production) process.argv.push('--prod');
 await import('./build-webview.mjs');

@@ -8,7 +8,7 @@ import { treeRow } from './tree-rows';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
-export function compactionText(node: CompactionNode): { label: string; detail: string } {
+function compactionText(node: CompactionNode): { label: string; detail: string } {
   const how = [
     node.stubbed > 0 ? `${n(node.stubbed)} old tool output${node.stubbed === 1 ? '' : 's'} dropped (kept on disk)` : '',
     node.summarized ? 'the earlier part summarized' : '',

@@ -25,7 +25,7 @@ const STATUS: Record<SessionListItem['status'], { icon: string; tone: string; wo
   interrupted: { icon: 'debug-disconnect', tone: 'tone-warn', word: 'interrupted' },
 };
 
-export function relativeTime(time: number, now: number): string {
+function relativeTime(time: number, now: number): string {
   const s = Math.max(0, Math.round((now - time) / 1000));
   if (s < 60) return 'just now';
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
@@ -39,7 +39,7 @@ function tokens(n: number): string {
 }
 
 /** "completed · 1 failed · 1 stopped": how the last prompt ended, and its subagents that did not complete. */
-export function statusLine(s: Pick<SessionListItem, 'status' | 'subagents'>): string {
+function statusLine(s: Pick<SessionListItem, 'status' | 'subagents'>): string {
   const parts = [STATUS[s.status].word];
   const sub = s.subagents;
   if (sub?.failed) parts.push(`${sub.failed} failed`);

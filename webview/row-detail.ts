@@ -29,7 +29,7 @@ function section(title: string, body: HTMLElement): HTMLElement {
 }
 
 /** The full text a Prompt / Result / Thinking row opens onto, and whether it is markdown. */
-export function rowText(state: SessionViewState, owner: FlatRow): { text: string; markdown: boolean } {
+function rowText(state: SessionViewState, owner: FlatRow): { text: string; markdown: boolean } {
   const node = state.nodes[owner.nodeId];
   if (node?.kind === 'thinking') return { text: (node as ThinkingNode).text, markdown: true };
   if (node?.kind !== 'task') return { text: '', markdown: false };

@@ -15,7 +15,7 @@ import type { TaskNode } from '../src/view-model/session-view';
 import { codicon, el, setHidden, setText } from './dom';
 
 /** Statuses that ended the job early: the row says why and offers Retry. */
-export function endedEarly(node: TaskNode): boolean {
+function endedEarly(node: TaskNode): boolean {
   return node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
 }
 
@@ -37,7 +37,7 @@ const PLAIN: [RegExp, string][] = [
 ];
 
 /** Why the task ended early, in one line ('' when the status word says it all). */
-export function outcomeReason(node: TaskNode): string {
+function outcomeReason(node: TaskNode): string {
   const error = node.error?.trim();
   switch (node.status) {
     case 'max_turns':

@@ -8,6 +8,7 @@
 import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
 import type { SessionViewState, TaskNode } from '../src/view-model/session-view';
 import { taskNow } from '../src/view-model/task-now';
+import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { TaskOutcome } from './task-outcome';
@@ -51,6 +52,7 @@ export class TaskRow {
   private readonly nowLine: HTMLDivElement;
   private expanded = false;
   private state: SessionViewState | null = null;
+  private readonly unverifiedMark = new UnverifiedMark();
   node: TaskNode;
 
   constructor(node: TaskNode, private readonly host: TaskRowHost) {
@@ -77,7 +79,7 @@ export class TaskRow {
     this.reviewBar = this.reviewButtons();
     this.outcomeView = new TaskOutcome(host);
     this.nowLine = el('div', 'task-now');
-    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.budgetBar, this.reviewBar, this.outcomeView.bar);
+    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
     this.openButton = this.openAction();
     this.item.append(text, this.openButton, this.stop);
@@ -119,6 +121,7 @@ export class TaskRow {
     setHidden(this.openButton, node.agentId === null);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
+    this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     this.updateNow();
   }

@@ -22,7 +22,7 @@ export interface TreeHost {
 const TYPE_AHEAD_MS = 700;
 
 /** What type-to-find compares with: the words a row starts with. */
-export function rowLabel(state: SessionViewState, row: FlatRow): string {
+function rowLabel(state: SessionViewState, row: FlatRow): string {
   const node = state.nodes[row.nodeId];
   switch (row.kind) {
     case 'task':

@@ -98,33 +98,30 @@ export async function runCore(model, scratch, { maxTurns = TURNS + 10, workdir =
 }
 
 /**
- * The same loop as runCore, through runAgent with services wired by hand and nothing listening on the
+ * The same loop as runCore, through runAgent with its ports wired by hand and nothing listening on the
  * bus: no transcript writes. The difference to runCore is what the transcript store costs.
  */
 async function runBareLoop(model, scratch) {
   const { workdir } = scratch;
   // The session's ports, built as session/create-session.ts builds them (no transcript store on the bus).
   const hooks = new HookRegistry();
-  const services = {
-    model,
-    modelId: 'bench-model',
-    maxTokensFor: () => 16_000,
-    workdir,
-    spawner: createChildRuns(() => services, { hooks }),
-    features: createRunFeatures(['prompt_cache']),
+  const config = { workdir, limits: { ...DEFAULT_LIMITS, maxTurns: TURNS + 10 }, context: { window: 200_000, threshold: 0.8 } };
+  const baseTools = createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000 });
+  const bus = new EventBus('bench');
+  const ports = {
+    models: { model, modelId: 'bench-model', maxTokensFor: () => 16_000, features: createRunFeatures(['prompt_cache']) },
+    spend: {},
+    outputs: { saveFullOutput: async () => '(not saved)' },
+    config,
     gate: createToolGate({ hooks, permissions: new PermissionPolicy({ workdir, mode: 'default', trusted: true }), approver: denyAll }),
-    bus: new EventBus('bench'),
-    limits: { ...DEFAULT_LIMITS, maxTurns: TURNS + 10 },
-    baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000 }),
-    saveFullOutput: async () => '(not saved)',
-    newAgentId: () => 'child',
-    context: { window: 200_000, threshold: 0.8 },
+    spawner: createChildRuns({ run: (spec, signal) => runAgent(spec, ports, signal), bus, newAgentId: () => 'child', config, baseTools: () => baseTools, hooks }),
+    bus,
     agents: new AgentRegistry(),
   };
   const identity = { agentId: 'main', parentId: null, depth: 0 };
-  const spec = { identity, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: services.baseTools, maxTurns: TURNS + 10 };
+  const spec = { identity, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: baseTools, maxTurns: TURNS + 10 };
   const t0 = performance.now();
-  const result = await runAgent(spec, services, new AbortController().signal);
+  const result = await runAgent(spec, ports, new AbortController().signal);
   if (result.status !== 'completed') throw new Error(`bare loop ended "${result.status}": ${result.error ?? result.result}`);
   return { result, wallMs: performance.now() - t0 };
 }

@@ -40,7 +40,7 @@ function taskPhase(events) {
 }
 
 /**
- * runAgent with services wired by hand, no transcripts, with or without a ChangeTracker (what a session
+ * runAgent with its ports wired by hand, no transcripts, with or without a ChangeTracker (what a session
  * always has): the difference is what the guard and the journal cost.
  */
 async function runBare(model, workdir, blobDir, withTracker) {
@@ -49,20 +49,16 @@ async function runBare(model, workdir, blobDir, withTracker) {
   let ids = 0;
   // The session's ports, built as session/create-session.ts builds them (no transcript store on the bus).
   const hooks = new HookRegistry();
-  const services = {
-    model,
-    modelId: 'bench-model',
-    maxTokensFor: () => 16_000,
-    workdir,
-    spawner: createChildRuns(() => services, { hooks, ...(changes ? { changes } : {}) }),
-    features: createRunFeatures(['prompt_cache']),
+  const config = { workdir, limits: { ...DEFAULT_LIMITS, maxParallel: MAX_PARALLEL }, context: { window: 200_000, threshold: 0.8 } };
+  const baseTools = createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000, ...(changes ? { changes } : {}) });
+  const ports = {
+    models: { model, modelId: 'bench-model', maxTokensFor: () => 16_000, features: createRunFeatures(['prompt_cache']) },
+    spend: {},
+    outputs: { saveFullOutput: async () => '(not saved)' },
+    config,
     gate: createToolGate({ hooks, permissions: new PermissionPolicy({ workdir, mode: 'acceptEdits', trusted: true }), approver: { ask: async () => ({ decision: 'deny', reason: 'benchmark' }) } }),
+    spawner: createChildRuns({ run: (spec, signal) => runAgent(spec, ports, signal), bus, newAgentId: () => `child-${++ids}`, config, baseTools: () => baseTools, hooks, ...(changes ? { changes } : {}) }),
     bus,
-    limits: { ...DEFAULT_LIMITS, maxParallel: MAX_PARALLEL },
-    baseTools: createBaseTools(workdir, { defaultTimeoutMs: 10_000, maxTimeoutMs: 10_000, maxOutputChars: 1_000_000, ...(changes ? { changes } : {}) }),
-    saveFullOutput: async () => '(not saved)',
-    newAgentId: () => `child-${++ids}`,
-    context: { window: 200_000, threshold: 0.8 },
     agents: new AgentRegistry(),
   };
   const events = [];
@@ -71,8 +67,8 @@ async function runBare(model, workdir, blobDir, withTracker) {
       events.push({ type: e.type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
     }
   });
-  const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: services.baseTools, maxTurns: 10 };
-  const result = await runAgent(spec, services, new AbortController().signal);
+  const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: baseTools, maxTurns: 10 };
+  const result = await runAgent(spec, ports, new AbortController().signal);
   if (result.status !== 'completed') throw new Error(`bare run ended "${result.status}": ${result.error ?? result.result}`);
   return { events };
 }

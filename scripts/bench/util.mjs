@@ -31,7 +31,7 @@ const num = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
 
 /**
  * Prints rows `label  median unit  [min–max, n]  target` and counts targets met and missed.
- * A target is { max } (the median must not exceed it) or { equals } (for yes/no checks).
+ * A target is { max } (the median must not exceed it), { min } (nor fall below it) or { equals } (for yes/no checks).
  */
 export class Report {
   constructor(write = (line) => console.log(line)) {
@@ -49,7 +49,7 @@ export class Report {
   }
 
   /** values: a list (median/min/max are shown) or a single number. */
-  row(label, values, { unit = 'ms', digits = 1, max } = {}) {
+  row(label, values, { unit = 'ms', digits = 1, max, min } = {}) {
     const list = Array.isArray(values) ? values : [values];
     const s = stats(list);
     const spread = list.length > 1 ? `  [${num(s.min, digits)}–${num(s.max, digits)}, n=${s.n}]` : '';
@@ -59,6 +59,10 @@ export class Report {
       const by = ok ? '' : ` by ${num(s.median - max, digits)} ${unit} (${Math.round((s.median / max - 1) * 100)}%)`;
       target = `   target ≤ ${max} ${unit}: ${ok ? 'ok' : `MISSED${by}`}`;
       (ok ? this.met : this.missed).push(`${label}: ${num(s.median, digits)} ${unit} (target ≤ ${max})`);
+    } else if (min !== undefined) {
+      const ok = s.median >= min;
+      target = `   target ≥ ${min} ${unit}: ${ok ? 'ok' : `MISSED by ${num(min - s.median, digits)} ${unit}`}`;
+      (ok ? this.met : this.missed).push(`${label}: ${num(s.median, digits)} ${unit} (target ≥ ${min})`);
     }
     this.write(`   ${label.padEnd(46)} ${num(s.median, digits).padStart(8)} ${unit}${spread}${target}`);
     return s;

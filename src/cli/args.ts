@@ -37,6 +37,8 @@ export interface CliOptions {
   continueLast: boolean;
   /** Compact the (resumed) conversation before the prompt, or alone when there is no prompt. */
   compact: boolean;
+  /** `--agent ID`: the prompt goes to that subagent of the resumed session (id or name), not the main agent. */
+  agent?: string;
   contextWindow?: number;
   /** `--mcp-config` files (or inline JSON), after the folder's `.mcp.json`. */
   mcpConfigs: string[];
@@ -55,6 +57,7 @@ export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' }
 
 export const USAGE = `Usage: delegate -p PROMPT [options]
        delegate --resume ID | --continue  [-p PROMPT] [--compact]
+       delegate --resume ID --agent AGENT -p MESSAGE   (a message to one of its subagents, which resumes)
        delegate revert --session ID --agent ID   (undo one subagent's file changes; see delegate revert --help)
 
 Runs a coding agent in a folder; it can hand self-contained sub-jobs to subagents (the task tool).
@@ -83,6 +86,8 @@ Options:
   --resume ID                  continue that session: same id, its conversation, its transcript appended
   -c, --continue               continue the most recent session started in --cwd
   --compact                    compact the resumed conversation now (alone, or before -p)
+  --agent ID                   with --resume/--continue: send -p to that subagent (id or name) instead of the
+                               main agent; a finished one resumes with its history and prints its new result
   --context-window N           the model's context window in tokens (default: from the model; or
                                $DELEGATE_CONTEXT_WINDOW); compaction starts at 80% of it
   --mcp-config FILE            MCP servers from FILE (Claude Code's format, or inline JSON), besides the folder's
@@ -132,6 +137,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         resume: { type: 'string' },
         continue: { type: 'boolean', short: 'c' },
         compact: { type: 'boolean' },
+        agent: { type: 'string' },
         'context-window': { type: 'string' },
         'mcp-config': { type: 'string', multiple: true },
         'strict-mcp-config': { type: 'boolean' },
@@ -156,6 +162,12 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (values.resume === '') return { kind: 'error', message: '--resume needs a session id' };
   if (values.compact && !resuming) return { kind: 'error', message: '--compact needs a session: add --resume ID or --continue' };
   const hasPrompt = values.print !== undefined && values.print !== '';
+  if (values.agent !== undefined) {
+    if (values.agent.trim() === '') return { kind: 'error', message: '--agent needs a subagent id or name' };
+    if (!resuming) return { kind: 'error', message: '--agent needs a session: add --resume ID or --continue' };
+    if (!hasPrompt) return { kind: 'error', message: '--agent needs a message: -p "…"' };
+    if (values.compact) return { kind: 'error', message: '--agent and --compact cannot be combined' };
+  }
   if (!hasPrompt && !values.compact) return { kind: 'error', message: 'a prompt is required: delegate -p "…"' };
 
   const format = values['output-format'] ?? 'text';
@@ -200,6 +212,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       allowedTools: [...(values['allowed-tools'] ?? []), ...(values.allowedTools ?? [])],
       disallowedTools: [...(values['disallowed-tools'] ?? []), ...(values.disallowedTools ?? [])],
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
+      ...(values.agent !== undefined ? { agent: values.agent.trim() } : {}),
       ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
       permissionMode: mode as PermissionMode,

@@ -25,6 +25,8 @@ export interface ResultObject {
   sandbox: 'bubblewrap' | 'none';
   subagents: {
     id: string;
+    /** The agent that ran it: the main agent's id (not itself in the list) or another subagent's. */
+    parent_id: string | null;
     description: string;
     agent_type: string;
     model: string;
@@ -34,10 +36,14 @@ export interface ResultObject {
     usage: Usage;
     cost_usd?: number;
     result: string;
+    /** Resumed by send_message or --agent: how many runs its figures add up. */
+    segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
     changes?: { files: { path: string; action: string; added: number; removed: number }[]; commands: { command: string; exit_code: number | null }[] };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
     fork?: true;
+    /** Claims of its report that its record does not support (the `[unverified]` lines its parent read). */
+    unverified?: { claim: string; reason: string }[];
   }[];
   error?: string;
 }
@@ -56,9 +62,11 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     sandbox: sandbox.kind === 'bubblewrap' ? 'bubblewrap' : 'none',
     subagents: result.subagents.map((s) => ({
       id: s.id,
+      parent_id: s.parentId,
       description: s.description,
       agent_type: s.agent_type,
       ...(s.fork ? { fork: true as const } : {}),
+      ...(s.segments ? { segments: s.segments } : {}),
       model: s.model,
       ...(s.cost_usd !== undefined ? { cost_usd: Number(s.cost_usd.toFixed(6)) } : {}),
       status: s.status,
@@ -69,6 +77,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       ...(s.changes
         ? { changes: { files: s.changes.files.map(({ path, action, added, removed }) => ({ path, action, added, removed })), commands: s.changes.commands } }
         : {}),
+      ...(s.unverified ? { unverified: s.unverified.map(({ claim, reason }) => ({ claim, reason })) } : {}),
     })),
     ...(result.error ? { error: result.error } : {}),
   };
@@ -101,7 +110,8 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
       case 'agent_started':
         if (event.parentId !== null) {
           labels.set(event.agentId, event.description ?? event.agentId);
-          out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}, depth ${event.depth})\n`);
+          if (event.segment) out.stderr(`[${label(event.agentId)}] resumed by ${event.resumedBy === 'user' ? 'the user' : 'its parent'} (subagent ${event.agentId}, segment ${event.segment})\n`);
+          else out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}${event.name ? ` "${event.name}"` : ''}, depth ${event.depth})\n`);
         }
         break;
       case 'tool_started':
@@ -139,6 +149,10 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
       case 'change_manifest':
         out.stderr(`${who}${formatManifest(event)}\n`);
+        break;
+      case 'report_checked':
+        for (const u of event.unverified) out.stderr(`${who}[unverified] "${oneLine(u.claim, 160)}": ${u.reason}\n`);
+        if (event.defanged.length) out.stderr(`${who}[harness] instruction-shaped text defanged in the report: ${event.defanged.join(', ')}\n`);
         break;
       case 'compacted':
         out.stderr(`${who}compacted (${event.trigger}): ${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens\n`);

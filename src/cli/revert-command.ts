@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import type { Writers } from './output';
 import { loadRevertPlan, revertSubagent, SessionBusyError, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
-export const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--output-format text|json]
+const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--output-format text|json]
 
 Restores the files a finished subagent (and the subagents it started) created, modified or deleted with
 write_file / edit_file: a file it created is deleted, a modified one gets its previous content back. A file
@@ -24,7 +24,7 @@ Exit status: 0 nothing refused, 1 a file was refused, 2 bad usage or nothing to 
 
 type Parsed = { kind: 'revert'; session: string; agent: string; json: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
 
-export function parseRevertArgs(argv: string[]): Parsed {
+function parseRevertArgs(argv: string[]): Parsed {
   let values;
   try {
     ({ values } = parseArgs({

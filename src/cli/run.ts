@@ -11,11 +11,11 @@ import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, loadWorkspaceFiles, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
+const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
 export interface RunHooks {
   /** Called as soon as the session exists: the exit paths clean up its agents and process groups. */
@@ -114,7 +114,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return code;
     }
   }
-  const result = await session.run(options.prompt, signal);
+  const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await session.run(options.prompt, signal);
+  if (result === undefined) {
+    session.close();
+    return EXIT.usage;
+  }
   session.close();
   await sandboxSaid();
 
@@ -138,6 +142,19 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     case 'error':
       out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.store.sessionFile})\n`);
       return EXIT.error;
+  }
+}
+
+/** `--agent ID`: the prompt to one subagent of the resumed session; undefined (said on stderr) when there is no such one. */
+async function messageAgent(session: Session, agent: string, message: string, signal: AbortSignal, out: Writers): Promise<AgentResult | undefined> {
+  try {
+    const result = await session.messageSubagent(agent, message, signal);
+    // Another process would hold the session's lock: a subagent running here is this process's own (none, headless).
+    if (result === 'queued') throw new Error(`the subagent ${agent} is running`);
+    return result;
+  } catch (err) {
+    out.stderr(`delegate: ${err instanceof Error ? err.message : String(err)}\n`);
+    return undefined;
   }
 }
 

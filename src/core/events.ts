@@ -44,6 +44,15 @@ export type EventBody =
       color?: string;
       /** What this agent may spend before it must report (tokens, wall seconds, dollars). */
       budget?: { tokens?: number; seconds?: number; usd?: number };
+      /** A subagent's name (task's `name`, unique in the session): send_message and read_subagent take it. */
+      name?: string;
+      /**
+       * A finished or stopped subagent resumed with a message (send_message, the user's): segment 2, 3, … of the
+       * same agent and tree node; `prompt` is the message. Absent on an agent's first start.
+       */
+      segment?: number;
+      /** Who sent the message that resumed it (with `segment`). */
+      resumedBy?: 'parent' | 'user';
     }
   | {
       type: 'agent_finished';
@@ -160,6 +169,8 @@ export type EventBody =
   | { type: 'file_changed'; toolUseId: string; path: string; action: FileAction; before?: ContentHash; after?: ContentHash; added: number; removed: number; diff?: string }
   /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
   | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
+  /** A finished subagent's report held to its record (agent/child-report.ts): claims it does not support, text defanged. */
+  | { type: 'report_checked'; unverified: { claim: string; reason: string }[]; defanged: string[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
   | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };
 

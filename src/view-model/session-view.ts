@@ -10,7 +10,7 @@
 import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
-import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, type Touched } from './store';
+import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfAgent, type Touched } from './store';
 import { messageText, preview } from './summarize';
 import { onThinking } from './thinking-rows';
 import { onWaiting, settleWaiting } from './waiting-notices';
@@ -123,6 +123,14 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'change_manifest':
       onChangeManifest(state, event, touched);
       break;
+    case 'report_checked': {
+      const task = taskOfAgent(state, event.agentId);
+      if (!task) break;
+      task.unverified = event.unverified;
+      task.defanged = event.defanged;
+      touched.add(task.id);
+      break;
+    }
     case 'changes_reverted':
       onChangesReverted(state, event, touched);
       break;
@@ -208,7 +216,13 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
     existing ?? ensureTaskNode(state, { agentId: e.parentId, toolUseId, name: 'task', input: { description: e.description, prompt: e.prompt }, time: e.time }, touched);
   task.agentId = e.agentId;
   if (e.description) task.description = e.description;
-  task.prompt = e.prompt;
+  // A resumed child (a new segment) keeps its node and first prompt; the message that resumed it is its own field.
+  if (e.segment) {
+    task.segments = e.segment;
+    task.lastMessage = e.prompt;
+    delete task.error;
+  } else task.prompt = e.prompt;
+  if (e.name) task.name = e.name;
   task.depth = e.depth;
   task.model = e.model;
   if (e.budget) task.budget = e.budget;

@@ -129,6 +129,11 @@ export interface TaskNode {
   background?: boolean;
   /** A fork: it started from its parent's conversation so far (task{fork: true}). */
   fork?: boolean;
+  /** Its name (task's `name`: send_message and read_subagent take it). */
+  name?: string;
+  /** Resumed with a message (send_message, the user's): how many runs the node holds (2, 3, …), and the last message. */
+  segments?: number;
+  lastMessage?: string;
   /** What it may spend: shown against what it spent while it runs. */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   startedAt: number;
@@ -143,6 +148,9 @@ export interface TaskNode {
   children: string[];
   /** What it and its descendants changed and ran (its manifest, when it finished), and what reverts did. */
   changes?: TaskChanges;
+  /** Claims of its report that its record does not support, and instruction-shaped text defanged in it (`report_checked`). */
+  unverified?: { claim: string; reason: string }[];
+  defanged?: string[];
 }
 
 /** A manifest file on a task node, with what a revert did to it (the latest revert's word). */

@@ -9,7 +9,7 @@ import { readTranscript } from '../core/session';
 import { agentRecord } from '../view-model/agent-record';
 import type { SessionController } from './session-controller';
 
-export const RECORD_SCHEME = 'delegate-record';
+const RECORD_SCHEME = 'delegate-record';
 
 export class AgentRecordView implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();

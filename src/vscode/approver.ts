@@ -10,7 +10,6 @@ import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
 
 export type { ApprovalQuestion } from './approval-text';
-export { ALLOW, ALLOW_SESSION, DENY } from './approval-text';
 
 export type ApprovalPrompt = (question: ApprovalQuestion) => Promise<PermissionDecision>;
 

@@ -30,7 +30,7 @@ const keptContentUri = (sessionId: string, hash: string | undefined, path: strin
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */
 export type ConfirmRevert = (message: string, detail: string) => Promise<boolean>;
 
-export const modalConfirm: ConfirmRevert = async (message, detail) =>
+const modalConfirm: ConfirmRevert = async (message, detail) =>
   (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Revert')) === 'Revert';
 
 export class ChangeActions implements vscode.TextDocumentContentProvider {
@@ -181,7 +181,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
 }
 
 /** The modal's detail: each file and what the revert will do to it, then the commands it cannot undo. */
-export function describePlan(plan: RevertPlan): string {
+function describePlan(plan: RevertPlan): string {
   const lines = plan.files.map((f) => {
     if (f.between) return `✗ ${f.path}: not reverted — ${f.between.who} also changed it in between`;
     if (f.restore === undefined) return `• ${f.path}: delete (it created it)`;

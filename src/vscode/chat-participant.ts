@@ -15,7 +15,7 @@ import { isRootEvent } from '../core/session';
 import { ChatProgress } from './chat-progress';
 import type { SessionController } from './session-controller';
 
-export const PARTICIPANT_ID = 'delegate.chat';
+const PARTICIPANT_ID = 'delegate.chat';
 
 export function registerChatParticipant(controller: SessionController, extensionUri: vscode.Uri): vscode.Disposable | undefined {
   // The API is there from 1.95 on; a host that strips it (or an editor without chat) is not an error.

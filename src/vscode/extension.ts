@@ -10,6 +10,7 @@ import { promptForApiKey } from './api-key';
 import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
+import { EditorQuestions } from './user-questions';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { HistoryActions } from './history-actions';
 import { EditorMcpServers } from './mcp-servers';
@@ -22,6 +23,8 @@ import { DelegateViewProvider, VIEW_ID } from './view-provider';
 export interface DelegateApi {
   controller: SessionController;
   approver: EditorApprover;
+  /** ask_user's questions (the prompt is injectable, like the approver's). */
+  questions: EditorQuestions;
   /** The workspace's MCP servers (approval and input prompts are injectable). */
   mcpServers: EditorMcpServers;
   view: DelegateViewProvider;
@@ -43,7 +46,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
   const approver = new EditorApprover();
   const mcpServers = new EditorMcpServers(context.workspaceState);
-  const controller = new SessionController(context, approver, mcpServers);
+  const questions = new EditorQuestions();
+  const controller = new SessionController(context, approver, mcpServers, questions);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
   const view = new DelegateViewProvider(context.extensionUri, controller, changes, new HistoryActions(controller, () => transcriptRootOf(context)));
@@ -79,6 +83,16 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     }),
     vscode.commands.registerCommand('delegate.compact', () => controller.compact()),
     vscode.commands.registerCommand('delegate.chooseModel', () => chooseModel(controller.models.catalog)),
+    // A task node's *Send a message…* (the webview posts the agent id; the text may come with it).
+    vscode.commands.registerCommand('delegate.messageSubagent', async (agentId: unknown, text?: unknown) => {
+      if (typeof agentId !== 'string' || agentId === '') return undefined;
+      const message =
+        typeof text === 'string'
+          ? text
+          : await vscode.window.showInputBox({ title: `Delegate: message subagent ${agentId}`, prompt: 'A finished subagent resumes with its history and this message; a running one reads it at its next turn.', ignoreFocusOut: true });
+      if (!message?.trim()) return undefined;
+      return controller.messageSubagent(agentId, message);
+    }),
     // The Chat view's "Show in Delegate panel" buttons.
     vscode.commands.registerCommand('delegate.revealAgent', (agentId: unknown) => typeof agentId === 'string' && view.reveal(agentId)),
   );
@@ -91,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   return {
     controller,
     approver,
+    questions,
     mcpServers,
     view,
     changes,

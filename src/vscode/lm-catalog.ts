@@ -22,7 +22,7 @@ export function modelKey(model: Pick<vscode.LanguageModelChat, 'vendor' | 'id'>)
   return `${model.vendor}/${model.id}`;
 }
 
-export function describeSetting(s: VscodeModelSetting): string {
+function describeSetting(s: VscodeModelSetting): string {
   return (['vendor', 'family', 'id'] as const)
     .filter((k) => s[k])
     .map((k) => `${k} ${s[k]}`)

@@ -32,7 +32,7 @@ export function toLmMessages(system: string, messages: readonly MessageParam[]):
 const systemMessages = new Map<string, vscode.LanguageModelChatMessage>();
 
 /** One per distinct system prompt (a session has a handful): the same object each turn, counted once. */
-export function systemMessage(system: string): vscode.LanguageModelChatMessage {
+function systemMessage(system: string): vscode.LanguageModelChatMessage {
   let message = systemMessages.get(system);
   if (!message) {
     if (systemMessages.size > 64) systemMessages.clear();
@@ -42,7 +42,7 @@ export function systemMessage(system: string): vscode.LanguageModelChatMessage {
   return message;
 }
 
-export function toLmMessage(message: MessageParam): vscode.LanguageModelChatMessage {
+function toLmMessage(message: MessageParam): vscode.LanguageModelChatMessage {
   const cached = converted.get(message);
   if (cached) return cached;
   const blocks: ContentBlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;

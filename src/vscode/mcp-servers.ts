@@ -31,7 +31,7 @@ export type McpApprovalPrompt = (question: McpServerQuestion) => Promise<boolean
 export type McpInputPrompt = (input: McpInputSpec, server: string) => Promise<string | undefined>;
 
 const APPROVED_KEY = 'delegate.mcpApprovedServers';
-export const START = 'Start Server';
+const START = 'Start Server';
 
 export const modalMcpPrompt: McpApprovalPrompt = async (q) => {
   const env = q.envNames.length > 0 ? `\n\nEnvironment: ${q.envNames.join(', ')}` : '';

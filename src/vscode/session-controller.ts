@@ -22,7 +22,7 @@ import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { readSettings } from './settings';
-import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState } from '../core/session';
+import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -60,6 +60,7 @@ export class SessionController implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly approver: EditorApprover,
     private readonly mcpServers?: EditorMcpServers,
+    private readonly questions?: UserQuestions,
   ) {
     this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
   }
@@ -119,6 +120,37 @@ export class SessionController implements vscode.Disposable {
 
   stop(): void {
     this.running?.abort();
+  }
+
+  /**
+   * The user's message to one subagent (the panel's *Send a message…* on a task node): a finished or stopped one
+   * resumes with its history (the same node, a new segment), a running one reads it at its next turn. Resolves with
+   * its new result, 'queued', or undefined when it could not be sent (said to the user, never thrown).
+   */
+  async messageSubagent(agentId: string, message: string): Promise<AgentResult | 'queued' | undefined> {
+    const text = message.trim();
+    if (!text) return undefined;
+    const session = await this.sessionFor();
+    if (!session) return undefined;
+    // While a prompt runs, its Stop stops the resumed child too; otherwise this is a run of its own.
+    const own = this.running ? undefined : new AbortController();
+    if (own) {
+      this.running = own;
+      this.setContext();
+    }
+    try {
+      const result = await session.messageSubagent(agentId, text, (own ?? this.running)?.signal ?? new AbortController().signal);
+      if (result !== 'queued' && result.status === 'error') this.showRunError(result.error ?? 'the subagent failed');
+      return result;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    } finally {
+      if (own) {
+        this.running = undefined;
+        this.setContext();
+      }
+    }
   }
 
   /** Starts over with an empty conversation (the transcripts stay on disk, in the history list). */
@@ -282,6 +314,7 @@ export class SessionController implements vscode.Disposable {
       mode: settings.permissionMode,
       trusted: vscode.workspace.isTrusted,
       approver: this.approver,
+      ...(this.questions ? { questions: this.questions } : {}),
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,

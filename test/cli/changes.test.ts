@@ -81,8 +81,8 @@ describe('delegate CLI: several subagents in one folder', function () {
     // The parent reads the harness's footer after each child's own words.
     const footers = lastToolResults(cli.api.messageRequests().filter((r) => !isChild(r)).at(-1) as RecordedRequest).map((r) => String(r.content));
     assert.deepEqual(footers, [
-      'Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran `test -f config.ts && touch checked.flag` (exit 0) [files changed by commands are not listed]',
-      'My edit was refused.\n\n[changes] none',
+      `Retries raised to 5.\n\n[changes] modified config.ts (+1 -1); ran \`test -f config.ts && touch checked.flag\` (exit 0) [files changed by commands are not listed]\n[subagent ${a.id}: send_message and read_subagent reach it]`,
+      `My edit was refused.\n\n[changes] none\n[subagent ${b.id}: send_message and read_subagent reach it]`,
     ]);
     // The journal: a file_changed event for A's edit, a manifest per child, in the transcripts.
     const transcript = String(result.transcript);

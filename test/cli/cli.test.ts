@@ -68,7 +68,7 @@ describe('delegate CLI', function () {
     const childRequests = requests.filter(isChild);
     assert.equal(childRequests[0]?.body.messages?.length, 1, 'the child starts from exactly one message');
     assert.equal(firstUserText(childRequests[0] as RecordedRequest), 'Read notes.txt and report.');
-    assert.deepEqual(childRequests[0]?.body.tools?.map((t) => t.name), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'web_fetch']);
+    assert.deepEqual(childRequests[0]?.body.tools?.map((t) => t.name), ['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'web_fetch', 'ask_user']);
     assert.ok(JSON.stringify(childRequests[1]?.body).includes(CANARY), 'the child read the canary');
     for (const req of requests.filter((r) => !isChild(r))) {
       assert.ok(!JSON.stringify(req.body).includes(CANARY), 'the canary never reaches a parent request');
@@ -267,9 +267,11 @@ describe('delegate CLI', function () {
     assert.equal(childTimes.length, 3);
     assert.ok(Math.max(...childTimes) - Math.min(...childTimes) < 300, 'all three children were asked before any answered');
     assert.ok(Date.now() - t0 < 3_000);
-    const results = lastToolResults(cli.api.messageRequests().at(-1) as RecordedRequest).map((r) => r.content);
-    // The harness's footer follows each report: these children changed nothing.
-    assert.deepEqual(results, ['A done\n\n[changes] none', 'B done\n\n[changes] none', 'C done\n\n[changes] none']);
+    const results = lastToolResults(cli.api.messageRequests().at(-1) as RecordedRequest).map((r) => String(r.content));
+    // The harness's footer follows each report: these children changed nothing; then the line that names each child.
+    const address = /\n\[subagent [0-9a-f]{8}: send_message and read_subagent reach it\]$/;
+    for (const r of results) assert.match(r, address);
+    assert.deepEqual(results.map((r) => r.replace(address, '')), ['A done\n\n[changes] none', 'B done\n\n[changes] none', 'C done\n\n[changes] none']);
   });
 
   it('forces a final answer at the subagent turn cap', async () => {

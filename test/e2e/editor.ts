@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 
 export const ROOT_DIR = join(__dirname, '..', '..');
-export const ARTIFACTS = join(ROOT_DIR, 'test-artifacts', 'e2e');
+const ARTIFACTS = join(ROOT_DIR, 'test-artifacts', 'e2e');
 
 export interface EditorSession {
   editor: { url: string; port: number; workspace: string; dirs: { userData: string }; output(): string };
@@ -61,7 +61,7 @@ export interface DelegateEditorOptions {
 }
 
 /** How the extension gets into the editor: the packaged .vsix when the runner made one. */
-export function extensionSource(): { vsixPaths: string[] } | { extensionDevelopmentPath: string } {
+function extensionSource(): { vsixPaths: string[] } | { extensionDevelopmentPath: string } {
   const vsix = process.env.DELEGATE_E2E_VSIX;
   return vsix ? { vsixPaths: [vsix] } : { extensionDevelopmentPath: ROOT_DIR };
 }

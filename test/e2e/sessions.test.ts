@@ -35,8 +35,15 @@ describe('Delegate in a real VS Code: sessions that last', function () {
 
   /** The conversation as the user sees it: "you: …" / "assistant: …" / "notice: …" lines. */
   async function conversation(): Promise<string[]> {
-    return panel.frame.locator('.conversation > .msg, .conversation > .notice').evaluateAll((els) =>
-      els.map((e) => `${e.classList.contains('msg-user') ? 'you' : e.classList.contains('msg-assistant') ? 'assistant' : 'notice'}: ${(e.querySelector('.msg-text, .notice-text')?.textContent ?? '').trim()}`),
+    // Rows of the flat tree, in list order (data-index); a block row holds one message or notice.
+    return panel.frame.locator('.conversation > .block-row').evaluateAll((rows) =>
+      rows
+        .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+        .flatMap((row) => {
+          const e = row.querySelector(':scope > .msg, :scope > .notice');
+          return e ? [e] : [];
+        })
+        .map((e) => `${e.classList.contains('msg-user') ? 'you' : e.classList.contains('msg-assistant') ? 'assistant' : 'notice'}: ${(e.querySelector('.msg-text, .notice-text')?.textContent ?? '').trim()}`),
     );
   }
 
@@ -110,7 +117,7 @@ describe('Delegate in a real VS Code: sessions that last', function () {
     const results = lastToolResults(parentRequests()[1] as RecordedRequest).map((r) => String(r.content));
     assert.match(results[0] ?? '', /The user stopped this subagent/);
     // The harness's manifest follows the subagent's report (it changed nothing).
-    assert.equal(results[1], 'The math module adds numbers.\n\n[changes] none');
+    assert.match(results[1] ?? '', /^The math module adds numbers\.\n\n\[changes\] none\n\[subagent [0-9a-f]{8}: send_message and read_subagent reach it\]$/);
     server.assertAllConsumed();
   });
 

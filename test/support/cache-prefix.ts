@@ -13,7 +13,7 @@
 import type { MessagesRequestBody, WireBlock } from '../fixtures/messages-api-server';
 
 /** `value` without its `cache_control` markers (a request's content as the cache compares it). */
-export function withoutCacheControl(value: unknown): unknown {
+function withoutCacheControl(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutCacheControl);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => k !== 'cache_control').map(([k, v]) => [k, withoutCacheControl(v)]));
@@ -29,7 +29,7 @@ function blocksOf(content: string | WireBlock[] | undefined): unknown[] {
 }
 
 /** The request's cacheable input as units, in cache order; `messagesFrom` is the index of the first message unit. */
-export function cacheUnits(body: MessagesRequestBody): { units: string[]; messagesFrom: number } {
+function cacheUnits(body: MessagesRequestBody): { units: string[]; messagesFrom: number } {
   const units: string[] = [];
   for (const tool of body.tools ?? []) units.push(`tool:${json(tool)}`);
   for (const block of blocksOf(body.system)) units.push(`system:${json(block)}`);

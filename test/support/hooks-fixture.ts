@@ -12,7 +12,7 @@ import type { ModelPort } from '../../src/core/llm/types';
 import type { Approver, ToolCallRequest } from '../../src/core/policy/types';
 import { createSession, type Session, type SessionConfig } from '../../src/core/session';
 
-export const HOOKS_REPO = resolve(__dirname, '..', 'fixtures', 'hooks-repo');
+const HOOKS_REPO = resolve(__dirname, '..', 'fixtures', 'hooks-repo');
 
 export interface FixtureDirs {
   workdir: string;

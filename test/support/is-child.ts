@@ -5,7 +5,7 @@
 import type { ModelRequest } from '../../src/core/llm/types';
 import { systemText, type RecordedRequest } from '../fixtures/messages-api-server';
 
-export const SUBAGENT_MARK = 'You are a subagent';
+const SUBAGENT_MARK = 'You are a subagent';
 
 export function isChild(req: RecordedRequest | ModelRequest): boolean {
   return ('body' in req ? systemText(req) : req.system).includes(SUBAGENT_MARK);

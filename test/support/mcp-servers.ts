@@ -59,7 +59,7 @@ export async function until(check: () => boolean, ms = 10_000, what = 'condition
   }
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

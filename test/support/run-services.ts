@@ -1,10 +1,19 @@
-/** Test wiring for the loop: real bus, hooks and loop; in-memory tools and an allow-all (or scripted) policy. */
+/**
+ * Test wiring for the loop, one fake per port (agent/types.ts), so a test builds only the ports it uses:
+ *
+ *   fakeConfig({limits})  fakeOutputs()  fakeGate({hooks, permissions, approver})  recordingBus()
+ *   makeRun(model, …)     all the ports as RunPorts (with fakeModels, testBaseTools and the session's real child
+ *                         runs), for a test that runs the whole loop: real bus, hooks and loop; in-memory tools
+ *                         and an allow-all, or scripted, policy
+ */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { EventBus, type DelegateEvent } from '../../src/core/events';
-import type { RunServices } from '../../src/core/agent/types';
+import type { ModelAccess, Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../../src/core/agent/types';
+import type { ToolGate } from '../../src/core/agent/tool-gate';
+import { runAgent } from '../../src/core/agent/loop';
 import { HookRegistry } from '../../src/core/policy/hooks';
 import type { Approver, PermissionChecker, PermissionVerdict, ToolCallRequest } from '../../src/core/policy/types';
 import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/types';
@@ -39,55 +48,86 @@ export class RecordingPolicy implements PermissionChecker {
   rememberForSession(): void {}
 }
 
-export interface TestRun {
-  services: RunServices;
-  /** The hooks behind the services' ToolGate and child runs: a test registers its handlers here. */
-  hooks: HookRegistry;
-  events: DelegateEvent[];
-  outputDir: string;
+/** read_file and bash that answer from their input. */
+function testBaseTools(): ToolRegistry {
+  return new ToolRegistry([fakeTool('read_file', 'read', (i) => `contents of ${String(i.path)}`), fakeTool('bash', 'exec', (i) => `ran ${String(i.command)}`)]);
 }
 
-/** Services to override, and the parts of the ToolGate a test brings (hooks, a policy, an approver). */
-export interface TestPorts extends Partial<RunServices> {
-  hooks?: HookRegistry;
-  permissions?: PermissionChecker;
-  approver?: Approver;
-}
-
-export function makeServices(model: ModelPort, ports: TestPorts = {}): TestRun {
-  const { hooks = new HookRegistry(), permissions = new RecordingPolicy(), approver: approverPort, ...overrides } = ports;
+/** A bus whose events the test reads. */
+export function recordingBus(): { bus: EventBus; events: DelegateEvent[] } {
   const events: DelegateEvent[] = [];
   const bus = new EventBus('test-session');
   bus.subscribe((e) => {
     events.push(e);
   });
-  const outputDir = mkdtempSync(join(tmpdir(), 'delegate-out-'));
-  let n = 0;
-  const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
-  const services: RunServices = {
-    spawner: createChildRuns(() => services, { hooks }),
-    // What a run without these settings had: prompt caching on, no server-side web search.
-    features: createRunFeatures(['prompt_cache']),
-    model,
-    modelId: 'test-model',
-    maxTokensFor: () => 1000,
-    workdir: '/tmp',
-    gate: createToolGate({ hooks, permissions, approver: approverPort ?? denyAll }),
-    bus,
-    limits: { ...DEFAULT_LIMITS },
-    baseTools: new ToolRegistry([
-      fakeTool('read_file', 'read', (i) => `contents of ${String(i.path)}`),
-      fakeTool('bash', 'exec', (i) => `ran ${String(i.command)}`),
-    ]),
+  return { bus, events };
+}
+
+/** ModelAccess on `model` as `test-model`: 1,000 max tokens, prompt caching on, no server-side web search. */
+function fakeModels(model: ModelPort): ModelAccess {
+  return { model, modelId: 'test-model', maxTokensFor: () => 1000, features: createRunFeatures(['prompt_cache']) };
+}
+
+/** The default limits (a copy the test may change), /tmp, a 200k window at 0.8. */
+export function fakeConfig(limits: Partial<RunLimits> = {}): RunConfig {
+  return { workdir: '/tmp', limits: { ...DEFAULT_LIMITS, ...limits }, context: { window: 200_000, threshold: 0.8 } };
+}
+
+/** Outputs saved as files in a fresh folder (`dir`). */
+export function fakeOutputs(): Outputs & { dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'delegate-out-'));
+  return {
+    dir,
     saveFullOutput: async (id, content) => {
-      const file = join(outputDir, `${id}.txt`);
+      const file = join(dir, `${id}.txt`);
       await writeFile(file, content);
       return file;
     },
-    newAgentId: () => `sub${++n}`,
-    context: { window: 200_000, threshold: 0.8 },
-    agents: new AgentRegistry(),
-    ...overrides,
   };
-  return { services, hooks, events, outputDir };
+}
+
+/** The parts of the ToolGate a test brings (hooks, a policy, an approver); an allow-all policy and a deny-all approver otherwise. */
+export interface GateParts {
+  hooks?: HookRegistry;
+  permissions?: PermissionChecker;
+  approver?: Approver;
+}
+
+export function fakeGate({ hooks = new HookRegistry(), permissions = new RecordingPolicy(), approver }: GateParts = {}): ToolGate {
+  const denyAll: Approver = { ask: async () => ({ decision: 'deny', reason: 'no approver in this test' }) };
+  return createToolGate({ hooks, permissions, approver: approver ?? denyAll });
+}
+
+export interface TestRun {
+  ports: RunPorts;
+  /** The tools the root's spec gets (what the children's specs are built from too). */
+  baseTools: ToolRegistry;
+  /** The hooks behind the ToolGate and the child runs: a test registers its handlers here. */
+  hooks: HookRegistry;
+  events: DelegateEvent[];
+  outputDir: string;
+}
+
+export interface TestPorts extends GateParts {
+  baseTools?: ToolRegistry;
+  limits?: Partial<RunLimits>;
+}
+
+/** Every port, for a test that runs the loop with subagents: the session's real child runs over these fakes. */
+export function makeRun(model: ModelPort, { baseTools = testBaseTools(), limits, ...gate }: TestPorts = {}): TestRun {
+  const hooks = gate.hooks ?? new HookRegistry();
+  const { bus, events } = recordingBus();
+  const outputs = fakeOutputs();
+  const config = fakeConfig(limits);
+  let n = 0;
+  const spawner: Spawner = createChildRuns({
+    run: (spec, signal) => runAgent(spec, ports, signal),
+    bus,
+    newAgentId: () => `sub${++n}`,
+    config,
+    baseTools: () => baseTools,
+    hooks,
+  });
+  const ports: RunPorts = { models: fakeModels(model), spend: {}, outputs, config, gate: fakeGate({ ...gate, hooks }), spawner, bus, agents: new AgentRegistry() };
+  return { ports, baseTools, hooks, events, outputDir: outputs.dir };
 }

@@ -11,11 +11,13 @@ import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
+import { quickPickPrompt } from '../../src/vscode/user-questions';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
 import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../support/is-child';
+import { must } from '../support/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 
@@ -98,6 +100,28 @@ describe('Delegate in the extension host', () => {
     assert.ok(readFileSync(transcript, 'utf8').includes('agent_finished'));
   });
 
+  it('delegate.messageSubagent (a task node\'s Send a message…): the finished child resumes with its history on the same node', async () => {
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.text('Conclusion: notes.md has the reminder.'), reply.text('Follow-up: the reminder is about the canary.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Read notes.md and report.', description: 'read the notes' } }), reply.text('Done.')] },
+    ]);
+    await vscode.commands.executeCommand('delegate.ask', 'What do the notes say?');
+    const before = allTasks(api.controller.snapshot().state);
+    const agentId = must((must(before[0]) as TaskNode).agentId);
+    const result = (await vscode.commands.executeCommand('delegate.messageSubagent', agentId, 'USER-FOLLOW-UP: what is it about?')) as { result?: string } | undefined;
+    assert.equal(result?.result, 'Follow-up: the reminder is about the canary.');
+    server.assertAllConsumed();
+    const child = must(requests().filter(isChild).at(-1));
+    const sent = JSON.stringify(child.body.messages);
+    assert.ok(sent.includes('Conclusion: notes.md has the reminder.') && sent.includes('USER-FOLLOW-UP: what is it about?'), 'its history and the message');
+    const tasks = allTasks(api.controller.snapshot().state);
+    assert.equal(tasks.length, before.length, 'no new node');
+    const task = tasks[0] as TaskNode;
+    assert.equal(task.segments, 2);
+    assert.equal(task.status, 'completed');
+    assert.equal(task.result, 'Follow-up: the reminder is about the canary.');
+  });
+
   it('asks before a subagent writes, naming the subagent; Deny leaves the file untouched', async () => {
     await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
     const questions: ApprovalQuestion[] = [];
@@ -123,6 +147,28 @@ describe('Delegate in the extension host', () => {
     const childResults = lastToolResults(requests().filter(isChild)[1] as RecordedRequest);
     assert.equal(childResults[0]?.is_error, true);
     assert.match(String(childResults[0]?.content), /denied/);
+  });
+
+  it('ask_user: a subagent\'s question is asked naming it, with its options; the answer is its tool result', async () => {
+    const asked: { title: string; question: string; options: string[] }[] = [];
+    api.questions.prompt = async (q, title) => {
+      asked.push({ title, question: q.question, options: q.options });
+      return '3000';
+    };
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'ask_user', input: { question: 'Which port?', options: ['8080', '3000'] } }), reply.text('using 3000')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Pick the port', description: 'pick port' } }), reply.text('ok')] },
+    ]);
+    try {
+      await api.controller.ask('Set up the server');
+    } finally {
+      api.questions.prompt = quickPickPrompt;
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(asked, [{ title: 'Delegate: subagent “pick port” asks', question: 'Which port?', options: ['8080', '3000'] }]);
+    const answer = lastToolResults(requests().filter(isChild).at(-1) as RecordedRequest)[0];
+    assert.equal(answer?.is_error, undefined);
+    assert.equal(answer?.content, 'The user answered: 3000');
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {

@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol';
 
 export const ROOT_DIR = join(__dirname, '..', '..');
-export const HARNESS = join(ROOT_DIR, 'dist', 'webview', 'test-harness.html');
+const HARNESS = join(ROOT_DIR, 'dist', 'webview', 'test-harness.html');
 export const ARTIFACTS = join(ROOT_DIR, 'test-artifacts', 'webview');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -120,7 +120,10 @@ export function streamedCut(prefix: string, suffix: string): { state: SessionVie
   return { state, next: script.emit(ROOT, null, { type: 'text_delta', turn: 1, text: suffix }) };
 }
 
-/** A ~`kb` KB answer: paragraphs, lists, a table and code blocks, repeated. */
+/**
+ * A ~`kb` KB answer: paragraphs, lists, a table and code blocks, repeated.
+ * @public scripts/bench-markdown.mjs loads it through tsx, where knip does not look.
+ */
 export function longAnswer(kb: number): string {
   const part = (i: number): string => `### Part ${i}
 

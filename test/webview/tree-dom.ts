@@ -1,6 +1,6 @@
 /**
  * Reading the panel's flat tree (webview/renderer.ts) in a test: a row by its node id, whether it is open,
- * the rows under a row (in list order, those in the DOM), opening a row. A row's children are not inside
+ * the rows under a row (in list order, those in the DOM), its detail row. A row's children are not inside
  * its element: they are sibling rows whose `data-parent` names it.
  */
 import type { Locator, Page } from 'playwright-core';
@@ -39,18 +39,7 @@ export async function childIds(page: Page, parentId: string, kind?: string | str
   );
 }
 
-/** The row of `id` as a locator. */
-export function row(page: Page, id: string): Locator {
-  return page.locator(item(id));
-}
-
 /** The detail row under an open row (its input/output, or its full text). */
 export function detail(page: Page, id: string): Locator {
   return page.locator(item(`detail:${id}`));
-}
-
-/** Opens the row of `id` with a click on it (no-op when open). */
-export async function expand(page: Page, id: string): Promise<void> {
-  if (await isOpen(page, id)) return;
-  await page.locator(`${item(id)} > .twistie`).click();
 }

@@ -25,6 +25,8 @@ export interface RunningAgent {
   stoppedBy?: StopCause;
   /** The agent's finish was already recorded (by an interruption): the loop must not record it again. */
   finishRecorded: boolean;
+  /** Messages sent to it while it runs (send_message: steering), taken by its loop at the start of its next turn. */
+  readonly inbox: string[];
 }
 
 interface Entry extends RunningAgent {
@@ -51,6 +53,7 @@ export class AgentRegistry {
       toolCalls: 0,
       usage: emptyUsage(),
       finishRecorded: false,
+      inbox: [],
       unlink: () => parentSignal.removeEventListener('abort', relay),
     };
     this.entries.set(identity.agentId, entry);
@@ -71,6 +74,14 @@ export class AgentRegistry {
   /** Every running agent, parents before their children. */
   running(): RunningAgent[] {
     return [...this.entries.values()].sort((a, b) => a.identity.depth - b.identity.depth);
+  }
+
+  /** Queues a message for a running agent's next turn. False when it is not running. */
+  post(agentId: string, text: string): boolean {
+    const entry = this.entries.get(agentId);
+    if (!entry || entry.signal.aborted) return false;
+    entry.inbox.push(text);
+    return true;
   }
 
   /** Stops one agent (and so its descendants). False when it is not running. */

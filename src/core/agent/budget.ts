@@ -35,7 +35,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-haiku': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
 };
 
-export function priceFor(modelId: string, prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES): ModelPrice | undefined {
+function priceFor(modelId: string, prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES): ModelPrice | undefined {
   const key = Object.keys(prices)
     .filter((prefix) => modelId.startsWith(prefix))
     .sort((a, b) => b.length - a.length)[0];
@@ -49,7 +49,7 @@ export function costOf(usage: Usage, modelId: string, prices?: Readonly<Record<s
   return (usage.input_tokens * p.input + usage.output_tokens * p.output + usage.cache_read_input_tokens * p.cacheRead + usage.cache_creation_input_tokens * p.cacheWrite) / 1_000_000;
 }
 
-export function tokensOf(usage: Usage): number {
+function tokensOf(usage: Usage): number {
   return usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 }
 

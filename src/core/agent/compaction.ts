@@ -14,7 +14,7 @@
  */
 import type { EventOf } from '../events';
 import type { ContentBlockParam, MessageParam } from '../llm/types';
-import { estimateMessagesTokens, estimateTextTokens } from './context-size';
+import { estimateTextTokens } from './context-size';
 
 /** Assistant turns kept verbatim at the end (with their results) when the rest is summarized. */
 export const KEEP_TURNS = 3;
@@ -81,7 +81,7 @@ function applyStubs(messages: readonly MessageParam[], stubs: Record<string, str
 }
 
 /** The last plain user request (not tool results) in `messages`: kept verbatim through a summary. */
-export function lastRequest(messages: readonly MessageParam[]): string {
+function lastRequest(messages: readonly MessageParam[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as MessageParam;
     if (m.role !== 'user') continue;
@@ -152,4 +152,3 @@ export function applyCompaction(messages: readonly MessageParam[], record: Compa
   return out;
 }
 
-export { estimateMessagesTokens };

@@ -12,7 +12,7 @@ import type { Usage } from '../vocabulary';
 
 /** Windows of model families that differ from the default (tokens). Longest prefix wins. */
 const WINDOWS: [prefix: string, tokens: number][] = [['claude-', 200_000]];
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
+const DEFAULT_CONTEXT_WINDOW = 200_000;
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 
 export function contextWindowFor(modelId: string, override?: number): number {
@@ -22,7 +22,7 @@ export function contextWindowFor(modelId: string, override?: number): number {
 }
 
 /** Tokens the API counted for one response: everything it read plus what it wrote. */
-export function usageTokens(usage: Usage): number {
+function usageTokens(usage: Usage): number {
   return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens + usage.output_tokens;
 }
 

@@ -37,7 +37,7 @@ function resultIds(message: MessageParam | undefined): Set<string> {
  * Every assistant tool_use gets a tool_result in the next message: missing ones are added (first in
  * that message, as the API requires) saying the call was interrupted. Returns a new array.
  */
-export function closeOpenToolUses(messages: readonly MessageParam[]): MessageParam[] {
+function closeOpenToolUses(messages: readonly MessageParam[]): MessageParam[] {
   const out: MessageParam[] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as MessageParam;
@@ -64,7 +64,7 @@ export function closeOpenToolUses(messages: readonly MessageParam[]): MessagePar
 }
 
 /** The note a stopped or failed run leaves in the conversation, so a follow-up can refer to it. */
-export function runEndNote(status: AgentStatus, error?: string): string | undefined {
+function runEndNote(status: AgentStatus, error?: string): string | undefined {
   if (status === 'cancelled') return `[This request was stopped before it finished${error && error !== 'stopped by the user' ? ` (${error})` : ' by the user'}. Its partial work is above.]`;
   if (status === 'error') return `[This request failed before it finished${error ? `: ${error}` : ''}.]`;
   return undefined;

@@ -16,21 +16,20 @@
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
 import { ToolRegistry, type AnyTool, type Tool } from '../tools/types';
-import type { AgentSpec, ForkBase, RunServices } from './types';
+import type { AgentSpec, ForkBase, RunLimits } from './types';
 import type { AgentIdentity } from '../vocabulary';
-
 
 /** A fork's agent type (hooks, the CLI's `subagents[].agent_type`). */
 export const FORK_AGENT_TYPE = 'fork';
 
 /** Tools a fork keeps in its list but may not use. */
-const DELEGATING_TOOLS = new Set(['task', 'task_output']);
+const DELEGATING_TOOLS = new Set(['task', 'task_output', 'send_message', 'read_subagent']);
 
 export const FORK_PLACEHOLDER_RESULT = 'Forked at this call: the parent agent runs it and gets its result, not you.';
 
 export const FORK_REFUSAL = 'A fork cannot delegate: do this part yourself with the other tools (task and task_output are refused in a fork).';
 
-export function forkDirective(toolUseId: string, prompt: string): string {
+function forkDirective(toolUseId: string, prompt: string): string {
   return [
     `You are a fork: a copy of the agent whose conversation is above, started by its task call ${toolUseId}. The calls of that last message are the parent's; it gets their results, you do not.`,
     '',
@@ -45,18 +44,21 @@ export interface ForkSpecInput {
   identity: AgentIdentity;
   prompt: string;
   toolUseId: string;
-  services: RunServices;
+  /** The session's subagent turn cap and default budget (a fork's limits). */
+  limits: Pick<RunLimits, 'subagentMaxTurns' | 'subagentBudget'>;
 }
 
 /** The fork's spec: the parent's, with its own identity, the parent's messages as history and a fork's limits. */
-export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services }: ForkSpecInput): AgentSpec {
+export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, limits }: ForkSpecInput): AgentSpec {
   // Spread first: anything the parent's requests carry (system prompt, web search, settings added later) stays.
   const spec: AgentSpec = { ...base.spec };
   delete spec.turnBase;
   delete spec.context;
   delete spec.color;
   delete spec.budget;
-  const budget = services.limits.subagentBudget;
+  delete spec.name;
+  delete spec.segment;
+  const budget = limits.subagentBudget;
   return {
     ...spec,
     identity,
@@ -67,7 +69,7 @@ export function forkSpec(base: ForkBase, { identity, prompt, toolUseId, services
     // The parent's shared tools, then its task and task_output where the parent sends them (after web search).
     sharedTools: base.spec.sharedTools ?? base.spec.tools.names().length,
     canDelegate: false,
-    maxTurns: services.limits.subagentMaxTurns,
+    maxTurns: limits.subagentMaxTurns,
     toolUseId,
     modelId: base.modelId,
     agentType: FORK_AGENT_TYPE,

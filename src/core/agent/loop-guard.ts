@@ -2,7 +2,7 @@
  * Dead-loop guard: a model that repeats the same call (same tool, same input) keeps getting the same
  * answer. The third identical consecutive call, and any further, is not run; the model is told to stop.
  */
-export const REPEAT_LIMIT = 3;
+const REPEAT_LIMIT = 3;
 
 export class LoopGuard {
   private lastKey: string | undefined;
@@ -22,7 +22,7 @@ export class LoopGuard {
 }
 
 /** JSON with sorted object keys, so {a,b} and {b,a} are the same call. */
-export function stableJson(value: unknown): string {
+function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v && typeof v === 'object' && !Array.isArray(v)) {
       const sorted: Record<string, unknown> = {};

@@ -58,5 +58,6 @@ export function summarize(child: AgentResult, parentId: string, description: str
     ...(child.costUsd !== undefined ? { cost_usd: child.costUsd } : {}),
     ...(child.changes ? { changes: child.changes } : {}),
     ...(child.fork ? { fork: true } : {}),
+    ...(child.unverified ? { unverified: child.unverified } : {}),
   };
 }

@@ -18,6 +18,7 @@
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
+import type { SubagentDirectory } from './child-port';
 import type { AgentResult, ChildCall, ForkBase, Spawner } from './types';
 import type { AgentIdentity } from '../vocabulary';
 
@@ -30,6 +31,8 @@ export interface TaskInput {
   run_in_background?: boolean;
   /** Start from this conversation so far (fork.ts) instead of a fresh context. */
   fork?: boolean;
+  /** A name unique in the session: send_message and read_subagent take it as well as the id. */
+  name?: string;
 }
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
@@ -58,6 +61,8 @@ export interface TaskToolOptions {
   background?: { children: BackgroundChildren; agentSignal: AbortSignal };
   /** The parent as its latest request had it, at the moment of the call: what a fork starts from. */
   forkBase?: () => ForkBase;
+  /** The session's subagents (child-port.ts): a call's `name` is claimed there. */
+  directory?: SubagentDirectory<AgentResult>;
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
@@ -81,6 +86,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
+        ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
       },
       required: ['prompt'],
     },
@@ -95,6 +101,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       if (fork === true && typeof type === 'string' && type.trim()) {
         return { ok: false, error: 'a fork runs as you (your system prompt, tools and model), so it takes no subagent_type: leave out subagent_type to fork, or leave out fork to start a fresh agent of that type' };
       }
+      const name = (raw as Record<string, unknown>).name;
+      if (name !== undefined && (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name.trim()))) return { ok: false, error: '"name" must be 1-64 letters, digits, "_", "-" or "."' };
       if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
       if (typeof type === 'string' && type.trim() && !agents.has(type.trim())) {
         return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
@@ -107,6 +115,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}),
           ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
           ...(fork === true ? { fork: true } : {}),
+          ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
         },
       };
     },
@@ -127,18 +136,31 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         ...(input.fork && opts.forkBase ? { fork: opts.forkBase() } : {}),
       };
       const firstId = spawner.newAgentId();
+      if (input.name) {
+        const refused = opts.directory?.claimName(input.name, firstId);
+        if (refused) return { content: refused, isError: true };
+        call.name = input.name;
+      }
       if (input.run_in_background && opts.background) {
         opts.background.children.start(firstId, description, spawner.run(call, firstId, opts.background.agentSignal));
         return {
-          content: `Started subagent ${firstId} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
+          content: `Started subagent ${firstId}${input.name ? ` "${input.name}"` : ''} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
         };
       }
-      return spawner.run(call, firstId, ctx.signal);
+      if (!opts.directory) return spawner.run(call, firstId, ctx.signal);
+      // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
+      const since = Date.now();
+      let last: AgentResult | undefined;
+      const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      // A report that only points at a file ("see report.md") gets the file listed with its size.
+      const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last.result, since) : undefined;
+      return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };
     },
   };
 }
 
-function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boolean): ToolResult {
+/** What the parent's tool_result says about a child's end (send_message's resumes use it too). */
+export function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boolean): ToolResult {
   switch (child.status) {
     case 'completed':
       return { content: child.result || '(the subagent finished without a report)' };
@@ -157,6 +179,11 @@ function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boole
     case 'error':
       return { content: `The subagent failed: ${child.error ?? 'unknown error'}`, isError: true };
   }
+}
+
+/** The line under a child's result that names it for send_message and read_subagent. */
+function addressLine(id: string, name: string | undefined): string {
+  return `[subagent ${id}${name ? ` "${name}"` : ''}: send_message and read_subagent reach it]`;
 }
 
 function firstLine(text: string): string {

@@ -16,14 +16,17 @@ import { errorText } from '../errors';
 import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
 import { limitOutput, limitPartialOutput } from './output-limit';
-import type { GateScope } from './tool-gate';
-import type { RunServices } from './types';
+import type { GateScope, ToolGate } from './tool-gate';
+import type { Outputs, RunLimits } from './types';
 import type { AgentIdentity } from '../vocabulary';
 
 export interface ToolCallScope {
   identity: AgentIdentity;
   tools: ToolRegistry;
-  services: RunServices;
+  gate: ToolGate;
+  outputs: Outputs;
+  /** The output cap per call, and how many `task` calls run at once (turn-steps.ts). */
+  limits: Pick<RunLimits, 'maxOutputChars' | 'maxParallel'>;
   emit: AgentEmit;
   signal: AbortSignal;
 }
@@ -39,10 +42,10 @@ export async function executeToolCall(use: ToolUseBlock, scope: ToolCallScope, b
     result = { content: `Tool ${use.name} failed: ${errorText(err)}`, isError: true };
   }
   if (scope.signal.aborted && !result.isError) result = { content: `${result.content}\n[run cancelled]`, isError: result.isError };
-  const max = scope.services.limits.maxOutputChars;
+  const max = scope.limits.maxOutputChars;
   const limited = result.fullOutput
     ? limitPartialOutput(result.content, max, result.fullOutput)
-    : await limitOutput(result.content, max, (full) => scope.services.saveFullOutput(use.id, full));
+    : await limitOutput(result.content, max, (full) => scope.outputs.saveFullOutput(use.id, full));
   await scope.emit({
     type: 'tool_finished',
     toolUseId: use.id,
@@ -61,7 +64,7 @@ export async function executeToolCall(use: ToolUseBlock, scope: ToolCallScope, b
 }
 
 async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<ToolResult> {
-  const { services, identity } = scope;
+  const { gate, outputs, identity } = scope;
   if (scope.signal.aborted) return { content: 'Not run: the run was cancelled.', isError: true };
   const tool = scope.tools.get(use.name);
   if (!tool) {
@@ -74,7 +77,6 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   let parsed = tool.parse(use.input);
   if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
 
-  const gate = services.gate;
   const gateScope: GateScope = { identity, emit: scope.emit, signal: scope.signal };
   const pre = await gate.preToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input: parsed.input });
   if (pre.denied !== undefined) return { content: `Denied by a PreToolUse hook: ${pre.denied}`, isError: true };
@@ -88,7 +90,7 @@ async function runPipeline(use: ToolUseBlock, scope: ToolCallScope): Promise<Too
   const refusal = await gate.permit(gateScope, request, pre);
   if (refusal) return { content: refusal, isError: true };
 
-  const outputPath = services.outputPathFor?.(use.id);
+  const outputPath = outputs.outputPathFor?.(use.id);
   const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> => gate.permitPrivate(gateScope, request, destination);
   const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, ...(outputPath ? { outputPath } : {}) });
   return gate.postToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input, output });

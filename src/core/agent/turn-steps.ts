@@ -5,39 +5,39 @@
  *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
  *                 (at most maxParallel at once); results kept by position, one per tool_use block
  */
-import type { MessageParam, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import type { MessageParam, ModelPort, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
 import { mergeConsecutive } from './conversation';
 import type { LoopGuard } from './loop-guard';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
-import type { AgentSpec, RunServices } from './types';
+import type { AgentSpec, ModelAccess } from './types';
 import { WEB_SEARCH_TOOL } from './web-search';
 
 export async function streamTurn(
-
   spec: AgentSpec,
-  services: RunServices,
+  /** This agent's model access (its own model id and thinking, where its spec sets them). */
+  models: ModelAccess,
   tools: ToolCallScope['tools'],
   messages: MessageParam[],
   forcedFinal: boolean,
   turn: number,
   signal: AbortSignal,
   emit: ToolCallScope['emit'],
-): ReturnType<RunServices['model']['stream']> {
+): ReturnType<ModelPort['stream']> {
   // Deltas arrive synchronously from the stream; chain their events so they stay ordered and awaited.
   let deltas: Promise<void> = Promise.resolve();
   try {
-    return await services.model.stream(
+    return await models.model.stream(
       {
-        model: services.modelId,
-        maxTokens: services.maxTokensFor(services.modelId),
-        thinking: services.thinking ?? 'auto',
+        model: models.modelId,
+        maxTokens: models.maxTokensFor(models.modelId),
+        thinking: models.thinking ?? 'auto',
         system: spec.systemPrompt,
         messages: mergeConsecutive(messages),
         tools: tools.schemas(),
-        ...(spec.webSearch !== false && services.features.has('web_search') ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
+        ...(spec.webSearch !== false && models.features.has('web_search') ? { serverTools: [WEB_SEARCH_TOOL] } : {}),
         ...(forcedFinal ? { toolChoice: 'none' as const } : {}),
         // The agent's own tools (`task`, `task_output`) come after the ones it shares with parent and children.
-        ...(services.features.has('prompt_cache') ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
+        ...(models.features.has('prompt_cache') ? { cache: { sharedTools: spec.sharedTools ?? spec.tools.names().length } } : {}),
       },
       signal,
       {
@@ -79,7 +79,7 @@ export async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, g
   const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
   const indices = uses.map((_, i) => i);
   for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
-  await mapWithLimit(indices.filter(isTask), scope.services.limits.maxParallel, async (i) => {
+  await mapWithLimit(indices.filter(isTask), scope.limits.maxParallel, async (i) => {
     results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
   });
   return results;

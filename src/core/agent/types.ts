@@ -1,8 +1,8 @@
 /**
- * What one agent run needs and returns: the ports the loop runs over. A run's services are shared by the parent
- * and every subagent (one ToolGate over the hooks, permission policy and approver, one Spawner, one event bus),
- * built by the session in one literal and never assigned into; each agent
- * gets its own spec: identity, system prompt, tool registry, turn cap and AbortController.
+ * What one agent run needs and returns: the ports the loop runs over (RunPorts: ModelAccess, Spend, Outputs,
+ * RunConfig, ToolGate, Spawner, the bus and the agent registry). They are shared by the parent and every subagent,
+ * built once by the session and never assigned into; each agent gets its own spec: identity, system prompt,
+ * tool registry, turn cap and AbortController.
  */
 import type { EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
@@ -13,6 +13,8 @@ import type { Budget, ModelPrice, RunSpend } from './budget';
 import type { ContextSettings } from './compactor';
 import type { AgentDefinition } from '../agents/agent-definition';
 import type { ChangeManifest } from '../changes/types';
+import type { UnverifiedClaim } from './report-check';
+import type { SubagentDirectory } from './child-port';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
 
 export interface RunLimits {
@@ -36,45 +38,72 @@ export interface RunFeatures {
   refuse(feature: RunFeature): void;
 }
 
-/** Built once by the session (one object literal); read, never assigned into. */
-export interface RunServices {
+/*
+ * The ports a run is made of, each a small object the session builds once (compactor.ts's CompactionDeps is the
+ * pattern); a consumer takes the ports it reads, not the whole set:
+ *
+ *   runAgent(spec, RunPorts) ─▶ streamTurn(ModelAccess)   compactIfNeeded(CompactionDeps ⊂ ModelAccess + Outputs + context)
+ *                            ─▶ executeToolCall(ToolGate, Outputs, limits)   task tool(Spawner)   budgets(Spend)
+ *
+ * What changes during a session (the model after setModel, the tools as MCP servers connect) is the session's own
+ * state, read through a port's getter; nothing is assigned into a port after construction.
+ */
+/** The model an agent's requests go to, and how they are shaped. */
+export interface ModelAccess {
   /** The session's model now (setModel changes it between prompts; the session owns that state). */
   readonly model: ModelPort;
   readonly modelId: string;
-  /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
-  agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
-  /** Runs a `task` call's child (the session's child runs): the task tool's only way to start one. */
-  spawner: Spawner;
-  /** $ per million tokens by model family (budgets in dollars, the cost shown). */
-  prices?: Readonly<Record<string, ModelPrice>>;
-  /** What the whole run has spent, and its cap (--max-budget-usd). */
-  runSpend?: RunSpend;
-  /** Prompt caching and server-side web search: on while `has` says so (off once the endpoint refuses one). */
-  features: RunFeatures;
-  /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
-  modelAliases?: Readonly<Record<string, string>>;
   /** max_tokens of a request to this model (`--max-tokens`, else the model family's default: llm/thinking.ts). */
   maxTokensFor(modelId: string): number;
   /** Extended thinking for agents whose definition sets none (`--thinking`, `delegate.thinking`). */
-  thinking?: ThinkingSetting;
-  workdir: string;
-  /** Hooks, permissions and the approver as one port (the session's ToolGate). */
-  gate: ToolGate;
-  bus: EventBus;
-  limits: RunLimits;
-  /** The tools every agent gets (bash, read_file, write_file, edit_file, glob, …, MCP tools as they connect). */
-  readonly baseTools: ToolRegistry;
+  readonly thinking?: ThinkingSetting;
+  /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
+  readonly modelAliases?: Readonly<Record<string, string>>;
+  /** Prompt caching and server-side web search: on while `has` says so (off once the endpoint refuses one). */
+  readonly features: RunFeatures;
+}
+
+/** What the run spends: prices for the cost shown and budgets in dollars, and the whole run's cap. */
+export interface Spend {
+  /** $ per million tokens by model family. */
+  readonly prices?: Readonly<Record<string, ModelPrice>>;
+  /** What the whole run has spent, and its cap (--max-budget-usd). */
+  readonly runSpend?: RunSpend;
+}
+
+/** Where tool outputs too long for the model go (beside the transcript). */
+export interface Outputs {
   /** Saves an output that was cut for the model; returns where. */
   saveFullOutput(toolUseId: string, content: string): Promise<string>;
   /** Where a tool may stream a full output too large for memory (same place saveFullOutput uses). */
   outputPathFor?(toolUseId: string): string;
-  newAgentId(): string;
-  /** Window and threshold for compaction (every agent's context is measured against it). */
-  context: ContextSettings;
-  /** The running agents and their controllers: the seam for cancelling one subagent. */
-  agents: AgentRegistry;
+}
+
+/** The run's settings: its folder, caps, compaction window and the project's instructions. */
+export interface RunConfig {
+  readonly workdir: string;
+  readonly limits: RunLimits;
+  /** Window and threshold for compaction (every agent's context is measured against it; setModel changes the window). */
+  readonly context: ContextSettings;
   /** AGENTS.md / CLAUDE.md and the like, as a system-prompt section for every agent (see instructions/). */
-  projectInstructions?: string;
+  readonly projectInstructions?: string;
+}
+
+/** What runAgent runs over: the session's ports, shared by the parent and every subagent. */
+export interface RunPorts {
+  readonly models: ModelAccess;
+  readonly spend: Spend;
+  readonly outputs: Outputs;
+  readonly config: RunConfig;
+  /** Hooks, permissions and the approver as one port (the session's ToolGate). */
+  readonly gate: ToolGate;
+  /** Runs a `task` call's child (the session's child runs): the task tool's only way to start one. */
+  readonly spawner: Spawner;
+  readonly bus: EventBus;
+  /** The running agents and their controllers: the seam for cancelling one subagent. */
+  readonly agents: AgentRegistry;
+  /** The session's subagents by id and name, finished ones too (send_message, read_subagent): child-port.ts. */
+  readonly children?: SubagentDirectory<AgentResult>;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
@@ -116,6 +145,10 @@ export interface AgentSpec {
   opening?: MessageParam;
   /** A fork (fork.ts): whose conversation it started from, and at which message. */
   fork?: ForkOrigin;
+  /** Its name (task's `name`), recorded on agent_started. */
+  name?: string;
+  /** A resumed subagent (child-port.ts): its segment number (2, 3, …) and who sent the message. */
+  segment?: { n: number; by: 'parent' | 'user' };
 }
 
 /** What a fork starts from: the parent as its latest request had it. */
@@ -150,6 +183,8 @@ export interface ChildCall {
   parentModel: string;
   /** A fork: it starts from this (the parent at the call) rather than from an agent definition. */
   fork?: ForkBase;
+  /** The name the call gave it (already claimed in the session's SubagentDirectory). */
+  name?: string;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */
@@ -184,6 +219,10 @@ export interface SubagentSummary {
   changes?: ChangeManifest;
   /** It was a fork of its parent (started from the parent's conversation). */
   fork?: boolean;
+  /** Claims of its report that its record does not support (agent/report-check.ts). */
+  unverified?: UnverifiedClaim[];
+  /** It was resumed (send_message): how many runs these totals add up. */
+  segments?: number;
 }
 
 export interface AgentResult {
@@ -210,4 +249,6 @@ export interface AgentResult {
   changes?: ChangeManifest;
   /** It ran as a fork of its parent. */
   fork?: boolean;
+  /** A subagent's report claims its record does not support (set by the session's child runs). */
+  unverified?: UnverifiedClaim[];
 }

@@ -36,7 +36,7 @@ interface Known {
 const UNKNOWN: Changer = { kind: 'unknown' };
 
 /** Size, mtime and inode (an atomic rename changes it), or "absent". */
-export async function statKey(absPath: string): Promise<string> {
+async function statKey(absPath: string): Promise<string> {
   try {
     const st = await stat(absPath, { bigint: true });
     return `${st.size}:${st.mtimeNs}:${st.ino}`;

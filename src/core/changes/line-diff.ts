@@ -31,7 +31,7 @@ export function diffCounts(before: string, after: string): { added: number; remo
 }
 
 /** Most hunk lines a `file_changed` event carries (the panel's inline diff); past it, the diff editor. */
-export const CHANGE_DIFF_LINES = 120;
+const CHANGE_DIFF_LINES = 120;
 /** Longest hunk line kept (a minified file's one line would otherwise fill the event). */
 const CHANGE_DIFF_LINE_CHARS = 400;
 

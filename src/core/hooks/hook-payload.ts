@@ -14,7 +14,7 @@ import type { HookEventName } from './hook-settings';
 import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
 
 /** Claude Code's name for a subagent that is not a custom one (an identity without a type is one). */
-export const DEFAULT_AGENT_TYPE = 'general-purpose';
+const DEFAULT_AGENT_TYPE = 'general-purpose';
 
 export interface PayloadSession {
   sessionId: string;

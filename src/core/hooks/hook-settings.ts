@@ -21,7 +21,7 @@ const NOT_FIRED = new Set(['Notification', 'PreCompact', 'PostCompact', 'Session
 
 /** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
 
-export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 export interface CommandHook {
   command: string;

@@ -9,7 +9,7 @@ import type { AgentEmit } from '../events';
 import type { HookRegistry } from '../policy/hooks';
 import type { AgentIdentity } from '../vocabulary';
 
-export const MAX_STOP_CONTINUATIONS = 3;
+const MAX_STOP_CONTINUATIONS = 3;
 
 export interface StopScope {
   hooks: HookRegistry;

@@ -37,13 +37,6 @@ export function resolveImport(path: string, fromFile: string, home: string = hom
   return isAbsolute(path) ? path : resolve(dirname(fromFile), path);
 }
 
-export interface ImportBounds {
-  /** Folders (real paths) an import may resolve into. */
-  roots: string[];
-  /** How to say where it may not go. */
-  label: string;
-}
-
 export function isWithin(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));

@@ -15,7 +15,7 @@ import { importPaths, isWithin, resolveImport } from './instruction-imports';
 import { SETTING_SOURCES, type SettingSource } from '../vocabulary';
 
 export const MAX_INSTRUCTION_CHARS = 40_000;
-export const MAX_IMPORT_DEPTH = 5;
+const MAX_IMPORT_DEPTH = 5;
 /** Bigger files are not instructions (and would be cut anyway): not read. */
 const MAX_FILE_BYTES = 1_000_000;
 
@@ -114,7 +114,7 @@ export async function loadProjectInstructions(loc: InstructionsLocation): Promis
 }
 
 /** The sections joined and cut to `max` characters of file text, with a note naming what the cut left out. */
-export function assemble(sections: readonly Section[], skipped: string[], max: number): ProjectInstructions {
+function assemble(sections: readonly Section[], skipped: string[], max: number): ProjectInstructions {
   const parts: string[] = [];
   const files: string[] = [];
   const left: string[] = [];

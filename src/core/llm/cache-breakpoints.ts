@@ -29,7 +29,7 @@ export interface CacheRequest {
 }
 
 export const MAX_BREAKPOINTS = 4;
-export const LOOKBACK_BLOCKS = 20;
+const LOOKBACK_BLOCKS = 20;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** Minimum cacheable prefix by model family (longest prefix wins), as documented; others 1,024. */
@@ -45,7 +45,7 @@ const MINIMUM_TOKENS: [prefix: string, tokens: number][] = [
   ['claude-3-haiku', 2048],
 ];
 
-export function minimumCacheableTokens(model: string): number {
+function minimumCacheableTokens(model: string): number {
   const hit = MINIMUM_TOKENS.filter(([p]) => model.startsWith(p)).sort((a, b) => b[0].length - a[0].length)[0];
   return hit ? hit[1] : 1024;
 }

@@ -94,7 +94,7 @@ export async function loadMcpConfigs(files: McpConfigFile[], opts: LoadOptions):
   return { servers: [...byName.values()], problems };
 }
 
-export async function parseMcpConfig(text: string, file: McpConfigFile, opts: LoadOptions): Promise<McpConfigSet> {
+async function parseMcpConfig(text: string, file: McpConfigFile, opts: LoadOptions): Promise<McpConfigSet> {
   const problem = (message: string, server?: string): McpConfigProblem => ({ file: file.path, message, ...(server !== undefined ? { server } : {}) });
   let root: unknown;
   try {

@@ -48,7 +48,7 @@ export interface McpManagerOptions {
   onStillStarting?(info: { server: string; phase: McpStartPhase; waitedMs: number; connectTimeoutMs: number }): void;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 export class McpManager {
   readonly groups = new ProcessGroups();

@@ -17,7 +17,7 @@ export interface McpCaller {
   call(tool: string, args: McpToolInput, signal: AbortSignal): Promise<ToolResult>;
 }
 
-export function normalizeMcpName(part: string): string {
+function normalizeMcpName(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 

@@ -26,7 +26,7 @@ const CHILDREN_DELETABLE = new Set(['/root']);
  * An argument as an absolute path (`/…`), a home-relative one (`~`, `~/…`, `~/..` for "above HOME", `~user`),
  * or undefined when it is relative to a folder we do not know. A trailing `*` / `.*` counts as the folder itself.
  */
-export function resolvePath(arg: string, place: Place): string | undefined {
+function resolvePath(arg: string, place: Place): string | undefined {
   let path = arg;
   if (/^~[^/]/.test(path)) return path.replace(/\/+(\.|\*)?$/, '');
   if (path === '~' || path.startsWith('~/')) path = (place.home ?? '~') + path.slice(1);
@@ -48,7 +48,7 @@ export function resolvePath(arg: string, place: Place): string | undefined {
 }
 
 /** /, HOME (or above it), another user's home, a system folder or a direct child of one. */
-export function isCriticalPath(path: string, place: Place): boolean {
+function isCriticalPath(path: string, place: Place): boolean {
   if (path === '/' || path === '~' || path === '~/..' || /^~[a-z_][\w.-]*$/i.test(path)) return true;
   const home = place.home?.replace(/\/+$/, '');
   if (home && (path === home || home.startsWith(`${path}/`))) return true;

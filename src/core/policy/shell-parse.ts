@@ -26,7 +26,7 @@ export const SUBSTITUTION = '$(…)';
 export type Pipeline = SimpleCommand[];
 export type Script = Pipeline[];
 
-export const MAX_DEPTH = 16;
+const MAX_DEPTH = 16;
 
 export class TooDeep extends Error {}
 

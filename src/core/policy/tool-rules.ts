@@ -17,7 +17,7 @@ import { ourToolName, toolNameAliases } from '../tools/tool-names';
 import { normalizeHost, WEB_FETCH } from './web-fetch-policy';
 
 /** Our names of every tool a rule may name besides MCP ones (some arrive on other branches). */
-const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search']);
+const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search', 'ask_user']);
 
 export interface ToolRuleLists {
   allowed?: string[];

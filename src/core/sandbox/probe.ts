@@ -59,8 +59,3 @@ function runProbe(): Promise<ProbeResult> {
     });
   });
 }
-
-/** Tests only: forget the cached answer (e.g. after changing PATH). */
-export function resetBubblewrapProbe(): void {
-  cached = undefined;
-}

@@ -7,8 +7,9 @@
  *
  * Review is opt-in and the editor's (`delegate.reviewSubagentResults`, review.ts): a finished child's result
  * waits on its node for Accept, Edit result or Re-run; the parent gets only what the user accepted.
- * The run's services are read when a child starts (`services()`), so the session builds them in one literal
- * that holds this spawner: nothing is assigned in afterwards.
+ * It takes the ports it reads (ChildRunPorts); the child itself runs over the session's RunPorts through `run`,
+ * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
+ * assigned in afterwards.
  */
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agents/agent-catalog';
 import type { AgentDefinition } from '../agents/agent-definition';
@@ -16,26 +17,38 @@ import { childSpec } from './agent-spec';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
-import type { ToolResult } from '../tools/types';
+import type { ToolRegistry, ToolResult } from '../tools/types';
+import type { EventBus } from '../events';
 import { FORK_AGENT_TYPE, forkSpec } from '../agent/fork';
-import { runAgent } from '../agent/loop';
-import type { ChildCall, RunServices, Spawner } from '../agent/types';
+import { watchChildRecord } from '../agent/child-record';
+import { checkChildReport, withReportNotes } from '../agent/child-report';
+import type { AgentResult, AgentSpec, ChildCall, RunConfig, Spawner } from '../agent/types';
 import type { ReviewDecision, ReviewGate } from './review';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
-/** A resolved call: the definition it runs and the services of the run. */
+/** A resolved call: the definition it runs and the ports of the run. */
 interface ChildRun extends ChildCall {
   def: AgentDefinition;
-  services: RunServices;
-  hooks: HookRegistry;
-  review: ReviewGate | undefined;
-  changes: ChangeTracker | undefined;
+  ports: ChildRunPorts;
 }
 
-/** What the session's child runs use besides the run's services. */
-export interface ChildRunOptions {
+/** What the session's child runs read. */
+export interface ChildRunPorts {
+  /** Runs a child's spec over the session's RunPorts (runAgent); its controller is linked to `signal`. */
+  run(spec: AgentSpec, signal: AbortSignal): Promise<AgentResult>;
+  bus: EventBus;
+  /** An agent id unique in the session. */
+  newAgentId(): string;
+  /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
+  agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** The folder, caps and project instructions a child's spec is built with. */
+  config: Pick<RunConfig, 'workdir' | 'limits' | 'projectInstructions'>;
+  /** The session's tools when the child starts (MCP tools join as their servers connect). */
+  baseTools(): ToolRegistry;
+  /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
+  modelAliases?: Readonly<Record<string, string>>;
   /** SubagentStart / SubagentStop: the session's hooks (the tool calls' hooks go through the ToolGate). */
   hooks: HookRegistry;
   /** The host's review of finished children (the editor's opt-in). */
@@ -44,15 +57,15 @@ export interface ChildRunOptions {
   changes?: ChangeTracker;
 }
 
-export function createChildRuns(services: () => RunServices, { hooks, review, changes }: ChildRunOptions): Spawner {
-  const agentTypes = (): ReadonlyMap<string, AgentDefinition> => services().agentDefinitions ?? BUILT_INS;
+export function createChildRuns(ports: ChildRunPorts): Spawner {
+  const agentTypes = (): ReadonlyMap<string, AgentDefinition> => ports.agentDefinitions ?? BUILT_INS;
   return {
     agentTypes,
     defaultType: DEFAULT_AGENT,
-    newAgentId: () => services().newAgentId(),
+    newAgentId: () => ports.newAgentId(),
     run: (call, firstId, signal) => {
       const def = agentTypes().get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition);
-      return runReviewedChild({ ...call, def, services: services(), hooks, review, changes }, call.prompt, firstId, signal);
+      return runReviewedChild({ ...call, def, ports }, call.prompt, firstId, signal);
     },
   };
 }
@@ -62,9 +75,9 @@ async function runReviewedChild(o: ChildRun, prompt: string, firstId: string, si
   let agentId = firstId;
   for (;;) {
     const result = await runChildOnce(o, prompt, agentId, signal);
-    const review = o.review;
+    const review = o.ports.review;
     if (!review || signal.aborted) return result;
-    const bus = o.services.bus;
+    const bus = o.ports.bus;
     await bus.emit(agentId, o.parent.agentId, { type: 'review_requested', result: result.content });
     let decision: ReviewDecision;
     try {
@@ -76,33 +89,41 @@ async function runReviewedChild(o: ChildRun, prompt: string, firstId: string, si
     if (decision.action === 'accept') return result;
     if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
     prompt = decision.prompt;
-    agentId = o.services.newAgentId();
+    agentId = o.ports.newAgentId();
   }
 }
 
 async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal: AbortSignal): Promise<ToolResult> {
-  const { def, parent, services } = o;
+  const { def, parent, ports } = o;
   // A fork runs as its parent does (same mode); a defined agent may narrow the mode.
   const mode = o.fork ? parent.mode : narrowMode(parent.mode, def.permissionMode);
   const agentType = o.fork ? FORK_AGENT_TYPE : def.name;
   const identity: AgentIdentity = { agentId, parentId: parent.agentId, depth: parent.depth + 1, description: o.description, ...(mode ? { mode } : {}), agentType };
-  const hookFailures = await o.hooks.runSubagentStart({ agent: identity, prompt });
+  const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt });
   const spec = o.fork
-    ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, services })
-    : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, services });
+    ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, limits: ports.config.limits })
+    : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, config: ports.config, baseTools: ports.baseTools(), ...(ports.modelAliases ? { modelAliases: ports.modelAliases } : {}) });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // parent's own signal for a background child (which outlives the call).
-  const child = await runAgent(spec, services, signal);
+  const watch = watchChildRecord(ports.bus, agentId);
+  const child = await ports.run(named(spec, o.name), signal).finally(() => watch.stop());
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts.
-  const changes = await o.changes?.manifestOf(identity.agentId);
+  const changes = await ports.changes?.manifestOf(identity.agentId);
   if (changes) {
     child.changes = changes;
-    await services.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
+    await ports.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
   }
+  // Its report, held to what it did (and defanged) before the parent or the summary sees it.
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir }, (body) => ports.bus.emit(agentId, parent.agentId, body).then(() => undefined));
   o.onChildFinished(child, o.description);
-  hookFailures.push(...(await o.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
+  hookFailures.push(...(await ports.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) {
-    await services.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
+    await ports.bus.emit(identity.agentId, parent.agentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
   }
-  return withManifestFooter(o.toToolResult(child, signal.aborted), changes);
+  return withReportNotes(withManifestFooter(o.toToolResult(child, signal.aborted), changes), checked);
+}
+
+/** The spec with the call's name (recorded on agent_started: send_message and read_subagent find it by it). */
+function named(spec: AgentSpec, name: string | undefined): AgentSpec {
+  return name ? { ...spec, name } : spec;
 }

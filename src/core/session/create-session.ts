@@ -1,8 +1,10 @@
 /**
- * A session wires one run's shared services (bus, transcript store, hooks, permissions, tools) and
+ * A session wires one run's shared ports (bus, transcript store, hooks, permissions, tools) and
  * keeps the root agent's conversation across prompts: the composition root of the core (the hosts reach it
- * through the face, index.ts). Every collaborator is built once, before the one services literal; nothing is
- * assigned into it afterwards.
+ * through the face, index.ts). Every collaborator is built once — the narrow ports of agent/types.ts (ModelAccess,
+ * Spend, Outputs, RunConfig, the ToolGate, the Spawner) and the RunPorts that groups them; nothing is assigned into
+ * any of them afterwards. What changes between prompts (setModel: the model and its window) is the session's own
+ * state, which the ports read through getters.
  *
  *   host ──prompt──▶ session.run() ──▶ runAgent(root) ──task──▶ runAgent(child) …
  *        ◀─events── bus ◀──────────────────────┘  (transcripts are one of the bus's listeners)
@@ -17,16 +19,20 @@ import { runAgent } from '../agent/loop';
 import { DEFAULT_LIMITS } from '../agent/limits';
 import { DEFAULT_PRICES, RunSpend, type ModelPrice } from '../agent/budget';
 import { createChildRuns } from './child-runs';
+import { ChildRecords } from './child-records';
+import { createSubagentDirectory } from './child-resume';
+import { messageSubagent } from './message-subagent';
 import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
 import { ToolCatalog } from './tool-catalog';
+import { createAskUserTool, type UserQuestions } from '../tools/ask-user';
 import type { ReviewGate } from './review';
 import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
 import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
 import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
 import { conversationAfterRun } from '../agent/conversation';
 import { parentSystemPrompt } from '../agent/prompts';
-import type { AgentResult, RunLimits, RunServices } from '../agent/types';
+import type { AgentResult, ModelAccess, Outputs, RunConfig, RunLimits, RunPorts } from '../agent/types';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { attachMcp, type SessionMcp, type SessionMcpConfig } from './mcp';
 import { HookRegistry } from '../policy/hooks';
@@ -106,6 +112,8 @@ export interface SessionConfig {
   instructions?: ProjectInstructions;
   /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
   fetch?: HttpFetch;
+  /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
+  questions?: UserQuestions;
 }
 
 export interface Session {
@@ -130,6 +138,12 @@ export interface Session {
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
   run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /**
+   * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
+   * the message and this returns its new result; a running one reads it at its next turn ('queued').
+   * A bad id, or a fork, throws with a one-line reason.
+   */
+  messageSubagent(ref: string, message: string, signal: AbortSignal): Promise<AgentResult | 'queued'>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
   /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
@@ -173,10 +187,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const changes = new ChangeTracker({ workdir: config.workdir, blobs: new BlobStore(blobDirOf(store.sessionDir)), bus });
   // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
-  const context: ContextSettings = {
-    window: contextWindowFor(config.modelId, config.contextWindow),
-    threshold: config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD,
-  };
+  const threshold = config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
   // Agent ids are unique for the life of the session, resumes included.
   const usedIds = new Set(resume?.agentIds ?? []);
   const newAgentId = (): string => {
@@ -185,8 +196,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       if (!usedIds.has(candidate)) return usedIds.add(candidate), candidate;
     }
   };
-  // The model the session runs on now: setModel changes it between prompts (the services read it).
-  const current = { model: config.model, modelId: config.modelId };
+  // The model the session runs on now, and its window: setModel changes them between prompts (the ports' getters read them).
+  const current = { model: config.model, modelId: config.modelId, window: contextWindowFor(config.modelId, config.contextWindow) };
+  const contextNow = (): ContextSettings => ({ window: current.window, threshold });
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
   const webFetch = createWebFetchTool({
     // The host's HTTP client (the editor's honours its proxy settings), else the CLI's own; and the proxy check.
@@ -220,6 +232,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
   })
     .with(webFetch)
+    // Where the host gives no way to ask (the CLI), the tool says so and the agent decides itself.
+    .with(createAskUserTool((id) => agents.get(id)?.identity, config.questions))
     // A disallowed tool is not offered at all (MCP tools are filtered the same way as they connect).
     .filter((name) => permissions.offers(name));
   const catalog = new ToolCatalog(baseTools);
@@ -231,9 +245,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
-  const services: RunServices = {
-    // Children read the run's services when they start (this same object, complete by then).
-    spawner: createChildRuns(() => services, { hooks, changes, ...(config.review ? { review: config.review } : {}) }),
+  // Every subagent by id and name, finished ones too (send_message, read_subagent, the user's messages).
+  const childRecords = new ChildRecords((agentId) => store.agentFile(agentId), resume?.children);
+  bus.subscribe(childRecords.listener);
+  const models: ModelAccess = {
     get model() {
       return current.model;
     },
@@ -242,24 +257,45 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     },
     maxTokensFor: (modelId) => maxTokensFor(modelId, config.maxTokens),
     thinking: config.thinking ?? 'auto',
-    workdir: config.workdir,
-    gate: createToolGate({ hooks, permissions, approver: config.approver }),
-    bus,
-    limits,
-    get baseTools() {
-      return catalog.current();
-    },
-    features: createRunFeatures([...(config.webSearch && permissions.offers('web_search') ? ['web_search' as const] : []), 'prompt_cache']),
-    prices: { ...DEFAULT_PRICES, ...config.prices },
-    runSpend: new RunSpend(config.maxBudgetUsd),
     ...(config.modelAliases ? { modelAliases: { ...DEFAULT_MODEL_ALIASES, ...config.modelAliases } } : {}),
-    ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
+    features: createRunFeatures([...(config.webSearch && permissions.offers('web_search') ? ['web_search' as const] : []), 'prompt_cache']),
+  };
+  const runConfig: RunConfig = {
+    workdir: config.workdir,
+    limits,
+    get context() {
+      return contextNow();
+    },
+    ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
+  };
+  const outputs: Outputs = {
     saveFullOutput: (toolUseId, content) => store.saveToolOutput(toolUseId, content),
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
+  };
+  const spawner = createChildRuns({
+    // Called when a child starts: `ports` (which holds this spawner) exists by then.
+    run: (spec, signal) => runAgent(spec, ports, signal),
+    bus,
     newAgentId,
-    context,
+    ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
+    config: runConfig,
+    baseTools: () => catalog.current(),
+    ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}),
+    hooks,
+    changes,
+    ...(config.review ? { review: config.review } : {}),
+  });
+  const ports: RunPorts = {
+    models,
+    spend: { prices: { ...DEFAULT_PRICES, ...config.prices }, runSpend: new RunSpend(config.maxBudgetUsd) },
+    outputs,
+    config: runConfig,
+    gate: createToolGate({ hooks, permissions, approver: config.approver }),
+    spawner,
+    bus,
     agents,
-    ...(config.instructions?.text ? { projectInstructions: config.instructions.text } : {}),
+    // Resuming a child runs it over these same ports (called only once they exist).
+    children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
@@ -284,7 +320,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   });
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;
-  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, services.projectInstructions);
+  const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, runConfig.projectInstructions);
 
   const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
     // First, before anything is awaited: the hosts' echo of what was typed.
@@ -301,12 +337,12 @@ export async function createSession(config: SessionConfig): Promise<Session> {
         systemPrompt,
         history: [...history],
         prompt,
-        tools: services.baseTools,
+        tools: catalog.current(),
         maxTurns: limits.maxTurns,
         turnBase: rootTurns,
         ...(gated.context.length ? { context: gated.context } : {}),
       },
-      services,
+      ports,
       signal,
     );
     rootTurns += result.turns;
@@ -317,11 +353,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
 
   const compact = async (signal: AbortSignal): Promise<boolean> => {
     if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: compact between prompts');
-    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(services.baseTools.schemas()));
+    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
     const emit = agentEmitter(bus, ROOT_AGENT_ID, null);
     const out = await compactIfNeeded(
       { messages: history, meter: new ContextMeter(fixedTokens), fixedTokens, emit, signal, usage: emptyUsage(), turn: rootTurns },
-      services,
+      { model: models.model, modelId: models.modelId, maxTokensFor: models.maxTokensFor, context: contextNow(), saveFullOutput: outputs.saveFullOutput },
       'manual',
     );
     if (out) history.splice(0, history.length, ...out);
@@ -351,18 +387,21 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     processes,
     sandbox,
     changes,
-    context,
+    get context() {
+      return contextNow();
+    },
     toolRuleWarnings: rules.warnings,
     mcp: mcp?.manager,
     run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
+    messageSubagent: (ref, message, signal) => messageSubagent(ports, ref, message, signal),
     notify,
     compact,
     setModel: (model, modelId, contextWindow) => {
       if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
       current.model = model;
       current.modelId = modelId;
-      context.window = contextWindowFor(modelId, contextWindow);
+      current.window = contextWindowFor(modelId, contextWindow);
     },
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).

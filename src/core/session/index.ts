@@ -6,7 +6,7 @@
  *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
  *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
  *                      (loadRevertPlan, revertSubagent)
- *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate
+ *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
  *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
  * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
@@ -14,11 +14,15 @@
  * (session/sandbox-probe.ts).
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
-export { replaySession, type ResumeState } from './replay';
+export {
+  /** @public the ACP host (src/acp/, under way on its own branch) replays a session through it. */
+  replaySession,
+  type ResumeState,
+} from './replay';
 export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
-export { loadWorkspaceFiles, type WorkspaceFilesOptions } from './workspace-files';
+export { loadWorkspaceFiles } from './workspace-files';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';
@@ -27,13 +31,12 @@ export { ModelError } from '../llm/types';
 export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
 export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
+export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
 export type { RevertReport } from '../changes/revert';
-export { loadHookSettings, settingsFiles, type HookSettings } from '../hooks/hook-settings';
-export { loadProjectInstructions, type ProjectInstructions } from '../instructions/project-instructions';
 export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';

@@ -34,7 +34,7 @@ export interface SessionMcpConfig {
   clientVersion?: string;
 }
 
-export const DEFAULT_MCP_WAIT_MS = 5000;
+const DEFAULT_MCP_WAIT_MS = 5000;
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 export type Notify = (level: NoticeLevel, text: string, source?: string) => Promise<void>;

@@ -15,6 +15,7 @@ import { FORCE_FINAL_NOTE } from '../agent/prompts';
 import type { DelegateEvent, EventOf } from '../events';
 import type { ContentBlockParam, MessageParam } from '../llm/types';
 import type { AgentStatus } from '../vocabulary';
+import { indexChildren, type ChildRecord } from './child-records';
 
 export interface ResumeState {
   sessionId: string;
@@ -26,6 +27,8 @@ export interface ResumeState {
   history: MessageParam[];
   /** The last run never recorded its end. */
   interrupted: boolean;
+  /** Its subagents, finished ones too (send_message and read_subagent address them): child-records.ts. */
+  children?: ChildRecord[];
 }
 
 export function replaySession(sessionId: string, events: readonly DelegateEvent[], rootAgentId: string): ResumeState {
@@ -80,7 +83,7 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
   }
   const interrupted = run !== null;
   if (interrupted) endRun('cancelled', 'interrupted: the process ended before this request finished');
-  return { sessionId, lastSeq, agentIds, rootTurns, history, interrupted };
+  return { sessionId, lastSeq, agentIds, rootTurns, history, interrupted, children: indexChildren(events) };
 }
 
 /** The message as the model saw it: each result it refers to (outputRefs) gets its tool's output back, keys in the live order. */

@@ -6,7 +6,7 @@
  *
  *   loop: 400 "…cache_control…" ─▶ features.refuse('prompt_cache') ─▶ notice once, the request again without it
  *
- * The session builds one and every agent shares it (RunServices.features); nothing else turns a feature off.
+ * The session builds one and every agent shares it (ModelAccess.features); nothing else turns a feature off.
  */
 import type { RunFeature, RunFeatures } from '../agent/types';
 

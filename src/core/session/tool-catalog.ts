@@ -1,10 +1,10 @@
 /**
  * The session's base tools — bash, the file tools, glob, grep, web_fetch, then each MCP server's tools as it
- * connects — held in one place the session owns, instead of being re-assigned into the run's services:
+ * connects — held in one place the session owns, instead of being re-assigned into the run's ports:
  *
  *   createSession ─▶ new ToolCatalog(base tools, filtered by what the session offers)
  *   MCP server connected ─▶ catalog.add(its tools)   (a name already there is kept; the next agent to start sees them)
- *   an agent starts ─▶ catalog.current()              (RunServices.baseTools reads it; a running agent keeps its list)
+ *   an agent starts ─▶ catalog.current()              (the root's spec and the child runs' baseTools() read it; a running agent keeps its list)
  */
 import type { AnyTool, ToolRegistry } from '../tools/types';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DelegateEvent } from '../events';
 import { sessionName } from './session-admin';
-import type { AgentStatus } from '../vocabulary';
+import type { AgentStatus, Usage } from '../vocabulary';
 import { isValidSessionId, sessionFileOf } from './transcript-reader';
 import type { SessionStatus } from '../vocabulary';
 
@@ -32,9 +32,21 @@ export interface SessionSummary {
   /** The name the user gave it (History's rename); `title` is then that name. */
   renamed?: boolean;
   transcript: string;
+  /** Every subagent that finished in it: what a fan-out's forecast is drawn from (agent-forecast.ts). */
+  subagentRuns?: SubagentRun[];
 }
 
-const CACHE_VERSION = 2;
+/** One finished subagent, as a forecast needs it. */
+export interface SubagentRun {
+  agentType: string;
+  /** Input (cache reads and writes included) and output tokens, its descendants' too. */
+  tokens: number;
+  costUsd?: number;
+  durationMs: number;
+  status: AgentStatus;
+}
+
+const CACHE_VERSION = 3;
 
 function titleOf(prompt: string): string {
   const line = prompt.trim().split('\n')[0] ?? '';
@@ -42,7 +54,7 @@ function titleOf(prompt: string): string {
 }
 
 /** Summarizes one session from its root transcript file (undefined when it has no root prompt). */
-export async function summarizeSession(root: string, id: string): Promise<SessionSummary | undefined> {
+async function summarizeSession(root: string, id: string): Promise<SessionSummary | undefined> {
   if (!isValidSessionId(id)) return undefined;
   const file = sessionFileOf(root, id);
   const info = await stat(file).catch(() => undefined);
@@ -76,6 +88,9 @@ async function writeCache(cacheFile: string, size: number, summary: SessionSumma
 async function scan(file: string, id: string): Promise<SessionSummary | undefined> {
   let summary: SessionSummary | undefined;
   let open = false;
+  // A child's agent type is on its start; its figures on its finish.
+  const childTypes = new Map<string, string>();
+  const runs: SubagentRun[] = [];
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
     let e: DelegateEvent;
@@ -86,7 +101,12 @@ async function scan(file: string, id: string): Promise<SessionSummary | undefine
     }
     // A subagent's end is in the root file too: the last prompt's ones that did not complete are counted.
     if (e.parentId !== null) {
-      if (summary && e.type === 'agent_finished') countSubagent(summary, e.status);
+      if (e.type === 'agent_started') childTypes.set(e.agentId, e.agentType ?? 'general-purpose');
+      if (e.type === 'agent_finished') {
+        if (summary) countSubagent(summary, e.status);
+        const type = childTypes.get(e.agentId);
+        if (type !== undefined) runs.push({ agentType: type, tokens: tokensOf(e.usage), ...(e.costUsd !== undefined ? { costUsd: e.costUsd } : {}), durationMs: e.durationMs, status: e.status });
+      }
       continue;
     }
     if (e.type === 'agent_started') {
@@ -99,15 +119,17 @@ async function scan(file: string, id: string): Promise<SessionSummary | undefine
     summary.updatedAt = Math.max(summary.updatedAt, e.time);
     if (e.type === 'turn_started') summary.turns = Math.max(summary.turns, e.turn);
     if (e.type === 'agent_finished') {
-      const u = e.usage;
-      summary.tokens += u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+      summary.tokens += tokensOf(e.usage);
       summary.status = e.status;
       open = false;
     }
   }
   if (summary && open) summary.status = 'interrupted';
+  if (summary && runs.length > 0) summary.subagentRuns = runs;
   return summary;
 }
+
+const tokensOf = (u: Usage): number => u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
 
 function countSubagent(summary: SessionSummary, status: AgentStatus): void {
   const key = status === 'error' ? 'failed' : status === 'cancelled' ? 'stopped' : status === 'max_turns' || status === 'budget_exceeded' ? 'limited' : undefined;

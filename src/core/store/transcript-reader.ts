@@ -50,3 +50,11 @@ export async function readTranscript(root: string, sessionId: string): Promise<D
   await Promise.all(files.filter((f) => f.endsWith('.jsonl')).map((f) => readLines(join(subagentDir, f), keep)));
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
+
+/** One subagent's own events (its file beside the session's), in order; empty when it has none yet. */
+export async function readAgentEvents(file: string): Promise<DelegateEvent[]> {
+  const events: DelegateEvent[] = [];
+  const exists = await stat(file).then((s) => s.isFile(), () => false);
+  if (exists) await readLines(file, (e) => events.push(e));
+  return events.sort((a, b) => a.seq - b.seq);
+}

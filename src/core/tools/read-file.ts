@@ -26,7 +26,7 @@ function optionalPositiveInt(rec: Record<string, unknown>, key: string): number 
 }
 
 /** Splits text into lines without inventing an empty last line for a trailing newline. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();

@@ -5,6 +5,7 @@
  *
  *   Read ↔ read_file   Write ↔ write_file   Edit, MultiEdit → edit_file   Bash ↔ bash   Glob ↔ glob
  *   Grep ↔ grep        Task, Agent → task    WebFetch ↔ web_fetch          WebSearch ↔ web_search
+ *   AskUserQuestion ↔ ask_user
  *   mcp__server__tool  as is (both sides)
  */
 
@@ -20,6 +21,7 @@ const CLAUDE_TO_OURS: Record<string, string> = {
   Agent: 'task',
   WebFetch: 'web_fetch',
   WebSearch: 'web_search',
+  AskUserQuestion: 'ask_user',
 };
 
 const OURS_TO_CLAUDE: Record<string, string> = {
@@ -32,6 +34,7 @@ const OURS_TO_CLAUDE: Record<string, string> = {
   task: 'Task',
   web_fetch: 'WebFetch',
   web_search: 'WebSearch',
+  ask_user: 'AskUserQuestion',
 };
 
 /** Our name for a tool named either way (`Read`, `read_file`, `mcp__x__y`); undefined when unknown. */

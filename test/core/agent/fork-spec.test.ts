@@ -6,14 +6,13 @@ import { FORK_AGENT_TYPE, FORK_REFUSAL, forkOpening, forkSpec, forkTools } from 
 import type { ContentBlockParam, MessageParam } from '../../../src/core/llm/types';
 import { toolPairingError } from '../../fixtures/tool-pairing';
 import type { AgentSpec } from '../../../src/core/agent/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { ToolRegistry } from '../../../src/core/tools/types';
 import type { MessagesRequestBody } from '../../fixtures/messages-api-server';
 import { sharedPrefixShare } from '../../support/cache-prefix';
-import { fakeTool, makeServices } from '../../support/run-services';
+import { fakeConfig, fakeTool } from '../../support/run-services';
 
 describe('fork spec', () => {
-  const { services } = makeServices(new ScriptedModel(), { limits: { maxTurns: 50, subagentMaxTurns: 7, maxParallel: 4, maxDepth: 1, maxOutputChars: 30_000, subagentBudget: { tokens: 5000 } } });
+  const { limits } = fakeConfig({ maxTurns: 50, subagentMaxTurns: 7, maxParallel: 4, maxDepth: 1, maxOutputChars: 30_000, subagentBudget: { tokens: 5000 } });
   const parentTools = new ToolRegistry([fakeTool('read_file', 'read', () => 'x'), fakeTool('task', 'delegate', () => 'ran'), fakeTool('task_output', 'read', () => 'ran'), fakeTool('mcp__a__b', 'external', () => 'y')]);
   const parent: AgentSpec = {
     identity: { agentId: 'main', parentId: null, depth: 0 },
@@ -34,7 +33,7 @@ describe('fork spec', () => {
   ];
   const spec = forkSpec(
     { spec: parent, tools: parentTools, messages, modelId: 'claude-parent' },
-    { identity: { agentId: 'f1', parentId: 'main', depth: 1, agentType: FORK_AGENT_TYPE }, prompt: 'p', toolUseId: 'toolu_1', services },
+    { identity: { agentId: 'f1', parentId: 'main', depth: 1, agentType: FORK_AGENT_TYPE }, prompt: 'p', toolUseId: 'toolu_1', limits },
   );
 
   it("keeps what shapes the parent's requests and takes a subagent's limits", () => {

@@ -2,17 +2,18 @@
 // ask and allow-with-input on PreToolUse, Stop for the root and for subagents, context after the prompt.
 import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/agent/loop';
-import type { AgentSpec, RunServices } from '../../../src/core/agent/types';
+import type { AgentSpec } from '../../../src/core/agent/types';
+import type { ToolRegistry } from '../../../src/core/tools/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { makeServices, RecordingPolicy } from '../../support/run-services';
+import { makeRun, RecordingPolicy } from '../../support/run-services';
 import { isChild } from '../../support/is-child';
 
-const spec = (services: RunServices, extra: Partial<AgentSpec> = {}): AgentSpec => ({
+const spec = (tools: ToolRegistry, extra: Partial<AgentSpec> = {}): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },
   systemPrompt: 'PARENT SYSTEM',
   history: [],
   prompt: 'do the job',
-  tools: services.baseTools,
+  tools,
   maxTurns: 10,
   ...extra,
 });
@@ -31,12 +32,12 @@ describe('hook points', () => {
       });
     const asked: string[] = [];
     const policy = new RecordingPolicy((req) => (req.toolName === 'bash' ? { behavior: 'deny', reason: 'never' } : { behavior: 'allow' }));
-    const { services, hooks, events } = makeServices(model, {
+    const { ports, baseTools, hooks, events } = makeRun(model, {
       permissions: policy,
       approver: { ask: async (req, reason) => (asked.push(`${req.toolName}: ${reason}`), { decision: 'deny', reason: 'no reader today' }) },
     });
     hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'read_file' ? { decision: 'ask', reason: 'a secret file' } : { decision: 'allow' }));
-    await runAgent(spec(services), services, go());
+    await runAgent(spec(baseTools), ports, go());
     model.assertDone();
     assert.deepEqual(asked, ['read_file: a PreToolUse hook asks: a secret file']);
     assert.ok(events.some((e) => e.type === 'permission_asked' && e.name === 'read_file'));
@@ -45,9 +46,9 @@ describe('hook points', () => {
   it('allow with an input replaces the input and skips the question', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: 'deploy' } }] }, { text: 'ok' });
     const policy = new RecordingPolicy(() => ({ behavior: 'ask', reason: 'bash asks' }));
-    const { services, hooks } = makeServices(model, { permissions: policy });
+    const { ports, baseTools, hooks } = makeRun(model, { permissions: policy });
     hooks.on('PreToolUse', () => ({ decision: 'allow', input: { command: 'deploy --dry-run' } }));
-    await runAgent(spec(services), services, go());
+    await runAgent(spec(baseTools), ports, go());
     assert.match(json(model.requests[1]?.request.messages.at(-1)), /ran deploy --dry-run/);
     assert.equal(policy.checked[0]?.summary, '{"command":"deploy --dry-run"}', 'the policy judged the new input');
   });
@@ -59,7 +60,7 @@ describe('hook points', () => {
         assert.match(json(req.messages.at(-1)), /Its reason:\\ncite a file/);
         return { text: 'child final, see a.ts' };
       });
-    const { services, hooks, events } = makeServices(model);
+    const { ports, baseTools, hooks, events } = makeRun(model);
     const seen: string[] = [];
     hooks.on('Stop', (ctx) => {
       seen.push(`${ctx.agent.agentId}:${ctx.continuations}:${ctx.result}`);
@@ -68,7 +69,7 @@ describe('hook points', () => {
     hooks.on('Stop', () => {
       throw new Error('audit service down');
     });
-    const result = await runAgent(spec(services), services, go());
+    const result = await runAgent(spec(baseTools), ports, go());
     model.assertDone();
     assert.equal(result.subagents[0]?.result, 'child final, see a.ts');
     assert.deepEqual(seen, ['sub1:0:child draft', 'sub1:1:child final, see a.ts', 'main:0:parent done']);
@@ -78,9 +79,9 @@ describe('hook points', () => {
 
   it('context goes after the prompt in the first message; no context leaves the prompt a plain string', async () => {
     const model = new ScriptedModel().script('default', { text: 'a' }, { text: 'b' });
-    const { services } = makeServices(model);
-    await runAgent(spec(services, { context: ['<ctx>one</ctx>'] }), services, go());
-    await runAgent(spec(services), services, go());
+    const { ports, baseTools } = makeRun(model);
+    await runAgent(spec(baseTools, { context: ['<ctx>one</ctx>'] }), ports, go());
+    await runAgent(spec(baseTools), ports, go());
     assert.deepEqual(model.requests[0]?.request.messages[0]?.content, [
       { type: 'text', text: 'do the job' },
       { type: 'text', text: '<ctx>one</ctx>' },

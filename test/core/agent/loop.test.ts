@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runAgent } from '../../../src/core/agent/loop';
-import type { AgentSpec, RunServices } from '../../../src/core/agent/types';
+import type { AgentSpec } from '../../../src/core/agent/types';
 import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-model';
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
-import { fakeTool, makeServices, RecordingPolicy } from '../../support/run-services';
+import { fakeTool, makeRun, RecordingPolicy } from '../../support/run-services';
 import { isChild } from '../../support/is-child';
 
-const rootSpec = (services: RunServices, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
+const rootSpec = (tools: ToolRegistry, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },
   systemPrompt: 'PARENT SYSTEM',
   history: [],
   prompt,
-  tools: services.baseTools,
+  tools,
   maxTurns,
 });
 
@@ -22,8 +22,8 @@ const json = (value: unknown): string => JSON.stringify(value);
 describe('agent loop', () => {
   it('answers without tools: completed, final text, usage counted', async () => {
     const model = new ScriptedModel().script('default', { text: 'all done', usage: { input_tokens: 7, output_tokens: 3 } });
-    const { services, events } = makeServices(model);
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools, events } = makeRun(model);
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'completed');
     assert.equal(result.result, 'all done');
@@ -51,8 +51,8 @@ describe('agent loop', () => {
       .script('child', { toolUses: [{ name: 'read_file', input: { path: 'secret.txt' } }] })
       .script('child', { text: 'The secret is in secret.txt.' });
     const base = new ToolRegistry([fakeTool('read_file', 'read', () => CANARY)]);
-    const { services } = makeServices(model, { baseTools: base });
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model, { baseTools: base });
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'completed');
 
@@ -106,8 +106,8 @@ describe('agent loop', () => {
       .script('job A', childStep('job A', 120))
       .script('job B', childStep('job B', 30))
       .script('job C', childStep('job C', 60));
-    const { services, events } = makeServices(model);
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools, events } = makeRun(model);
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.result, 'merged');
     assert.equal(maxInFlight, 3, 'all three children were in flight at once');
@@ -130,9 +130,8 @@ describe('agent loop', () => {
       .script('parent', { toolUses: [1, 2, 3, 4, 5].map((i) => ({ name: 'task', input: { prompt: `job ${i}` } })) })
       .script('parent', { text: 'done' })
       .script('child', step, step, step, step, step);
-    const { services } = makeServices(model);
-    services.limits.maxParallel = 2;
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model, { limits: { maxParallel: 2 } });
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(maxInFlight, 2);
   });
@@ -147,8 +146,8 @@ describe('agent loop', () => {
         assert.match(json(req.messages.at(-1)), /turn limit/);
         return { text: 'partial answer' };
       });
-    const { services, events } = makeServices(model);
-    const result = await runAgent(rootSpec(services, 'go', 2), services, new AbortController().signal);
+    const { ports, baseTools, events } = makeRun(model);
+    const result = await runAgent(rootSpec(baseTools, 'go', 2), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'max_turns');
     assert.equal(result.result, 'partial answer');
@@ -160,8 +159,8 @@ describe('agent loop', () => {
     const model = new ScriptedModel()
       .script('default', { toolUses: [{ name: 'read_file', input: { path: 'a' } }] })
       .script('default', { text: 'stopping here', toolUses: [{ name: 'read_file', input: { path: 'b' } }] });
-    const { services } = makeServices(model);
-    const result = await runAgent(rootSpec(services, 'go', 1), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model);
+    const result = await runAgent(rootSpec(baseTools, 'go', 1), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'max_turns');
     assert.equal(result.result, 'stopping here');
@@ -187,8 +186,8 @@ describe('agent loop', () => {
         return { toolUses: [same] };
       })
       .script('default', { text: 'ok, stopping' });
-    const { services } = makeServices(model, { baseTools: base });
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model, { baseTools: base });
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(runs, 2, 'only the first two identical calls ran');
     assert.equal(result.status, 'completed');
@@ -208,8 +207,8 @@ describe('agent loop', () => {
         assert.match(String(second.content), /output token limit/);
         return { text: 'ok' };
       });
-    const { services } = makeServices(model, { baseTools: base });
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model, { baseTools: base });
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(runs, 1);
   });
@@ -225,9 +224,8 @@ describe('agent loop', () => {
         assert.deepEqual(req.tools.map((t) => t.name), ['read_file', 'bash']);
         return { text: 'l2 done' };
       });
-    const { services, events } = makeServices(model);
-    services.limits.maxDepth = 2;
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools, events } = makeRun(model, { limits: { maxDepth: 2 } });
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     const l2 = events.find((e) => e.type === 'agent_started' && e.depth === 2);
     assert.ok(l2 && l2.parentId === 'sub1', 'the grandchild names its parent');
@@ -260,8 +258,8 @@ describe('agent loop', () => {
         assert.match(String(results[3]?.[1]), /"prompt" must be a non-empty string/);
         return { text: 'handled' };
       });
-    const { services } = makeServices(model, { baseTools: base });
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model, { baseTools: base });
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'completed');
   });
@@ -282,8 +280,8 @@ describe('agent loop', () => {
         assert.ok(text.endsWith('END'));
         return { text: 'seen' };
       });
-    const { services, events } = makeServices(model, { baseTools: base });
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools, events } = makeRun(model, { baseTools: base });
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     const finished = events.find((e) => e.type === 'tool_finished');
     assert.ok(finished && finished.type === 'tool_finished' && finished.fullOutputPath);
@@ -297,7 +295,7 @@ describe('agent loop', () => {
         assert.match(json(req.messages.at(-1)), /Denied by a PreToolUse hook: no rm in children/);
         return { text: 'could not' };
       });
-    const { services, hooks, events } = makeServices(model);
+    const { ports, baseTools, hooks, events } = makeRun(model);
     const seen: string[] = [];
     hooks.on('PreToolUse', (ctx) => {
       seen.push(`${ctx.agent.agentId}<${ctx.agent.parentId}:${ctx.toolName}`);
@@ -309,7 +307,7 @@ describe('agent loop', () => {
     hooks.on('SubagentStop', (ctx) => {
       seen.push(`stop ${ctx.agent.agentId} ${ctx.status}`);
     });
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.deepEqual(seen, ['main<null:task', 'start sub1 bash try', 'sub1<main:bash', 'stop sub1 completed']);
     const childTool = events.find((e) => e.type === 'tool_finished' && e.agentId === 'sub1');
@@ -325,10 +323,10 @@ describe('agent loop', () => {
         assert.match(json(req.messages.at(-1)), /\[redacted by hook\]/);
         return { text: 'listed' };
       });
-    const { services, hooks } = makeServices(model, { baseTools: base });
+    const { ports, baseTools, hooks } = makeRun(model, { baseTools: base });
     hooks.on('PreToolUse', (ctx) => (ctx.toolName === 'bash' ? { decision: 'replace', input: { command: 'ls' } } : undefined));
     hooks.on('PostToolUse', (ctx) => (ctx.toolName === 'bash' ? { output: { content: '[redacted by hook]' } } : undefined));
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.deepEqual(ran, ['ls'], 'the replaced input ran, not the original');
   });
@@ -341,7 +339,7 @@ describe('agent loop', () => {
         return { text: 'denied' };
       });
     const asked: string[] = [];
-    const { services, events } = makeServices(model, {
+    const { ports, baseTools, events } = makeRun(model, {
       permissions: new RecordingPolicy((req) => (req.kind === 'exec' ? { behavior: 'ask', reason: 'bash needs approval' } : { behavior: 'allow' })),
       approver: {
         ask: async (req) => {
@@ -350,7 +348,7 @@ describe('agent loop', () => {
         },
       },
     });
-    await runAgent(rootSpec(services), services, new AbortController().signal);
+    await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.deepEqual(asked, ['sub1:writer:{"command":"touch x"}']);
     assert.deepEqual(
@@ -367,8 +365,8 @@ describe('agent loop', () => {
         return { text: 'noted', usage: { input_tokens: 100, output_tokens: 10 } };
       })
       .script('child', { error: new ModelError('boom', 'api', 500) });
-    const { services } = makeServices(model);
-    const result = await runAgent(rootSpec(services), services, new AbortController().signal);
+    const { ports, baseTools } = makeRun(model);
+    const result = await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.equal(result.status, 'completed');
     assert.equal(result.subagents[0]?.status, 'error');
@@ -377,8 +375,8 @@ describe('agent loop', () => {
 
   it('ends with error on a fatal model error, and cancelled when aborted (children too)', async () => {
     const fatal = new ScriptedModel().script('default', { error: new ModelError('authentication failed (401)', 'auth', 401) });
-    const a = makeServices(fatal);
-    const failed = await runAgent(rootSpec(a.services), a.services, new AbortController().signal);
+    const a = makeRun(fatal);
+    const failed = await runAgent(rootSpec(a.baseTools), a.ports, new AbortController().signal);
     assert.equal(failed.status, 'error');
     assert.equal(failed.error, 'authentication failed (401)');
 
@@ -389,9 +387,9 @@ describe('agent loop', () => {
         setTimeout(() => controller.abort(), 20);
         return { text: 'never', delayMs: 5_000 };
       });
-    const b = makeServices(slow);
+    const b = makeRun(slow);
     const t0 = Date.now();
-    const cancelled = await runAgent(rootSpec(b.services), b.services, controller.signal);
+    const cancelled = await runAgent(rootSpec(b.baseTools), b.ports, controller.signal);
     assert.ok(Date.now() - t0 < 2_000, 'cancel is prompt');
     assert.equal(cancelled.status, 'cancelled');
     const childFinish = b.events.find((e) => e.type === 'agent_finished' && e.agentId === 'sub1');

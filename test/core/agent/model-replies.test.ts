@@ -7,12 +7,12 @@ import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ModelPort } from '../../../src/core/llm/types';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
 import { must } from '../../support/must';
-import { makeServices } from '../../support/run-services';
+import { makeRun } from '../../support/run-services';
 
 function run(model: ModelPort, prompt = 'go') {
-  const t = makeServices(model);
-  const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'sys', history: [], prompt, tools: t.services.baseTools, maxTurns: 10 };
-  return { t, result: runAgent(spec, t.services, new AbortController().signal) };
+  const t = makeRun(model);
+  const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'sys', history: [], prompt, tools: t.baseTools, maxTurns: 10 };
+  return { t, result: runAgent(spec, t.ports, new AbortController().signal) };
 }
 
 describe('agent loop: replies that used to go wrong', () => {

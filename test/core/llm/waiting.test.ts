@@ -5,7 +5,7 @@ import { runAgent } from '../../../src/core/agent/loop';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { makeServices } from '../../support/run-services';
+import { makeRun } from '../../support/run-services';
 
 describe('waiting for the API', () => {
   let api: MessagesApiServer;
@@ -17,9 +17,9 @@ describe('waiting for the API', () => {
   it('emits waiting events while no response has come, then the answer settles the notice', async () => {
     api.script(reply.text('finally', { delayMs: 700 }));
     const model = createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL, waitingNoticeMs: 200 });
-    const t = makeServices(model);
-    const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 's', history: [], prompt: 'hi', tools: t.services.baseTools, maxTurns: 3 };
-    const r = await runAgent(spec, t.services, new AbortController().signal);
+    const t = makeRun(model);
+    const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 's', history: [], prompt: 'hi', tools: t.baseTools, maxTurns: 3 };
+    const r = await runAgent(spec, t.ports, new AbortController().signal);
     assert.equal(r.result, 'finally');
     const waits = t.events.filter((e) => e.type === 'waiting');
     assert.ok(waits.length >= 2, `${waits.length} waiting events`);

@@ -18,8 +18,7 @@ import { privateRange } from '../../../src/core/tools/private-address';
 import { ToolRegistry, type PrivateDestination, type ToolResult } from '../../../src/core/tools/types';
 import { createWebFetchTool, type WebFetchOptions } from '../../support/web-fetch-tool';
 import { headlessApprover } from '../../../src/cli/headless-approver';
-import { makeServices } from '../../support/run-services';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { fakeConfig, fakeGate, fakeOutputs, recordingBus } from '../../support/run-services';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 
 const agent = { agentId: 'main', parentId: null, depth: 0 };
@@ -218,9 +217,10 @@ describe('web_fetch guard: hops', () => {
     const asked: ToolCallRequest[] = [];
     let answer: 'deny' | 'allow_session' = 'deny';
     const approver: Approver = { ask: async (request) => (asked.push(request), answer === 'deny' ? { decision: 'deny', reason: 'the user denied this call' } : { decision: 'allow_session' }) };
-    const { services, events } = makeServices(new ScriptedModel(), { permissions: new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }), approver });
+    const { bus, events } = recordingBus();
+    const gate = fakeGate({ permissions: new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }), approver });
     const tools = new ToolRegistry([createWebFetchTool({ lookup, classify: testClassify })]);
-    const scope = { identity: agent, tools, services, emit: agentEmitter(services.bus, 'main', null), signal: new AbortController().signal };
+    const scope = { identity: agent, tools, gate, outputs: fakeOutputs(), limits: fakeConfig().limits, emit: agentEmitter(bus, 'main', null), signal: new AbortController().signal };
     const call = (id: string) => executeToolCall({ type: 'tool_use', id, name: 'web_fetch', input: { url: `http://public.test:${port}/to-local` }, caller: { type: 'direct' } }, scope);
     lookups.splice(0);
     const refused = await call('tu_1');

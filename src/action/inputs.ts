@@ -1,0 +1,86 @@
+/**
+ * The action's inputs (action.yml) → the CLI's flags and environment. No @actions/core here: main.ts hands in
+ * the input getter, so this is a plain function the unit tests call. The CLI checks the values (a bad number is
+ * its one-line usage error), this only says which flag each input becomes.
+ *
+ *   prompt ─────────────► stdin of `delegate -p -`
+ *   model, max-turns… ──► --model=…, --max-turns=…           (empty: the CLI's default)
+ *   anthropic-api-key ──► ANTHROPIC_API_KEY  (else the step's env)
+ *   base-url ───────────► ANTHROPIC_BASE_URL (else the step's env)
+ */
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+/** Inputs passed through as `--flag=value` when not empty. */
+const FLAG_INPUTS = ['model', 'permission-mode', 'allowed-tools', 'max-budget-usd', 'subagent-max-tokens', 'max-turns'] as const;
+
+export interface ActionInputs {
+  prompt: string;
+  /** The folder the agent works in. */
+  workdir: string;
+  /** Everything after `bin/delegate.js`. */
+  args: string[];
+  /** The CLI's environment. */
+  env: Record<string, string>;
+  failOnBudget: boolean;
+  /** Upload the transcript as an artifact. */
+  uploadTranscript: boolean;
+  /** The artifact's name; empty: from the session id. */
+  artifactName: string;
+  /** A key given as an input (to be masked in the log). */
+  secret?: string;
+}
+
+/** Thrown for an input that cannot be read; main.ts fails the step with its message. */
+export class InputError extends Error {}
+
+export function readInputs(get: (name: string) => string, env: NodeJS.ProcessEnv): ActionInputs {
+  const prompt = get('prompt');
+  if (prompt.trim() === '') throw new InputError('the prompt input is empty');
+  const workdir = get('working-directory').trim() || env.GITHUB_WORKSPACE || process.cwd();
+  const args = ['-p', '-', `--cwd=${workdir}`, '--output-format=json'];
+  for (const name of FLAG_INPUTS) {
+    const value = get(name).trim();
+    if (value !== '') args.push(`--${name}=${value}`);
+  }
+  if (bool(get, 'verbose', true)) args.push('--verbose');
+
+  const childEnv = cliEnv(env);
+  const key = get('anthropic-api-key').trim();
+  if (key !== '') childEnv.ANTHROPIC_API_KEY = key;
+  const baseUrl = get('base-url').trim();
+  if (baseUrl !== '') childEnv.ANTHROPIC_BASE_URL = baseUrl;
+  // One run's transcripts in a folder of their own (the runner empties RUNNER_TEMP after each job), unless the
+  // workflow chose a data home.
+  childEnv.XDG_DATA_HOME ??= join(env.RUNNER_TEMP || tmpdir(), 'delegate-data');
+
+  return {
+    prompt,
+    workdir,
+    args,
+    env: childEnv,
+    failOnBudget: bool(get, 'fail-on-budget', false),
+    uploadTranscript: bool(get, 'upload-transcript', true),
+    artifactName: get('artifact-name').trim(),
+    ...(key !== '' ? { secret: key } : {}),
+  };
+}
+
+/**
+ * The step's environment without the runner's INPUT_* variables: the agent's commands inherit the CLI's
+ * environment, and an input may be a key.
+ */
+function cliEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !name.startsWith('INPUT_')) out[name] = value;
+  return out;
+}
+
+/** A boolean input as GitHub's YAML core schema spells it; empty: the default (a run outside the runner). */
+function bool(get: (name: string) => string, name: string, fallback: boolean): boolean {
+  const raw = get(name).trim();
+  if (raw === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(raw)) return true;
+  if (['false', 'False', 'FALSE'].includes(raw)) return false;
+  throw new InputError(`the ${name} input must be true or false (got "${raw}")`);
+}

@@ -1,0 +1,252 @@
+/**
+ * The claims a subagent's report makes about its own work, read from its prose (report-check.ts compares them
+ * with the record):
+ *
+ *   report ─▶ drop code blocks, quotes, HTML comments ─▶ clauses (sentences, list items, `;`)
+ *          ─▶ skip a clause that is negated, hedged, advice or a question ("I did not change X", "you should run
+ *             npm test", "if the tests pass") ─▶ per clause: file claims (a file verb next to a path), command
+ *             claims (tests/build/lint/typecheck passed, failed or ran; a `command` in backticks), a done claim
+ *             ("fixed", "implemented", a first-person change with no path)
+ *
+ * Precise rules over coverage: a missed invention costs less than a truthful report marked as one. English,
+ * German, French, Spanish, Chinese and Japanese phrasings are recognised; anything else makes no claim.
+ */
+
+type FileVerb = 'read' | 'created' | 'changed' | 'deleted';
+type CommandOutcome = 'ran' | 'passed' | 'failed';
+export type CheckSubject = 'tests' | 'build' | 'lint' | 'typecheck';
+
+export type ReportClaim =
+  | { kind: 'file'; verb: FileVerb; path: string; text: string }
+  | { kind: 'command'; outcome: CommandOutcome; command?: string; subject?: CheckSubject; text: string }
+  | { kind: 'done'; text: string };
+
+/** A word boundary that knows letters beyond ASCII (é, ü, ñ). */
+const B = '(?<![\\p{L}\\p{N}_])';
+const E = '(?![\\p{L}\\p{N}_])';
+const words = (list: string): string => `${B}(?:${list})${E}`;
+const re = (source: string): RegExp => new RegExp(source, 'giu');
+
+/** A clause with any of these claims nothing: negations, hedges, advice, conditions, the future, reported asks. */
+const NOT_A_CLAIM = new RegExp(
+  [
+    words("not|never|cannot|can't|nothing|none|neither|nor|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|isn't|aren't|won't|couldn't|unable|failed to|no(?!\\s+(?:lint |type |test |new )?(?:errors?|failures?|warnings?|issues?|problems?|regressions?))"),
+    words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already (?:been )?(?:\\p{L}+ed|done|in place)|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
+    // German, French, Spanish
+    words('nicht|kein|keine|keinen|keiner|nie|niemals|sollte|sollten|solltest|könnte|könnten|würde|würden|müsste|bitte|empfehle|werde|wird|wenn|falls|bereits'),
+    words("ne|n'|pas|jamais|aucun|aucune|rien|devriez|devrait|pourriez|pourrait|faudrait|veuillez|pouvez|vais|va|si|recommande|suggère|déjà"),
+    words('nunca|ningún|ninguna|nada|sin|debería|deberías|deberían|podría|podrías|puedes|favor|recomiendo|sugiero|voy|vas|ya'),
+    // Chinese, Japanese (no word boundaries)
+    '没|沒|未|不是|不要|无需|無|建议|應該|应该|请|可以|如果|需要|将会|打算|是否',
+    'ません|ていない|なかった|しない|できない|ください|べき|おすすめ|推奨|してみて|予定|もし|場合|でしょう|かもしれ',
+  ].join('|'),
+  'iu',
+);
+
+/** "without errors", "sin errores": a pass said with a negation word. */
+const WITHOUT_ERRORS = /(?<![\p{L}])(?:without (?:any )?(?:errors?|failures?|warnings?|issues?)|sin (?:errores|fallos)|sans (?:erreurs?|échecs?)|ohne (?:Fehler|Warnungen))(?![\p{L}])/giu;
+
+/** An instruction to the reader, not a report: "Run `npm test`", "Update `a.ts` before merging". */
+const IMPERATIVE = /^(?:[-*•]\s+|\d+[.)]\s+)?(?:run|rerun|try|add|update|check|create|delete|remove|change|edit|open|see|use|look|consider|fix|implement|install|execute|verify|führe|führen|lance[zr]?|exécute[zr]?|ejecuta|ejecute|corre)(?![\p{L}])/iu;
+
+const READ = words(
+  'read|re-read|reread|looked (?:at|through|into)|reviewed|inspected|examined|opened|went through|scanned|studied|checked|viewed|' +
+    'gelesen|angesehen|angeschaut|durchgesehen|geprüft|untersucht|lu|relu|examiné|consulté|parcouru|inspecté|' +
+    'leí|leído|revisé|revisado|examiné|consulté|inspeccioné',
+) + '|阅读了?|查看了?|读了|看了|检查了|閲覧|読みました|読んだ|読み込みました|確認しました|調べました|参照しました';
+const CREATED = words('created|generated|scaffolded|erstellt|angelegt|créé|créée|creé|creado|creada') + '|创建了?|新建了?|作成し|新規作成';
+const CHANGED = words(
+  'updated|modified|changed|edited|fixed|patched|refactored|rewrote|rewritten|adjusted|tweaked|amended|replaced|bumped|extended|wrote|written|added|implemented|renamed|corrected|' +
+    'raised|lowered|increased|decreased|switched|converted|migrated|moved|wired|inlined|extracted|simplified|cleaned up|reformatted|formatted|documented|applied|' +
+    'geändert|aktualisiert|angepasst|bearbeitet|modifiziert|korrigiert|behoben|überarbeitet|ergänzt|umgeschrieben|hinzugefügt|geschrieben|' +
+    'modifié|modifiée|mis à jour|changé|édité|corrigé|ajusté|réécrit|ajouté|écrit|appliqué|appliquée|' +
+    'modifiqué|modificado|actualicé|actualizado|cambié|cambiado|edité|editado|corregí|corregido|ajusté|reescribí|añadí|agregué|escribí',
+) + '|修改了?|更新了?|编辑了?|改了|修复了?|调整了?|重写了?|添加了?|新增了?|修正し|変更し|更新し|編集し|書き換え|追加し';
+const DELETED = words('deleted|removed|erased|gelöscht|entfernt|supprimé|supprimée|effacé|eliminé|eliminado|borré|borrado|quité') + '|删除了?|移除了?|削除し';
+/** "removed the import from a.ts", "added a test to b.ts": the file was changed, not deleted or created. */
+const FROM_OR_TO = new RegExp(`${words('from|to|in|into|aus|von|de|du|dans|à|en|a')}\\s*(?:the\\s+file\\s+)?$`, 'iu');
+
+const FILE_VERBS: [FileVerb, RegExp][] = [
+  ['read', re(READ)],
+  ['created', re(CREATED)],
+  ['deleted', re(DELETED)],
+  ['changed', re(CHANGED)],
+];
+
+/** Programs a backticked command starts with (anything else in backticks is a path or a quote). */
+const COMMAND_START = /^(?:[A-Z_]+=\S*\s+)*(?:npm|npx|pnpm|yarn|bun|deno|node|tsx|python3?|pytest|pip|uv|go|cargo|make|cmake|ctest|tsc|eslint|prettier|jest|mocha|vitest|git|bash|sh|rspec|bundle|rake|gradle|\.\/gradlew|mvn|dotnet|ruff|mypy|pyright|flake8|black|php|phpunit|composer|swift|mix|curl|wget|docker|kubectl|terraform|helm|\.\/[\w.-]+)(?:\s|$)/;
+
+const RAN = words('ran|run|running|executed|invoked|re-ran|reran|verified|confirmed|ausgeführt|gestartet|überprüft|exécuté|lancé|vérifié|ejecuté|ejecutado|corrí|verifiqué|comprobé') + '|运行了?|执行了?|跑了|验证了|実行し';
+const PASSED = words(
+  'pass|passes|passed|passing|succeed|succeeds|succeeded|green|clean|works|compiles|ok|bestehen|bestanden|erfolgreich|grün|durch|passent|réussissent|réussi|verts|pasan|pasaron|exitosas|correctamente',
+) + '|通过|成功|通りました|パスしました|成功しました|通過しました|グリーン';
+const FAILED = words('fail|fails|failed|failing|failures?|errors out|fehlgeschlagen|schlagen fehl|échouent|échoué|échoue|fallan|fallaron|falla') + '|失败|失敗しました|失敗した|落ちました';
+const SUBJECTS: [CheckSubject, RegExp][] = [
+  ['tests', re(words('tests?|test suite|specs?|unit tests|Tests|Testsuite|pruebas|tests unitaires|\\d+ (?:passing|failing|passed|failed)') + '|测试|テスト')],
+  ['typecheck', re(words('typecheck(?:s|ing)?|type-?checks?|type check|types|tsc|mypy|pyright'))],
+  ['lint', re(words('lint(?:s|ing|er)?|eslint|ruff|flake8|clippy'))],
+  ['build', re(words('build|builds|compiles|compilation|Build|compilación|compilation') + '|构建|编译|ビルド')],
+];
+
+const DONE = re(
+  words(
+    'fixed|implemented|resolved|applied the (?:fix|patch|changes?)|made the (?:requested )?changes?|behoben|implementiert|umgesetzt|repariert|corrigé|implémenté|réparé|résolu|arreglé|arreglado|implementé|implementado|solucioné|solucionado|resuelto',
+  ) + '|已修复|修复了|已实现|实现了|已解决|解决了|修正しました|実装しました|解決しました|直しました',
+);
+/*
+ * A bare "Done." / "Erledigt." / "完了しました" is not one: a child that only had to look says it too. A change
+ * claimed without a path is "fixed", "implemented", "resolved", "made the changes" or a first-person change verb.
+ */
+/** A first-person change with no path ("I updated the config", "J'ai changé la config"): a done claim too. */
+const FIRST_PERSON = /^(?:[-*•]\s+)?(?:i(?: have|'ve)?\s|we(?: have|'ve)?\s|ich habe|wir haben|j'ai|nous avons|he\s|hemos|我|私は|(?:updated|modified|changed|edited|refactored|rewrote|added|implemented|fixed)\s)/iu;
+
+const FILE_EXT = 'ts|tsx|js|jsx|mjs|cjs|mts|cts|json|jsonc|md|mdx|py|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|rb|php|yml|yaml|toml|txt|css|scss|html|sh|lock|cfg|ini|xml|sql|vue|svelte|env|gradle|proto|graphql|csv';
+const BARE_PATH = new RegExp(`(?<![\\w/.@:-])((?:\\.{0,2}/)?(?:[\\w@.-]+/)*[\\w.-]+\\.(?:${FILE_EXT}))(?![\\w/-])`, 'g');
+/** Names of tools and libraries that look like files. */
+const NOT_PATHS = /^(?:node|next|vue|react|express|nuxt|deno|three|chart|d3|socket\.io|ember|backbone|angular)\.js$/i;
+
+const MAX_CLAIM_CHARS = 160;
+
+/** The claims of a report, in order. */
+export function extractClaims(report: string): ReportClaim[] {
+  const claims: ReportClaim[] = [];
+  for (const clause of clausesOf(proseOf(report))) claims.push(...claimsOf(clause));
+  return claims;
+}
+
+/** The report without what it quotes: fenced and indented code, `>` quotes, HTML comments. */
+function proseOf(report: string): string {
+  return report
+    .replace(/<!--[\s\S]*?-->/g, '\n')
+    .replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, '\n')
+    .replace(/^(?: {4}|\t).*$/gm, '')
+    .replace(/^ {0,3}>.*$/gm, '');
+}
+
+function clausesOf(prose: string): string[] {
+  const out: string[] = [];
+  for (const line of prose.split('\n')) {
+    // Sentence ends, keeping `a.ts` and 1.5 whole; inline code is kept whole too.
+    // …and at the conjunctions that start another statement ("since nothing imports it").
+    const parts = line.split(/(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|;\s+|\s+(?=(?:since|because|but|although|though|while|whereas|weil|aber|obwohl|parce que|mais|car|porque|pero|aunque|因为|但是|但|ので|けど|が、)\s)/u);
+    for (const p of parts) if (p.trim()) out.push(p.trim());
+  }
+  return out;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  value: string;
+}
+
+function claimsOf(clause: string): ReportClaim[] {
+  // A parenthesis says something beside the claim ("Deleted `x.ts` (nothing imported it)").
+  const bare = clause.replace(/\([^()]*\)/g, ' ').replace(WITHOUT_ERRORS, ' ');
+  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(bare) || IMPERATIVE.test(clause)) return [];
+  const text = clause.length > MAX_CLAIM_CHARS ? `${clause.slice(0, MAX_CLAIM_CHARS - 1)}…` : clause;
+  const { paths, commands, plain } = spansOf(clause);
+  const claims: ReportClaim[] = [];
+
+  // Files: each path takes the file verb nearest to it (before or after: "updated `a.ts`", "`a.ts` geändert").
+  const verbs = FILE_VERBS.flatMap(([verb, pattern]) => [...plain.matchAll(pattern)].map((m) => ({ verb, start: m.index, end: m.index + m[0].length })));
+  for (const path of paths) {
+    let best: { verb: FileVerb; start: number; end: number } | undefined;
+    let bestGap = Infinity;
+    for (const v of verbs) {
+      const gap = v.end <= path.start ? path.start - v.end : v.start >= path.end ? v.start - path.end : 0;
+      if (gap < bestGap) [best, bestGap] = [v, gap];
+    }
+    if (!best || bestGap > 60) continue;
+    let verb = best.verb;
+    // "removed X from `a.ts`", "added X to `a.ts`": a change to the file.
+    const between = plain.slice(Math.min(best.end, path.start), Math.max(best.start, path.end));
+    if ((verb === 'deleted' || verb === 'created') && best.end <= path.start && FROM_OR_TO.test(between.slice(-20))) verb = 'changed';
+    claims.push({ kind: 'file', verb, path: path.value, text });
+  }
+
+  // Commands and checks: an outcome word, with a backticked command anywhere in the clause, or next to a subject
+  // ("all tests pass", "der Build ist erfolgreich"; "the test for X was failing because …" is about code, not a run).
+  const outcomes = (['failed', 'passed', 'ran'] as const)
+    .flatMap((o) => [...plain.matchAll(OUTCOMES[o])].map((m) => ({ o, start: m.index, end: m.index + m[0].length })))
+    // "0 failing", "no failures": a pass.
+    .filter((m) => m.o !== 'failed' || !ZERO_BEFORE.test(plain.slice(Math.max(0, m.start - 8), m.start)));
+  if (outcomes.length) {
+    if (commands.length) {
+      const o = (['failed', 'passed', 'ran'] as const).find((x) => outcomes.some((m) => m.o === x)) as CommandOutcome;
+      const subject = SUBJECTS.find(([, pattern]) => matches(pattern, plain))?.[0];
+      for (const c of commands) claims.push({ kind: 'command', outcome: o, command: c.value, ...(subject ? { subject } : {}), text });
+    } else {
+      // A pass that admits failures ("mostly pass (2 flaky failures)") claims no clean run.
+      const admitsFailure = outcomes.some((m) => m.o === 'failed');
+      for (const near of subjectsNearOutcomes(plain, outcomes)) {
+        const outcome = near.outcome === 'passed' && admitsFailure ? 'failed' : near.outcome;
+        if (outcome !== 'ran' || !paths.length) claims.push({ kind: 'command', outcome, subject: near.subject, text });
+      }
+    }
+  }
+
+  // Done: "fixed", "implemented" (or a first-person change) with no file named.
+  if (!paths.length && !claims.some((c) => c.kind === 'file') && (matches(DONE, plain) || (FIRST_PERSON.test(clause) && matches(re(CHANGED), plain)))) claims.push({ kind: 'done', text });
+  return claims;
+}
+
+const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: re(PASSED), ran: re(RAN) };
+const NEAR = 24;
+const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$/iu;
+
+/** Each subject with the outcome word nearest to it (at most NEAR characters away). */
+function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[]): { subject: CheckSubject; outcome: CommandOutcome }[] {
+  const found: { subject: CheckSubject; outcome: CommandOutcome }[] = [];
+  for (const [subject, pattern] of SUBJECTS) {
+    let best: { outcome: CommandOutcome; gap: number } | undefined;
+    for (const m of plain.matchAll(pattern)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      for (const o of outcomes) {
+        const gap = o.end <= start ? start - o.end : o.start >= end ? o.start - end : 0;
+        if (gap <= NEAR && (!best || gap < best.gap)) best = { outcome: o.o, gap };
+      }
+    }
+    if (best) found.push({ subject, outcome: best.outcome });
+  }
+  return found;
+}
+
+/** Paths and commands in the clause; `plain` is the clause with every backticked span blanked out. */
+function spansOf(clause: string): { paths: Span[]; commands: Span[]; plain: string } {
+  const paths: Span[] = [];
+  const commands: Span[] = [];
+  let plain = clause;
+  for (const m of clause.matchAll(/`([^`\n]+)`/g)) {
+    const inner = (m[1] ?? '').trim();
+    const span = { start: m.index, end: m.index + m[0].length };
+    plain = plain.slice(0, span.start) + ' '.repeat(m[0].length) + plain.slice(span.end);
+    if (COMMAND_START.test(inner)) commands.push({ ...span, value: inner });
+    else {
+      const path = asPath(inner);
+      if (path) paths.push({ ...span, value: path });
+    }
+  }
+  for (const m of plain.matchAll(BARE_PATH)) {
+    const path = asPath(m[1] ?? '');
+    if (path && !/^https?:/.test(plain.slice(Math.max(0, m.index - 8), m.index))) paths.push({ start: m.index, end: m.index + m[0].length, value: path });
+  }
+  return { paths, commands, plain };
+}
+
+/** A path as written (`src/a.ts:42`, `./b.js#L3` → `src/a.ts`, `b.js`), or undefined when it is none. */
+function asPath(token: string): string | undefined {
+  const t = token.replace(/(?::\d+(?::\d+)?|#L\d+(?:-L?\d+)?)$/, '').replace(/^\.\//, '');
+  if (!/^[\w@~./-]+$/.test(t) || /^https?:/.test(t) || NOT_PATHS.test(t) || /^\.+$/.test(t)) return undefined;
+  if (!t.includes('/') && !new RegExp(`\\.(?:${FILE_EXT})$`, 'i').test(t)) return undefined;
+  if (/^\d+(?:\.\d+)+$/.test(t) || /\/$/.test(t)) return undefined;
+  return t;
+}
+
+function matches(pattern: RegExp, text: string): boolean {
+  pattern.lastIndex = 0;
+  const hit = pattern.test(text);
+  pattern.lastIndex = 0;
+  return hit;
+}

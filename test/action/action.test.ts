@@ -1,0 +1,109 @@
+/**
+ * The GitHub Action end to end through @github/local-action (the TypeScript entry, toolkit stubbed as that runner
+ * does) and through the runner's own protocol (the bundle dist/action/index.js, INPUT_* variables, GITHUB_OUTPUT):
+ * both spawn the built CLI against the local Messages-API server.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reply } from '../fixtures/messages-api-server';
+import { cliSuite } from '../support/cli-suite';
+import { isChild } from '../support/is-child';
+import { localAction, releaseCheckout, runnerBundle } from '../support/local-action';
+
+describe('the GitHub Action', function () {
+  this.timeout(90_000);
+  const cli = cliSuite();
+
+  /** The test server's key and URL through the action's inputs; the data home from RUNNER_TEMP (the action's own). */
+  const keyInputs = () => ({ 'anthropic-api-key': 'test-key', 'base-url': cli.api.baseURL });
+
+  it('local-action: a run with a subagent gives the outputs, the summary with the tree, and the transcript artifact', async () => {
+    cli.api.route([
+      {
+        name: 'child',
+        match: isChild,
+        replies: [reply.toolUse({ name: 'write_file', input: { path: 'more.txt', content: 'two\n' } }), reply.text('Wrote more.txt.')],
+      },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [reply.toolUse({ name: 'task', input: { prompt: 'Write the next line to more.txt.', description: 'extend the notes' } }), reply.text('The notes go on in more.txt.')],
+      },
+    ]);
+    const run = await localAction({ prompt: 'Extend the notes', 'working-directory': cli.dirs.workdir, 'permission-mode': 'acceptEdits', ...keyInputs() }, {});
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    cli.api.assertAllConsumed();
+    assert.doesNotMatch(run.stdout, /^::error::/m, run.stdout);
+    assert.equal(run.outputs.status, 'completed', run.stdout);
+    assert.equal(run.outputs.result, 'The notes go on in more.txt.');
+    assert.match(run.outputs['session-id'] ?? '', /^[\w-]{8,}$/);
+    assert.ok(Number(run.outputs['cost-usd']) > 0, `cost-usd ${run.outputs['cost-usd']}`);
+    assert.equal(readFileSync(join(cli.dirs.workdir, 'more.txt'), 'utf8'), 'two\n');
+    // The CLI's --verbose progress reaches the step's log.
+    assert.match(run.stderr, /\[extend the notes\] write_file/);
+
+    assert.match(run.summary, /### Delegate: completed/);
+    assert.match(run.summary, /\| extend the notes \| general-purpose \| completed \| 2 \| [\d,]+ \| \$\d+\.\d{4} \| 1 file \(\+1 −0\) \|/);
+    assert.match(run.summary, /`more\.txt` created \(\+1 −0\)/);
+    assert.match(run.summary, /The notes go on in more\.txt\./);
+
+    const sessionId = String(run.outputs['session-id']);
+    assert.equal(run.outputs['artifact-name'], `delegate-transcript-${sessionId}`);
+    const zip = readFileSync(join(run.artifacts, `delegate-transcript-${sessionId}.zip`)).toString('latin1');
+    assert.ok(zip.includes(`${sessionId}.jsonl`), 'the main transcript is in the artifact');
+    assert.match(zip, new RegExp(`${sessionId}/subagents/agent-[\\w-]+\\.jsonl`), 'the subagent transcript is in the artifact');
+  });
+
+  it('local-action: budget_exceeded fails the step with fail-on-budget, and passes without it', async () => {
+    const million = { usage: { input_tokens: 1_000_000, output_tokens: 0 } };
+    const spend = () => [reply.toolUse({ name: 'glob', input: { pattern: '*' } }, million), reply.toolUse({ name: 'glob', input: { pattern: '**' } }, million), reply.text('stopping here')];
+    cli.api.script(...spend(), ...spend());
+    const inputs = { prompt: 'spend', 'working-directory': cli.dirs.workdir, 'max-budget-usd': '5', 'upload-transcript': 'false', ...keyInputs() };
+    const failing = await localAction({ ...inputs, 'fail-on-budget': 'true' }, {});
+    assert.equal(failing.outputs.status, 'budget_exceeded', failing.stdout);
+    assert.match(failing.stdout, /^::error::delegate: the run stopped at its budget \(the run's budget of \$5\.00 is spent/m);
+    assert.match(failing.summary, /### Delegate: budget_exceeded/);
+    const passing = await localAction(inputs, {});
+    assert.equal(passing.outputs.status, 'budget_exceeded', passing.stdout);
+    assert.doesNotMatch(passing.stdout, /^::error::/m);
+  });
+
+  it('local-action: an API error fails the step with the reason', async () => {
+    cli.api.script(reply.httpError(400, 'invalid_request_error', 'model: unknown model'));
+    const run = await localAction({ prompt: 'hi', 'working-directory': cli.dirs.workdir, 'upload-transcript': 'false', ...keyInputs() }, {});
+    assert.equal(run.outputs.status, 'error', run.stdout);
+    assert.match(run.stdout, /^::error::delegate: the run failed: .*unknown model/m);
+  });
+
+  it('the bundle under the runner protocol: outputs in GITHUB_OUTPUT, the summary, exit 0, the artifact client loaded; no key exits 1', async () => {
+    cli.api.script(reply.text('All good.\nSecond line.'));
+    const ok = await runnerBundle({ prompt: 'check', 'working-directory': cli.dirs.workdir }, cli.env());
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.equal(ok.outputs.status, 'completed');
+    assert.equal(ok.outputs.result, 'All good.\nSecond line.');
+    assert.match(ok.summary, /### Delegate: completed/);
+    // dist/action/artifact.js loads (the real client, self-contained) and finds no artifact service outside GitHub.
+    assert.match(ok.stdout, /::warning::the transcript was not uploaded \(Unable to get the ACTIONS_RUNTIME_TOKEN env variable\); it is at .*\.jsonl/);
+
+    const noKey = await runnerBundle({ prompt: 'check', 'working-directory': cli.dirs.workdir }, { ANTHROPIC_BASE_URL: cli.api.baseURL });
+    assert.equal(noKey.code, 1, noKey.stdout + noKey.stderr);
+    assert.equal(noKey.outputs.status, 'error');
+    assert.match(noKey.stdout, /::error::delegate exited with 1: no API key: set ANTHROPIC_API_KEY/);
+  });
+
+  it('a release checkout (no node_modules, no build) runs a delegation: the bundles are self-contained', async () => {
+    const release = releaseCheckout();
+    assert.ok(!existsSync(join(release, 'node_modules')));
+    for (const file of ['action.yml', 'bin/delegate.js', 'dist/cli/start.cjs', 'dist/action/index.js', 'dist/action/artifact.js']) assert.ok(existsSync(join(release, file)), file);
+    cli.api.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'glob', input: { pattern: '*' } }), reply.text('Nothing here.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Look around.', description: 'look around' } }), reply.text('Looked.')] },
+    ]);
+    const run = await runnerBundle({ prompt: 'look', 'working-directory': cli.dirs.workdir, 'upload-transcript': 'false' }, cli.env(), release);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.outputs.status, 'completed');
+    assert.equal(run.outputs.result, 'Looked.');
+    assert.match(run.summary, /^\| look around \| general-purpose \| completed \| 2 \|/m);
+  });
+});
