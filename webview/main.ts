@@ -44,7 +44,10 @@ const conversation = el('div', 'conversation');
 const hint = emptyHint();
 log.append(hint, conversation);
 const logWrap = el('div', 'log-wrap');
-logWrap.append(log);
+// The list and what floats over it (the pinned task header, Jump to latest); the find bar sits above.
+const logArea = el('div', 'log-area');
+logArea.append(log);
+logWrap.append(logArea);
 
 const actions = {
   openFile: (path: string) => post({ type: 'open_file', path }),
@@ -107,7 +110,7 @@ const changesBar = new ChangesBar({
 
 const app = el('div', 'app');
 logWrap.prepend(findBar.element);
-logWrap.append(sticky.element, sticky.jump);
+logArea.append(sticky.element, sticky.jump);
 app.append(history.element, logWrap, changesBar.element, composer.element);
 document.body.append(app);
 

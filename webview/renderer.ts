@@ -26,6 +26,12 @@ interface Mounted {
 }
 
 const ESTIMATE: Partial<Record<FlatRow['kind'], number>> = { task: 44, user: 56, text: 60, notice: 30, 'compaction-block': 30, detail: 160 };
+/**
+ * One-line rows are exactly ROW_HEIGHT px (styles.ts fixes it): never measured, so a frame that mounts a burst
+ * of new calls forces no layout of its own (measuring was a third of the frame's script time).
+ */
+const ROW_HEIGHT = 22;
+const FIXED: ReadonlySet<FlatRow['kind']> = new Set(['tool', 'prompt', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
 /** Rows built beyond the viewport on each side (cheap: ~22 px each). */
 const OVERSCAN = 12;
 /** Within this many pixels of the end the panel follows new rows. */
@@ -66,7 +72,7 @@ export class ConversationRenderer {
     this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
       count: 0,
       getScrollElement: () => scroller,
-      estimateSize: (i) => ESTIMATE[this.rows[i]?.kind ?? 'tool'] ?? 22,
+      estimateSize: (i) => ESTIMATE[this.rows[i]?.kind ?? 'tool'] ?? ROW_HEIGHT,
       getItemKey: (i) => this.rows[i]?.key ?? i,
       overscan: OVERSCAN,
       paddingStart: 6,
@@ -183,6 +189,11 @@ export class ConversationRenderer {
   /** The virtual items in view (their offsets), for the pinned header. */
   visibleItems(): VirtualItem[] {
     return this.virtualizer.getVirtualItems();
+  }
+
+  /** Where the list is scrolled to, as the virtualizer last read it (no layout). */
+  get scrollOffset(): number {
+    return this.virtualizer.scrollOffset ?? 0;
   }
 
   startAt(i: number): number | undefined {
@@ -385,7 +396,7 @@ export class ConversationRenderer {
           mounted = { view: createRowView(row, state, { actions: this.actions, textBlock: this.textBlock }), row };
           this.mounted.set(row.key, mounted);
           this.root.append(mounted.view.element);
-          fresh.push(mounted.view.element);
+          if (!FIXED.has(row.kind)) fresh.push(mounted.view.element);
         }
         const old = mounted.row;
         mounted.row = row;

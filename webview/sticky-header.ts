@@ -34,7 +34,8 @@ export class StickyHeader {
   /** After each render: which task to pin, and whether the jump button shows. */
   update(): void {
     const state = this.renderer.viewState;
-    const scrollTop = this.renderer.scroller.scrollTop;
+    // The virtualizer's offset: reading the element's would force a layout on every frame.
+    const scrollTop = this.renderer.scrollOffset;
     const top = this.renderer.visibleItems().find((item) => item.end > scrollTop + 1);
     let pinned: string | null = null;
     // Up the parents by index (no key lookups: this runs on every frame).
@@ -63,8 +64,6 @@ export class StickyHeader {
         this.taskId = node.id;
       }
       this.view.update(node, Date.now(), state, true);
-      const top = `${this.renderer.scroller.offsetTop}px`;
-      if (this.element.style.top !== top) this.element.style.top = top;
       setHidden(this.element, false);
     }
     setHidden(this.jump, this.renderer.following || !(state?.running ?? false) || this.renderer.rowCount === 0);

@@ -44,9 +44,10 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .notice-text { white-space: pre-wrap; user-select: text; overflow-wrap: anywhere; }
 
 /* The flat tree (renderer.ts): rows absolutely placed in a container as tall as the whole list. */
-.log-wrap { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+.log-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
 .log-wrap[hidden] { display: none; }
-.log-wrap > .log { flex: 1 1 auto; min-height: 0; }
+.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+.log-area > .log { flex: 1 1 auto; min-height: 0; }
 .conversation { position: relative; width: 100%; outline: none; }
 .tree-row {
   position: absolute; top: 0; left: 0; right: 0; box-sizing: border-box;
@@ -57,6 +58,8 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
   background-size: calc((var(--level, 1) - 1) * 12px) 100%; background-position: 4px 0; background-repeat: no-repeat;
 }
 .tree-row > * { flex: 0 0 auto; }
+/* One-line rows are exactly 22 px: the virtual list places them without measuring (renderer.ts FIXED). */
+.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note { height: 22px; overflow: hidden; }
 .tree-row:hover { background-color: var(--vscode-list-hoverBackground); }
 .tree-row:focus { background-color: var(--vscode-list-inactiveSelectionBackground); }
 .tree-row:focus-visible { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
