@@ -4,7 +4,7 @@
  */
 import type { DelegateEvent } from './core/events';
 import type { SessionStatus } from './core/vocabulary';
-import type { SessionViewState } from './view-model/session-view';
+import type { SessionViewState, ToolCallNode } from './view-model/session-view';
 
 /** One row of the history list (a session of this workspace). */
 export interface SessionListItem {
@@ -21,7 +21,13 @@ export interface SessionListItem {
 }
 
 export type HostToWebview =
-  | { type: 'snapshot'; state: SessionViewState; running: boolean }
+  /**
+   * The whole view state: an object, or (from the editor) its JSON — one string to clone instead of a graph of
+   * 100,000 objects — of a slim copy (slim-snapshot.ts) whose calls' inputs and outputs come on request.
+   */
+  | ({ type: 'snapshot'; running: boolean } & ({ state: SessionViewState; json?: undefined } | { json: string; state?: undefined }))
+  /** The whole node of a call a slim snapshot left the input and output of out (the answer to `node_detail`). */
+  | { type: 'node_detail'; node: ToolCallNode }
   | { type: 'events'; events: DelegateEvent[] }
   | { type: 'status'; running: boolean }
   /** Absolute paths of the workspace folders: markdown links may open files inside them only. */
@@ -35,6 +41,10 @@ export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'prompt'; text: string }
   | { type: 'stop' }
+  /** *Open in editor* on a task row: the subagent's whole record in an editor tab. */
+  | { type: 'open_record'; agentId: string; description: string }
+  /** A call's row was opened and the slim snapshot left its input and output out. */
+  | { type: 'node_detail'; id: string }
   /** Stops one subagent (the task node's Stop action); the parent goes on. */
   | { type: 'stop_agent'; agentId: string }
   | { type: 'show_history' }

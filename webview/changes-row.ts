@@ -1,7 +1,7 @@
 /**
  * A finished task's "Changes" row: what the subagent and its descendants changed and ran, from the
- * harness's manifest (not the subagent's prose). Collapsed by default; its children are built on first
- * expand and rebuilt when a revert marks the files:
+ * harness's manifest (not the subagent's prose). Collapsed by default; its files, commands and note are
+ * rows of their own under it (flat-rows.ts), redrawn when a revert marks the files:
  *
  *   ▸ Changes   2 files · 1 command                         [Revert…]
  *       ✚ test/config.test.ts   +40                          (click: the diff of its change)
@@ -9,10 +9,9 @@
  *       ⌘ npm test              exit 1
  *       ⓘ Only files in the workspace are reverted
  */
-import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import type { TaskChangeFile, TaskChanges, TaskNode } from '../src/view-model/session-view';
 import { codicon, el, setHidden, setText } from './dom';
-import { treeItem } from './tree-rows';
+import { treeRow } from './tree-rows';
 
 export interface ChangeActions {
   /** Opens the diff of one file's change (or, after a refused revert, of what changed since). */
@@ -32,18 +31,16 @@ const REVERT_WORD: Record<NonNullable<TaskChangeFile['revert']>['outcome'], { te
 
 export class ChangesRow {
   readonly id: string;
-  readonly item: VscodeTreeItem;
+  readonly item: HTMLDivElement;
   private readonly description: HTMLSpanElement;
   private readonly revert: HTMLElement;
-  private built = false;
   private task: TaskNode;
 
   constructor(task: TaskNode, private readonly actions: ChangeActions) {
     this.task = task;
     this.id = `changes:${task.id}`;
-    this.item = treeItem(this.id, 'changes-row');
+    this.item = treeRow(this.id, 'changes-row');
     this.description = el('span', 'changes-summary');
-    this.description.slot = 'description';
     this.revert = this.revertAction();
     this.item.append(codicon('git-compare', 'row-icon'), el('span', 'changes-title', 'Changes'), this.description, this.revert);
     this.update(task);
@@ -54,57 +51,13 @@ export class ChangesRow {
     const changes = task.changes;
     if (!changes) return;
     setText(this.description, summary(changes));
-    this.item.branch = changes.files.length + changes.commands.length > 0;
     // Offered while some file can still be put back (a refused one may be retried after the conflict is gone).
     const revertible = task.status !== 'running' && task.agentId !== null && changes.files.some((f) => !f.revert || f.revert.outcome === 'refused');
     setHidden(this.revert, !revertible);
-    if (this.built) this.fill();
-  }
-
-  materialize(): void {
-    if (this.built) return;
-    this.built = true;
-    this.fill();
-  }
-
-  private fill(): void {
-    const changes = this.task.changes;
-    for (const child of [...this.item.children]) if ((child as HTMLElement).slot === 'children') child.remove();
-    if (!changes) return;
-    const rows = [...changes.files.map((f) => this.fileRow(f)), ...changes.commands.map((c) => commandRow(c.command, c.exit_code))];
-    if (changes.commands.length) rows.push(noteRow('Only files in the workspace are reverted', 'The files a command changed in the workspace are listed and reverted; what else it did (ignored files, other folders, services) is not.'));
-    for (const row of rows) {
-      row.slot = 'children';
-      this.item.append(row);
-    }
-  }
-
-  private fileRow(file: TaskChangeFile): VscodeTreeItem {
-    const item = leaf('change-file');
-    item.dataset.file = file.path; // not data-path: the tree-item keeps its own position there
-    const link = el('span', 'path-link', file.path);
-    link.title = file.revert?.outcome === 'refused' ? `Show what changed in ${file.path} since the subagent's change` : `Show the change to ${file.path}`;
-    link.addEventListener('click', (ev) => {
-      ev.stopPropagation();
-      if (this.task.agentId) this.actions.openChange(this.task.agentId, file.path);
-    });
-    const counts = el('span', 'change-counts', file.action === 'created' ? `+${file.added}` : file.action === 'deleted' ? `−${file.removed}` : `+${file.added} −${file.removed}`);
-    counts.slot = 'description';
-    item.append(codicon(ACTION_ICON[file.action], `row-icon change-${file.action}`), link, counts);
-    if (file.revert) {
-      const word = REVERT_WORD[file.revert.outcome];
-      const state = el('span', `row-state ${word.tone}`, word.text);
-      state.slot = 'decoration';
-      state.title = file.revert.reason ?? word.text;
-      item.dataset.revert = file.revert.outcome;
-      item.append(state);
-    }
-    return item;
   }
 
   private revertAction(): HTMLElement {
     const button = el('span', 'row-action changes-revert codicon codicon-discard');
-    button.slot = 'decoration';
     button.setAttribute('role', 'button');
     button.setAttribute('tabindex', '0');
     button.title = "Revert this subagent's changes…";
@@ -114,7 +67,7 @@ export class ChangesRow {
       ev.preventDefault();
       if (this.task.agentId) this.actions.revertAgent(this.task.agentId);
     };
-    // Capture: the tree-item's own click handler would toggle the row first.
+    // Capture: the row's click would toggle it first.
     button.addEventListener('click', revert, { capture: true });
     button.addEventListener('keydown', (ev) => {
       if (ev.key === 'Enter' || ev.key === ' ') revert(ev);
@@ -131,25 +84,49 @@ function summary(changes: TaskChanges): string {
   return parts.join(' · ');
 }
 
-function leaf(className: string): VscodeTreeItem {
-  const item = document.createElement('vscode-tree-item');
-  item.className = className;
+function leaf(key: string, className: string): HTMLDivElement {
+  return treeRow(key, className);
+}
+
+/** The row of file `index` of a task's manifest: its diff on click, how a revert went. */
+export function changeFileRow(key: string, task: TaskNode, index: number, actions: ChangeActions): HTMLDivElement {
+  const file = task.changes?.files[index];
+  const item = leaf(key, 'change-file');
+  if (!file) return item;
+  item.dataset.file = file.path;
+  const link = el('span', 'path-link', file.path);
+  link.title = file.revert?.outcome === 'refused' ? `Show what changed in ${file.path} since the subagent's change` : `Show the change to ${file.path}`;
+  link.addEventListener('click', (ev) => {
+    ev.stopPropagation();
+    if (task.agentId) actions.openChange(task.agentId, file.path);
+  });
+  const counts = el('span', 'change-counts', file.action === 'created' ? `+${file.added}` : file.action === 'deleted' ? `−${file.removed}` : `+${file.added} −${file.removed}`);
+  item.append(codicon(ACTION_ICON[file.action], `row-icon change-${file.action}`), link, counts);
+  if (file.revert) {
+    const word = REVERT_WORD[file.revert.outcome];
+    const state = el('span', `row-state ${word.tone}`, word.text);
+    state.title = file.revert.reason ?? word.text;
+    item.dataset.revert = file.revert.outcome;
+    item.append(state);
+  }
   return item;
 }
 
-function commandRow(command: string, exitCode: number | null): VscodeTreeItem {
-  const item = leaf('change-command');
-  const text = el('span', 'change-command-text', command);
-  text.title = command;
+export function changeCommandRow(key: string, task: TaskNode, index: number): HTMLDivElement {
+  const run = task.changes?.commands[index];
+  const item = leaf(key, 'change-command');
+  if (!run) return item;
+  const text = el('span', 'change-command-text', run.command);
+  text.title = run.command;
+  const exitCode = run.exit_code;
   const code = el('span', `row-state ${exitCode === 0 ? 'tone-muted' : 'tone-error'}`, exitCode === null ? 'stopped' : `exit ${exitCode}`);
-  code.slot = 'decoration';
   item.append(codicon('terminal', 'row-icon'), text, code);
   return item;
 }
 
-function noteRow(text: string, why: string): VscodeTreeItem {
-  const item = leaf('change-note');
-  item.title = why;
-  item.append(codicon('info', 'row-icon tone-muted'), el('span', 'tone-muted', text));
+export function changeNoteRow(key: string): HTMLDivElement {
+  const item = leaf(key, 'change-note');
+  item.title = 'The files a command changed in the workspace are listed and reverted; what else it did (ignored files, other folders, services) is not.';
+  item.append(codicon('info', 'row-icon tone-muted'), el('span', 'tone-muted', 'Only files in the workspace are reverted'));
   return item;
 }

@@ -2,9 +2,9 @@
  * "Context compacted: N → M tokens" — shown where the agent's context was compacted: a line in the
  * conversation for the main agent, a leaf row among a subagent's calls in its task node.
  */
-import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import type { CompactionNode } from '../src/view-model/session-view';
 import { codicon, el } from './dom';
+import { treeRow } from './tree-rows';
 
 const n = (value: number): string => value.toLocaleString('en-US');
 
@@ -31,11 +31,9 @@ export function compactionBlock(node: CompactionNode): HTMLElement {
 }
 
 /** A subagent's compaction, as a leaf row among its calls. */
-export function compactionRow(node: CompactionNode): VscodeTreeItem {
+export function compactionRow(node: CompactionNode): HTMLDivElement {
   const { label, detail } = compactionText(node);
-  const item = document.createElement('vscode-tree-item');
-  item.dataset.id = node.id;
-  item.className = 'compaction-row';
+  const item = treeRow(node.id, 'compaction-row');
   item.title = detail;
   item.append(codicon('fold', 'row-icon tone-muted'), el('span', 'compaction-label', label));
   return item;

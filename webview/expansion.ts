@@ -1,9 +1,14 @@
 /**
  * Expand/collapse policy and memory. A task is open while it runs and closes when it ends,
- * unless the user toggled it: user choices win, are saved with `setState` and survive a
- * reload (the host re-sends a snapshot; the rows re-open from the saved choices).
+ * unless the user toggled it (or was reading inside it when it ended: renderer.ts): user choices win,
+ * are saved with `setState` and survive a reload (the host re-sends a snapshot; the rows re-open from
+ * the saved choices) and a switch to another session and back (node ids never repeat across sessions,
+ * so the choices of sessions not shown are kept too, the newest OTHER_CHOICES of them).
  */
 import { loadState, saveState, type PersistedState } from './vscode-api';
+
+/** Choices kept for nodes the open session does not have (other sessions'). */
+const OTHER_CHOICES = 500;
 
 export class Expansion {
   private readonly state: PersistedState;
@@ -23,14 +28,18 @@ export class Expansion {
   }
 
   setChoice(id: string, open: boolean): void {
+    // Newest last (retain drops the oldest of other sessions' choices first).
+    Reflect.deleteProperty(this.state.expanded, id);
     this.state.expanded[id] = open;
     this.save();
   }
 
-  /** Forgets choices for nodes a new snapshot no longer has (keeps the saved state small). */
+  /** Keeps the choices of a new snapshot's nodes, and the newest OTHER_CHOICES others (keeps the saved state small). */
   retain(keep: (id: string) => boolean): void {
     const entries = Object.entries(this.state.expanded);
-    const kept = entries.filter(([id]) => keep(id));
+    const others = entries.filter(([id]) => !keep(id));
+    const dropped = new Set(others.slice(0, Math.max(0, others.length - OTHER_CHOICES)).map(([id]) => id));
+    const kept = entries.filter(([id]) => !dropped.has(id));
     if (kept.length === entries.length) return;
     this.state.expanded = Object.fromEntries(kept);
     this.save();

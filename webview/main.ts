@@ -1,10 +1,8 @@
 /**
  * Webview entry of the Delegate panel. Builds the layout (scrolling conversation + prompt box),
- * posts `ready`, takes the host's `snapshot`, then folds `events` batches into its state copy
- * and re-renders the touched nodes once per animation frame.
+ * posts `ready`, takes the host's `snapshot` (an object, or its JSON: one string costs almost nothing to
+ * post), then folds `events` batches into its state copy and re-renders the touched rows once per frame.
  */
-import '@vscode-elements/elements/dist/vscode-tree/index.js';
-import '@vscode-elements/elements/dist/vscode-tree-item/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { HostToWebview } from '../src/protocol';
@@ -23,12 +21,12 @@ import { installLinkClicks } from './link-clicks';
 import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
 import { ConversationRenderer, emptyHint } from './renderer';
+import { StickyHeader } from './sticky-header';
+import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
-import { patchVscodeTree } from './tree-patches';
 import { post } from './vscode-api';
 
-patchVscodeTree();
 installStyles();
 installSessionStyles();
 installDiffStyles();
@@ -45,21 +43,28 @@ const log = el('main', 'log');
 const conversation = el('div', 'conversation');
 const hint = emptyHint();
 log.append(hint, conversation);
+const logWrap = el('div', 'log-wrap');
+// The list and what floats over it (the pinned task header, Jump to latest); the find bar sits above.
+const logArea = el('div', 'log-area');
+logArea.append(log);
+logWrap.append(logArea);
 
-const renderer = new ConversationRenderer(
-  conversation,
-  expansion,
-  {
-    openFile: (path) => post({ type: 'open_file', path }),
-    openDiff: (agentId, toolUseId) => post({ type: 'open_diff', agentId, toolUseId }),
-    stopAgent: (agentId) => post({ type: 'stop_agent', agentId }),
-    review: (agentId, action) => post({ type: 'review', agentId, action }),
-    openChange: (agentId, path) => post({ type: 'open_change', agentId, path }),
-    revertAgent: (agentId) => post({ type: 'revert_agent', agentId }),
-    retryTask: (agentId, edit) => post({ type: 'retry_task', agentId, edit }),
-  },
-  () => schedule(),
-);
+const actions = {
+  openFile: (path: string) => post({ type: 'open_file', path }),
+  openDiff: (agentId: string, toolUseId: string) => post({ type: 'open_diff', agentId, toolUseId }),
+  stopAgent: (agentId: string) => post({ type: 'stop_agent', agentId }),
+  review: (agentId: string, action: 'accept' | 'edit' | 'rerun') => post({ type: 'review', agentId, action }),
+  openChange: (agentId: string, path: string) => post({ type: 'open_change', agentId, path }),
+  revertAgent: (agentId: string) => post({ type: 'revert_agent', agentId }),
+  retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
+  needDetail: (id: string) => post({ type: 'node_detail', id }),
+  openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
+};
+const renderer = new ConversationRenderer(log, conversation, expansion, actions);
+const sticky = new StickyHeader(renderer, actions);
+renderer.onRender = () => sticky.update();
+const findBar = new FindBar(renderer);
+findBar.install(document);
 
 let state: SessionViewState = createSessionView();
 let hostRunning = false;
@@ -94,7 +99,7 @@ const history = new HistoryView({
 function showConversation(): void {
   history.hide();
   app.classList.remove('showing-history');
-  log.hidden = false;
+  logWrap.hidden = false;
   composer.element.hidden = false;
 }
 
@@ -104,26 +109,13 @@ const changesBar = new ChangesBar({
 });
 
 const app = el('div', 'app');
-app.append(history.element, log, changesBar.element, composer.element);
+logWrap.prepend(findBar.element);
+logArea.append(sticky.element, sticky.jump);
+app.append(history.element, logWrap, changesBar.element, composer.element);
 document.body.append(app);
-
-function nearBottom(): boolean {
-  return log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-}
-
-// Follow the conversation while the user is at the bottom. Rows lay out after the flush (lit
-// renders their shadow trees in a microtask), so the scroll happens when the content resizes,
-// shortly after a flush — a user expanding a row is not scrolled away from it.
-let stick = true;
-let stickUntil = 0;
-log.addEventListener('scroll', () => (stick = nearBottom()), { passive: true });
-new ResizeObserver(() => {
-  if (stick && performance.now() < stickUntil) log.scrollTop = log.scrollHeight;
-}).observe(conversation);
 
 function flush(): void {
   frame = 0;
-  if (stick) stickUntil = performance.now() + 250;
   const changed = needsReset || pending.size > 0;
   if (needsReset) {
     needsReset = false;
@@ -152,8 +144,7 @@ function revealPending(): void {
   revealAgent = undefined;
   if (!task) return;
   showConversation();
-  // The user went to this row on purpose: don't follow the conversation's end away from it.
-  stick = false;
+  // The user went to this row on purpose: reveal stops following the conversation's end.
   renderer.reveal(task.id);
 }
 
@@ -167,14 +158,21 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'snapshot':
       // A new or opened session, or a run the palette started: the conversation, not a stale History list.
       showConversation();
-      state = msg.state;
-      expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in msg.state.nodes);
+      state = msg.json !== undefined ? (JSON.parse(msg.json) as SessionViewState) : msg.state;
+      expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in state.nodes);
       hostRunning = msg.running;
       pending = new Set();
       needsReset = true;
       break;
     case 'events':
       applyEvents(state, msg.events, pending);
+      break;
+    case 'node_detail':
+      // The input and output a slim snapshot left out, for a row being opened.
+      if (state.nodes[msg.node.id]?.kind === 'tool') {
+        state.nodes[msg.node.id] = msg.node;
+        pending.add(msg.node.id);
+      }
       break;
     case 'status':
       // A run started (Ask from the palette or the chat view): show it, even over the History list.
@@ -188,7 +186,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       revealAgent = msg.agentId;
       break;
     case 'history':
-      log.hidden = true;
+      logWrap.hidden = true;
       composer.element.hidden = true;
       app.classList.add('showing-history');
       history.show(msg.sessions, msg.currentId);
@@ -200,7 +198,10 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
 });
 
 // Running tasks' elapsed time ticks even while no event arrives (a subagent waiting on a slow model).
-setInterval(() => renderer.tick(Date.now()), 1000);
+setInterval(() => {
+  renderer.tick(Date.now());
+  sticky.tick(Date.now());
+}, 1000);
 
 schedule();
 composer.focus();

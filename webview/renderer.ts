@@ -1,295 +1,447 @@
 /**
- * Renders a SessionViewState into the conversation element, incrementally: new conversation
- * items are appended, and only the nodes named in the touched set are updated in place.
- * Consecutive tool calls / tasks of the conversation share one `<vscode-tree>`.
+ * Renders a SessionViewState as one virtualized list of rows with tree semantics (flat-rows.ts): only
+ * the rows in view, plus an overscan, exist in the DOM, whatever the session's size. @tanstack/virtual-core
+ * places them (measured heights, keyed by row key so a row keeps its size when rows are added above it).
  *
- * Expansion: a MutationObserver on the `open` attribute tells user toggles (which are saved)
- * apart from the renderer's own changes (recorded before they are made).
+ *   .log (scrolls) ─ .conversation[role=tree] (as tall as the whole list)
+ *                       └ .tree-row[role=treeitem] × the rows in view, absolutely placed
+ *
+ * While the user is at the end (following), the newest row stays in view. Expansion: the user's choices
+ * (click, keyboard) are saved (expansion.ts) and win over the defaults (a task is open while it runs).
  */
-import type { VscodeTree } from '@vscode-elements/elements/dist/vscode-tree/vscode-tree.js';
-import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
-import type { SessionViewState, TaskNode, ViewNode } from '../src/view-model/session-view';
-import { el } from './dom';
+import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, measureElement, type VirtualItem } from '@tanstack/virtual-core';
+import { filteredRows, flattenRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
+import { isErrorNode, nodeMatches, nodesInOrder, type RowFilter } from '../src/view-model/row-filter';
+import type { SessionViewState, TextNode } from '../src/view-model/session-view';
+import { el, setAttr } from './dom';
 import type { Expansion } from './expansion';
-import { compactionBlock, compactionRow } from './compaction-view';
-import { noticeBlock, TextBlock, userBlock } from './message-view';
-import type { ChangesRow } from './changes-row';
-import { TaskRow } from './task-row';
-import { endedEarly } from './task-outcome';
-import { thinkingRow } from './thinking-row';
-import { ToolRow, TextRow, type RowActions } from './tree-rows';
+import { TextBlock } from './message-view';
+import type { DetailActions } from './row-detail';
+import { createRowView, type RowView } from './row-views';
+import { TreeKeys } from './tree-keys';
 
-type Row = TaskRow | ToolRow | TextRow | ChangesRow;
+interface Mounted {
+  view: RowView;
+  row: FlatRow;
+}
 
+const ESTIMATE: Partial<Record<FlatRow['kind'], number>> = { task: 44, user: 56, text: 60, notice: 30, 'compaction-block': 30, detail: 160 };
 /**
- * Row building is time-boxed per frame. A vscode-tree-item costs ~0.2-1 ms to create, connect,
- * render (lit, in a microtask after our code) and lay out, so a large batch, snapshot or "show
- * earlier calls" is spread over frames in chunks instead of freezing the panel. The budget
- * covers our synchronous part only; lit's render and layout roughly double it.
+ * One-line rows are exactly ROW_HEIGHT px (styles.ts fixes it): never measured, so a frame that mounts a burst
+ * of new calls forces no layout of its own (measuring was a third of the frame's script time).
  */
-const FRAME_BUDGET_MS = 6;
-/** "Show earlier calls" is a bulk load the user asked for: a larger box, fewer frames. */
-const BULK_FRAME_BUDGET_MS = 14;
-const ROW_CHUNK = 16;
+const ROW_HEIGHT = 22;
+const FIXED: ReadonlySet<FlatRow['kind']> = new Set(['tool', 'prompt', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
+/** Rows built beyond the viewport on each side (cheap: ~22 px each). */
+const OVERSCAN = 12;
+/** Within this many pixels of the end the panel follows new rows. */
+const FOLLOW_SLACK = 40;
+const NONE: ReadonlySet<string> = new Set();
 
 export class ConversationRenderer {
   private state: SessionViewState | null = null;
-  private readonly rows = new Map<string, Row>();
+  private rows: FlatRow[] = [];
+  private indexed: Map<string, number> | null = null;
+  /** Nodes changed by the events of this frame, and the frame's time (renderPass updates their rows in view). */
+  private touched: ReadonlySet<string> = NONE;
+  private now = Date.now();
+  private readonly mounted = new Map<string, Mounted>();
   private readonly texts = new Map<string, TextBlock>();
-  private readonly notices = new Map<string, HTMLElement>();
-  /** Programmatic open state per row id, to tell user toggles apart. */
-  private readonly setOpen = new Map<string, boolean>();
-  private readonly running = new Set<TaskRow>();
-  /** Task rows with rows still to build (budget ran out, or revealing earlier calls). */
-  private deferred = new Set<TaskRow>();
-  private frameStart = 0;
-  private granted = 0;
-  private renderedItems = 0;
-  private currentTree: VscodeTree | null = null;
-  private readonly observer: MutationObserver;
+  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private readonly keys: TreeKeys;
+  private rendering = false;
+  private again = false;
+  private userScrollAt = 0;
+  private filter: RowFilter | null = null;
+  private reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
+  private revealedKey: string | null = null;
+  /** The user is at the end: new rows scroll into view. */
+  following = true;
+  /** Called after each render (the pinned task header, the jump button). */
+  onRender: () => void = () => undefined;
 
   constructor(
-    private readonly root: HTMLElement,
+    readonly scroller: HTMLElement,
+    readonly root: HTMLElement,
     private readonly expansion: Expansion,
-    private readonly actions: RowActions,
-    /** Called when deferred rows need another frame. */
-    private readonly requestFrame: () => void,
+    private readonly actions: DetailActions,
   ) {
-    this.observer = new MutationObserver((records) => this.onOpenMutations(records));
-    this.observer.observe(root, { subtree: true, attributes: true, attributeFilter: ['open'] });
+    root.setAttribute('role', 'tree');
+    root.tabIndex = -1;
+    root.setAttribute('aria-label', 'Conversation');
+    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+      count: 0,
+      getScrollElement: () => scroller,
+      estimateSize: (i) => ESTIMATE[this.rows[i]?.kind ?? 'tool'] ?? ROW_HEIGHT,
+      getItemKey: (i) => this.rows[i]?.key ?? i,
+      overscan: OVERSCAN,
+      paddingStart: 6,
+      paddingEnd: 10,
+      scrollToFn: elementScroll,
+      observeElementRect,
+      // The offset callback is kept: a follow writes scrollTop and reports it at once, so the rows for the
+      // new position render in the same frame (not on the scroll event, a frame later).
+      observeElementOffset: (instance, cb) => {
+        this.reportOffset = cb;
+        return observeElementOffset(instance, cb);
+      },
+      measureElement,
+      onChange: () => this.render(),
+    });
+    this.virtualizer._didMount();
+    this.keys = new TreeKeys(this, root);
+    // Following stops only when the user scrolls away (rows growing under a programmatic scroll do not count).
+    for (const type of ['wheel', 'pointerdown', 'touchstart', 'keydown']) {
+      scroller.addEventListener(type, () => (this.userScrollAt = performance.now()), { passive: true, capture: true });
+    }
+    scroller.addEventListener('scroll', () => {
+      const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < FOLLOW_SLACK;
+      if (atEnd) this.following = true;
+      else if (performance.now() - this.userScrollAt < 1000) this.following = false;
+    }, { passive: true });
+    root.addEventListener('click', (ev) => this.onClick(ev));
   }
 
   /** Full render (snapshot). */
   reset(state: SessionViewState): void {
-    // Toggles the observer has not delivered yet still count as the user's choices.
-    this.onOpenMutations(this.observer.takeRecords());
     this.state = state;
-    this.rows.clear();
+    for (const { view } of this.mounted.values()) view.element.remove();
+    this.mounted.clear();
     this.texts.clear();
-    this.notices.clear();
-    this.setOpen.clear();
-    this.running.clear();
-    this.deferred.clear();
-    this.startFrame();
-    this.renderedItems = 0;
-    this.currentTree = null;
-    this.root.replaceChildren();
-    this.appendNewItems();
+    this.relayout();
   }
 
   /** Incremental render after events were applied to the same state object. */
   update(state: SessionViewState, touched: Iterable<string>): void {
-    if (this.state !== state) {
-      this.reset(state);
-      return;
-    }
-    this.startFrame();
-    const again = this.deferred;
-    this.deferred = new Set();
-    for (const row of again) row.sync();
-    const created = this.appendNewItems();
+    if (this.state !== state) return this.reset(state);
     const now = Date.now();
+    const touchedSet = touched instanceof Set ? (touched as Set<string>) : new Set(touched);
+    this.keepReadTasksOpen(state, touchedSet);
+    this.rows = this.flatten(state);
+    this.reindex();
+    // The rows in view update as they are placed (renderPass): O(rows in view), not O(rows).
+    this.touched = touchedSet;
+    this.now = now;
+    this.render();
+    this.touched = NONE;
+  }
+
+  /**
+   * A task that ends while the user reads inside it (scrolled away from the end, its rows in view) stays open:
+   * its default turns to closed when it completes, so the user's reading becomes a choice to keep it open.
+   */
+  private keepReadTasksOpen(state: SessionViewState, touched: Set<string>): void {
+    if (this.following) return;
     for (const id of touched) {
-      if (created.has(id)) continue;
       const node = state.nodes[id];
-      if (node) this.updateNode(node, now);
+      if (node?.kind !== 'task' || taskOpenByDefault(node) || this.expansion.hasChoice(id)) continue;
+      if (!this.rowAt(id)?.expanded) continue;
+      const inView = [...this.mounted.values()].some(({ row }) => row.key === id || this.isInside(row, id));
+      if (inView) this.expansion.setChoice(id, true);
     }
   }
 
-  /** Refreshes the elapsed time of running tasks (called once a second). */
-  /** Opens a task row and the task rows around it, scrolls it into view and marks it for a moment. */
-  reveal(nodeId: string): boolean {
+  /** Whether `row` is under the row `ancestor` (walking its parents). */
+  private isInside(row: FlatRow, ancestor: string): boolean {
+    for (let key = row.parent, guard = 0; key !== null && guard < 64; guard++) {
+      if (key === ancestor) return true;
+      key = this.rowAt(key)?.parent ?? null;
+    }
+    return false;
+  }
+
+  /** Refreshes the elapsed time of running tasks in view (called once a second). */
+  tick(now: number): void {
+    for (const { view } of this.mounted.values()) view.tick?.(now);
+  }
+
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  rowAtIndex(i: number): FlatRow | undefined {
+    return this.rows[i];
+  }
+
+  indexOf(key: string): number {
+    return this.index.get(key) ?? -1;
+  }
+
+  rowAt(key: string): FlatRow | undefined {
+    const i = this.index.get(key);
+    return i === undefined ? undefined : this.rows[i];
+  }
+
+  get viewState(): SessionViewState | null {
+    return this.state;
+  }
+
+  /** The element of a row in view. */
+  elementOf(key: string): HTMLElement | undefined {
+    return this.mounted.get(key)?.view.element;
+  }
+
+  /** The rows in the DOM now. */
+  mountedRows(): FlatRow[] {
+    return [...this.mounted.values()].map((m) => m.row).sort((a, b) => this.indexOf(a.key) - this.indexOf(b.key));
+  }
+
+  /** The virtual items in view (their offsets), for the pinned header. */
+  visibleItems(): VirtualItem[] {
+    return this.virtualizer.getVirtualItems();
+  }
+
+  /** Where the list is scrolled to, as the virtualizer last read it (no layout). */
+  get scrollOffset(): number {
+    return this.virtualizer.scrollOffset ?? 0;
+  }
+
+  startAt(i: number): number | undefined {
+    return this.virtualizer.measurementsCache[i]?.start;
+  }
+
+  startOf(key: string): number | undefined {
+    const i = this.index.get(key);
+    return i === undefined ? undefined : this.virtualizer.measurementsCache[i]?.start;
+  }
+
+  /** Opens or closes a row as the user asked (saved), and redraws. */
+  setOpen(key: string, open: boolean): void {
+    const row = this.rowAt(key);
+    if (!row?.expandable || row.expanded === open) return;
+    this.expansion.setChoice(key, open);
+    this.relayout();
+  }
+
+  toggle(key: string): void {
+    const row = this.rowAt(key);
+    if (row) this.setOpen(key, !row.expanded);
+  }
+
+  /** Enter on a row: its own action (Open diff), else it toggles. */
+  enter(key: string): void {
+    if (this.mounted.get(key)?.view.enter?.()) return;
+    this.toggle(key);
+  }
+
+  /** Brings row `i` into view (and renders it). */
+  scrollToIndex(i: number, align: 'auto' | 'center' | 'start' | 'end' = 'auto'): void {
+    this.following = false;
+    this.virtualizer.scrollToIndex(i, { align });
+    this.render();
+  }
+
+  /** Back to the newest row, following again. */
+  jumpToLatest(): void {
+    this.following = true;
+    this.scrollToEnd();
+  }
+
+  /** Opens the task rows around a row (and a task row itself), scrolls it into view and marks it for a moment; `focus` moves focus to it. */
+  reveal(nodeId: string, focus = false): boolean {
     const state = this.state;
     if (!state) return false;
-    const chain: string[] = [];
-    for (let node = state.nodes[nodeId]; node?.kind === 'task'; ) {
-      chain.unshift(node.id);
-      const parentAgent = node.parentAgentId;
-      node = Object.values(state.nodes).find((n) => n.kind === 'task' && n.agentId === parentAgent);
+    const target = state.nodes[nodeId];
+    if (target?.kind === 'task') this.expansion.setChoice(nodeId, true);
+    const owner = target && 'agentId' in target && target.kind !== 'task' ? target.agentId : target?.kind === 'task' ? target.parentAgentId : null;
+    for (let taskId = owner ? state.agents[owner]?.taskId : null, guard = 0; taskId && guard < 64; guard++) {
+      this.expansion.setChoice(taskId, true);
+      const task = state.nodes[taskId];
+      taskId = task?.kind === 'task' ? state.agents[task.parentAgentId]?.taskId : null;
     }
-    // Outermost first: opening a row builds the rows inside it. The user's choice, as if clicked (kept).
-    for (const id of chain) {
-      const row = this.rows.get(id);
-      if (!row) continue;
-      this.expansion.setChoice(id, true);
-      this.applyOpen(id, row.item, true, () => row.materialize());
-    }
-    const item = this.rows.get(nodeId)?.item;
-    if (!item) return false;
-    item.scrollIntoView({ block: 'center' });
-    item.classList.add('revealed');
-    setTimeout(() => item.classList.remove('revealed'), 2500);
+    this.relayout();
+    const i = this.indexOf(nodeId);
+    if (i < 0) return false;
+    this.revealedKey = nodeId;
+    setTimeout(() => {
+      if (this.revealedKey === nodeId) this.revealedKey = null;
+      this.elementOf(nodeId)?.classList.remove('revealed');
+    }, 2500);
+    this.scrollToIndex(i, 'center');
+    if (focus) this.keys.focusIndex(i);
     return true;
   }
 
-  tick(now: number): void {
-    for (const row of this.running) row.updateMeta(now);
+  readonly isOpen = (key: string, byDefault: boolean): boolean => {
+    const node = this.state?.nodes[key];
+    return this.expansion.isOpen(key, node?.kind === 'task' ? taskOpenByDefault(node) : byDefault);
+  };
+
+  /** The rows again (open state changed), then a render. */
+  relayout(): void {
+    this.rows = this.state ? this.flatten(this.state) : [];
+    this.reindex();
+    this.now = Date.now();
+    this.render();
   }
 
-  get itemCount(): number {
-    return this.renderedItems;
+  private flatten(state: SessionViewState): FlatRow[] {
+    const filter = this.filter;
+    return filter ? filteredRows(state, (node) => nodeMatches(node, filter), this.isOpen) : flattenRows(state, this.isOpen);
   }
 
-  private updateNode(node: ViewNode, now: number): void {
-    if (node.kind === 'text') {
-      this.texts.get(node.id)?.update(node);
-      return;
-    }
-    if (node.kind === 'notice') {
-      // A notice that changes in place ("waiting for the API: 20 s", then "answered after 30 s").
-      const old = this.notices.get(node.id);
-      if (old) {
-        const fresh = noticeBlock(node);
-        old.replaceWith(fresh);
-        this.notices.set(node.id, fresh);
-      }
-      return;
-    }
-    const row = this.rows.get(node.id);
-    if (!row) return;
-    if (node.kind === 'task' && row instanceof TaskRow) {
-      row.update(node, now);
-      if (row.running) this.running.add(row);
-      else this.running.delete(row);
-      this.applyOpen(node.id, row.item, openByDefault(node), () => row.materialize());
-    } else if (node.kind === 'tool' && row instanceof ToolRow) {
-      row.update(node);
-    }
-  }
-
-  private appendNewItems(): Set<string> {
-    const created = new Set<string>();
+  /** Shows only what matches (null: everything again); returns how many calls and tasks match. */
+  setFilter(filter: RowFilter | null): number {
+    this.filter = filter;
+    this.following = filter === null && this.following;
+    this.relayout();
+    if (filter) this.virtualizer.scrollToOffset(0);
     const state = this.state;
-    if (!state) return created;
-    const fragment = document.createDocumentFragment();
-    let treeFragment: DocumentFragment | null = null;
-    const flushTree = (): void => {
-      if (treeFragment && this.currentTree) this.currentTree.append(treeFragment);
-      treeFragment = null;
-    };
-    for (; this.renderedItems < state.items.length; this.renderedItems++) {
-      const id = state.items[this.renderedItems];
-      const node = id === undefined ? undefined : state.nodes[id];
-      if (!node || id === undefined) continue;
-      created.add(id);
-      if (node.kind === 'task' || node.kind === 'tool' || node.kind === 'thinking') {
-        if (!this.currentTree) {
-          this.currentTree = document.createElement('vscode-tree');
-          this.currentTree.className = 'activity';
-          this.currentTree.indentGuides = 'always';
-          fragment.append(this.currentTree);
+    if (!filter || !state) return 0;
+    return this.rows.filter((r) => {
+      const node = state.nodes[r.nodeId];
+      return r.kind !== 'detail' && node !== undefined && nodeMatches(node, filter);
+    }).length;
+  }
+
+  /** Focuses the first row matching the filter (Enter in the find box). */
+  focusFirstMatch(): void {
+    const filter = this.filter;
+    const state = this.state;
+    if (!filter || !state) return;
+    const after = this.keys.focused === null ? -1 : this.indexOf(this.keys.focused);
+    const n = this.rows.length;
+    for (let k = 1; k <= n; k++) {
+      const i = (after + k) % n;
+      const row = this.rows[i] as FlatRow;
+      const node = state.nodes[row.nodeId];
+      if (row.kind !== 'detail' && node && nodeMatches(node, filter)) return this.keys.focusIndex(i);
+    }
+  }
+
+  /** Moves to the next failed call or task after the focused row (wrapping), opening the tasks around it. */
+  nextError(): boolean {
+    const state = this.state;
+    if (!state) return false;
+    const order = nodesInOrder(state);
+    const from = this.keys.focused === null ? -1 : order.indexOf(this.rowAt(this.keys.focused)?.nodeId ?? '');
+    for (let k = 1; k <= order.length; k++) {
+      const id = order[(from + k + order.length) % order.length] as string;
+      if (isErrorNode(state.nodes[id]) && this.reveal(id, true)) return true;
+    }
+    return false;
+  }
+
+  /** The key → index map is built when first asked for after the rows changed (most frames never ask). */
+  private reindex(): void {
+    this.indexed = null;
+  }
+
+  private get index(): Map<string, number> {
+    if (this.indexed) return this.indexed;
+    const index = new Map<string, number>();
+    for (let i = 0; i < this.rows.length; i++) index.set((this.rows[i] as FlatRow).key, i);
+    return (this.indexed = index);
+  }
+
+  private textBlock = (node: TextNode): TextBlock => {
+    let block = this.texts.get(node.id);
+    if (!block) {
+      block = new TextBlock(node);
+      this.texts.set(node.id, block);
+    }
+    return block;
+  };
+
+  /** To the end of the list now (the sizer has its height), and the virtualizer told at once. */
+  private scrollToEnd(): void {
+    const end = Math.max(0, this.scroller.scrollHeight - this.scroller.clientHeight);
+    if (Math.abs(this.scroller.scrollTop - end) <= 1) return;
+    this.scroller.scrollTop = end;
+    this.reportOffset?.(this.scroller.scrollTop, false);
+  }
+
+  /** Mounts the rows in view, drops the others, places them; re-entered by the virtualizer's onChange. */
+  render(): void {
+    if (!this.state) return;
+    if (this.rendering) {
+      // Measuring the rows just mounted moved the ones after them: once more when this pass ends.
+      this.again = true;
+      return;
+    }
+    this.rendering = true;
+    try {
+      for (let pass = 0; pass < 4; pass++) {
+        this.again = false;
+        this.renderPass();
+        if (!this.again) break;
+      }
+    } finally {
+      this.rendering = false;
+    }
+    this.keys.afterRender();
+    this.onRender();
+  }
+
+  private renderPass(): void {
+    const state = this.state;
+    if (!state) return;
+    {
+      const v = this.virtualizer;
+      v.setOptions({ ...v.options, count: this.rows.length });
+      v._willUpdate();
+      const height = `${v.getTotalSize()}px`;
+      if (this.root.style.height !== height) this.root.style.height = height;
+      if (this.following) this.scrollToEnd();
+      const items = v.getVirtualItems();
+      const keep = new Set<string>();
+      const fresh: HTMLElement[] = [];
+      const focusKey = this.keys.focusKey(items.map((it) => this.rows[it.index]?.key ?? ''));
+      for (const item of items) {
+        const row = this.rows[item.index];
+        if (!row) continue;
+        keep.add(row.key);
+        let mounted = this.mounted.get(row.key);
+        if (!mounted) {
+          mounted = { view: createRowView(row, state, { actions: this.actions, textBlock: this.textBlock }), row };
+          this.mounted.set(row.key, mounted);
+          this.root.append(mounted.view.element);
+          if (!FIXED.has(row.kind)) fresh.push(mounted.view.element);
         }
-        const item = this.createChild(id);
-        if (item) (treeFragment ??= document.createDocumentFragment()).append(item);
-        continue;
+        const old = mounted.row;
+        mounted.row = row;
+        if (old !== row && (old.expanded !== row.expanded || old.setSize !== row.setSize || this.touched.has(row.nodeId))) mounted.view.update(state, row, this.now);
+        this.place(mounted.view.element, row, item, row.key === focusKey);
       }
-      flushTree();
-      this.currentTree = null;
-      if (node.kind === 'user') fragment.append(userBlock(node));
-      else if (node.kind === 'notice') {
-        const block = noticeBlock(node);
-        this.notices.set(id, block);
-        fragment.append(block);
+      for (const [key, mounted] of this.mounted) {
+        if (keep.has(key)) continue;
+        // The focused row scrolled out: keep focus in the list (on the container) rather than losing it to the body.
+        if (mounted.view.element.contains(document.activeElement)) this.root.focus({ preventScroll: true });
+        mounted.view.element.remove();
+        this.mounted.delete(key);
       }
-      else if (node.kind === 'compaction') fragment.append(compactionBlock(node));
-      else {
-        const block = new TextBlock(node);
-        this.texts.set(id, block);
-        fragment.append(block.element);
-      }
-    }
-    flushTree();
-    if (fragment.childNodes.length > 0) this.root.append(fragment);
-    return created;
-  }
-
-  /** Creates the row of a task or tool node (and registers it). */
-  createChild(id: string): VscodeTreeItem | null {
-    const node = this.state?.nodes[id];
-    if (!node) return null;
-    if (node.kind === 'tool') {
-      const row = new ToolRow(node, this.actions);
-      this.rows.set(id, row);
-      this.applyOpen(id, row.item, false, () => row.materialize());
-      return row.item;
-    }
-    if (node.kind === 'compaction') return compactionRow(node);
-    if (node.kind === 'thinking') {
-      const row = thinkingRow(node);
-      this.registerTextRow(row);
-      return row.item;
-    }
-    if (node.kind === 'task') {
-      const row = new TaskRow(node, {
-        stopAgent: (agentId) => this.actions.stopAgent(agentId),
-        review: (agentId, action) => this.actions.review(agentId, action),
-        retryTask: (agentId, edit) => this.actions.retryTask(agentId, edit),
-        createChild: (childId) => this.createChild(childId),
-        registerTextRow: (textRow) => this.registerTextRow(textRow),
-        changeActions: this.actions,
-        takeBudget: (wanted, bulk) => this.takeBudget(wanted, bulk),
-        defer: (deferredRow) => {
-          this.deferred.add(deferredRow);
-          this.requestFrame();
-        },
-      });
-      this.rows.set(id, row);
-      if (row.running) this.running.add(row);
-      this.applyOpen(id, row.item, openByDefault(node), () => row.materialize());
-      return row.item;
-    }
-    return null;
-  }
-
-  private startFrame(): void {
-    this.frameStart = performance.now();
-    this.granted = 0;
-  }
-
-  /** Up to ROW_CHUNK rows while the frame's time box lasts (always one chunk per frame: progress). */
-  private takeBudget(wanted: number, bulk = false): number {
-    const box = bulk ? BULK_FRAME_BUDGET_MS : FRAME_BUDGET_MS;
-    if (this.granted > 0 && performance.now() - this.frameStart > box) return 0;
-    const n = Math.min(wanted, ROW_CHUNK);
-    this.granted += n;
-    return n;
-  }
-
-  private registerTextRow(row: TextRow | ChangesRow): void {
-    this.rows.set(row.id, row);
-    this.applyOpen(row.id, row.item, false, () => row.materialize());
-  }
-
-  /** Opens/closes a row per user choice or default; builds its children before opening. */
-  private applyOpen(id: string, item: VscodeTreeItem, byDefault: boolean, materialize: () => void): void {
-    const open = this.expansion.isOpen(id, byDefault);
-    if (open) materialize();
-    if (this.setOpen.get(id) === open && item.open === open) return;
-    this.setOpen.set(id, open);
-    item.open = open;
-  }
-
-  private onOpenMutations(records: MutationRecord[]): void {
-    for (const record of records) {
-      const item = record.target as VscodeTreeItem;
-      const id = item.dataset.id;
-      if (id === undefined) continue;
-      const open = item.hasAttribute('open');
-      if (this.setOpen.get(id) === open) continue;
-      // A user toggle (click, keyboard).
-      this.setOpen.set(id, open);
-      this.expansion.setChoice(id, open);
-      if (open) {
-        const row = this.rows.get(id);
-        row?.materialize();
-      }
+      for (const element of fresh) v.measureElement(element);
     }
   }
-}
 
-/** A task is open while it runs, and stays open when it ended early (failed, stopped, at a limit). */
-function openByDefault(node: TaskNode): boolean {
-  return node.status === 'running' || endedEarly(node);
+  private place(element: HTMLElement, row: FlatRow, item: VirtualItem, focusable: boolean): void {
+    setAttr(element, 'data-index', String(item.index));
+    const transform = `translateY(${item.start}px)`;
+    if (element.style.transform !== transform) element.style.transform = transform;
+    setAttr(element, 'role', 'treeitem');
+    setAttr(element, 'aria-level', String(row.level));
+    setAttr(element, 'aria-setsize', String(row.setSize));
+    setAttr(element, 'aria-posinset', String(row.posInSet));
+    setAttr(element, 'aria-expanded', row.expandable ? String(row.expanded) : null);
+    setAttr(element, 'data-parent', row.parent);
+    setAttr(element, 'tabindex', focusable ? '0' : '-1');
+    const level = String(row.level);
+    if (element.style.getPropertyValue('--level') !== level) element.style.setProperty('--level', level);
+    element.classList.toggle('revealed', row.key === this.revealedKey);
+  }
+
+  /** A click on a row toggles it (buttons, links and details stop their clicks before this). */
+  private onClick(ev: MouseEvent): void {
+    const target = ev.target as HTMLElement;
+    const rowEl = target.closest<HTMLElement>('.tree-row');
+    const key = rowEl?.dataset.id;
+    if (!rowEl || key === undefined) return;
+    if (target.closest('button, a, input, textarea, .path-link, .row-action')) return;
+    // Selecting text is not a click on the row.
+    if (document.getSelection()?.type === 'Range') return;
+    this.keys.setFocus(key);
+    this.toggle(key);
+  }
 }
 
 export function emptyHint(): HTMLElement {

@@ -39,7 +39,7 @@ const CSS = String.raw`
 .log[hidden], .composer[hidden] { display: none; }
 
 .compaction { font-size: 12px; }
-.compaction-row::part(label) { color: var(--vscode-descriptionForeground); }
+.compaction-row .compaction-label { color: var(--vscode-descriptionForeground); }
 .compaction-label { margin-left: 4px; font-size: 12px; }
 
 .row-action[hidden] { display: none; }

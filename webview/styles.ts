@@ -1,7 +1,6 @@
 /**
  * Panel styles, installed as a constructed stylesheet (works under the webview's CSP without
- * 'unsafe-inline'). Colours come only from VS Code's theme variables. Tree-item internals
- * are reached through their exported parts (`::part(wrapper|label|content)`).
+ * 'unsafe-inline'). Colours come only from VS Code's theme variables.
  */
 
 const CSS = String.raw`
@@ -13,7 +12,7 @@ body {
   font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); font-weight: var(--vscode-font-weight);
 }
 .app { display: flex; flex-direction: column; height: 100vh; }
-.log { flex: 1 1 auto; overflow-y: auto; overflow-x: hidden; padding: 6px 0 10px; }
+.log { flex: 1 1 auto; overflow-y: auto; overflow-x: hidden; padding: 0; }
 
 .empty-hint { padding: 16px 16px; color: var(--vscode-descriptionForeground); line-height: 1.5; }
 .empty-hint[hidden] { display: none; }
@@ -44,38 +43,111 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .notice-info { color: var(--vscode-descriptionForeground); }
 .notice-text { white-space: pre-wrap; user-select: text; overflow-wrap: anywhere; }
 
-vscode-tree.activity { margin: 4px 4px; }
-vscode-tree-item .row-icon { width: 16px; flex: 0 0 auto; }
-vscode-tree-item.task-row.revealed > .task-text { background: var(--vscode-editor-findMatchHighlightBackground); border-radius: 3px; }
-vscode-tree-item.task-row .task-text { display: flex; flex-direction: column; min-width: 0; max-width: 100%; overflow: hidden; }
+/* The flat tree (renderer.ts): rows absolutely placed in a container as tall as the whole list. */
+.log-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+.log-wrap[hidden] { display: none; }
+.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+.log-area > .log { flex: 1 1 auto; min-height: 0; }
+.conversation { position: relative; width: 100%; outline: none; }
+.tree-row {
+  position: absolute; top: 0; left: 0; right: 0; box-sizing: border-box;
+  display: flex; align-items: center; gap: 4px; min-height: 22px; line-height: 22px; white-space: nowrap;
+  padding: 0 6px 0 calc(4px + (var(--level, 1) - 1) * 12px); cursor: pointer; outline: none;
+  /* Indent guides: one 1 px line per level above this one. */
+  background-image: repeating-linear-gradient(to right, transparent 0 11px, var(--vscode-tree-inactiveIndentGuidesStroke, transparent) 11px 12px);
+  background-size: calc((var(--level, 1) - 1) * 12px) 100%; background-position: 4px 0; background-repeat: no-repeat;
+}
+.tree-row > * { flex: 0 0 auto; }
+/* One-line rows are exactly 22 px: the virtual list places them without measuring (renderer.ts FIXED). */
+.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note { height: 22px; overflow: hidden; }
+.tree-row:hover { background-color: var(--vscode-list-hoverBackground); }
+.tree-row:focus { background-color: var(--vscode-list-inactiveSelectionBackground); }
+.tree-row:focus-visible { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
+.tree-row > .twistie { width: 16px; font-size: 14px; text-align: center; transition: transform 0.1s; color: var(--vscode-icon-foreground, inherit); }
+.tree-row:not([aria-expanded]) > .twistie { visibility: hidden; }
+.tree-row[aria-expanded='true'] > .twistie { transform: rotate(90deg); }
+.tree-row .row-icon { width: 16px; flex: 0 0 auto; }
+.block-row { display: block; white-space: normal; line-height: normal; cursor: auto; padding: 0; background: none; }
+.block-row:hover, .block-row:focus { background-color: transparent; }
+.block-row > * { margin-top: 6px; margin-bottom: 6px; }
+.task-row { align-items: flex-start; padding-top: 2px; padding-bottom: 2px; }
+.task-row > .twistie, .task-row > .row-action { line-height: 22px; height: 22px; }
+.tree-row.revealed { background-color: var(--vscode-editor-findMatchHighlightBackground); }
+.task-row .task-text { display: flex; flex-direction: column; flex: 1 1 auto; min-width: 0; overflow: hidden; line-height: normal; }
 .task-line { display: flex; align-items: center; gap: 4px; min-width: 0; height: 22px; white-space: nowrap; }
 .task-line > * { flex: 0 0 auto; }
 .task-line > .task-title, .task-line > .task-meta { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .task-title { font-weight: 600; }
 .task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); }
 .task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
+/* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
+.task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
+.task-now[hidden] { display: none; }
 .task-warning { font-size: 14px; }
 .task-warning[hidden] { display: none; }
-vscode-tree-item .tool-name { flex: 0 0 auto; }
-vscode-tree-item .tool-summary, vscode-tree-item .text-row-line {
-  font-size: 12px; color: var(--vscode-descriptionForeground);
+.tree-row .tool-name { flex: 0 0 auto; }
+.tree-row .tool-summary, .tree-row .text-row-line {
+  flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; font-size: 12px; color: var(--vscode-descriptionForeground);
 }
-vscode-tree-item .tool-summary { font-family: var(--vscode-editor-font-family); }
+.tree-row .tool-summary { font-family: var(--vscode-editor-font-family); }
+.tree-row .changes-summary, .tree-row .change-counts { font-size: 12px; color: var(--vscode-descriptionForeground); }
+.tree-row .change-command-text, .tree-row .path-link { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
+.tree-row > .row-action, .tree-row > .row-deco, .change-file > .row-state, .change-command > .row-state { margin-left: auto; }
+.tree-row > .row-deco ~ .row-action { margin-left: 0; }
 .path-link { color: var(--vscode-textLink-foreground); cursor: pointer; }
 .path-link:hover { color: var(--vscode-textLink-activeForeground, var(--vscode-textLink-foreground)); text-decoration: underline; }
-vscode-tree-item .row-deco { display: inline-flex; align-items: center; gap: 4px; margin-left: 8px; }
-vscode-tree-item .row-deco [hidden] { display: none; }
+.tree-row .row-deco { display: inline-flex; align-items: center; gap: 4px; padding-left: 8px; }
+.tree-row .row-deco [hidden] { display: none; }
 .row-state { font-size: 11px; white-space: nowrap; }
 .row-status { font-size: 14px; }
 .row-action { cursor: pointer; padding: 0 2px; border-radius: 3px; }
+.task-open { margin-left: auto; height: 22px; padding: 0 3px; border: none; border-radius: 3px; cursor: pointer; background: transparent; color: var(--vscode-icon-foreground, var(--vscode-foreground)); opacity: 0.7; }
+.task-open:hover, .task-open:focus-visible { opacity: 1; background: var(--vscode-toolbar-hoverBackground); }
+.task-open:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.task-open[hidden] { display: none; }
+.task-open:not([hidden]) ~ .row-action { margin-left: 0; }
 .row-action:hover { background: var(--vscode-toolbar-hoverBackground); }
-/* Off-screen rows skip style, layout and paint (thousands of calls). */
-vscode-tree-item.tool-row { content-visibility: auto; contain-intrinsic-size: auto 22px; }
-vscode-tree-item.more-row .more-label { color: var(--vscode-textLink-foreground); }
-vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0.55; }
+.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0.55; }
 /* Light themes: a dimmed green check falls under 3:1 against the side bar (WCAG non-text contrast). */
-.vscode-light vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status,
-.vscode-high-contrast-light vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 1; }
+.vscode-light .tool-row[data-status='ok'] > .row-deco .row-status,
+.vscode-high-contrast-light .tool-row[data-status='ok'] > .row-deco .row-status { opacity: 1; }
+
+/* The find/filter box (find-bar.ts). */
+.find-bar { flex: 0 0 auto; display: flex; align-items: center; gap: 6px; padding: 4px 8px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); }
+.find-bar[hidden] { display: none; }
+.find-box { flex: 1 1 auto; min-width: 0; display: flex; align-items: center; gap: 4px; padding: 0 4px; border-radius: 2px;
+  background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }
+.find-box:focus-within { border-color: var(--vscode-focusBorder); }
+.find-bar.no-match .find-box { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+.find-input { flex: 1 1 auto; min-width: 0; border: none; outline: none; background: transparent; color: var(--vscode-input-foreground); font: inherit; padding: 3px 0; }
+.find-input::placeholder { color: var(--vscode-input-placeholderForeground); }
+.find-icon { color: var(--vscode-descriptionForeground); }
+.find-count { flex: 0 0 auto; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+.find-next-error, .find-close { flex: 0 0 auto; display: inline-flex; align-items: center; gap: 4px; font: inherit; font-size: 12px; padding: 1px 6px; border-radius: 2px; cursor: pointer;
+  color: var(--vscode-foreground); background: transparent; border: 1px solid transparent; }
+.find-next-error:hover, .find-close:hover { background: var(--vscode-toolbar-hoverBackground); }
+.find-next-error:focus-visible, .find-close:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.find-next-error .codicon { color: var(--vscode-errorForeground); }
+@media (max-width: 340px) { .find-next-error > span:not(.codicon) { display: none; } }
+
+/* The pinned header of the task one scrolls inside (sticky-header.ts), and the jump button. */
+.sticky-task {
+  position: absolute; top: 0; left: 0; right: 10px; z-index: 2; cursor: pointer;
+  background: var(--vscode-sideBar-background, var(--vscode-editor-background));
+  box-shadow: 0 2px 3px -1px var(--vscode-widget-shadow, rgba(0, 0, 0, 0.3));
+}
+.sticky-task[hidden] { display: none; }
+.sticky-task > .tree-row { position: relative; padding-left: 4px; background-image: none; }
+.sticky-task > .tree-row > .twistie { visibility: hidden; }
+.jump-latest {
+  position: absolute; bottom: 10px; left: 50%; transform: translateX(-50%); z-index: 2;
+  display: inline-flex; align-items: center; gap: 4px; font: inherit; font-size: 12px; padding: 2px 10px; border-radius: 11px; cursor: pointer;
+  color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent);
+  box-shadow: 0 1px 4px var(--vscode-widget-shadow, rgba(0, 0, 0, 0.3));
+}
+.jump-latest:hover { background: var(--vscode-button-hoverBackground); }
+.jump-latest:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+.jump-latest[hidden] { display: none; }
 
 .tone-ok { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
 .tone-error { color: var(--vscode-errorForeground); }
@@ -83,9 +155,9 @@ vscode-tree-item.tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0
 .tone-running { color: var(--vscode-progressBar-background, var(--vscode-foreground)); }
 .tone-muted { color: var(--vscode-descriptionForeground); }
 
-vscode-tree-item.detail-item { cursor: auto; }
-vscode-tree-item.detail-item::part(wrapper) { cursor: auto; background: transparent; color: var(--vscode-foreground); line-height: normal; padding-top: 2px; padding-bottom: 4px; }
-vscode-tree-item.detail-item::part(content), vscode-tree-item.detail-item::part(label) { display: block; white-space: normal; line-height: normal; width: 100%; overflow: visible; }
+.detail-item { display: block; cursor: auto; white-space: normal; line-height: normal; padding-top: 2px; padding-bottom: 4px; padding-left: calc(24px + (var(--level, 1) - 2) * 12px); }
+.detail-item:hover { background-color: transparent; }
+.detail-item > .twistie { display: none; }
 .detail-body { display: block; width: 100%; max-width: 100%; white-space: normal; user-select: text; cursor: auto; overflow: visible !important; }
 .detail-section { margin: 0 0 4px; }
 .detail-heading { font-size: 11px; font-weight: 600; color: var(--vscode-descriptionForeground); margin: 2px 0; }

@@ -15,7 +15,7 @@ import type { TaskNode } from '../src/view-model/session-view';
 import { codicon, el, setHidden, setText } from './dom';
 
 /** Statuses that ended the job early: the row says why and offers Retry. */
-export function endedEarly(node: TaskNode): boolean {
+function endedEarly(node: TaskNode): boolean {
   return node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
 }
 
@@ -112,7 +112,7 @@ export class TaskOutcome {
 
 const CSS = String.raw`
 .task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
-vscode-tree-item.task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
+.task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
 .task-reason[hidden], .task-retry[hidden] { display: none; }
 .task-retry { display: flex; flex-wrap: wrap; gap: 4px; margin: 3px 0 2px; }
 .retry-button {

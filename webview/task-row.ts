@@ -1,20 +1,18 @@
 /**
- * A task node as a two-line tree-item — status icon + description over a dimmed line with the
- * status word and turns · tools · tokens · duration (one line got cut in a narrow side bar) —
- * and children — a "Prompt" row, the subagent's calls (tool rows and nested tasks, created by
- * the renderer), a "Changes" row once it finished (changes-row.ts) and a "Result"/"Error" row once
- * there is one. Children are created only when the task is first expanded; after that new calls are
- * appended as they arrive.
+ * A task node as a two-line row of the flat tree — status icon + description over a dimmed line with the
+ * status word and turns · tools · tokens · duration (one line got cut in a narrow side bar). While it runs
+ * and is folded, a third line says what it does now ("now: grep console\\.log in src") and how many nested
+ * subagents it has. Its children (Prompt, calls, Changes, Result) are rows of their own (flat-rows.ts).
+ * The one place a task row is drawn: the pinned header of a task (sticky-header.ts) is one of these too.
  */
-import type { VscodeTreeItem } from '@vscode-elements/elements/dist/vscode-tree-item/vscode-tree-item.js';
 import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/view-model/format';
-import type { TaskNode } from '../src/view-model/session-view';
-import { ChangesRow, type ChangeActions } from './changes-row';
+import type { SessionViewState, TaskNode } from '../src/view-model/session-view';
+import { taskNow } from '../src/view-model/task-now';
 import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
-import { stoppedByUser, TaskOutcome } from './task-outcome';
-import { TextRow, treeItem } from './tree-rows';
+import { TaskOutcome } from './task-outcome';
+import { treeRow } from './tree-rows';
 
 export interface TaskRowHost {
   /** Stops this task's subagent (the row's Stop action). */
@@ -23,20 +21,9 @@ export interface TaskRowHost {
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** Retry / Re-run with an edited prompt, on a task that ended early (task-outcome.ts). */
   retryTask(agentId: string, edit: boolean): void;
-  /** Creates (and registers) the row of a child node; null for an unknown id. */
-  createChild(id: string): VscodeTreeItem | null;
-  /** Registers a prompt/result/changes row so expanding it can fill its detail. */
-  registerTextRow(row: TextRow | ChangesRow): void;
-  /** What the Changes row's files and Revert action do. */
-  readonly changeActions: ChangeActions;
-  /** How many of `wanted` rows may be built now (0 once the frame's time box is used up). */
-  takeBudget(wanted: number, bulk?: boolean): number;
-  /** Asks for `sync()` again on the next frame (budget ran out, or earlier rows are being revealed). */
-  defer(row: TaskRow): void;
+  /** *Open in editor*: the subagent's whole record in an editor tab. */
+  openRecord(agentId: string, description: string): void;
 }
-
-/** A task shows at most its last ROW_WINDOW calls until the user asks for the earlier ones. */
-const ROW_WINDOW = 250;
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
   running: 'tone-running',
@@ -48,34 +35,29 @@ const STATUS_TONE: Record<TaskNode['status'], string> = {
 };
 
 export class TaskRow {
-  readonly item: VscodeTreeItem;
+  readonly item: HTMLDivElement;
   private readonly icon: HTMLSpanElement;
   private readonly title: HTMLSpanElement;
   private readonly meta: HTMLSpanElement;
   private readonly statusWord: HTMLSpanElement;
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
+  private readonly openButton: HTMLButtonElement;
   private readonly agent: HTMLSpanElement;
   private readonly forkBadge: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
   private readonly outcomeView: TaskOutcome;
+  private readonly nowLine: HTMLDivElement;
+  private expanded = false;
+  private state: SessionViewState | null = null;
   private readonly unverifiedMark = new UnverifiedMark();
-  private prompt: TextRow | null = null;
-  private outcome: TextRow | null = null;
-  private changes: ChangesRow | null = null;
-  /** Children rendered: indices [start, end) of node.children. */
-  private start = 0;
-  private end = 0;
-  private more: { item: VscodeTreeItem; label: HTMLSpanElement; shown?: number } | null = null;
-  private revealing = false;
-  materialized = false;
   node: TaskNode;
 
   constructor(node: TaskNode, private readonly host: TaskRowHost) {
     this.node = node;
-    this.item = treeItem(node.id, 'task-row');
+    this.item = treeRow(node.id, 'task-row');
     // Two lines in the label: [status icon, description, retry warning] over [status word, meta].
     const text = el('div', 'task-text');
     const line1 = el('div', 'task-line');
@@ -96,9 +78,11 @@ export class TaskRow {
     this.budgetBar.append(this.budgetFill);
     this.reviewBar = this.reviewButtons();
     this.outcomeView = new TaskOutcome(host);
-    text.append(line1, line2, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
+    this.nowLine = el('div', 'task-now');
+    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
-    this.item.append(text, this.stop);
+    this.openButton = this.openAction();
+    this.item.append(text, this.openButton, this.stop);
     this.update(node, Date.now());
   }
 
@@ -106,8 +90,11 @@ export class TaskRow {
     return this.node.status === 'running';
   }
 
-  update(node: TaskNode, now: number): void {
+  /** `state`: for the "now:" line of a folded running task (its last call, its nested subagents). */
+  update(node: TaskNode, now: number, state?: SessionViewState, expanded = this.expanded): void {
     this.node = node;
+    if (state) this.state = state;
+    this.expanded = expanded;
     const status = TASK_STATUS_ICON[node.status];
     const tone = STATUS_TONE[node.status];
     setAttr(this.item, 'data-status', node.status);
@@ -131,11 +118,20 @@ export class TaskRow {
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
+    setHidden(this.openButton, node.agentId === null);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
     this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
-    if (this.materialized) this.sync();
+    this.updateNow();
+  }
+
+  private updateNow(): void {
+    const info = this.state && !this.expanded && this.node.status === 'running' ? taskNow(this.state, this.node) : null;
+    const text = info ? [info.now ? `now: ${info.now}` : '', info.nested].filter(Boolean).join(' · ') : '';
+    setText(this.nowLine, text);
+    this.nowLine.title = text;
+    setHidden(this.nowLine, text === '');
   }
 
   /** "Held for your review" with its three buttons (shown while the result waits). */
@@ -159,12 +155,11 @@ export class TaskRow {
   }
 
   /**
-   * The row's Stop action, shown while the subagent runs. In the decoration slot, not the hover-only
-   * actions slot: a runaway subagent's Stop must be in sight without hunting for it.
+   * The row's Stop action, shown while the subagent runs. In sight at the row's end, not hover-only:
+   * a runaway subagent's Stop must be found without hunting for it.
    */
   private stopAction(): HTMLElement {
     const button = el('span', 'row-action task-stop codicon codicon-debug-stop');
-    button.slot = 'decoration';
     button.setAttribute('role', 'button');
     button.setAttribute('tabindex', '0');
     button.title = 'Stop this subagent (the others and the main agent go on)';
@@ -182,6 +177,20 @@ export class TaskRow {
     return button;
   }
 
+  /** *Open in editor*: a small button at the row's end, a Tab stop like the row's other buttons. */
+  private openAction(): HTMLButtonElement {
+    const button = el('button', 'task-open codicon codicon-go-to-file');
+    button.type = 'button';
+    button.title = "Open in editor: this subagent's whole record (prompt, thinking, every call in full, result, changes)";
+    button.setAttribute('aria-label', 'Open in editor');
+    button.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      if (this.node.agentId) this.host.openRecord(this.node.agentId, this.node.description);
+    }, { capture: true });
+    button.addEventListener('keydown', (ev) => ev.stopPropagation());
+    return button;
+  }
+
   updateMeta(now: number): void {
     setText(this.meta, taskMeta(this.node, now));
     const tip = cacheTooltip(this.node.tokens);
@@ -193,129 +202,5 @@ export class TaskRow {
     if (this.budgetFill.style.width !== width) this.budgetFill.style.width = width;
     setAttr(this.budgetBar, 'data-level', share >= 1 ? 'over' : share >= 0.8 ? 'high' : null);
     this.budgetBar.title = `Budget: ${Math.round(share * 100)}% spent`;
-  }
-
-  /** Builds the children (first expand): the prompt row and the last ROW_WINDOW calls. */
-  materialize(): void {
-    if (this.materialized) return;
-    this.materialized = true;
-    const prompt = new TextRow(`prompt:${this.node.id}`, 'prompt-row');
-    prompt.item.slot = 'children';
-    this.prompt = prompt;
-    this.host.registerTextRow(prompt);
-    this.item.append(prompt.item);
-    this.start = this.end = Math.max(0, this.node.children.length - ROW_WINDOW);
-    if (this.start > 0) this.addMoreRow();
-    this.sync();
-  }
-
-  /**
-   * Builds rows still missing, within the frame's budget: new calls first (appended before the
-   * outcome row), then — while revealing — earlier calls just above the shown ones.
-   */
-  sync(): void {
-    if (!this.materialized) return;
-    this.prompt?.set('comment', 'tone-muted', 'Prompt', this.node.prompt || this.node.description);
-    for (;;) {
-      const missing = this.node.children.length - this.end;
-      const n = missing > 0 ? this.host.takeBudget(missing) : 0;
-      if (n === 0) break;
-      this.item.insertBefore(this.rows(this.end, this.end + n), this.changes?.item ?? this.outcome?.item ?? null);
-      this.end += n;
-    }
-    while (this.revealing && this.more && this.end >= this.node.children.length) {
-      const n = this.host.takeBudget(this.start, true);
-      if (n === 0) break;
-      this.more.item.after(this.rows(this.start - n, this.start));
-      this.start -= n;
-      if (this.start === 0) {
-        this.more.item.remove();
-        this.more = null;
-        this.revealing = false;
-      }
-    }
-    this.updateMoreRow();
-    this.syncChanges();
-    this.syncOutcome();
-    if (this.end < this.node.children.length || this.revealing) this.host.defer(this);
-  }
-
-  private rows(from: number, to: number): DocumentFragment {
-    const fragment = document.createDocumentFragment();
-    const ids = this.node.children;
-    for (let i = from; i < to; i++) {
-      const id = ids[i];
-      const child = id === undefined ? null : this.host.createChild(id);
-      if (!child) continue;
-      child.slot = 'children';
-      fragment.append(child);
-    }
-    return fragment;
-  }
-
-  /** A leaf row "Show N earlier calls": thousands of rows cost seconds to build, so they wait for a click. */
-  private addMoreRow(): void {
-    const item = document.createElement('vscode-tree-item');
-    item.className = 'more-row';
-    item.dataset.moreOf = this.node.id;
-    item.slot = 'children';
-    const label = el('span', 'more-label');
-    item.append(codicon('unfold', 'row-icon'), label);
-    const reveal = (ev: Event): void => {
-      ev.stopPropagation();
-      this.revealEarlier();
-    };
-    // Capture: the tree-item's own click handler (in its shadow) stops propagation before the host hears it.
-    item.addEventListener('click', reveal, { capture: true });
-    item.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' || ev.key === ' ') reveal(ev);
-    });
-    this.more = { item, label };
-    this.updateMoreRow();
-    this.item.append(item);
-  }
-
-  private updateMoreRow(): void {
-    if (!this.more) return;
-    const n = this.start;
-    // Called on every frame that touches the task: toLocaleString (ICU) only when the label changes.
-    const key = this.revealing ? -n - 1 : n;
-    if (this.more.shown === key) return;
-    this.more.shown = key;
-    setText(this.more.label, this.revealing ? `Loading ${n.toLocaleString('en-US')} earlier calls…` : `Show ${n.toLocaleString('en-US')} earlier call${n === 1 ? '' : 's'}`);
-  }
-
-  private revealEarlier(): void {
-    if (this.revealing || !this.more) return;
-    this.revealing = true;
-    this.updateMoreRow();
-    this.host.defer(this);
-  }
-
-  /** The finished subagent's manifest: a row between its calls and its result. */
-  private syncChanges(): void {
-    const n = this.node;
-    if (!n.changes || n.status === 'running') return;
-    if (this.changes) return this.changes.update(n);
-    this.changes = new ChangesRow(n, this.host.changeActions);
-    this.changes.item.slot = 'children';
-    this.host.registerTextRow(this.changes);
-    this.item.insertBefore(this.changes.item, this.outcome?.item ?? null);
-  }
-
-  private syncOutcome(): void {
-    const n = this.node;
-    const text = n.error ?? (n.status === 'running' ? undefined : n.result);
-    if (text === undefined || text === '') return;
-    if (!this.outcome) {
-      this.outcome = new TextRow(`outcome:${n.id}`, 'outcome-row');
-      this.outcome.item.slot = 'children';
-      this.host.registerTextRow(this.outcome);
-      this.item.append(this.outcome.item);
-    }
-    // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
-    if (n.status === 'cancelled') this.outcome.set('circle-slash', 'tone-muted', 'Stopped', [stoppedByUser(n.error) ? undefined : n.error, n.result].filter(Boolean).join('\n\n'), true);
-    else if (n.error !== undefined) this.outcome.set('error', 'tone-error', 'Error', n.error);
-    else this.outcome.set('reply', 'tone-ok', 'Result', text, true);
   }
 }

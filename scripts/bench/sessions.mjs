@@ -53,7 +53,7 @@ async function panelSnapshotMs(state, runs) {
             const t0 = performance.now();
             g.postMessage({ type: 'snapshot', state: snapshot, running: false }, '*');
             const check = () => {
-              if (!g.document.querySelector('vscode-tree-item.task-row')) return g.requestAnimationFrame(check);
+              if (!g.document.querySelector('.tree-row.task-row, vscode-tree-item.task-row')) return g.requestAnimationFrame(check);
               g.requestAnimationFrame(() => resolve(performance.now() - t0));
             };
             g.requestAnimationFrame(check);

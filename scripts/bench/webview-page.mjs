@@ -37,33 +37,45 @@ export async function openPage(browser, savedState, dir = webviewDir) {
   return page;
 }
 
-/** Posts a snapshot and waits until `expectedRows` tree-items exist and a frame was painted. */
-export async function timeSnapshot(page, snapshot, expectedRows) {
+export const { slimSnapshot } = tsxRequire('../../src/view-model/slim-snapshot.ts', import.meta.url);
+
+/**
+ * Posts a snapshot and waits until the row `waitForId` is in the DOM and a frame was painted. `json`: as the
+ * editor posts it (the JSON of a slim copy: one string to clone), else the state object itself. The time
+ * covers the post (its structured clone), the parse and the render. Also says how many rows the DOM holds.
+ */
+export async function timeSnapshot(page, snapshot, waitForId, { json = false } = {}) {
+  const message = json ? { type: 'snapshot', json: JSON.stringify(slimSnapshot(snapshot)), running: snapshot.running } : { type: 'snapshot', state: snapshot, running: snapshot.running };
   return page.evaluate(
-    ({ snapshot, expectedRows }) =>
+    ({ message, waitForId }) =>
       new Promise((resolve) => {
         const g = globalThis;
         const t0 = performance.now();
-        g.postMessage({ type: 'snapshot', state: snapshot, running: snapshot.running }, '*');
+        g.postMessage(message, '*');
         const check = () => {
-          const rows = g.document.querySelectorAll('vscode-tree-item').length;
-          if (rows < expectedRows) return g.requestAnimationFrame(check);
+          if (!g.document.querySelector(`[data-id="${waitForId}"]`)) return g.requestAnimationFrame(check);
           // One more frame: style, layout and paint of the rows.
-          g.requestAnimationFrame(() => resolve({ ms: performance.now() - t0, rows }));
+          g.requestAnimationFrame(() => resolve({ ms: performance.now() - t0, rows: domRowsIn(g) }));
         };
+        const domRowsIn = (w) => w.document.querySelectorAll('.conversation > .tree-row, vscode-tree-item').length;
         g.requestAnimationFrame(check);
       }),
-    { snapshot, expectedRows },
+    { message, waitForId },
   );
 }
 
-/** A running 5,000-call task open on its last 250 rows, and the 1,000 events (500 calls) of a burst into it. */
+/** Rows in the DOM now (the virtual list's; vscode-tree-items for an older build). */
+export async function domRows(page) {
+  return page.evaluate(() => globalThis.document.querySelectorAll('.conversation > .tree-row, vscode-tree-item').length);
+}
+
+/** A running 5,000-call task open on its newest rows, and the 1,000 events (500 calls) of a burst into it. */
 export async function burstScene(browser, dir = webviewDir) {
   const s = bigSession(5000);
   const base = createSessionView();
   applyEvents(base, s.take());
   const page = await openPage(browser, undefined, dir);
-  await timeSnapshot(page, base, 253);
+  await timeSnapshot(page, base, 'tool:big-4999');
   for (let i = 0; i < 500; i++) s.tool('agent-big', ROOT, `burst-${i}`, 'bash', { command: `echo ${i}` }, `out ${i}`);
   return { page, events: s.take() };
 }

@@ -96,6 +96,8 @@ export interface ToolCallNode {
    * and `removed` count its lines, `diff` holds its hunks (cut to DIFF_PREVIEW_LIMIT) for the row's inline diff.
    */
   change?: { path: string; before?: string; after?: string; added?: number; removed?: number; diff?: string; diffTruncated?: boolean };
+  /** A slim snapshot left the input, output and hunks out (slim-snapshot.ts): the panel asks for them on open. */
+  detailOmitted?: boolean;
 }
 
 export interface TaskNode {

@@ -177,6 +177,11 @@ export class SessionController implements vscode.Disposable {
   }
 
   /** The id of the session shown in the panel (live or reopened), if any. */
+  /** Where this workspace's transcripts are (the record of a subagent is read from there). */
+  get transcriptRoot(): string {
+    return transcriptRootOf(this.context);
+  }
+
   get openSessionId(): string | undefined {
     return this.session?.id ?? this.resumeId;
   }

@@ -8,10 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
 import type { HostToWebview, WebviewToHost } from '../protocol';
+import { slimSnapshot } from '../view-model/slim-snapshot';
+import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
+import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
 const BATCH_MS = 16;
@@ -26,6 +29,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private readonly disposables: vscode.Disposable[] = [];
   /** Retry on a task that ended early (tests replace its askText). */
   readonly retry: TaskRetry;
+  private readonly records: AgentRecordView;
   /** Every message posted, for the extension tests (bounded). */
   readonly posted: HostToWebview['type'][] = [];
 
@@ -36,7 +40,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     readonly historyActions: HistoryActions,
   ) {
     this.retry = new TaskRetry(controller);
+    this.records = new AgentRecordView(controller);
     this.disposables.push(
+      this.records.register(),
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
       controller.onReset(() => this.sendSnapshot()),
@@ -75,6 +81,14 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'stop':
         this.controller.stop();
         break;
+      case 'open_record':
+        await this.records.open(message.agentId, message.description);
+        break;
+      case 'node_detail': {
+        const node = getTool(this.controller.snapshot().state, message.id);
+        if (node) this.post({ type: 'node_detail', node });
+        break;
+      }
       case 'stop_agent':
         this.controller.stopAgent(message.agentId);
         break;
@@ -184,7 +198,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
   private sendSnapshot(): void {
     const { state, running } = this.controller.snapshot();
-    this.post({ type: 'snapshot', state, running });
+    // JSON of a slim copy: one string to post (slim-snapshot.ts); the rows ask for a call's input and output.
+    this.post({ type: 'snapshot', json: JSON.stringify(slimSnapshot(state)), running });
   }
 
   private enqueue(events: DelegateEvent[]): void {

@@ -1,7 +1,8 @@
 /**
  * End to end in a real VS Code: a subagent changes two files, its task node's Changes row lists them with
  * their line counts, and "Revert this subagent's changes" — confirmed in the editor's modal, which lists the
- * files — puts the workspace back as it was; the row then says what the revert did. Screenshots:
+ * files — puts the workspace back as it was; the row then says what the revert did; *Open in editor* shows the
+ * subagent's whole record in an editor tab. Screenshots:
  * test-artifacts/e2e/changes-*.png.
  */
 import assert from 'node:assert/strict';
@@ -52,11 +53,11 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     assert.notEqual(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
 
     await panel.setOpen(task, true);
-    const changes = task.locator('xpath=./vscode-tree-item[contains(concat(" ", @class, " "), " changes-row ")]');
+    const changes = panel.changesRow(task);
     await changes.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     assert.equal((await changes.locator('.changes-summary').textContent())?.trim(), '2 files');
     await changes.locator('.changes-title').click();
-    const files = changes.locator('vscode-tree-item.change-file');
+    const files = panel.frame.locator('.conversation > .tree-row.change-file');
     await files.nth(1).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     assert.deepEqual(await fileLines(files), ['config.json +2 −1', 'docs/retries.md +3']);
     await screenshot(page, 'changes-row');
@@ -70,13 +71,22 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     await screenshot(page, 'changes-revert-modal');
     await modal.getByRole('button', { name: 'Revert', exact: true }).click();
 
-    await changes.locator('vscode-tree-item.change-file[data-revert="restored"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
-    await changes.locator('vscode-tree-item.change-file[data-revert="deleted"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await panel.frame.locator('.conversation > .tree-row.change-file[data-revert="restored"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await panel.frame.locator('.conversation > .tree-row.change-file[data-revert="deleted"]').waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON);
     assert.equal(existsSync(join(workspace.dir, 'docs', 'retries.md')), false);
     assert.deepEqual(await files.evaluateAll((els) => els.map((e) => e.querySelector('.row-state')?.textContent)), ['reverted', 'reverted (deleted)']);
     await panel.frame.locator('.notice', { hasText: 'Reverted the changes of "tune retries": 2 files put back.' }).waitFor({ timeout: STEP_TIMEOUT });
     await screenshot(page, 'changes-reverted');
+
+    // Open in editor: the subagent's whole record (its prompt, every call with its input) in an editor tab.
+    await task.locator('.task-open').click();
+    await page.locator('.tabs-container .tab', { hasText: 'tune retries.md' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const record = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await record.filter({ hasText: 'RETRIES: set retries to 5 with backoff' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    // Monaco renders spaces as no-break spaces (\s matches both).
+    assert.match(await record.innerText(), /#\stune\sretries[\s\S]*##\sPrompt[\s\S]*read_file/);
+    await screenshot(page, 'changes-record');
   });
 });
 

@@ -142,7 +142,7 @@ describe('Delegate on the editor\'s language models, and @delegate in the Chat v
     // In the order they finished: the config first (the survey's last reply waits for the test).
     assert.ok(text.indexOf('✓ read config') < text.indexOf('✓ survey tests'));
     await buttons.nth(1).click();
-    await survey.and(panel.frame.locator('.revealed[open]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    await survey.and(panel.frame.locator('.revealed[aria-expanded="true"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     assert.deepEqual(await panel.toolNames(survey), ['glob', 'read_file', 'read_file']);
     await page.waitForTimeout(300);
     await screenshot(page, 'chat-delegation');

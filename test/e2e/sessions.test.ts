@@ -35,8 +35,15 @@ describe('Delegate in a real VS Code: sessions that last', function () {
 
   /** The conversation as the user sees it: "you: …" / "assistant: …" / "notice: …" lines. */
   async function conversation(): Promise<string[]> {
-    return panel.frame.locator('.conversation > .msg, .conversation > .notice').evaluateAll((els) =>
-      els.map((e) => `${e.classList.contains('msg-user') ? 'you' : e.classList.contains('msg-assistant') ? 'assistant' : 'notice'}: ${(e.querySelector('.msg-text, .notice-text')?.textContent ?? '').trim()}`),
+    // Rows of the flat tree, in list order (data-index); a block row holds one message or notice.
+    return panel.frame.locator('.conversation > .block-row').evaluateAll((rows) =>
+      rows
+        .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+        .flatMap((row) => {
+          const e = row.querySelector(':scope > .msg, :scope > .notice');
+          return e ? [e] : [];
+        })
+        .map((e) => `${e.classList.contains('msg-user') ? 'you' : e.classList.contains('msg-assistant') ? 'assistant' : 'notice'}: ${(e.querySelector('.msg-text, .notice-text')?.textContent ?? '').trim()}`),
     );
   }
 

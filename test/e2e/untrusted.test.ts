@@ -63,7 +63,7 @@ describe('Delegate in a real VS Code (untrusted workspace)', function () {
     const panel = await Panel.of(page);
     await panel.frame.locator('footer.composer').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
 
-    const row = panel.frame.locator('vscode-tree-item.tool-row').filter({ has: panel.frame.locator('.tool-name', { hasText: 'write_file' }) });
+    const row = panel.frame.locator('.conversation > .tree-row.tool-row').filter({ has: panel.frame.locator('.tool-name', { hasText: 'write_file' }) });
     await row.and(panel.frame.locator('[data-status="error"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     await panel.assistantText('this workspace is not trusted').waitFor({ timeout: STEP_TIMEOUT });
     await panel.waitUntilIdle();

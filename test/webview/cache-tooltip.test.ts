@@ -4,7 +4,7 @@ import { applyEvents, createSessionView } from '../../src/view-model/session-vie
 import { send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
 
-const meta = (id: string): string => `vscode-tree-item[data-id="${id}"] .task-meta`;
+const meta = (id: string): string => `.tree-row[data-id="${id}"] .task-meta`;
 
 describe('webview panel: prompt cache share on the task node', function () {
   this.timeout(60_000);

@@ -10,8 +10,8 @@ import { toolStateLabel } from '../../src/view-model/format';
 import { applyEvents, createSessionView, type SessionViewState, type ToolCallNode } from '../../src/view-model/session-view';
 import { ARTIFACTS, posted, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
+import { childIds, item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 const HASH = (c: string): string => c.repeat(64);
 const STALE = 'Refused: src/config.ts changed since you last read it: the subagent "raise retries" (agent-a) changed it. Read it again with read_file, then redo your edit on the current content.';
 
@@ -127,20 +127,20 @@ describe('several subagents in one folder: the view', () => {
       await a.locator(':scope > .task-text .task-title').click();
       const changes = panel.page.locator(item('changes:task:tu-a'));
       await changes.waitFor();
-      const order = await a.locator(':scope > vscode-tree-item').evaluateAll((els) => els.map((e) => e.className.split(' ')[0]));
-      assert.deepEqual(order, ['text-row', 'tool-row', 'tool-row', 'tool-row', 'tool-row', 'changes-row', 'text-row']);
+      const order = await childIds(panel.page, 'task:tu-a');
+      assert.deepEqual(order.map((id) => id.replace(/:.*/, '')), ['prompt', 'tool', 'tool', 'tool', 'tool', 'changes', 'outcome']);
       assert.equal((await changes.locator('.changes-summary').textContent())?.trim(), '2 files · 1 command');
       assert.ok(await changes.locator('.changes-revert').isVisible());
       await changes.locator('.changes-title').click();
-      const files = changes.locator('vscode-tree-item.change-file');
+      const files = panel.page.locator('.tree-row.change-file[data-parent="changes:task:tu-a"]');
       await files.first().waitFor();
       assert.deepEqual(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')} ${e.querySelector('.change-counts')?.textContent}`)), [
         'src/config.ts +3 −1',
         'test/config.test.ts +40',
       ]);
-      const command = changes.locator('vscode-tree-item.change-command');
+      const command = panel.page.locator('.tree-row.change-command[data-parent="changes:task:tu-a"]');
       assert.deepEqual([await command.locator('.change-command-text').textContent(), await command.locator('.row-state').textContent()], ['npm test', 'exit 1']);
-      assert.match((await changes.locator('vscode-tree-item.change-note').textContent()) ?? '', /Only files in the workspace are reverted/);
+      assert.match((await panel.page.locator('.tree-row.change-note[data-parent="changes:task:tu-a"]').textContent()) ?? '', /Only files in the workspace are reverted/);
       await panel.page.waitForTimeout(200);
       await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-manifest.png') });
 
@@ -151,12 +151,12 @@ describe('several subagents in one folder: the view', () => {
         { type: 'open_change', agentId: 'agent-a', path: 'src/config.ts' },
         { type: 'revert_agent', agentId: 'agent-a' },
       ]);
-      assert.equal(await changes.getAttribute('open'), '', 'the Revert click does not fold the row');
+      assert.equal(await changes.getAttribute('aria-expanded'), 'true', 'the Revert click does not fold the row');
 
       // The host reverted: one file put back, one refused; the row says so, the conversation has a notice.
       revertEvent(s);
       await send(panel.page, { type: 'events', events: s.take() });
-      await changes.locator('[data-revert="refused"]').waitFor();
+      await panel.page.locator('.change-file[data-revert="refused"]').waitFor();
       assert.deepEqual(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')}: ${e.querySelector('.row-state')?.textContent}`)), [
         'src/config.ts: not reverted',
         'test/config.test.ts: reverted (deleted)',

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { ARTIFACTS, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();

@@ -12,8 +12,8 @@ import { applyEvents } from '../../src/view-model/session-view';
 import { runChanges } from '../../src/view-model/run-changes';
 import { ARTIFACTS, panelSuite, posted, send } from './browser';
 import { ROOT, Script } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 const HASH = (c: string): string => c.repeat(64);
 
 const BEFORE = ['// Retry settings', "import { env } from './env';", '', 'export const retries = 3;', 'export const delayMs = 100;', ''].join('\n');
@@ -109,17 +109,18 @@ describe('seeing what changed', () => {
       assert.equal(await panel.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className), 'row-diff');
       await panel.page.keyboard.press('Enter');
       assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
-      assert.equal(await edit.getAttribute('open'), null);
+      assert.equal(await edit.getAttribute('aria-expanded'), 'false');
 
       await edit.locator('.tool-name').click();
-      const view = edit.locator('.diff-view');
+      const detail = panel.page.locator(item('detail:tool:a2'));
+      const view = detail.locator('.diff-view');
       await view.waitFor();
       assert.deepEqual(await view.locator('.diff-del .diff-text').allInnerTexts(), ['export const retries = 3;']);
       assert.deepEqual(await view.locator('.diff-add .diff-text').allInnerTexts(), ['export const retries = 5;']);
       assert.deepEqual(await view.locator('.diff-add .diff-no').allInnerTexts(), ['', '4'], 'the new line number');
-      assert.equal(await edit.locator('details.detail-raw').getAttribute('open'), null, 'the raw input is one click away');
-      assert.equal(await edit.locator('.detail-raw pre').isVisible(), false);
-      await edit.locator('.detail-change .diff-open').click();
+      assert.equal(await detail.locator('details.detail-raw').getAttribute('open'), null, 'the raw input is one click away');
+      assert.equal(await detail.locator('.detail-raw pre').isVisible(), false);
+      await detail.locator('.detail-change .diff-open').click();
       assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-a', toolUseId: 'a2' });
       await panel.page.waitForTimeout(200); // codicon font
       await panel.page.screenshot({ path: join(ARTIFACTS, 'inline-diff.png') });

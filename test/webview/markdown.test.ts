@@ -191,14 +191,14 @@ describe('webview markdown (headless Chromium)', function () {
     const reloaded = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-md': true, 'outcome:task:tu-md': true }, draft: '' });
     try {
       await send(reloaded, { type: 'workspace', folders: [WORKSPACE] }, { type: 'snapshot', state: resultState(ANSWER), running: false });
-      const detail = reloaded.locator('vscode-tree-item[data-id="outcome:task:tu-md"] .detail-body .md');
+      const detail = reloaded.locator('.tree-row[data-id="detail:outcome:task:tu-md"] .detail-body .md');
       await detail.locator('table').waitFor();
       assert.equal(await detail.locator('h2').textContent(), 'Flaky test fixed');
       await detail.locator('span.hl-keyword').first().waitFor();
       await detail.locator('a.md-link', { hasText: /^setup$/ }).click();
       assert.deepEqual((await posted(reloaded)).at(-1), { type: 'open_file', path: 'test/setup.ts', line: 3 });
-      assert.equal(await reloaded.locator('vscode-tree-item[data-id="outcome:task:tu-md"]').getAttribute('open'), '', 'the click did not toggle the row');
-      assert.equal(await reloaded.locator('vscode-tree-item[data-id="outcome:task:tu-md"] .text-row-line').textContent(), 'Flaky test fixed');
+      assert.equal(await reloaded.locator('.tree-row[data-id="outcome:task:tu-md"]').getAttribute('aria-expanded'), 'true', 'the click did not toggle the row');
+      assert.equal(await reloaded.locator('.tree-row[data-id="outcome:task:tu-md"] .text-row-line').textContent(), 'Flaky test fixed');
     } finally {
       await reloaded.close();
     }

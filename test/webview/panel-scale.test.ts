@@ -1,16 +1,16 @@
 /**
- * Scale and screenshots of the built panel in headless Chromium: a 5,000-call task (windowed to
- * its last rows, then all of them on request) and the two reference screenshots in
+ * Scale and screenshots of the built panel in headless Chromium: a 5,000-call task (a virtual list: the
+ * rows in view only, any row reachable at once) and the reference screenshots in
  * test-artifacts/webview/ (look at them after a UI change).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { ARTIFACTS, openPanel, send, panelSuite } from './browser';
+import { ARTIFACTS, frames, openPanel, send, panelSuite } from './browser';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 function snapshotOf(script: Script): SessionViewState {
   const state = createSessionView();
@@ -19,38 +19,71 @@ function snapshotOf(script: Script): SessionViewState {
 }
 
 interface Doc {
-  document: { querySelectorAll(s: string): { length: number } };
+  document: { querySelectorAll(s: string): ArrayLike<{ dataset: Record<string, string | undefined> }> };
 }
-const toolRowCount = (page: Page): Promise<number> =>
-  page.evaluate(() => (globalThis as unknown as Doc).document.querySelectorAll('vscode-tree-item.tool-row').length);
+/** Row ids in the DOM, in list order. */
+const domRows = (page: Page): Promise<string[]> =>
+  page.evaluate(() =>
+    Array.from((globalThis as unknown as Doc).document.querySelectorAll('.conversation > .tree-row'))
+      .sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))
+      .map((e) => e.dataset.id ?? ''),
+  );
 
 describe('webview panel at scale, and screenshots', function () {
   this.timeout(300_000);
   const panel = panelSuite({ pagePerTest: false });
 
-  it('renders a 5,000-call task: the last 250 at once, all 5,000 on request, in order, live appends after', async () => {
-    const page = await openPanel(panel.browser);
+  it('a 5,000-call task: pinned to its newest row, a few dozen rows in the DOM, any row in view at once, keyboard to both ends', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 420, height: 720 });
     try {
       const s = bigSession(5000);
       await send(page, { type: 'snapshot', state: snapshotOf(s), running: true });
-      await page.waitForFunction(() => (globalThis as unknown as Doc).document.querySelectorAll('vscode-tree-item.tool-row').length >= 250);
-      assert.equal(await toolRowCount(page), 250);
-      const more = page.locator('vscode-tree-item.more-row');
-      assert.equal(await more.textContent(), 'Show 4,750 earlier calls');
-      await more.click();
-      await page.waitForFunction(() => (globalThis as unknown as Doc).document.querySelectorAll('vscode-tree-item.tool-row').length >= 5000, undefined, {
-        timeout: 240_000,
-      });
-      assert.equal(await more.count(), 0);
+      await frames(page, 3);
+      let rows = await domRows(page);
+      assert.ok(rows.length > 20 && rows.length <= 80, `rows in the DOM: ${rows.length}`);
+      assert.equal(rows.at(-1), 'tool:big-4999', 'the followed task shows its newest row');
+      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-setsize'), '5001', 'the prompt row and 5,000 calls');
+      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-posinset'), '5001');
+      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-level'), '2');
+
+      // A live call: still pinned to the newest row.
       s.take();
       s.tool('agent-big', ROOT, 'after', 'bash', { command: 'echo after' }, 'after');
       await send(page, { type: 'events', events: s.take() });
-      const ids = await page
-        .locator(`${item('task:tu-big')} > vscode-tree-item.tool-row`)
-        .evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id: string } }).dataset.id));
-      assert.equal(ids.length, 5001);
-      assert.deepEqual(ids.slice(0, 3), ['tool:big-0', 'tool:big-1', 'tool:big-2']);
-      assert.deepEqual(ids.slice(-2), ['tool:big-4999', 'tool:after']);
+      await frames(page, 2);
+      assert.equal((await domRows(page)).at(-1), 'tool:after');
+
+      // The middle, at once: no "Show earlier calls", one scroll.
+      // The user scrolls (a wheel turn, then the scroll bar dragged to the middle).
+      await page.mouse.move(200, 300);
+      await page.mouse.wheel(0, -200);
+      await page.locator('.log').evaluate((log) => {
+        const l = log as unknown as { scrollTop: number; scrollHeight: number };
+        l.scrollTop = l.scrollHeight / 2;
+      });
+      await frames(page, 2);
+      rows = await domRows(page);
+      assert.ok(rows.some((id) => /^tool:big-2[45]\d\d$/.test(id)), `middle rows: ${rows.slice(0, 3).join(', ')}…`);
+      assert.ok(rows.length <= 80, `rows in the DOM: ${rows.length}`);
+      assert.equal(await page.locator('.jump-latest').isVisible(), true, 'scrolled away from a running task: Jump to latest');
+      assert.equal(await page.locator('.sticky-task .task-title').textContent(), 'Run 5000 tool calls', 'its header stays pinned');
+      await page.waitForTimeout(200); // codicon font
+      await page.screenshot({ path: join(ARTIFACTS, 'scale-5000-middle.png') });
+
+      // Keyboard: Home, End, arrows reach rows that were not in the DOM.
+      await page.locator(item(rows[5] ?? '')).focus();
+      const focusIs = (id: string): Promise<unknown> =>
+        page.waitForFunction((want) => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id === want, id, { timeout: 5000 });
+      await page.keyboard.press('Home');
+      await focusIs('user:1');
+      await page.keyboard.press('End');
+      await focusIs('tool:after');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id), 'tool:big-4999');
+      await page.keyboard.press('ArrowLeft');
+      // 5,000 rows up: scrolled there, then focused once it is rendered.
+      await page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { dataset: { id?: string } } | null } }).document.activeElement?.dataset.id === 'task:tu-big', undefined, { timeout: 5000 });
+      await page.locator('.jump-latest').click().catch(() => undefined);
     } finally {
       await page.close();
     }
@@ -61,8 +94,8 @@ describe('webview panel at scale, and screenshots', function () {
     try {
       await send(page, { type: 'snapshot', state: snapshotOf(finishedSession()), running: false });
       await page.waitForTimeout(200); // codicon font
-      assert.equal(await page.locator(item('task:tu-a')).getAttribute('open'), '');
-      assert.equal(await page.locator(item('task:tu-b')).getAttribute('open'), '', 'a task at its turn limit stays open');
+      assert.equal(await page.locator(item('task:tu-a')).getAttribute('aria-expanded'), 'true');
+      assert.equal(await page.locator(item('task:tu-b')).getAttribute('aria-expanded'), 'true', 'a task at its turn limit stays open');
       await page.screenshot({ path: join(ARTIFACTS, 'finished-session.png') });
     } finally {
       await page.close();

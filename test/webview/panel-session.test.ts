@@ -8,8 +8,8 @@ import { applyEvents, createSessionView, type SessionViewState } from '../../src
 import type { SessionListItem } from '../../src/protocol';
 import { ARTIFACTS, posted, send, panelSuite } from './browser';
 import { ROOT, runningSession, Script, usage } from './fixtures';
+import { childIds, item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();
@@ -113,7 +113,7 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     assert.equal(await stop.isVisible(), true);
     await stop.click();
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'stop_agent', agentId: 'agent-up' });
-    assert.equal(await row.getAttribute('open'), '', 'clicking Stop does not collapse the row');
+    assert.equal(await row.getAttribute('aria-expanded'), 'true', 'clicking Stop does not collapse the row');
     const s = runningSession();
     s.childFinish('agent-nested', 'agent-up', 'cancelled', 1, 2, [100, 10], 'partial', 'stopped by the user');
     await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
@@ -134,10 +134,10 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     const line = panel.page.locator('.notice.compaction');
     assert.equal(await line.textContent(), 'compacted: 24,500 → 6,100 tokens');
     assert.match((await line.getAttribute('title')) ?? '', /on request/);
-    const row = panel.page.locator('vscode-tree-item.compaction-row');
+    const row = panel.page.locator('.tree-row.compaction-row');
     assert.equal(await row.locator('.compaction-label').textContent(), 'compacted: 161,204 → 38,950 tokens');
     assert.match((await row.getAttribute('title')) ?? '', /1 old tool output dropped \(kept on disk\), the earlier part summarized/);
-    const order = await panel.page.locator(`${item('task:tu-logs')} > vscode-tree-item`).evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { id?: string } }).dataset.id ?? ''));
+    const order = await childIds(panel.page, 'task:tu-logs');
     assert.deepEqual(order.filter((id) => !id.startsWith('prompt:')), ['tool:k1', `compaction:${s.events.find((e) => e.type === 'compacted')?.seq}`, 'tool:k2']);
     await panel.page.screenshot({ path: join(ARTIFACTS, 'compaction.png') });
   });

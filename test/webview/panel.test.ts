@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { openPanel, posted, savedState, send, panelSuite } from './browser';
 import { finishedSession, ROOT, runningSession } from './fixtures';
-
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
+import { childIds, detail, isOpen, item } from './tree-dom';
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();
@@ -30,7 +29,7 @@ describe('webview panel (headless Chromium)', function () {
     await assert.doesNotReject(task.waitFor());
     assert.equal(await task.locator('.task-title').first().textContent(), 'Upgrade esbuild and fix the build');
     assert.equal(await task.getAttribute('data-status'), 'running');
-    assert.equal(await task.getAttribute('open'), '', 'a running task is expanded');
+    assert.equal(await isOpen(panel.page, 'task:tu-up'), true, 'a running task is expanded');
     assert.ok(await task.locator('.codicon-loading.codicon-modifier-spin').first().isVisible());
     await panel.page.evaluate((sel) => {
       (globalThis as unknown as { document: { querySelector(s: string): Record<string, unknown> } }).document.querySelector(sel).marker = 42;
@@ -41,13 +40,11 @@ describe('webview panel (headless Chromium)', function () {
       item('task:tu-up'),
     );
     assert.equal(marker, 42, 'the task row element is updated in place');
-    const rows = await task.locator(':scope > vscode-tree-item.tool-row, :scope > vscode-tree-item.task-row').evaluateAll((els) =>
-      els.map((e) => (e as unknown as { dataset: { id: string } }).dataset.id),
-    );
-    assert.deepEqual(rows, ['tool:u1', 'tool:u2', 'tool:u3', 'task:tu-nested', 'tool:u4']);
+    assert.deepEqual(await childIds(panel.page, 'task:tu-up', ['tool-row', 'task-row']), ['tool:u1', 'tool:u2', 'tool:u3', 'task:tu-nested', 'tool:u4']);
     const nested = panel.page.locator(item('task:tu-nested'));
     assert.equal(await nested.getAttribute('data-status'), 'running');
-    assert.equal(await nested.locator(':scope > vscode-tree-item.tool-row').count(), 2);
+    assert.equal((await childIds(panel.page, 'task:tu-nested', 'tool-row')).length, 2);
+    assert.equal(await nested.getAttribute('aria-level'), '2');
     assert.equal(await panel.page.locator(item('tool:u2')).getAttribute('data-status'), 'error');
     assert.match((await panel.page.locator(item('tool:u4')).textContent()) ?? '', /approval\?/);
   });
@@ -65,33 +62,34 @@ describe('webview panel (headless Chromium)', function () {
     await send(panel.page, { type: 'events', events: s.take() });
     const task = panel.page.locator(item('task:tu-up'));
     assert.equal(await task.getAttribute('data-status'), 'completed');
-    assert.equal(await task.getAttribute('open'), null, 'a finished task collapses');
+    assert.equal(await isOpen(panel.page, 'task:tu-up'), false, 'a finished task collapses');
     const meta = (await task.locator('.task-meta').first().textContent()) ?? '';
     assert.equal(meta, '3 turns · 5 tools · 12s · 14k tokens');
     assert.ok(await task.locator('.codicon-check').first().count());
-    assert.equal(await task.locator(':scope > vscode-tree-item.outcome-row .text-row-line').textContent(), 'Build fixed.');
+    await panel.page.locator(`${item('task:tu-up')} .task-title`).click();
+    assert.equal(await panel.page.locator(`${item('outcome:task:tu-up')} .text-row-line`).textContent(), 'Build fixed.');
   });
 
   it('keeps the user’s expand/collapse choices across a reload', async () => {
     const state = snapshotOf(finishedSession().events);
     await send(panel.page, { type: 'snapshot', state, running: false });
-    assert.equal(await panel.page.locator(item('task:tu-a')).getAttribute('open'), null, 'a completed task is closed');
+    assert.equal(await isOpen(panel.page, 'task:tu-a'), false, 'a completed task is closed');
     // A task that ended early (turn limit, failure) stays open by default.
-    for (const id of ['task:tu-b', 'task:tu-c']) assert.equal(await panel.page.locator(item(id)).getAttribute('open'), '');
+    for (const id of ['task:tu-b', 'task:tu-c']) assert.equal(await isOpen(panel.page, id), true);
     await panel.page.locator(`${item('task:tu-b')} .task-title`).click();
     await panel.page.locator(`${item('task:tu-a')} .task-title`).click();
     await panel.page.locator(`${item('tool:a2')} .tool-name`).click();
     await send(panel.page);
     assert.deepEqual((await savedState(panel.page)) as unknown, { v: 1, expanded: { 'task:tu-b': false, 'task:tu-a': true, 'tool:a2': true }, draft: '' });
-    assert.match((await panel.page.locator(`${item('tool:a2')} .detail-output`).textContent()) ?? '', /42 passing/);
+    assert.match((await detail(panel.page, 'tool:a2').locator('.detail-output').textContent()) ?? '', /42 passing/);
 
     const reloaded = await openPanel(panel.browser, await savedState(panel.page));
     try {
       await send(reloaded, { type: 'snapshot', state, running: false });
-      assert.equal(await reloaded.locator(item('task:tu-a')).getAttribute('open'), '');
-      assert.equal(await reloaded.locator(item('tool:a2')).getAttribute('open'), '');
-      assert.equal(await reloaded.locator(item('task:tu-b')).getAttribute('open'), null);
-      assert.ok(await reloaded.locator(`${item('tool:a2')} .detail-output`).isVisible());
+      assert.equal(await isOpen(reloaded, 'task:tu-a'), true);
+      assert.equal(await isOpen(reloaded, 'tool:a2'), true);
+      assert.equal(await isOpen(reloaded, 'task:tu-b'), false);
+      assert.ok(await detail(reloaded, 'tool:a2').locator('.detail-output').isVisible());
     } finally {
       await reloaded.close();
     }
@@ -121,7 +119,7 @@ describe('webview panel (headless Chromium)', function () {
     await send(panel.page, { type: 'snapshot', state: snapshotOf(runningSession().events), running: true });
     await panel.page.locator(`${item('tool:u1')} .path-link`).click();
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_file', path: 'scripts/build.mjs' });
-    assert.equal(await panel.page.locator(item('tool:u1')).getAttribute('open'), null, 'clicking the path does not toggle the row');
+    assert.equal(await isOpen(panel.page, 'tool:u1'), false, 'clicking the path does not toggle the row');
     await panel.page.locator(`${item('tool:u3')} .row-diff`).click();
     assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_diff', agentId: 'agent-up', toolUseId: 'u3' });
   });

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { createSessionView } from '../../src/view-model/session-view';
 import { ARTIFACTS, panelSuite, posted, send } from './browser';
 import { finishedSession, ROOT } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 describe('failures you can act on (headless Chromium)', function () {
   this.timeout(60_000);
@@ -26,12 +26,12 @@ describe('failures you can act on (headless Chromium)', function () {
     assert.equal(await failed.locator(':scope > .task-text .task-reason').innerText(), "The model's servers were overloaded (retries ran out)");
     assert.equal(await failed.locator(':scope > .task-text .task-reason').getAttribute('title'), 'Model request failed: overloaded', 'the raw error on hover');
     assert.equal((await failed.locator(':scope > .task-text .row-state').innerText()).trim(), 'Failed');
-    assert.equal(await failed.getAttribute('open'), '', 'a failed task stays open');
+    assert.equal(await failed.getAttribute('aria-expanded'), 'true', 'a failed task stays open');
     await panel.page.locator(item('outcome:task:tu-c')).waitFor();
 
     const limited = panel.page.locator(item('task:tu-b'));
     assert.equal(await limited.locator(':scope > .task-text .task-reason').innerText(), 'It used all its 8 turns before finishing');
-    assert.equal(await limited.getAttribute('open'), '');
+    assert.equal(await limited.getAttribute('aria-expanded'), 'true');
 
     const stopped = panel.page.locator(item('task:tu-d'));
     assert.equal((await stopped.locator(':scope > .task-text .row-state').innerText()).trim(), 'Stopped');
@@ -40,7 +40,7 @@ describe('failures you can act on (headless Chromium)', function () {
 
     const done = panel.page.locator(item('task:tu-a'));
     assert.equal(await done.locator(':scope > .task-text .task-retry').isVisible(), false);
-    assert.equal(await done.getAttribute('open'), null, 'a completed task closes');
+    assert.equal(await done.getAttribute('aria-expanded'), 'false', 'a completed task closes');
 
     await panel.page.waitForTimeout(200); // codicon font
     await panel.page.screenshot({ path: join(ARTIFACTS, 'task-failed-retry.png') });
@@ -54,6 +54,6 @@ describe('failures you can act on (headless Chromium)', function () {
       { type: 'retry_task', agentId: 'agent-b', edit: true },
       { type: 'retry_task', agentId: 'agent-d', edit: false },
     ]);
-    assert.equal(await failed.getAttribute('open'), '', 'the click does not fold the row');
+    assert.equal(await failed.getAttribute('aria-expanded'), 'true', 'the click does not fold the row');
   });
 });

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { ARTIFACTS, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 function thinkingSession(): Script {
   const s = new Script();
@@ -62,7 +62,7 @@ describe('thinking rows', () => {
       const row = panel.page.locator(item(rootId));
       await row.waitFor();
       assert.equal((await row.locator('.text-row-title').textContent())?.trim(), 'Thinking');
-      assert.equal(await row.getAttribute('open'), null, 'collapsed');
+      assert.equal(await row.getAttribute('aria-expanded'), 'false', 'collapsed');
       assert.equal((await row.locator('.text-row-line').first().textContent())?.trim(), 'The build log points at tsconfig: check its paths first.', 'the one-line summary without markdown marks');
       assert.equal(await panel.page.locator('.detail-markdown', { hasText: 'check its paths first' }).count(), 0, 'the text is built only when opened');
       await row.locator('.text-row-title').click();
@@ -74,7 +74,7 @@ describe('thinking rows', () => {
       const kidRow = panel.page.locator(item(task?.kind === 'task' ? (task.children[0] ?? '') : ''));
       await kidRow.waitFor();
       assert.equal((await kidRow.locator('.text-row-title').textContent())?.trim(), 'Thinking');
-      assert.equal(await kidRow.evaluate((el) => (el as unknown as { branch: boolean }).branch), false, 'no arrow: no text to show');
+      assert.equal(await kidRow.getAttribute('aria-expanded'), null, 'no arrow: no text to show');
       assert.match((await kidRow.getAttribute('title')) ?? '', /display omitted/);
       // The session's totals say how much of the input the prompt cache served: 10,200 of 11,300 input tokens.
       const totals = panel.page.locator('.totals');

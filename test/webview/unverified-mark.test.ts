@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { ARTIFACTS, panelSuite, send } from './browser';
 import { ROOT, Script } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 const UNVERIFIED = [{ claim: 'All tests pass.', reason: '`npm test` exited 1' }, { claim: 'Updated `src/b.ts`.', reason: 'no write or edit of src/b.ts in the record, and no command that could change files names it' }];
 
 function session(): Script {

@@ -12,8 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { ARTIFACTS, launch, openPanel, requireBrowser, ROOT_DIR, send } from './browser';
 import { finishedSession, runningSession } from './fixtures';
+import { item } from './tree-dom';
 
-const item = (id: string): string => `vscode-tree-item[data-id="${id}"]`;
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();
@@ -92,7 +92,7 @@ describe('defects and wording (headless Chromium)', function () {
       (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = 'vscode-light';
     });
     await send(page, { type: 'snapshot', state: snapshotOf(finishedSession().events), running: false });
-    const marks = page.locator(`${item('task:tu-a')} vscode-tree-item.tool-row[data-status='ok'] .row-status`);
+    const marks = page.locator(`.tree-row.tool-row[data-parent="task:tu-a"][data-status='ok'] .row-status`);
     await marks.first().waitFor();
     const { color, opacity, background } = await marks.first().evaluate((e) => {
       const g = globalThis as unknown as { getComputedStyle(x: unknown): { color: string; opacity: string; backgroundColor: string }; document: { body: unknown } };

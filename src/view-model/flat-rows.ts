@@ -1,0 +1,191 @@
+/**
+ * The panel's conversation as one flat list of rows carrying tree semantics (the way VS Code's own trees
+ * are virtualized): the webview renders only the rows in view, and keyboard, ARIA and scrolling work on
+ * this list. Pure: built from the view state and the open/closed state of each row, no DOM.
+ *
+ *   level 1   you: "Fix the build"                         block (user prompt, text, notice)
+ *   level 1   ▾ Upgrade esbuild          (task)            parent: null
+ *   level 2       ▸ Prompt                                 parent: task:tu-up
+ *   level 2       ▾ bash  npm run build                    (tool)
+ *   level 3           detail                               the input/output of the call
+ *   level 2       ▸ Result
+ *
+ * A task's children: its Prompt row, its calls and nested tasks in call order, its Changes row once it
+ * finished with a manifest (the files and commands under it), and its Result/Error row.
+ */
+import type { SessionViewState, TaskNode, ViewNode } from './types';
+
+export type FlatKind =
+  | 'user'
+  | 'text'
+  | 'notice'
+  | 'compaction-block'
+  | 'task'
+  | 'tool'
+  | 'thinking'
+  | 'compaction'
+  | 'prompt'
+  | 'outcome'
+  | 'changes'
+  | 'change-file'
+  | 'change-command'
+  | 'change-note'
+  | 'detail';
+
+export interface FlatRow {
+  /** Unique and stable: the node id, or `prompt:<task>`, `outcome:<task>`, `changes:<task>`, `detail:<row>`, `changes:<task>#<i>`. */
+  key: string;
+  kind: FlatKind;
+  /** The view node the row shows (the task of a prompt/outcome/changes row). */
+  nodeId: string;
+  /** aria-level, 1 at the conversation's top. */
+  level: number;
+  /** The key of the parent row; null at the top. */
+  parent: string | null;
+  /** The parent row's index in the list (-1 at the top). */
+  parentIndex: number;
+  setSize: number;
+  posInSet: number;
+  expandable: boolean;
+  expanded: boolean;
+  /** For change-file / change-command rows: the index in the manifest's files / commands. */
+  index?: number;
+}
+
+/** Whether a row is open: the user's choice for `key`, else `byDefault`. */
+export type IsOpen = (key: string, byDefault: boolean) => boolean;
+
+/** A task is open while it runs, and stays open when it ended early (failed, stopped, at a limit). */
+export function taskOpenByDefault(node: TaskNode): boolean {
+  return node.status === 'running' || node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
+}
+
+/** The text of a task's Result/Error row ('' when it has none yet). */
+export function outcomeText(task: TaskNode): string {
+  return task.error ?? (task.status === 'running' ? '' : task.result ?? '');
+}
+
+const BLOCK_KIND: Partial<Record<ViewNode['kind'], FlatKind>> = { user: 'user', text: 'text', notice: 'notice', compaction: 'compaction-block' };
+
+export function flattenRows(state: SessionViewState, isOpen: IsOpen): FlatRow[] {
+  const out: FlatRow[] = [];
+  const top = state.items;
+  for (let i = 0; i < top.length; i++) {
+    const id = top[i] as string;
+    const node = state.nodes[id];
+    if (!node) continue;
+    const block = BLOCK_KIND[node.kind];
+    if (block) out.push(row(id, block, id, 1, null, -1, top.length, i + 1, false));
+    else addNode(state, node, 1, null, -1, top.length, i + 1, isOpen, out);
+  }
+  return out;
+}
+
+function row(key: string, kind: FlatKind, nodeId: string, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, expandable: boolean): FlatRow {
+  return { key, kind, nodeId, level, parent, parentIndex, setSize, posInSet, expandable, expanded: false };
+}
+
+function push(out: FlatRow[], r: FlatRow, isOpen: IsOpen, byDefault = false): boolean {
+  r.expanded = r.expandable && isOpen(r.key, byDefault);
+  out.push(r);
+  return r.expanded;
+}
+
+/** The detail row under the row just pushed. */
+function detail(out: FlatRow[], owner: FlatRow): void {
+  out.push(row(`detail:${owner.key}`, 'detail', owner.nodeId, owner.level + 1, owner.key, out.length - 1, 1, 1, false));
+}
+
+function addNode(state: SessionViewState, node: ViewNode, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, isOpen: IsOpen, out: FlatRow[]): void {
+  const id = node.id;
+  if (node.kind === 'tool') {
+    const r = row(id, 'tool', id, level, parent, parentIndex, setSize, posInSet, true);
+    if (push(out, r, isOpen)) detail(out, r);
+  } else if (node.kind === 'thinking') {
+    const r = row(id, 'thinking', id, level, parent, parentIndex, setSize, posInSet, node.text.trim() !== '');
+    if (push(out, r, isOpen)) detail(out, r);
+  } else if (node.kind === 'compaction') {
+    out.push(row(id, 'compaction', id, level, parent, parentIndex, setSize, posInSet, false));
+  } else if (node.kind === 'task') {
+    const r = row(id, 'task', id, level, parent, parentIndex, setSize, posInSet, true);
+    const at = out.length;
+    if (push(out, r, isOpen, taskOpenByDefault(node))) addTaskChildren(state, node, level + 1, at, isOpen, out);
+  }
+}
+
+function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, taskIndex: number, isOpen: IsOpen, out: FlatRow[]): void {
+  const showChanges = task.changes !== undefined && task.status !== 'running';
+  const outcome = outcomeText(task) !== '';
+  const size = 1 + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
+  const prompt = row(`prompt:${task.id}`, 'prompt', task.id, level, task.id, taskIndex, size, 1, true);
+  if (push(out, prompt, isOpen)) detail(out, prompt);
+  const children = task.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = state.nodes[children[i] as string];
+    if (child) addNode(state, child, level, task.id, taskIndex, size, i + 2, isOpen, out);
+  }
+  let n = children.length + 2;
+  if (showChanges && task.changes) {
+    const changes = task.changes;
+    const count = changes.files.length + changes.commands.length;
+    const r = row(`changes:${task.id}`, 'changes', task.id, level, task.id, taskIndex, size, n++, count > 0);
+    const at = out.length;
+    if (push(out, r, isOpen)) {
+      const inner = count + (changes.commands.length > 0 ? 1 : 0);
+      const sub = (key: string, kind: FlatKind, i: number, index?: number): FlatRow => {
+        const child = row(key, kind, task.id, level + 1, r.key, at, inner, i + 1, false);
+        if (index !== undefined) child.index = index;
+        return child;
+      };
+      changes.files.forEach((_, i) => out.push(sub(`${r.key}#f${i}`, 'change-file', i, i)));
+      changes.commands.forEach((_, i) => out.push(sub(`${r.key}#c${i}`, 'change-command', changes.files.length + i, i)));
+      if (changes.commands.length > 0) out.push(sub(`${r.key}#note`, 'change-note', count));
+    }
+  }
+  if (outcome) {
+    const r = row(`outcome:${task.id}`, 'outcome', task.id, level, task.id, taskIndex, size, n, true);
+    if (push(out, r, isOpen)) detail(out, r);
+  }
+}
+
+/**
+ * The rows that match a filter (row-filter.ts), with the tasks around them: a task shows when it or something
+ * under it matches, open on its matches; blocks, prompt and result rows are left out. Positions count the
+ * rows shown.
+ */
+export function filteredRows(state: SessionViewState, matches: (node: ViewNode) => boolean, isOpen: IsOpen): FlatRow[] {
+  const out: FlatRow[] = [];
+  const level = (ids: readonly string[], depth: number, parent: string | null): FlatRow[][] => {
+    const groups: FlatRow[][] = [];
+    for (const id of ids) {
+      const node = state.nodes[id];
+      if (!node || (node.kind !== 'tool' && node.kind !== 'task' && node.kind !== 'thinking')) continue;
+      const base = { key: id, nodeId: id, level: depth, parent, parentIndex: -1, setSize: 0, posInSet: 0, expanded: false };
+      if (node.kind === 'task') {
+        const inner = depth < 64 ? level(node.children, depth + 1, id) : [];
+        if (inner.length === 0 && !matches(node)) continue;
+        const row: FlatRow = { ...base, kind: 'task', expandable: inner.length > 0, expanded: inner.length > 0 };
+        groups.push([row, ...inner.flat()]);
+      } else if (matches(node)) {
+        const row: FlatRow = { ...base, kind: node.kind, expandable: node.kind === 'tool' || node.text.trim() !== '' };
+        row.expanded = row.expandable && isOpen(row.key, false);
+        const group = [row];
+        if (row.expanded) group.push({ key: `detail:${id}`, kind: 'detail', nodeId: id, level: depth + 1, parent: id, parentIndex: -1, setSize: 1, posInSet: 1, expandable: false, expanded: false });
+        groups.push(group);
+      }
+    }
+    groups.forEach((group, i) => {
+      const head = group[0] as FlatRow;
+      head.setSize = groups.length;
+      head.posInSet = i + 1;
+    });
+    return groups;
+  };
+  for (const group of level(state.items, 1, null)) out.push(...group);
+  const at = new Map<string, number>();
+  out.forEach((r, i) => {
+    r.parentIndex = r.parent === null ? -1 : at.get(r.parent) ?? -1;
+    at.set(r.key, i);
+  });
+  return out;
+}
