@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
-import type { HostToWebview, WebviewToHost } from '../protocol';
+import { waitingLine, type HostToWebview, type WebviewToHost } from '../protocol';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
+import type { PanelInbox } from './panel-inbox';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
 
@@ -34,8 +35,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     private readonly controller: SessionController,
     private readonly changes: ChangeActions,
     readonly historyActions: HistoryActions,
+    private readonly inbox?: PanelInbox,
   ) {
     this.retry = new TaskRetry(controller);
+    if (inbox) this.disposables.push(inbox.onChange(() => this.sendInbox()));
     this.disposables.push(
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
@@ -67,7 +70,14 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.sendWorkspace();
         this.sendSnapshot();
         this.ready = true;
+        this.sendInbox();
         this.sendReveal();
+        break;
+      case 'inbox_answer':
+        this.inbox?.answer(message.id, message.decision);
+        break;
+      case 'inbox_reply':
+        this.inbox?.reply(message.id, message.text);
         break;
       case 'prompt':
         await this.controller.ask(message.text);
@@ -175,6 +185,15 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       return;
     }
     await vscode.env.openExternal(uri);
+  }
+
+  /** The waiting subagent questions, and their count on the view's badge (seen even while it is hidden). */
+  private sendInbox(): void {
+    if (!this.inbox || !this.view) return;
+    const items = this.inbox.items();
+    const agents = new Set(items.map((i) => i.agentId)).size;
+    this.view.badge = agents ? { value: agents, tooltip: waitingLine(agents) } : undefined;
+    this.post({ type: 'inbox', items });
   }
 
   private sendWorkspace(): void {
