@@ -20,9 +20,9 @@ const CSS = String.raw`
   border-left: 3px solid var(--vscode-editorWarning-foreground, var(--vscode-focusBorder));
 }
 .inbox-card.is-answered { opacity: 0.6; }
-.inbox-who { display: flex; align-items: center; gap: 4px; font-size: 12px; font-weight: 600; min-width: 0; }
+.inbox-who { display: flex; flex-wrap: wrap; align-items: center; gap: 0 4px; font-size: 12px; font-weight: 600; min-width: 0; }
 .inbox-who .codicon { font-size: 14px; color: var(--vscode-editorWarning-foreground, inherit); flex: 0 0 auto; }
-.inbox-who-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.inbox-who-name { min-width: 0; }
 .inbox-who-type { font-weight: normal; color: var(--vscode-descriptionForeground); white-space: nowrap; }
 .inbox-who-type::before { content: '· '; }
 .inbox-show {
@@ -36,7 +36,10 @@ const CSS = String.raw`
   font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px);
   background: var(--vscode-textCodeBlock-background); border-radius: 3px;
 }
-.inbox-detail { font-size: 11px; color: var(--vscode-descriptionForeground); white-space: pre-wrap; margin-bottom: 4px; }
+.inbox-detail { font-size: 11px; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
+.inbox-detail > summary { cursor: pointer; width: fit-content; }
+.inbox-detail > summary:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.inbox-detail-text { white-space: pre-wrap; margin-top: 2px; }
 .inbox-buttons, .inbox-reply { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
 .inbox-button {
   padding: 2px 8px; min-height: 22px; border-radius: 2px; cursor: pointer; font: inherit; font-size: 12px;

@@ -70,7 +70,12 @@ export class InboxView {
     const title = el('div', 'inbox-title', item.title);
     card.append(who, title);
     if (item.input) card.append(el('pre', 'inbox-input', item.input));
-    if (item.detail) card.append(el('div', 'inbox-detail', item.detail));
+    if (item.detail) {
+      // What the wider answers cover: one click away, so two cards fit a narrow panel.
+      const more = el('details', 'inbox-detail');
+      more.append(el('summary', '', 'What each answer covers'), el('div', 'inbox-detail-text', item.detail));
+      card.append(more);
+    }
 
     const buttons = el('div', 'inbox-buttons');
     if (item.kind === 'permission') {
