@@ -121,7 +121,7 @@ export class PanelInbox implements PanelPrompts {
 }
 
 /** The exact thing decided on: the command, the path(s), or an MCP tool's whole input. */
-export function exactInput(request: ToolCallRequest): string {
+function exactInput(request: ToolCallRequest): string {
   const input = request.input as Record<string, unknown> | null;
   let text: string;
   if (request.kind === 'exec' && typeof input?.command === 'string') text = input.command;

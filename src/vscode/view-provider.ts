@@ -63,7 +63,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     });
   }
 
-  private async onMessage(message: WebviewToHost): Promise<void> {
+  /** A message from the webview (public so the extension tests can post as the panel does). */
+  async onMessage(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.queue = [];

@@ -23,6 +23,15 @@ import { must } from '../support/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 
+/** Polls `ready` every 20 ms for up to 20 s. */
+async function until(ready: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('Delegate in the extension host', () => {
   let api: DelegateApi;
   let server: MessagesApiServer;
@@ -51,10 +60,18 @@ describe('Delegate in the extension host', () => {
   /** This test's requests only: the server lives across tests. */
   const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     api.controller.newSession();
     since = server.messageRequests().length;
+    // A subagent's ask goes to the panel while it is visible; the tests that answer the modal's prompt hide it.
+    await setPanelVisible(false);
   });
+
+  async function setPanelVisible(visible: boolean): Promise<void> {
+    if (api.view.isVisible === visible) return;
+    await vscode.commands.executeCommand(visible ? 'delegate.panel.focus' : 'workbench.action.closeSidebar');
+    await until(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`);
+  }
 
   it('activates quickly and registers its commands and view', async () => {
     const b = api.activationBreakdown;
@@ -262,6 +279,61 @@ describe('Delegate in the extension host', () => {
     assert.deepEqual(asked, ['Subagent “first writer”', 'Subagent “second writer”'], 'the first writer was asked once, the second writer too');
     assert.equal(readFileSync(join(workdir, 'f2.txt'), 'utf8'), '2\n');
     assert.equal(existsSync(join(workdir, 's1.txt')), false);
+  });
+
+  it('the panel inbox: two parallel subagents ask at once, both wait side by side; answering one in place unblocks only it', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    await setPanelVisible(true);
+    const modal: string[] = [];
+    api.approver.prompt = async (q) => {
+      modal.push(q.who);
+      return 'deny';
+    };
+    server.route([
+      { name: 'left', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('LEFT'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'left.txt', content: 'L\n' } }), reply.text('left done')] },
+      { name: 'right', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('RIGHT'), replies: [reply.toolUse({ name: 'bash', input: { command: 'echo right > right.txt' } }), reply.text('right done')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'LEFT: write left.txt', description: 'left writer' } },
+            { name: 'task', input: { prompt: 'RIGHT: write right.txt', description: 'right writer' } },
+          ]),
+          reply.text('ok'),
+        ],
+      },
+    ]);
+    try {
+      const run = api.controller.ask('write both');
+      await until(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once');
+      const items = api.inbox.items();
+      const left = must(items.find((i) => i.who === 'Subagent “left writer”'));
+      const right = must(items.find((i) => i.who === 'Subagent “right writer”'));
+      assert.equal(left.input, 'left.txt');
+      assert.equal(right.input, 'echo right > right.txt', 'the exact command');
+      assert.deepEqual(right.choices.map((c) => c.decision), ['allow', 'allow_agent', 'allow_task', 'allow_session', 'deny']);
+      assert.ok(api.view.posted.includes('inbox'), 'the panel was sent the list');
+      const waiting = (): string[] => Object.values(api.controller.snapshot().state.nodes).flatMap((n) => (n.kind === 'tool' && n.permission === 'asked' ? [n.name] : []));
+      assert.deepEqual(waiting().sort(), ['bash', 'write_file'], 'both calls are marked as waiting on their rows');
+
+      // Answered in place (the message the panel posts): the right writer goes on, the left one still waits.
+      await api.view.onMessage({ type: 'inbox_answer', id: right.id, decision: 'allow' });
+      await until(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command');
+      await until(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished');
+      assert.deepEqual(api.inbox.items().map((i) => i.id), [left.id], 'the left writer still waits');
+      assert.equal(existsSync(join(workdir, 'left.txt')), false);
+
+      await api.view.onMessage({ type: 'inbox_answer', id: left.id, decision: 'deny' });
+      await run;
+    } finally {
+      api.approver.prompt = modalPrompt;
+      await setPanelVisible(false);
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(modal, [], 'no modal for a subagent while the panel shows');
+    assert.equal(existsSync(join(workdir, 'left.txt')), false, 'denied');
+    assert.equal(api.inbox.items().length, 0);
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {

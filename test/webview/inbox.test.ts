@@ -27,11 +27,16 @@ function hostInbox(page: Page): { inbox: PanelInbox; sent: () => Promise<void> }
   return { inbox, sent: () => last };
 }
 
+/** The little of the page's DOM these tests reach into (the test is compiled without the DOM library). */
+interface PageDoc {
+  document: { activeElement: { matches(selector: string): boolean; blur(): void } | null };
+}
+
 /** Presses Tab until the focused element matches `selector` (at most 30 times); the number of presses. */
 async function tabTo(page: Page, selector: string): Promise<number> {
   for (let i = 1; i <= 30; i++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return i;
+    if (await page.evaluate((sel) => (globalThis as unknown as PageDoc).document.activeElement?.matches(sel) ?? false, selector)) return i;
   }
   throw new Error(`Tab never reached ${selector}`);
 }
@@ -65,7 +70,7 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     await page.screenshot({ path: join(ARTIFACTS, 'inbox-two-asks.png') });
 
     // The second child's card first: Tab reaches its "Allow for this subagent", Enter answers it.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.blur());
     await tabTo(page, '[data-inbox-id="ask-2"] [data-decision="allow_agent"]');
     await page.keyboard.press('Enter');
     await frames(page, 2);
