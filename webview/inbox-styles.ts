@@ -23,8 +23,7 @@ const CSS = String.raw`
 .inbox-who { display: flex; flex-wrap: wrap; align-items: center; gap: 0 4px; font-size: 12px; font-weight: 600; min-width: 0; }
 .inbox-who .codicon { font-size: 14px; color: var(--vscode-editorWarning-foreground, inherit); flex: 0 0 auto; }
 .inbox-who-name { min-width: 0; }
-.inbox-who-type { font-weight: normal; color: var(--vscode-descriptionForeground); white-space: nowrap; }
-.inbox-who-type::before { content: '· '; }
+.inbox-who-type { font-weight: normal; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: nowrap; }
 .inbox-show {
   margin-left: auto; flex: 0 0 auto; padding: 0 4px; border: none; background: none; cursor: pointer;
   font: inherit; font-weight: normal; color: var(--vscode-textLink-foreground);

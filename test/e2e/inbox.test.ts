@@ -15,7 +15,7 @@ import { Panel, STEP_TIMEOUT } from './panel';
 import { askFromPalette, modalDialog, runCommand } from './workbench';
 
 describe('Delegate in a real VS Code: the inbox of subagents waiting for you', function () {
-  const editor = delegateEditorSuite('inbox', 'sk-e2e-inbox', { 'delegate.model': 'claude-sonnet-5-5', 'delegate.permissionMode': 'default' });
+  const editor = delegateEditorSuite('inbox', 'sk-e2e-inbox', { 'delegate.model': 'claude-sonnet-5-5', 'delegate.permissionMode': 'default', 'workbench.colorTheme': 'Default Dark Modern' });
   let server: MessagesApiServer;
   let workspace: EditorSuiteParts['workspace'];
   let page: Page;
