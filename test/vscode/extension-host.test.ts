@@ -23,15 +23,6 @@ import { must } from '../support/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 
-/** Polls `ready` every 20 ms for up to 20 s. */
-async function until(ready: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 20_000;
-  while (!ready()) {
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('Delegate in the extension host', () => {
   let api: DelegateApi;
   let server: MessagesApiServer;
@@ -70,7 +61,7 @@ describe('Delegate in the extension host', () => {
   async function setPanelVisible(visible: boolean): Promise<void> {
     if (api.view.isVisible === visible) return;
     await vscode.commands.executeCommand(visible ? 'delegate.panel.focus' : 'workbench.action.closeSidebar');
-    await until(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`);
+    await waitFor(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`);
   }
 
   it('activates quickly and registers its commands and view', async () => {
@@ -306,7 +297,7 @@ describe('Delegate in the extension host', () => {
     ]);
     try {
       const run = api.controller.ask('write both');
-      await until(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once');
+      await waitFor(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once');
       const items = api.inbox.items();
       const left = must(items.find((i) => i.who === 'Subagent “left writer”'));
       const right = must(items.find((i) => i.who === 'Subagent “right writer”'));
@@ -319,8 +310,8 @@ describe('Delegate in the extension host', () => {
 
       // Answered in place (the message the panel posts): the right writer goes on, the left one still waits.
       await api.view.onMessage({ type: 'inbox_answer', id: right.id, decision: 'allow' });
-      await until(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command');
-      await until(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished');
+      await waitFor(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command');
+      await waitFor(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished');
       assert.deepEqual(api.inbox.items().map((i) => i.id), [left.id], 'the left writer still waits');
       assert.equal(existsSync(join(workdir, 'left.txt')), false);
 
@@ -334,6 +325,46 @@ describe('Delegate in the extension host', () => {
     assert.deepEqual(modal, [], 'no modal for a subagent while the panel shows');
     assert.equal(existsSync(join(workdir, 'left.txt')), false, 'denied');
     assert.equal(api.inbox.items().length, 0);
+  });
+
+  it('the panel inbox: a subagent\'s ask_user is answered in place; Stop withdraws a waiting request as denied', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    await setPanelVisible(true);
+    const modal: string[] = [];
+    api.questions.prompt = async (_q, title) => {
+      modal.push(title);
+      return undefined;
+    };
+    try {
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'ask_user', input: { question: 'Which port?', options: ['8080', '3000'] } }), reply.text('using 4000')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Pick the port', description: 'pick port' } }), reply.text('ok')] },
+      ]);
+      const run = api.controller.ask('Set up the server');
+      await waitFor(() => api.inbox.items().length === 1, 'the question waits in the inbox');
+      const question = must(api.inbox.items()[0]);
+      assert.deepEqual([question.kind, question.who, question.title, question.options], ['question', 'Subagent “pick port”', 'Which port?', ['8080', '3000']]);
+      await api.view.onMessage({ type: 'inbox_reply', id: question.id, text: '4000' });
+      await run;
+      server.assertAllConsumed();
+      assert.equal(lastToolResults(requests().filter(isChild).at(-1) as RecordedRequest)[0]?.content, 'The user answered: 4000', 'a typed answer');
+      assert.deepEqual(modal, [], 'no quick pick');
+
+      since = server.messageRequests().length;
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'write_file', input: { path: 'stopped.txt', content: 'x\n' } }), reply.text('unreachable')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Write it', description: 'stopped writer' } }), reply.text('ok')] },
+      ]);
+      const stopped = api.controller.ask('Write stopped.txt');
+      await waitFor(() => api.inbox.items().length === 1, 'the write waits in the inbox');
+      await vscode.commands.executeCommand('delegate.stop');
+      await stopped;
+      assert.equal(api.inbox.items().length, 0, 'the stopped run\'s request is gone');
+      assert.equal(existsSync(join(workdir, 'stopped.txt')), false, 'no answer is never an allow');
+    } finally {
+      api.questions.prompt = quickPickPrompt;
+      await setPanelVisible(false);
+    }
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {
