@@ -3,7 +3,7 @@
  * The host keeps the state: on (re)load the webview gets one snapshot, then batches of events.
  */
 import type { DelegateEvent } from './core/events';
-import type { SessionStatus } from './core/vocabulary';
+import type { PermissionDecision, SessionStatus } from './core/vocabulary';
 import type { SessionViewState, ToolCallNode } from './view-model/session-view';
 
 /** One row of the history list (a session of this workspace). */
@@ -18,6 +18,38 @@ export interface SessionListItem {
   status: SessionStatus | 'running';
   /** The last prompt's subagents that did not complete ("completed · 1 failed · 1 stopped"). */
   subagents?: { failed?: number; stopped?: number; limited?: number };
+}
+
+/** A button of a waiting permission request: the modal's words and the decision they stand for. */
+export interface InboxChoice {
+  label: string;
+  decision: PermissionDecision;
+}
+
+/** One subagent's question waiting in the panel's inbox (src/vscode/panel-inbox.ts keeps them). */
+export interface InboxItem {
+  id: string;
+  kind: 'permission' | 'question';
+  agentId: string;
+  /** "Subagent “find config”" (its task's description). */
+  who: string;
+  /** The subagent's agent definition ("general-purpose", "Explore"), when it has one. */
+  agentType?: string;
+  /** "wants to run a command", or the ask_user question itself. */
+  title: string;
+  /** The exact command, path(s) or MCP input the answer is about (empty for a question). */
+  input: string;
+  /** What the wider answers cover (the modal's detail, without the input). */
+  detail: string;
+  /** A permission's buttons. */
+  choices: InboxChoice[];
+  /** A question's answers to pick from (a typed answer is always possible). */
+  options: string[];
+}
+
+/** The inbox's heading (and the view badge's tooltip): "2 subagents are waiting for you". */
+export function waitingLine(agents: number): string {
+  return agents === 1 ? '1 subagent is waiting for you' : `${agents} subagents are waiting for you`;
 }
 
 export type HostToWebview =
@@ -35,7 +67,9 @@ export type HostToWebview =
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
   | { type: 'history'; sessions: SessionListItem[]; currentId?: string }
   /** Opens, scrolls to and marks the task node of this subagent (the Chat view's "Show in Delegate panel"). */
-  | { type: 'reveal'; agentId: string };
+  | { type: 'reveal'; agentId: string }
+  /** Every subagent question waiting for the user, oldest first (the whole list: it is short). */
+  | { type: 'inbox'; items: InboxItem[] };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -70,4 +104,8 @@ export type WebviewToHost =
   /** History: name a session (an empty title goes back to its first prompt). */
   | { type: 'rename_session'; id: string; title: string }
   /** History: delete a session (the host confirms first); `title` names it in the question. */
-  | { type: 'delete_session'; id: string; title: string };
+  | { type: 'delete_session'; id: string; title: string }
+  /** The inbox: a waiting permission request answered in place. */
+  | { type: 'inbox_answer'; id: string; decision: PermissionDecision }
+  /** The inbox: a waiting ask_user question answered (an option picked or an answer typed). */
+  | { type: 'inbox_reply'; id: string; text: string };

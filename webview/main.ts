@@ -17,6 +17,8 @@ import { installDiffStyles } from './diff-view';
 import { el } from './dom';
 import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
+import { InboxView } from './inbox-view';
+import { installInboxStyles } from './inbox-styles';
 import { installLinkClicks } from './link-clicks';
 import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
@@ -33,6 +35,7 @@ installDiffStyles();
 installChangesBarStyles();
 installTaskOutcomeStyles();
 installMarkdownStyles();
+installInboxStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
   openExternal: (url) => post({ type: 'open_external', url }),
@@ -108,10 +111,20 @@ const changesBar = new ChangesBar({
   revert: (agentIds) => post({ type: 'revert_agents', agentIds }),
 });
 
+// Subagents' questions waiting for the user, above the conversation.
+const inbox = new InboxView({
+  answer: (id, decision) => post({ type: 'inbox_answer', id, decision }),
+  reply: (id, text) => post({ type: 'inbox_reply', id, text }),
+  show: (agentId) => {
+    revealAgent = agentId;
+    schedule();
+  },
+});
+
 const app = el('div', 'app');
 logWrap.prepend(findBar.element);
 logArea.append(sticky.element, sticky.jump);
-app.append(history.element, logWrap, changesBar.element, composer.element);
+app.append(history.element, inbox.element, logWrap, changesBar.element, composer.element);
 document.body.append(app);
 
 function flush(): void {
@@ -185,6 +198,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'reveal':
       revealAgent = msg.agentId;
       break;
+    case 'inbox':
+      inbox.update(msg.items);
+      return;
     case 'history':
       logWrap.hidden = true;
       composer.element.hidden = true;

@@ -1,13 +1,15 @@
 /**
  * Approval prompts in the editor: a modal that names which agent asks (the main agent, or a subagent
- * and its task), the command or path, with Allow / Allow for this session / Deny. One modal at a time,
- * however many subagents ask; a subagent simply waits for its answer. The prompt is injectable so
- * extension tests can answer it without the UI.
+ * and its task), the command or path, with Allow / Allow for this session / Deny. One modal at a time;
+ * a subagent's request goes to the panel's inbox instead while the panel is visible (panel-inbox.ts:
+ * there several wait side by side, each answered in place). The prompt is injectable so extension
+ * tests can answer it without the UI.
  */
 import * as vscode from 'vscode';
 import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
+import type { PanelPrompts } from './panel-inbox';
 
 export type { ApprovalQuestion } from './approval-text';
 
@@ -26,9 +28,18 @@ const DECISIONS: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW
 export class EditorApprover implements Approver {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(public prompt: ApprovalPrompt = modalPrompt) {}
+  constructor(
+    public prompt: ApprovalPrompt = modalPrompt,
+    private readonly panel?: PanelPrompts,
+  ) {}
 
   ask(request: ToolCallRequest, reason: string, signal: AbortSignal): Promise<{ decision: PermissionDecision; reason?: string }> {
+    if (request.agent.depth > 0 && this.panel?.available) {
+      const question = { who: who(request), toolName: request.toolName, summary: request.summary, reason, request };
+      return this.panel.askPermission(question, signal).then((decision) =>
+        decision !== 'deny' ? { decision } : { decision, reason: signal.aborted ? 'the run was stopped' : 'the user denied this call' },
+      );
+    }
     const answer = this.queue.then(async () => {
       if (signal.aborted) return { decision: 'deny' as const, reason: 'the run was stopped' };
       const decision = await this.prompt({ who: who(request), toolName: request.toolName, summary: request.summary, reason, request });

@@ -11,6 +11,7 @@ import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
 import { EditorQuestions } from './user-questions';
+import { PanelInbox } from './panel-inbox';
 import { EditorFanout } from './fanout-card';
 import { CHANGE_SCHEME, ChangeActions } from './change-actions';
 import { HistoryActions } from './history-actions';
@@ -26,6 +27,8 @@ export interface DelegateApi {
   approver: EditorApprover;
   /** ask_user's questions (the prompt is injectable, like the approver's). */
   questions: EditorQuestions;
+  /** Subagents' questions waiting in the panel while it is visible (answered in place). */
+  inbox: PanelInbox;
   /** The fan-out card (its prompt is injectable). */
   fanout: EditorFanout;
   /** The workspace's MCP servers (approval and input prompts are injectable). */
@@ -47,14 +50,16 @@ const importsDone = performance.now();
 
 export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
-  const approver = new EditorApprover();
+  // Asked only during a run, after `view` exists.
+  const inbox = new PanelInbox((): boolean => view.isVisible);
+  const approver = new EditorApprover(undefined, inbox);
   const mcpServers = new EditorMcpServers(context.workspaceState);
-  const questions = new EditorQuestions();
+  const questions = new EditorQuestions(undefined, inbox);
   const fanout = new EditorFanout();
   const controller = new SessionController(context, approver, mcpServers, questions, fanout);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
-  const view = new DelegateViewProvider(context.extensionUri, controller, changes, new HistoryActions(controller, () => transcriptRootOf(context)));
+  const view = new DelegateViewProvider(context.extensionUri, controller, changes, new HistoryActions(controller, () => transcriptRootOf(context)), inbox);
   const status = createStatusBar();
 
   context.subscriptions.push(
@@ -110,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     controller,
     approver,
     questions,
+    inbox,
     fanout,
     mcpServers,
     view,

@@ -1,11 +1,13 @@
 /**
  * `ask_user` in the editor: a quick pick titled with who asks (the main agent, or the subagent and its task), the
  * agent's options as items plus a typed answer of one's own. One question at a time, however many subagents ask;
- * the others wait their turn. Stopping the run closes the question. The prompt is injectable so extension tests
+ * the others wait their turn. A subagent's question waits in the panel's inbox instead while the panel is
+ * visible (panel-inbox.ts), beside the others. Stopping the run closes the question. The prompt is injectable so extension tests
  * can answer it without the UI.
  */
 import * as vscode from 'vscode';
 import type { UserQuestion, UserQuestions } from '../core/session';
+import type { PanelPrompts } from './panel-inbox';
 
 /** Shows one question; resolves to the answer, or undefined when the user dismissed it. */
 export type QuestionPrompt = (question: UserQuestion, title: string, signal: AbortSignal) => Promise<string | undefined>;
@@ -40,9 +42,13 @@ export const quickPickPrompt: QuestionPrompt = (q, title, signal) =>
 export class EditorQuestions implements UserQuestions {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(public prompt: QuestionPrompt = quickPickPrompt) {}
+  constructor(
+    public prompt: QuestionPrompt = quickPickPrompt,
+    private readonly panel?: PanelPrompts,
+  ) {}
 
   ask(question: UserQuestion, signal: AbortSignal): Promise<string | undefined> {
+    if (question.agent.depth > 0 && this.panel?.available) return this.panel.askQuestion(question, signal);
     const answer = this.queue.then(() => (signal.aborted ? undefined : this.prompt(question, titleFor(question), signal)));
     this.queue = answer.catch(() => undefined);
     return answer;

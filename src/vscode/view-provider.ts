@@ -7,11 +7,12 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
-import type { HostToWebview, WebviewToHost } from '../protocol';
+import { waitingLine, type HostToWebview, type WebviewToHost } from '../protocol';
 import { slimSnapshot } from '../view-model/slim-snapshot';
 import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
+import type { PanelInbox } from './panel-inbox';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
 import { AgentRecordView } from './agent-record-view';
@@ -38,9 +39,11 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     private readonly controller: SessionController,
     private readonly changes: ChangeActions,
     readonly historyActions: HistoryActions,
+    private readonly inbox?: PanelInbox,
   ) {
     this.retry = new TaskRetry(controller);
     this.records = new AgentRecordView(controller);
+    if (inbox) this.disposables.push(inbox.onChange(() => this.sendInbox()));
     this.disposables.push(
       this.records.register(),
       controller.onEvents((events) => this.enqueue(events)),
@@ -66,14 +69,22 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     });
   }
 
-  private async onMessage(message: WebviewToHost): Promise<void> {
+  /** A message from the webview (public so the extension tests can post as the panel does). */
+  async onMessage(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.queue = [];
         this.sendWorkspace();
         this.sendSnapshot();
         this.ready = true;
+        this.sendInbox();
         this.sendReveal();
+        break;
+      case 'inbox_answer':
+        this.inbox?.answer(message.id, message.decision);
+        break;
+      case 'inbox_reply':
+        this.inbox?.reply(message.id, message.text);
         break;
       case 'prompt':
         await this.controller.ask(message.text);
@@ -189,6 +200,15 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       return;
     }
     await vscode.env.openExternal(uri);
+  }
+
+  /** The waiting subagent questions, and their count on the view's badge (seen even while it is hidden). */
+  private sendInbox(): void {
+    if (!this.inbox || !this.view) return;
+    const items = this.inbox.items();
+    const agents = new Set(items.map((i) => i.agentId)).size;
+    this.view.badge = agents ? { value: agents, tooltip: waitingLine(agents) } : undefined;
+    this.post({ type: 'inbox', items });
   }
 
   private sendWorkspace(): void {

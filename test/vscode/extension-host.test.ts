@@ -51,10 +51,18 @@ describe('Delegate in the extension host', () => {
   /** This test's requests only: the server lives across tests. */
   const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     api.controller.newSession();
     since = server.messageRequests().length;
+    // A subagent's ask goes to the panel while it is visible; the tests that answer the modal's prompt hide it.
+    await setPanelVisible(false);
   });
+
+  async function setPanelVisible(visible: boolean): Promise<void> {
+    if (api.view.isVisible === visible) return;
+    await vscode.commands.executeCommand(visible ? 'delegate.panel.focus' : 'workbench.action.closeSidebar');
+    await waitFor(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`);
+  }
 
   it('activates quickly and registers its commands and view', async () => {
     const b = api.activationBreakdown;
@@ -262,6 +270,101 @@ describe('Delegate in the extension host', () => {
     assert.deepEqual(asked, ['Subagent “first writer”', 'Subagent “second writer”'], 'the first writer was asked once, the second writer too');
     assert.equal(readFileSync(join(workdir, 'f2.txt'), 'utf8'), '2\n');
     assert.equal(existsSync(join(workdir, 's1.txt')), false);
+  });
+
+  it('the panel inbox: two parallel subagents ask at once, both wait side by side; answering one in place unblocks only it', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    await setPanelVisible(true);
+    const modal: string[] = [];
+    api.approver.prompt = async (q) => {
+      modal.push(q.who);
+      return 'deny';
+    };
+    server.route([
+      { name: 'left', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('LEFT'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'left.txt', content: 'L\n' } }), reply.text('left done')] },
+      { name: 'right', match: (r) => isChild(r) && JSON.stringify(r.body.messages).includes('RIGHT'), replies: [reply.toolUse({ name: 'bash', input: { command: 'echo right > right.txt' } }), reply.text('right done')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'LEFT: write left.txt', description: 'left writer' } },
+            { name: 'task', input: { prompt: 'RIGHT: write right.txt', description: 'right writer' } },
+          ]),
+          reply.text('ok'),
+        ],
+      },
+    ]);
+    try {
+      const run = api.controller.ask('write both');
+      await waitFor(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once');
+      const items = api.inbox.items();
+      const left = must(items.find((i) => i.who === 'Subagent “left writer”'));
+      const right = must(items.find((i) => i.who === 'Subagent “right writer”'));
+      assert.equal(left.input, 'left.txt');
+      assert.equal(right.input, 'echo right > right.txt', 'the exact command');
+      assert.deepEqual(right.choices.map((c) => c.decision), ['allow', 'allow_agent', 'allow_task', 'allow_session', 'deny']);
+      assert.ok(api.view.posted.includes('inbox'), 'the panel was sent the list');
+      const waiting = (): string[] => Object.values(api.controller.snapshot().state.nodes).flatMap((n) => (n.kind === 'tool' && n.permission === 'asked' ? [n.name] : []));
+      assert.deepEqual(waiting().sort(), ['bash', 'write_file'], 'both calls are marked as waiting on their rows');
+
+      // Answered in place (the message the panel posts): the right writer goes on, the left one still waits.
+      await api.view.onMessage({ type: 'inbox_answer', id: right.id, decision: 'allow' });
+      await waitFor(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command');
+      await waitFor(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished');
+      assert.deepEqual(api.inbox.items().map((i) => i.id), [left.id], 'the left writer still waits');
+      assert.equal(existsSync(join(workdir, 'left.txt')), false);
+
+      await api.view.onMessage({ type: 'inbox_answer', id: left.id, decision: 'deny' });
+      await run;
+    } finally {
+      api.approver.prompt = modalPrompt;
+      await setPanelVisible(false);
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(modal, [], 'no modal for a subagent while the panel shows');
+    assert.equal(existsSync(join(workdir, 'left.txt')), false, 'denied');
+    assert.equal(api.inbox.items().length, 0);
+  });
+
+  it('the panel inbox: a subagent\'s ask_user is answered in place; Stop withdraws a waiting request as denied', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    await setPanelVisible(true);
+    const modal: string[] = [];
+    api.questions.prompt = async (_q, title) => {
+      modal.push(title);
+      return undefined;
+    };
+    try {
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'ask_user', input: { question: 'Which port?', options: ['8080', '3000'] } }), reply.text('using 4000')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Pick the port', description: 'pick port' } }), reply.text('ok')] },
+      ]);
+      const run = api.controller.ask('Set up the server');
+      await waitFor(() => api.inbox.items().length === 1, 'the question waits in the inbox');
+      const question = must(api.inbox.items()[0]);
+      assert.deepEqual([question.kind, question.who, question.title, question.options], ['question', 'Subagent “pick port”', 'Which port?', ['8080', '3000']]);
+      await api.view.onMessage({ type: 'inbox_reply', id: question.id, text: '4000' });
+      await run;
+      server.assertAllConsumed();
+      assert.equal(lastToolResults(requests().filter(isChild).at(-1) as RecordedRequest)[0]?.content, 'The user answered: 4000', 'a typed answer');
+      assert.deepEqual(modal, [], 'no quick pick');
+
+      since = server.messageRequests().length;
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'write_file', input: { path: 'stopped.txt', content: 'x\n' } }), reply.text('unreachable')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Write it', description: 'stopped writer' } }), reply.text('ok')] },
+      ]);
+      const stopped = api.controller.ask('Write stopped.txt');
+      await waitFor(() => api.inbox.items().length === 1, 'the write waits in the inbox');
+      await vscode.commands.executeCommand('delegate.stop');
+      await stopped;
+      assert.equal(api.inbox.items().length, 0, 'the stopped run\'s request is gone');
+      assert.equal(existsSync(join(workdir, 'stopped.txt')), false, 'no answer is never an allow');
+    } finally {
+      api.questions.prompt = quickPickPrompt;
+      await setPanelVisible(false);
+    }
   });
 
   it('Allow for this session stops asking for writes; the change opens as a diff', async () => {

@@ -1,0 +1,129 @@
+/**
+ * The inbox at the top of the panel: every subagent question waiting for the user, side by side
+ * ("2 subagents are waiting for you"). A permission card shows who asks (the subagent, its task and
+ * agent type), what it wants, the exact command / path / MCP input, and the modal's answers as buttons;
+ * a question card shows the question, its options as buttons and a text box for another answer.
+ * Plain <button>s and an <input>: Tab reaches them, Enter/Space answer. Cards are keyed by id: an
+ * update adds and removes cards but leaves a card that still waits untouched (focus and typed text stay).
+ */
+import type { InboxItem } from '../src/protocol';
+import { waitingLine } from '../src/protocol';
+import type { PermissionDecision } from '../src/core/vocabulary';
+import { codicon, el, setHidden, setText } from './dom';
+
+export interface InboxActions {
+  answer(id: string, decision: PermissionDecision): void;
+  reply(id: string, text: string): void;
+  /** Shows the asking subagent's task node in the conversation. */
+  show(agentId: string): void;
+}
+
+export class InboxView {
+  readonly element = el('section', 'inbox');
+  private readonly heading = el('div', 'inbox-heading');
+  private readonly list = el('div', 'inbox-list');
+  private readonly cards = new Map<string, HTMLElement>();
+
+  constructor(private readonly actions: InboxActions) {
+    this.element.setAttribute('aria-label', 'Subagents waiting for you');
+    this.heading.setAttribute('role', 'status');
+    this.element.append(this.heading, this.list);
+    this.element.hidden = true;
+  }
+
+  update(items: InboxItem[]): void {
+    const ids = new Set(items.map((i) => i.id));
+    for (const [id, card] of this.cards) {
+      if (ids.has(id)) continue;
+      // The answered card goes; focus moves to the next card's first button rather than to the page.
+      const hadFocus = card.contains(document.activeElement) || card.classList.contains('is-answered');
+      card.remove();
+      this.cards.delete(id);
+      if (hadFocus) this.list.querySelector<HTMLElement>('button, input')?.focus();
+    }
+    for (const item of items) {
+      if (this.cards.has(item.id)) continue;
+      const card = this.card(item);
+      this.cards.set(item.id, card);
+      this.list.append(card);
+    }
+    const agents = new Set(items.map((i) => i.agentId)).size;
+    setText(this.heading, agents ? waitingLine(agents) : '');
+    setHidden(this.element, items.length === 0);
+  }
+
+  private card(item: InboxItem): HTMLElement {
+    const card = el('article', `inbox-card inbox-${item.kind}`);
+    card.dataset.inboxId = item.id;
+    card.dataset.agentId = item.agentId;
+    card.setAttribute('aria-label', `${item.who} ${item.kind === 'question' ? 'asks' : item.title}`);
+
+    const who = el('div', 'inbox-who');
+    who.append(codicon(item.kind === 'question' ? 'question' : 'shield'), el('span', 'inbox-who-name', item.who));
+    if (item.agentType) who.append(el('span', 'inbox-who-type', item.agentType));
+    const show = el('button', 'inbox-show', 'Show');
+    show.type = 'button';
+    show.title = 'Show this subagent in the conversation';
+    show.addEventListener('click', () => this.actions.show(item.agentId));
+    who.append(show);
+
+    const title = el('div', 'inbox-title', item.title);
+    card.append(who, title);
+    if (item.input) card.append(el('pre', 'inbox-input', item.input));
+    if (item.detail) {
+      // What the wider answers cover: one click away, so two cards fit a narrow panel.
+      const more = el('details', 'inbox-detail');
+      more.append(el('summary', '', 'What each answer covers'), el('div', 'inbox-detail-text', item.detail));
+      card.append(more);
+    }
+
+    const buttons = el('div', 'inbox-buttons');
+    if (item.kind === 'permission') {
+      item.choices.forEach((choice, i) => {
+        const b = this.button(choice.label, i === 0 ? 'primary' : choice.decision === 'deny' ? 'deny' : 'secondary');
+        b.dataset.decision = choice.decision;
+        b.addEventListener('click', () => this.answered(card, () => this.actions.answer(item.id, choice.decision)));
+        buttons.append(b);
+      });
+      card.append(buttons);
+    } else {
+      item.options.forEach((option, i) => {
+        const b = this.button(option, i === 0 ? 'primary' : 'secondary');
+        b.dataset.option = option;
+        b.addEventListener('click', () => this.answered(card, () => this.actions.reply(item.id, option)));
+        buttons.append(b);
+      });
+      const form = el('form', 'inbox-reply');
+      const input = el('input', 'inbox-text');
+      input.type = 'text';
+      input.placeholder = item.options.length ? 'Or type another answer' : 'Type your answer';
+      input.setAttribute('aria-label', `Answer to ${item.who}`);
+      const send = this.button('Send', item.options.length ? 'secondary' : 'primary');
+      send.type = 'submit';
+      form.append(input, send);
+      form.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        const text = input.value.trim();
+        if (text) this.answered(card, () => this.actions.reply(item.id, text));
+        else input.focus();
+      });
+      if (item.options.length) card.append(buttons);
+      card.append(form);
+    }
+    return card;
+  }
+
+  private button(label: string, tone: 'primary' | 'secondary' | 'deny'): HTMLButtonElement {
+    const b = el('button', `inbox-button inbox-${tone}`, label);
+    b.type = 'button';
+    return b;
+  }
+
+  /** One answer per card: its controls go inert at once (the host removes the card when it has the answer). */
+  private answered(card: HTMLElement, send: () => void): void {
+    if (card.classList.contains('is-answered')) return;
+    card.classList.add('is-answered');
+    for (const control of card.querySelectorAll<HTMLButtonElement | HTMLInputElement>('.inbox-buttons button, .inbox-reply button, .inbox-reply input')) control.disabled = true;
+    send();
+  }
+}
