@@ -77,6 +77,7 @@ export type WebviewToHost =
   | { type: 'stop' }
   /** *Open in editor* on a task row: the subagent's whole record in an editor tab. */
   | { type: 'open_record'; agentId: string; description: string }
+  | { type: 'message_agent'; agentId: string }
   /** A call's row was opened and the slim snapshot left its input and output out. */
   | { type: 'node_detail'; id: string }
   /** Stops one subagent (the task node's Stop action); the parent goes on. */

@@ -62,6 +62,7 @@ const actions = {
   retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
   needDetail: (id: string) => post({ type: 'node_detail', id }),
   openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
+  messageAgent: (agentId: string) => post({ type: 'message_agent', agentId }),
 };
 const renderer = new ConversationRenderer(log, conversation, expansion, actions);
 const sticky = new StickyHeader(renderer, actions);

@@ -18,6 +18,8 @@ import { pathLink, treeRow, type RowActions } from './tree-rows';
 export interface DetailActions extends RowActions {
   /** *Open in editor* on a task row. */
   openRecord(agentId: string, description: string): void;
+  /** *Send a message…* on a finished task row. */
+  messageAgent(agentId: string): void;
   /** The node's input/output were left out of the snapshot: ask the host for them. */
   needDetail(nodeId: string): void;
 }

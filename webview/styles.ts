@@ -101,10 +101,13 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .row-state { font-size: 11px; white-space: nowrap; }
 .row-status { font-size: 14px; }
 .row-action { cursor: pointer; padding: 0 2px; border-radius: 3px; }
-.task-open { margin-left: auto; height: 22px; padding: 0 3px; border: none; border-radius: 3px; cursor: pointer; background: transparent; color: var(--vscode-icon-foreground, var(--vscode-foreground)); opacity: 0.7; }
-.task-open:hover, .task-open:focus-visible { opacity: 1; background: var(--vscode-toolbar-hoverBackground); }
-.task-open:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-.task-open[hidden] { display: none; }
+.task-open, .task-message { height: 22px; padding: 0 3px; border: none; border-radius: 3px; cursor: pointer; background: transparent; color: var(--vscode-icon-foreground, var(--vscode-foreground)); opacity: 0.7; }
+.task-open { margin-left: auto; }
+.task-message:not([hidden]) { margin-left: auto; }
+.task-message:not([hidden]) ~ .task-open { margin-left: 0; }
+.task-open:hover, .task-open:focus-visible, .task-message:hover, .task-message:focus-visible { opacity: 1; background: var(--vscode-toolbar-hoverBackground); }
+.task-open:focus-visible, .task-message:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.task-open[hidden], .task-message[hidden] { display: none; }
 .task-open:not([hidden]) ~ .row-action { margin-left: 0; }
 .row-action:hover { background: var(--vscode-toolbar-hoverBackground); }
 .tool-row[data-status='ok'] > .row-deco .row-status { opacity: 0.55; }

@@ -23,6 +23,8 @@ export interface TaskRowHost {
   retryTask(agentId: string, edit: boolean): void;
   /** *Open in editor*: the subagent's whole record in an editor tab. */
   openRecord(agentId: string, description: string): void;
+  /** *Send a message…* to a finished subagent: it resumes on this node with its whole history (the host asks the text). */
+  messageAgent(agentId: string): void;
 }
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
@@ -43,6 +45,7 @@ export class TaskRow {
   private readonly warning: HTMLSpanElement;
   private readonly stop: HTMLElement;
   private readonly openButton: HTMLButtonElement;
+  private readonly messageButton: HTMLButtonElement;
   private readonly agent: HTMLSpanElement;
   private readonly forkBadge: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
@@ -82,7 +85,8 @@ export class TaskRow {
     text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
     this.stop = this.stopAction();
     this.openButton = this.openAction();
-    this.item.append(text, this.openButton, this.stop);
+    this.messageButton = this.messageAction();
+    this.item.append(text, this.messageButton, this.openButton, this.stop);
     this.update(node, Date.now());
   }
 
@@ -119,6 +123,8 @@ export class TaskRow {
     setHidden(this.warning, !(node.status === 'running' && node.warning));
     setHidden(this.stop, !(node.status === 'running' && node.agentId !== null));
     setHidden(this.openButton, node.agentId === null);
+    // A running subagent is steered by its parent; the user talks to one that has ended (any end but a fork's).
+    setHidden(this.messageButton, node.agentId === null || node.status === 'running' || node.fork === true);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
     this.unverifiedMark.update(node);
@@ -186,6 +192,20 @@ export class TaskRow {
     button.addEventListener('click', (ev) => {
       ev.stopPropagation();
       if (this.node.agentId) this.host.openRecord(this.node.agentId, this.node.description);
+    }, { capture: true });
+    button.addEventListener('keydown', (ev) => ev.stopPropagation());
+    return button;
+  }
+
+  /** *Send a message…*: like Open in editor, a Tab stop at the row's end. */
+  private messageAction(): HTMLButtonElement {
+    const button = el('button', 'task-message codicon codicon-comment');
+    button.type = 'button';
+    button.title = 'Send a message…: this subagent goes on with its whole conversation and your message, on this node';
+    button.setAttribute('aria-label', 'Send a message to this subagent');
+    button.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      if (this.node.agentId) this.host.messageAgent(this.node.agentId);
     }, { capture: true });
     button.addEventListener('keydown', (ev) => ev.stopPropagation());
     return button;

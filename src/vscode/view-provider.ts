@@ -95,6 +95,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'open_record':
         await this.records.open(message.agentId, message.description);
         break;
+      case 'message_agent':
+        // The command asks for the text and shows a failure as one line (extension.ts).
+        await vscode.commands.executeCommand('delegate.messageSubagent', message.agentId);
+        break;
       case 'node_detail': {
         const node = getTool(this.controller.snapshot().state, message.id);
         if (node) this.post({ type: 'node_detail', node });

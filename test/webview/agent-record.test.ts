@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { agentRecord } from '../../src/view-model/agent-record';
-import { applyEvents, createSessionView } from '../../src/view-model/session-view';
+import { allTasks, applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { posted, send, panelSuite } from './browser';
 import { finishedSession, runningSession } from './fixtures';
 import { item } from './tree-dom';
@@ -45,6 +45,26 @@ describe('a subagent\'s whole record (Open in editor)', function () {
       await row.locator('.task-open').click();
       assert.deepEqual((await posted(panel.page)).at(-1), { type: 'open_record', agentId: 'agent-b', description: 'Grep for timing-dependent waits' });
       assert.equal(await row.getAttribute('aria-expanded'), 'true');
+    });
+
+    it('a finished task row\'s Send a message… posts message_agent for its subagent, by mouse or keyboard; a running task has none', async () => {
+      const state = createSessionView();
+      applyEvents(state, finishedSession().events);
+      await send(panel.page, { type: 'snapshot', state, running: false });
+      const row = panel.page.locator(item('task:tu-b'));
+      const button = row.locator('.task-message');
+      assert.equal(await button.getAttribute('aria-label'), 'Send a message to this subagent');
+      await button.click();
+      assert.deepEqual((await posted(panel.page)).at(-1), { type: 'message_agent', agentId: 'agent-b' });
+      await button.focus();
+      await panel.page.keyboard.press('Enter');
+      assert.deepEqual((await posted(panel.page)).at(-1), { type: 'message_agent', agentId: 'agent-b' });
+      const running = createSessionView();
+      applyEvents(running, runningSession().events);
+      await send(panel.page, { type: 'snapshot', state: running, running: true });
+      const runningTask = allTasks(running).find((t) => t.status === 'running');
+      assert.ok(runningTask, 'the fixture has a running task');
+      assert.equal(await panel.page.locator(`${item(runningTask.id)} .task-message`).isVisible(), false);
     });
   });
 });
