@@ -177,7 +177,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     server.assertAllConsumed();
   });
 
-  it('d. a subagent\'s write asks through the real modal, naming the subagent; Deny leaves the file alone', async () => {
+  it('d. a subagent\'s write asks in the panel\'s inbox, naming the subagent; Deny there leaves the file alone', async () => {
     server.route([
       childRoute('CONFIG', [
         reply.toolUse({ name: 'write_file', input: { path: 'config.json', content: '{ "retries": 0 }\n' } }),
@@ -190,19 +190,20 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     ]);
     await askFromPalette(page, 'Set retries to 0.');
 
-    const modal = modalDialog(page, 'Subagent “update config” wants to write a file');
-    await modal.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    assert.match(await modal.innerText(), /config\.json/);
+    // The panel is visible: a subagent's question waits in its inbox, answered in place (no modal).
+    const card = panel.frame.locator('.inbox-card', { hasText: 'Subagent “update config”' });
+    await card.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    assert.match(await card.innerText(), /wants to write a file[\s\S]*config\.json/);
+    assert.equal(await modalDialog(page, 'wants to').count(), 0, 'no modal while the panel shows the question');
     const task = panel.task('update config');
     const row = panel.toolRows(task).first();
     await row.and(panel.frame.locator('[data-permission="asked"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
-    await screenshot(page, 'permission-modal');
-    const buttons = await modal.getByRole('button').allInnerTexts();
-    for (const name of ['Allow', 'Allow for this session', 'Deny']) assert.ok(buttons.includes(name), `the modal offers ${name}: ${buttons.join(', ')}`);
-    assert.ok(!buttons.includes('Cancel'), 'Deny is the only way out: no separate Cancel');
+    await screenshot(page, 'permission-inbox');
+    const buttons = await card.locator('button[data-decision]').allInnerTexts();
+    assert.deepEqual(buttons, ['Allow', 'Allow for this subagent', "Allow for this task's subagents", 'Allow for this session', 'Deny']);
 
-    await modal.getByRole('button', { name: 'Deny', exact: true }).click();
-    await modal.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    await card.locator('[data-decision="deny"]').click();
+    await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
     await panel.waitForStatus(task, 'completed');
     await panel.waitUntilIdle();
     assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), CONFIG_JSON, 'config.json is unchanged on disk');
