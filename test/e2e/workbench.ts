@@ -44,7 +44,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
 }
 
 /** Waits for the input box titled `title` (showInputBox), types `text` and presses Enter. */
-async function answerInputBox(page: Page, title: string, text: string): Promise<void> {
+export async function answerInputBox(page: Page, title: string, text: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
   const input = widget.locator('.quick-input-box input');
