@@ -218,6 +218,8 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.description) task.description = e.description;
   // A resumed child (a new segment) keeps its node and first prompt; the message that resumed it is its own field.
   if (e.segment) {
+    // The node keeps counting across segments: what it showed so far is the base of the new segment's figures.
+    if (task.status !== 'running') task.earlier = { turns: task.turns, toolCalls: task.toolCalls, tokens: { ...task.tokens }, ...(task.costUsd !== undefined ? { costUsd: task.costUsd } : {}), durationMs: task.durationMs ?? 0 };
     task.segments = e.segment;
     task.lastMessage = e.prompt;
     delete task.error;
@@ -251,11 +253,13 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   }
   settleOpenCalls(state, task.children, e.agentId, touched);
   task.status = e.status;
-  task.turns = e.turns;
-  task.toolCalls = e.toolCalls;
-  task.tokens = tokensOf(e.usage);
-  if (e.costUsd !== undefined) task.costUsd = e.costUsd;
-  task.durationMs = e.durationMs;
+  const base = task.earlier;
+  const tokens = tokensOf(e.usage);
+  task.turns = (base?.turns ?? 0) + e.turns;
+  task.toolCalls = (base?.toolCalls ?? 0) + e.toolCalls;
+  task.tokens = base ? { input: base.tokens.input + tokens.input, output: base.tokens.output + tokens.output, ...((base.tokens.cacheRead ?? 0) + (tokens.cacheRead ?? 0) > 0 ? { cacheRead: (base.tokens.cacheRead ?? 0) + (tokens.cacheRead ?? 0) } : {}) } : tokens;
+  if (e.costUsd !== undefined) task.costUsd = (base?.costUsd ?? 0) + e.costUsd;
+  task.durationMs = (base?.durationMs ?? 0) + e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
   delete task.warning;

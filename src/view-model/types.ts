@@ -133,6 +133,8 @@ export interface TaskNode {
   name?: string;
   /** Resumed with a message (send_message, the user's): how many runs the node holds (2, 3, …), and the last message. */
   segments?: number;
+  /** What the earlier segments of a resumed subagent added up to: the node's figures are these plus the current one's. */
+  earlier?: { turns: number; toolCalls: number; tokens: TokenCount; costUsd?: number; durationMs: number };
   lastMessage?: string;
   /** What it may spend: shown against what it spent while it runs. */
   budget?: { tokens?: number; seconds?: number; usd?: number };

@@ -81,6 +81,13 @@ describe('send_message and read_subagent in a session', () => {
     assert.ok(task.kind === 'task');
     assert.equal(task.status, 'completed');
     assert.equal(task.segments, 2);
+    // The node's figures add both segments up, as the JSON's subagents[] entry does.
+    const finishes = events.filter((e) => e.type === 'agent_finished' && e.agentId === childId);
+    assert.equal(finishes.length, 2);
+    const sum = (f: (e: (typeof finishes)[number]) => number) => finishes.reduce((n, e) => n + f(e), 0);
+    assert.equal(task.toolCalls, sum((e) => (e.type === 'agent_finished' ? e.toolCalls : 0)));
+    assert.equal(task.tokens.output, sum((e) => (e.type === 'agent_finished' ? e.usage.output_tokens : 0)));
+    assert.equal(task.turns, sum((e) => (e.type === 'agent_finished' ? e.turns : 0)));
     assert.equal(task.name, 'slow');
     assert.equal(task.prompt, 'slow job');
     assert.equal(task.result, 'resumed report');
