@@ -31,7 +31,7 @@ const ESTIMATE: Partial<Record<FlatRow['kind'], number>> = { task: 44, user: 56,
  * of new calls forces no layout of its own (measuring was a third of the frame's script time).
  */
 const ROW_HEIGHT = 22;
-const FIXED: ReadonlySet<FlatRow['kind']> = new Set(['tool', 'prompt', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
+const FIXED: ReadonlySet<FlatRow['kind']> = new Set(['tool', 'prompt', 'message', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
 /** Rows built beyond the viewport on each side (cheap: ~22 px each). */
 const OVERSCAN = 12;
 /** Within this many pixels of the end the panel follows new rows. */

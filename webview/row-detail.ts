@@ -37,6 +37,7 @@ function rowText(state: SessionViewState, owner: FlatRow): { text: string; markd
   if (node?.kind !== 'task') return { text: '', markdown: false };
   const task = node as TaskNode;
   if (owner.kind === 'prompt') return { text: task.prompt || task.description, markdown: false };
+  if (owner.kind === 'message') return { text: task.lastMessage ?? '', markdown: false };
   // A stop is not a failure: what the subagent had reported stays readable under "Stopped".
   if (task.status === 'cancelled') return { text: [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n'), markdown: true };
   if (task.error !== undefined) return { text: task.error, markdown: false };

@@ -104,12 +104,14 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
     case 'compaction':
       return node?.kind === 'compaction' ? staticRow(compactionRow(node)) : emptyRow(row);
     case 'prompt':
+    case 'message':
     case 'outcome': {
-      const view = new TextRow(row.key, row.kind === 'prompt' ? 'prompt-row' : 'outcome-row');
+      const view = new TextRow(row.key, row.kind === 'prompt' ? 'prompt-row' : row.kind === 'message' ? 'message-row' : 'outcome-row');
       const fill = (s: SessionViewState): void => {
         const task = s.nodes[row.nodeId];
         if (task?.kind !== 'task') return;
         if (row.kind === 'prompt') return view.set('comment', 'tone-muted', 'Prompt', task.prompt || task.description);
+        if (row.kind === 'message') return view.set('comment-discussion', 'tone-muted', `Message · run ${task.segments ?? 2}`, task.lastMessage ?? '');
         if (task.status === 'cancelled') return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n'), true);
         if (task.error !== undefined) return view.set('error', 'tone-error', 'Error', task.error);
         view.set('reply', 'tone-ok', 'Result', task.result ?? '', true);
@@ -142,7 +144,7 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
 /** The owner of a detail row, rebuilt from the detail's key (`detail:<owner key>`). */
 function ownerRow(row: FlatRow): FlatRow {
   const key = row.key.slice('detail:'.length);
-  const kind = key.startsWith('prompt:') ? 'prompt' : key.startsWith('outcome:') ? 'outcome' : key.startsWith('thinking:') ? 'thinking' : 'tool';
+  const kind = key.startsWith('prompt:') ? 'prompt' : key.startsWith('message:') ? 'message' : key.startsWith('outcome:') ? 'outcome' : key.startsWith('thinking:') ? 'thinking' : 'tool';
   return { ...row, key, kind, level: row.level - 1 };
 }
 

@@ -31,6 +31,8 @@ function rowLabel(state: SessionViewState, row: FlatRow): string {
       return node?.kind === 'tool' ? `${node.name} ${node.summary}` : '';
     case 'prompt':
       return 'Prompt';
+    case 'message':
+      return 'Message';
     case 'outcome':
       return node?.kind === 'task' ? (node.status === 'cancelled' ? 'Stopped' : node.error !== undefined ? 'Error' : 'Result') : '';
     case 'changes':

@@ -25,6 +25,7 @@ export type FlatKind =
   | 'thinking'
   | 'compaction'
   | 'prompt'
+  | 'message'
   | 'outcome'
   | 'changes'
   | 'change-file'
@@ -116,15 +117,21 @@ function addNode(state: SessionViewState, node: ViewNode, level: number, parent:
 function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, taskIndex: number, isOpen: IsOpen, out: FlatRow[]): void {
   const showChanges = task.changes !== undefined && task.status !== 'running';
   const outcome = outcomeText(task) !== '';
-  const size = 1 + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
+  // A resumed subagent (send_message, the user's Send a message…): the message that resumed it, under its prompt.
+  const message = (task.segments ?? 1) > 1 && task.lastMessage ? 1 : 0;
+  const size = 1 + message + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
   const prompt = row(`prompt:${task.id}`, 'prompt', task.id, level, task.id, taskIndex, size, 1, true);
   if (push(out, prompt, isOpen)) detail(out, prompt);
+  if (message) {
+    const m = row(`message:${task.id}`, 'message', task.id, level, task.id, taskIndex, size, 2, true);
+    if (push(out, m, isOpen)) detail(out, m);
+  }
   const children = task.children;
   for (let i = 0; i < children.length; i++) {
     const child = state.nodes[children[i] as string];
-    if (child) addNode(state, child, level, task.id, taskIndex, size, i + 2, isOpen, out);
+    if (child) addNode(state, child, level, task.id, taskIndex, size, i + 2 + message, isOpen, out);
   }
-  let n = children.length + 2;
+  let n = children.length + 2 + message;
   if (showChanges && task.changes) {
     const changes = task.changes;
     const count = changes.files.length + changes.commands.length;

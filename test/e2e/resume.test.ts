@@ -36,6 +36,8 @@ describe('Delegate in a real VS Code: a message to a finished subagent', functio
     await panel.setOpen(task, true);
     await panel.outcome(task).filter({ hasText: 'And two test files' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await panel.waitForStatus(task, 'completed');
+    // The message that resumed it is a row of its own, under the first prompt.
+    assert.match(await panel.frame.locator(`.message-row[data-parent="${await task.getAttribute('data-id')}"]`).innerText(), /Message · run 2[\s\S]*Also list the tests\./);
     assert.deepEqual((await panel.taskSummaries()).map((t) => t.description), ['scout the sources'], 'one node: the resume is a new segment of the same subagent');
     await screenshot(page, 'resumed-child');
 
