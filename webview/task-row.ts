@@ -183,29 +183,29 @@ export class TaskRow {
     return button;
   }
 
-  /** *Open in editor*: a small button at the row's end, a Tab stop like the row's other buttons. */
+  /** *Open in editor*: the subagent's whole record in an editor tab. */
   private openAction(): HTMLButtonElement {
-    const button = el('button', 'task-open codicon codicon-go-to-file');
-    button.type = 'button';
-    button.title = "Open in editor: this subagent's whole record (prompt, thinking, every call in full, result, changes)";
-    button.setAttribute('aria-label', 'Open in editor');
-    button.addEventListener('click', (ev) => {
-      ev.stopPropagation();
-      if (this.node.agentId) this.host.openRecord(this.node.agentId, this.node.description);
-    }, { capture: true });
-    button.addEventListener('keydown', (ev) => ev.stopPropagation());
-    return button;
+    return this.endButton('task-open codicon codicon-go-to-file', 'Open in editor', "Open in editor: this subagent's whole record (prompt, thinking, every call in full, result, changes)", (id) =>
+      this.host.openRecord(id, this.node.description),
+    );
   }
 
-  /** *Send a message…*: like Open in editor, a Tab stop at the row's end. */
+  /** *Send a message…*: the subagent goes on, on this node (the host asks for the text). */
   private messageAction(): HTMLButtonElement {
-    const button = el('button', 'task-message codicon codicon-comment');
+    return this.endButton('task-message codicon codicon-comment', 'Send a message to this subagent', 'Send a message…: this subagent goes on with its whole conversation and your message, on this node', (id) =>
+      this.host.messageAgent(id),
+    );
+  }
+
+  /** A small button at the row's end, a Tab stop like the row's other buttons; its click does not fold the row. */
+  private endButton(className: string, label: string, title: string, press: (agentId: string) => void): HTMLButtonElement {
+    const button = el('button', className);
     button.type = 'button';
-    button.title = 'Send a message…: this subagent goes on with its whole conversation and your message, on this node';
-    button.setAttribute('aria-label', 'Send a message to this subagent');
+    button.title = title;
+    button.setAttribute('aria-label', label);
     button.addEventListener('click', (ev) => {
       ev.stopPropagation();
-      if (this.node.agentId) this.host.messageAgent(this.node.agentId);
+      if (this.node.agentId) press(this.node.agentId);
     }, { capture: true });
     button.addEventListener('keydown', (ev) => ev.stopPropagation());
     return button;
