@@ -11,7 +11,13 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 }
 
 export function setText(node: HTMLElement, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
+  const only = node.firstChild;
+  // One text child: change its data in place (textContent would put a new text node in, which Chromium attaches anew).
+  if (only !== null && only === node.lastChild && only.nodeType === 3) {
+    if ((only as Text).data !== text) (only as Text).data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
 }
 
 export function setAttr(node: HTMLElement, name: string, value: string | null): void {

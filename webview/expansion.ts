@@ -23,6 +23,11 @@ export class Expansion {
     return this.state.expanded[id] ?? byDefault;
   }
 
+  /** The ids the user opened (the only calls and thinking rows that are open: they are closed by default). */
+  *openKeys(): Iterable<string> {
+    for (const id in this.state.expanded) if (this.state.expanded[id] === true) yield id;
+  }
+
   hasChoice(id: string): boolean {
     return id in this.state.expanded;
   }

@@ -1,62 +1,67 @@
 /**
- * Renders a SessionViewState as one virtualized list of rows with tree semantics (flat-rows.ts): only
- * the rows in view, plus an overscan, exist in the DOM, whatever the session's size. @tanstack/virtual-core
- * places them (measured heights, keyed by row key so a row keeps its size when rows are added above it).
+ * Renders a SessionViewState as one virtualized list of rows with tree semantics: only the rows in view, plus
+ * an overscan, exist in the DOM, whatever the session's size. The rows are segments (flat-list.ts: a task's
+ * 50,000 folded calls are one run, made row by row only when in view), placed by row-layout.ts (one-line rows
+ * are a fixed 22 px; others are measured by a ResizeObserver), scrolled by follow-scroll.ts.
  *
  *   .log (scrolls) ─ .conversation[role=tree] (as tall as the whole list)
- *                       └ .tree-row[role=treeitem] × the rows in view, absolutely placed
+ *                       └ .tree-row[role=treeitem] × the rows in view, absolutely placed (translateY)
  *
- * While the user is at the end (following), the newest row stays in view. Expansion: the user's choices
- * (click, keyboard) are saved (expansion.ts) and win over the defaults (a task is open while it runs).
+ * A render: rows for the target offset → the rows that left hand their elements to the rows that came
+ * (row-pool.ts: calls re-use elements in place) → place → the list's height → the scroll write last (one
+ * layout per frame). While the user is at the end (following), the newest row stays in view. Expansion: the
+ * user's choices (click, keyboard) are saved (expansion.ts) and win over the defaults (a task is open while it runs).
  */
-import { Virtualizer, elementScroll, observeElementOffset, observeElementRect, measureElement, type VirtualItem } from '@tanstack/virtual-core';
-import { filteredRows, flattenRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
+import { ContainerIndexes, FlatList } from '../src/view-model/flat-list';
+import { filteredRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
 import { isErrorNode, nodeMatches, nodesInOrder, type RowFilter } from '../src/view-model/row-filter';
 import type { SessionViewState, TextNode } from '../src/view-model/session-view';
-import { el, setAttr } from './dom';
+import { el } from './dom';
 import type { Expansion } from './expansion';
+import { FollowScroll } from './follow-scroll';
 import { TextBlock } from './message-view';
 import type { DetailActions } from './row-detail';
-import { createRowView, type RowView } from './row-views';
+import { FIXED, RowLayout } from './row-layout';
+import { placeRow, RowPool } from './row-pool';
+import { createRowView, poolKeyOf, type RowView } from './row-views';
 import { TreeKeys } from './tree-keys';
 
 interface Mounted {
   view: RowView;
   row: FlatRow;
+  index: number;
 }
 
-const ESTIMATE: Partial<Record<FlatRow['kind'], number>> = { task: 44, user: 56, text: 60, notice: 30, 'compaction-block': 30, detail: 160 };
-/**
- * One-line rows are exactly ROW_HEIGHT px (styles.ts fixes it): never measured, so a frame that mounts a burst
- * of new calls forces no layout of its own (measuring was a third of the frame's script time).
- */
-const ROW_HEIGHT = 22;
-const FIXED: ReadonlySet<FlatRow['kind']> = new Set(['tool', 'prompt', 'message', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
-/** Rows built beyond the viewport on each side (cheap: ~22 px each). */
-const OVERSCAN = 12;
-/** Within this many pixels of the end the panel follows new rows. */
-const FOLLOW_SLACK = 40;
+/** A row in view and where it sits (the pinned header reads these). */
+export interface VisibleItem {
+  index: number;
+  start: number;
+  end: number;
+}
+
+/** Pixels of rows built beyond the viewport on each side (about 12 one-line rows). */
+const OVERSCAN_PX = 264;
 const NONE: ReadonlySet<string> = new Set();
 
 export class ConversationRenderer {
   private state: SessionViewState | null = null;
-  private rows: FlatRow[] = [];
-  private indexed: Map<string, number> | null = null;
+  private indexes: ContainerIndexes | null = null;
+  private list: FlatList = FlatList.empty;
+  private readonly layout = new RowLayout();
   /** Nodes changed by the events of this frame, and the frame's time (renderPass updates their rows in view). */
   private touched: ReadonlySet<string> = NONE;
   private now = Date.now();
   private readonly mounted = new Map<string, Mounted>();
   private readonly texts = new Map<string, TextBlock>();
-  private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+  private readonly pool: RowPool;
   private readonly keys: TreeKeys;
+  private readonly scroll: FollowScroll;
+  private readonly sizes: ResizeObserver;
+  private items: VisibleItem[] = [];
   private rendering = false;
   private again = false;
-  private userScrollAt = 0;
   private filter: RowFilter | null = null;
-  private reportOffset: ((offset: number, isScrolling: boolean) => void) | null = null;
   private revealedKey: string | null = null;
-  /** The user is at the end: new rows scroll into view. */
-  following = true;
   /** Called after each render (the pinned task header, the jump button). */
   onRender: () => void = () => undefined;
 
@@ -69,60 +74,43 @@ export class ConversationRenderer {
     root.setAttribute('role', 'tree');
     root.tabIndex = -1;
     root.setAttribute('aria-label', 'Conversation');
-    this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
-      count: 0,
-      getScrollElement: () => scroller,
-      estimateSize: (i) => ESTIMATE[this.rows[i]?.kind ?? 'tool'] ?? ROW_HEIGHT,
-      getItemKey: (i) => this.rows[i]?.key ?? i,
-      overscan: OVERSCAN,
-      paddingStart: 6,
-      paddingEnd: 10,
-      scrollToFn: elementScroll,
-      observeElementRect,
-      // The offset callback is kept: a follow writes scrollTop and reports it at once, so the rows for the
-      // new position render in the same frame (not on the scroll event, a frame later).
-      observeElementOffset: (instance, cb) => {
-        this.reportOffset = cb;
-        return observeElementOffset(instance, cb);
-      },
-      measureElement,
-      onChange: () => this.render(),
-    });
-    this.virtualizer._didMount();
+    this.pool = new RowPool(root);
+    this.scroll = new FollowScroll(scroller, () => this.layout.total, () => this.render());
+    // Rows that are not one line tall: their height once laid out, and whenever it changes (streamed text).
+    this.sizes = new ResizeObserver((entries) => this.onResize(entries));
     this.keys = new TreeKeys(this, root);
-    // Following stops only when the user scrolls away (rows growing under a programmatic scroll do not count).
-    for (const type of ['wheel', 'pointerdown', 'touchstart', 'keydown']) {
-      scroller.addEventListener(type, () => (this.userScrollAt = performance.now()), { passive: true, capture: true });
-    }
-    scroller.addEventListener('scroll', () => {
-      const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < FOLLOW_SLACK;
-      if (atEnd) this.following = true;
-      else if (performance.now() - this.userScrollAt < 1000) this.following = false;
-    }, { passive: true });
     root.addEventListener('click', (ev) => this.onClick(ev));
+  }
+
+  /** The user is at the end: new rows scroll into view. */
+  get following(): boolean {
+    return this.scroll.following;
+  }
+
+  set following(on: boolean) {
+    this.scroll.following = on;
   }
 
   /** Full render (snapshot). */
   reset(state: SessionViewState): void {
     this.state = state;
+    this.indexes = new ContainerIndexes(state);
     for (const { view } of this.mounted.values()) view.element.remove();
     this.mounted.clear();
     this.texts.clear();
+    this.layout.measured.clear();
+    this.sizes.disconnect();
     this.relayout();
   }
 
   /** Incremental render after events were applied to the same state object. */
   update(state: SessionViewState, touched: Iterable<string>): void {
     if (this.state !== state) return this.reset(state);
-    const now = Date.now();
     const touchedSet = touched instanceof Set ? (touched as Set<string>) : new Set(touched);
     this.keepReadTasksOpen(state, touchedSet);
-    this.rows = this.flatten(state);
-    this.reindex();
     // The rows in view update as they are placed (renderPass): O(rows in view), not O(rows).
     this.touched = touchedSet;
-    this.now = now;
-    this.render();
+    this.relayout();
     this.touched = NONE;
   }
 
@@ -143,9 +131,11 @@ export class ConversationRenderer {
 
   /** Whether `row` is under the row `ancestor` (walking its parents). */
   private isInside(row: FlatRow, ancestor: string): boolean {
-    for (let key = row.parent, guard = 0; key !== null && guard < 64; guard++) {
-      if (key === ancestor) return true;
-      key = this.rowAt(key)?.parent ?? null;
+    for (let i = row.parentIndex, guard = 0; i >= 0 && guard < 64; guard++) {
+      const parent = this.list.at(i);
+      if (!parent) return false;
+      if (parent.key === ancestor) return true;
+      i = parent.parentIndex;
     }
     return false;
   }
@@ -156,20 +146,20 @@ export class ConversationRenderer {
   }
 
   get rowCount(): number {
-    return this.rows.length;
+    return this.list.length;
   }
 
   rowAtIndex(i: number): FlatRow | undefined {
-    return this.rows[i];
+    return this.list.at(i);
   }
 
   indexOf(key: string): number {
-    return this.index.get(key) ?? -1;
+    return this.list.indexOf(key);
   }
 
   rowAt(key: string): FlatRow | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.rows[i];
+    const i = this.list.indexOf(key);
+    return i < 0 ? undefined : this.list.at(i);
   }
 
   get viewState(): SessionViewState | null {
@@ -181,28 +171,23 @@ export class ConversationRenderer {
     return this.mounted.get(key)?.view.element;
   }
 
-  /** The rows in the DOM now. */
+  /** The rows in the DOM now, in list order. */
   mountedRows(): FlatRow[] {
-    return [...this.mounted.values()].map((m) => m.row).sort((a, b) => this.indexOf(a.key) - this.indexOf(b.key));
+    return [...this.mounted.values()].sort((a, b) => a.index - b.index).map((m) => m.row);
   }
 
-  /** The virtual items in view (their offsets), for the pinned header. */
-  visibleItems(): VirtualItem[] {
-    return this.virtualizer.getVirtualItems();
+  /** The rows in view and their places, in list order (for the pinned header). */
+  visibleItems(): readonly VisibleItem[] {
+    return this.items;
   }
 
-  /** Where the list is scrolled to, as the virtualizer last read it (no layout). */
+  /** Where the list is scrolled to, as the renderer placed it (no layout). */
   get scrollOffset(): number {
-    return this.virtualizer.scrollOffset ?? 0;
+    return this.scroll.offset;
   }
 
   startAt(i: number): number | undefined {
-    return this.virtualizer.measurementsCache[i]?.start;
-  }
-
-  startOf(key: string): number | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.virtualizer.measurementsCache[i]?.start;
+    return i >= 0 && i < this.list.length ? this.layout.offsetOf(i) : undefined;
   }
 
   /** Opens or closes a row as the user asked (saved), and redraws. */
@@ -226,15 +211,24 @@ export class ConversationRenderer {
 
   /** Brings row `i` into view (and renders it). */
   scrollToIndex(i: number, align: 'auto' | 'center' | 'start' | 'end' = 'auto'): void {
-    this.following = false;
-    this.virtualizer.scrollToIndex(i, { align });
+    if (i < 0 || i >= this.list.length) return;
+    this.scroll.following = false;
+    const start = this.layout.offsetOf(i);
+    const size = this.layout.sizeOf(i);
+    const view = this.scroll.viewport;
+    const top = this.scroll.offset;
+    let to = top;
+    if (align === 'start' || (align === 'auto' && start < top)) to = start;
+    else if (align === 'end' || (align === 'auto' && start + size > top + view)) to = start + size - view;
+    else if (align === 'center') to = start + size / 2 - view / 2;
+    this.scroll.scrollTo(Math.min(Math.max(0, to), this.scroll.max));
     this.render();
   }
 
   /** Back to the newest row, following again. */
   jumpToLatest(): void {
-    this.following = true;
-    this.scrollToEnd();
+    this.scroll.following = true;
+    this.render();
   }
 
   /** Opens the task rows around a row (and a task row itself), scrolls it into view and marks it for a moment; `focus` moves focus to it. */
@@ -267,43 +261,49 @@ export class ConversationRenderer {
     return this.expansion.isOpen(key, node?.kind === 'task' ? taskOpenByDefault(node) : byDefault);
   };
 
-  /** The rows again (open state changed), then a render. */
+  /** The rows again (the state or open state changed), then a render. */
   relayout(): void {
-    this.rows = this.state ? this.flatten(this.state) : [];
-    this.reindex();
+    this.list = this.buildList();
+    this.layout.build(this.list);
     this.now = Date.now();
     this.render();
   }
 
-  private flatten(state: SessionViewState): FlatRow[] {
+  private buildList(): FlatList {
+    const state = this.state;
+    if (!state || !this.indexes) return FlatList.empty;
     const filter = this.filter;
-    return filter ? filteredRows(state, (node) => nodeMatches(node, filter), this.isOpen) : flattenRows(state, this.isOpen);
+    if (filter) return FlatList.fromRows(filteredRows(state, (node) => nodeMatches(node, filter), this.isOpen));
+    return FlatList.build(this.indexes, this.isOpen, this.expansion.openKeys());
   }
 
   /** Shows only what matches (null: everything again); returns how many calls and tasks match. */
   setFilter(filter: RowFilter | null): number {
     this.filter = filter;
-    this.following = filter === null && this.following;
+    this.scroll.following = filter === null && this.scroll.following;
+    if (filter) this.scroll.scrollTo(0);
     this.relayout();
-    if (filter) this.virtualizer.scrollToOffset(0);
     const state = this.state;
     if (!filter || !state) return 0;
-    return this.rows.filter((r) => {
-      const node = state.nodes[r.nodeId];
-      return r.kind !== 'detail' && node !== undefined && nodeMatches(node, filter);
-    }).length;
+    let count = 0;
+    for (let i = 0; i < this.list.length; i++) {
+      const row = this.list.at(i) as FlatRow;
+      const node = state.nodes[row.nodeId];
+      if (row.kind !== 'detail' && node !== undefined && nodeMatches(node, filter)) count++;
+    }
+    return count;
   }
 
-  /** Focuses the first row matching the filter (Enter in the find box). */
+  /** Focuses the first row matching the filter after the focused one (Enter in the find box). */
   focusFirstMatch(): void {
     const filter = this.filter;
     const state = this.state;
     if (!filter || !state) return;
     const after = this.keys.focused === null ? -1 : this.indexOf(this.keys.focused);
-    const n = this.rows.length;
+    const n = this.list.length;
     for (let k = 1; k <= n; k++) {
       const i = (after + k) % n;
-      const row = this.rows[i] as FlatRow;
+      const row = this.list.at(i) as FlatRow;
       const node = state.nodes[row.nodeId];
       if (row.kind !== 'detail' && node && nodeMatches(node, filter)) return this.keys.focusIndex(i);
     }
@@ -322,18 +322,6 @@ export class ConversationRenderer {
     return false;
   }
 
-  /** The key → index map is built when first asked for after the rows changed (most frames never ask). */
-  private reindex(): void {
-    this.indexed = null;
-  }
-
-  private get index(): Map<string, number> {
-    if (this.indexed) return this.indexed;
-    const index = new Map<string, number>();
-    for (let i = 0; i < this.rows.length; i++) index.set((this.rows[i] as FlatRow).key, i);
-    return (this.indexed = index);
-  }
-
   private textBlock = (node: TextNode): TextBlock => {
     let block = this.texts.get(node.id);
     if (!block) {
@@ -343,19 +331,10 @@ export class ConversationRenderer {
     return block;
   };
 
-  /** To the end of the list now (the sizer has its height), and the virtualizer told at once. */
-  private scrollToEnd(): void {
-    const end = Math.max(0, this.scroller.scrollHeight - this.scroller.clientHeight);
-    if (Math.abs(this.scroller.scrollTop - end) <= 1) return;
-    this.scroller.scrollTop = end;
-    this.reportOffset?.(this.scroller.scrollTop, false);
-  }
-
-  /** Mounts the rows in view, drops the others, places them; re-entered by the virtualizer's onChange. */
+  /** Mounts the rows in view, drops the others, places them; re-entered when a measured height moved rows. */
   render(): void {
     if (!this.state) return;
     if (this.rendering) {
-      // Measuring the rows just mounted moved the ones after them: once more when this pass ends.
       this.again = true;
       return;
     }
@@ -376,58 +355,93 @@ export class ConversationRenderer {
   private renderPass(): void {
     const state = this.state;
     if (!state) return;
-    {
-      const v = this.virtualizer;
-      v.setOptions({ ...v.options, count: this.rows.length });
-      v._willUpdate();
-      const height = `${v.getTotalSize()}px`;
-      if (this.root.style.height !== height) this.root.style.height = height;
-      if (this.following) this.scrollToEnd();
-      const items = v.getVirtualItems();
-      const keep = new Set<string>();
-      const fresh: HTMLElement[] = [];
-      const focusKey = this.keys.focusKey(items.map((it) => this.rows[it.index]?.key ?? ''));
-      for (const item of items) {
-        const row = this.rows[item.index];
-        if (!row) continue;
-        keep.add(row.key);
-        let mounted = this.mounted.get(row.key);
-        if (!mounted) {
-          mounted = { view: createRowView(row, state, { actions: this.actions, textBlock: this.textBlock }), row };
-          this.mounted.set(row.key, mounted);
-          this.root.append(mounted.view.element);
-          if (!FIXED.has(row.kind)) fresh.push(mounted.view.element);
-        }
+    const layout = this.layout;
+    const top = this.scroll.target();
+    const first = layout.indexAt(top - OVERSCAN_PX);
+    const last = Math.min(this.list.length - 1, layout.indexAt(top + this.scroll.viewport + OVERSCAN_PX));
+    const rows: FlatRow[] = [];
+    const keep = new Set<string>();
+    for (let i = first; i <= last; i++) {
+      const row = this.list.at(i);
+      if (!row) continue;
+      rows.push(row);
+      keep.add(row.key);
+    }
+    // The rows that left: their elements go back to the pool (calls), or out of the DOM.
+    for (const [key, mounted] of this.mounted) {
+      if (keep.has(key)) continue;
+      this.mounted.delete(key);
+      const element = mounted.view.element;
+      if (!FIXED.has(mounted.row.kind)) this.sizes.unobserve(element);
+      // The focused row scrolled out: keep focus in the list (on the container) rather than losing it to the body.
+      if (element.contains(document.activeElement)) {
+        this.root.focus({ preventScroll: true });
+        element.remove();
+      } else {
+        this.pool.release(mounted.view);
+      }
+    }
+    const focusKey = this.keys.focusKey(rows.map((r) => r.key));
+    const items: VisibleItem[] = [];
+    let placed = false;
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k] as FlatRow;
+      const index = first + k;
+      let mounted = this.mounted.get(row.key);
+      if (!mounted) {
+        mounted = { view: this.mount(row, state), row, index };
+        this.mounted.set(row.key, mounted);
+        placed = true;
+      } else {
         const old = mounted.row;
         mounted.row = row;
-        if (old !== row && (old.expanded !== row.expanded || old.setSize !== row.setSize || this.touched.has(row.nodeId))) mounted.view.update(state, row, this.now);
-        this.place(mounted.view.element, row, item, row.key === focusKey);
+        mounted.index = index;
+        if (old.expanded !== row.expanded || this.touched.has(row.nodeId)) mounted.view.update(state, row, this.now);
       }
-      for (const [key, mounted] of this.mounted) {
-        if (keep.has(key)) continue;
-        // The focused row scrolled out: keep focus in the list (on the container) rather than losing it to the body.
-        if (mounted.view.element.contains(document.activeElement)) this.root.focus({ preventScroll: true });
-        mounted.view.element.remove();
-        this.mounted.delete(key);
-      }
-      for (const element of fresh) v.measureElement(element);
+      const start = layout.offsetOf(index);
+      placeRow(mounted.view.element, row, index, start, row.key === focusKey, row.key === this.revealedKey);
+      items.push({ index, start, end: start + layout.sizeOf(index) });
     }
+    this.pool.drain();
+    this.items = items;
+    const height = `${layout.total}px`;
+    if (this.root.style.height !== height) this.root.style.height = height;
+    this.scroll.flush();
+    if (placed) this.pool.settle(() => [...this.mounted.values()].sort((a, b) => a.index - b.index).map((m) => m.view.element));
   }
 
-  private place(element: HTMLElement, row: FlatRow, item: VirtualItem, focusable: boolean): void {
-    setAttr(element, 'data-index', String(item.index));
-    const transform = `translateY(${item.start}px)`;
-    if (element.style.transform !== transform) element.style.transform = transform;
-    setAttr(element, 'role', 'treeitem');
-    setAttr(element, 'aria-level', String(row.level));
-    setAttr(element, 'aria-setsize', String(row.setSize));
-    setAttr(element, 'aria-posinset', String(row.posInSet));
-    setAttr(element, 'aria-expanded', row.expandable ? String(row.expanded) : null);
-    setAttr(element, 'data-parent', row.parent);
-    setAttr(element, 'tabindex', focusable ? '0' : '-1');
-    const level = String(row.level);
-    if (element.style.getPropertyValue('--level') !== level) element.style.setProperty('--level', level);
-    element.classList.toggle('revealed', row.key === this.revealedKey);
+  /** A view for a row coming into view: an element of the pool re-filled, else a new one. */
+  private mount(row: FlatRow, state: SessionViewState): RowView {
+    const pooled = this.pool.take(poolKeyOf(row, state));
+    if (pooled?.rebind) {
+      pooled.rebind(row, state);
+      return pooled;
+    }
+    const view = createRowView(row, state, { actions: this.actions, textBlock: this.textBlock });
+    this.pool.attach(view);
+    if (!FIXED.has(row.kind)) this.sizes.observe(view.element);
+    return view;
+  }
+
+  /** Heights of rows that are not one line (first laid out, or grown): the offsets after them move. */
+  private onResize(entries: ResizeObserverEntry[]): void {
+    let moved = false;
+    let anchor = 0;
+    for (const entry of entries) {
+      const key = (entry.target as HTMLElement).dataset.id;
+      const mounted = key === undefined ? undefined : this.mounted.get(key);
+      if (!mounted || mounted.view.element !== entry.target) continue;
+      const height = entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+      const before = this.layout.sizeOf(mounted.index);
+      if (!this.layout.measure(mounted.row.key, mounted.row.kind, height)) continue;
+      moved = true;
+      // A row above the top grew or shrank: the rows in view keep their place on the screen.
+      if (!this.following && this.layout.offsetOf(mounted.index) < this.scroll.offset) anchor += height - before;
+    }
+    if (!moved) return;
+    this.layout.build(this.list);
+    if (anchor !== 0) this.scroll.scrollTo(this.scroll.offset + anchor);
+    this.render();
   }
 
   /** A click on a row toggles it (buttons, links and details stop their clicks before this). */

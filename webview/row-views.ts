@@ -14,6 +14,7 @@ import { TaskRow } from './task-row';
 import { TASK_STATUS_LABEL } from '../src/view-model/format';
 import { thinkingRow } from './thinking-row';
 import { TextRow, ToolRow } from './tree-rows';
+import { isFileChangeTool } from './icons';
 import { stoppedByUser } from './task-outcome';
 
 export interface RowView {
@@ -24,6 +25,17 @@ export interface RowView {
   tick?(now: number): void;
   /** Enter on the row, before it toggles: true when the row did something of its own (Open diff). */
   enter?(): boolean;
+  /** Rows that can show another row (calls): the pool their element goes back to when it scrolls out. */
+  readonly poolKey?: string;
+  /** Shows `row` in this element instead (a row of the same pool). */
+  rebind?(row: FlatRow, state: SessionViewState): void;
+}
+
+/** The pool of elements a row can re-use (poolKey), if any: calls, apart for those of a change (their row has more). */
+export function poolKeyOf(row: FlatRow, state: SessionViewState): string | undefined {
+  const node = state.nodes[row.nodeId];
+  if (row.kind !== 'tool' || node?.kind !== 'tool') return undefined;
+  return isFileChangeTool(node.name) ? 'tool-change' : 'tool';
 }
 
 export interface RowViewContext {
@@ -90,10 +102,18 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
     case 'tool': {
       if (node?.kind !== 'tool') return emptyRow(row);
       const view = new ToolRow(node, ctx.actions);
+      let id = row.nodeId;
       return {
         element: view.item,
+        poolKey: poolKeyOf(row, state),
+        rebind: (r, s) => {
+          const n = s.nodes[r.nodeId];
+          if (n?.kind !== 'tool' || !view.fits(n)) return;
+          id = r.nodeId;
+          view.bind(n);
+        },
         update: (s) => {
-          const n = s.nodes[row.nodeId];
+          const n = s.nodes[id];
           if (n?.kind === 'tool') view.update(n);
         },
         enter: () => view.openDiff(),

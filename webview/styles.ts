@@ -12,7 +12,7 @@ body {
   font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); font-weight: var(--vscode-font-weight);
 }
 .app { display: flex; flex-direction: column; height: 100vh; }
-.log { flex: 1 1 auto; overflow-y: auto; overflow-x: hidden; padding: 0; }
+.log { flex: 1 1 auto; overflow-y: auto; overflow-x: hidden; padding: 0; overflow-anchor: none; }
 
 .empty-hint { padding: 16px 16px; color: var(--vscode-descriptionForeground); line-height: 1.5; }
 .empty-hint[hidden] { display: none; }

@@ -50,7 +50,10 @@ export function pathLink(path: string, label: string, actions: Pick<RowActions, 
 
 export class ToolRow {
   readonly item: HTMLDivElement;
+  private readonly icon: HTMLSpanElement;
+  private readonly name: HTMLSpanElement;
   private readonly summary: HTMLSpanElement;
+  private link: HTMLSpanElement | null = null;
   private readonly stateText: HTMLSpanElement;
   private readonly stateIcon: HTMLSpanElement;
   private readonly change: { counts: HTMLSpanElement; open: HTMLButtonElement } | null = null;
@@ -59,13 +62,9 @@ export class ToolRow {
   constructor(node: ToolCallNode, private readonly actions: RowActions) {
     this.node = node;
     this.item = treeRow(node.id, 'tool-row');
-    const icon = codicon(toolIcon(node.name), 'row-icon');
-    const name = el('span', 'tool-name', node.name);
+    this.icon = codicon(toolIcon(node.name), 'row-icon');
+    this.name = el('span', 'tool-name');
     this.summary = el('span', 'tool-summary');
-    const first = node.paths[0];
-    if (first !== undefined) this.summary.append(pathLink(first, node.summary, actions));
-    else this.summary.textContent = node.summary;
-    this.summary.title = node.summary;
     const deco = el('span', 'row-deco');
     this.stateText = el('span', 'row-state');
     this.stateIcon = codicon('check');
@@ -75,7 +74,36 @@ export class ToolRow {
       deco.append(this.change.counts, this.change.open);
     }
     deco.append(this.stateText, this.stateIcon);
-    this.item.append(icon, name, this.summary, deco);
+    this.item.append(this.icon, this.name, this.summary, deco);
+    this.bind(node);
+  }
+
+  /** Whether this row's element can show `node` (a row of a change has the diff's counts and button). */
+  fits(node: ToolCallNode): boolean {
+    return isFileChangeTool(node.name) === (this.change !== null);
+  }
+
+  /**
+   * Shows another call in this element (the virtual list re-uses the rows that scrolled out for the ones that
+   * scroll in: filling an element in place costs Chromium far less than attaching a new one).
+   */
+  bind(node: ToolCallNode): void {
+    this.item.dataset.id = node.id;
+    setCodicon(this.icon, toolIcon(node.name), 'row-icon');
+    setText(this.name, node.name);
+    const first = node.paths[0];
+    if (first !== undefined) {
+      if (!this.link || this.link.parentElement !== this.summary) {
+        this.link = pathLink(first, node.summary, this.actions);
+        this.summary.replaceChildren(this.link);
+      }
+      setText(this.link, node.summary);
+      setAttr(this.link, 'title', `Open ${first}`);
+      setAttr(this.link, 'data-path', first);
+    } else {
+      setText(this.summary, node.summary);
+    }
+    setAttr(this.summary, 'title', node.summary);
     this.update(node);
   }
 

@@ -117,7 +117,8 @@ export async function burst(page, events, batchSize, intervalMs) {
             });
           }
         });
-        observer.observe(g.document.body, { childList: true, subtree: true });
+        // A row comes into the DOM as a new element, or as an element of a row that left, filled again (data-id).
+        observer.observe(g.document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-id'] });
         // Frame work without a trace: this callback is the frame's first (registered in the previous
         // frame, before the panel schedules its flush); a MessageChannel message posted here runs as the
         // first task after the frame — after the panel's flush, lit's renders, style, layout and paint.

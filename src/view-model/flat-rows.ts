@@ -11,7 +11,8 @@
  *   level 2       ▸ Result
  *
  * A task's children: its Prompt row, its calls and nested tasks in call order, its Changes row once it
- * finished with a manifest (the files and commands under it), and its Result/Error row.
+ * finished with a manifest (the files and commands under it), and its Result/Error row. flat-list.ts builds
+ * the list (as segments); this file has the row's shape, the open-by-default rule and the filtered rows.
  */
 import type { SessionViewState, TaskNode, ViewNode } from './types';
 
@@ -64,95 +65,6 @@ export function taskOpenByDefault(node: TaskNode): boolean {
 /** The text of a task's Result/Error row ('' when it has none yet). */
 export function outcomeText(task: TaskNode): string {
   return task.error ?? (task.status === 'running' ? '' : task.result ?? '');
-}
-
-const BLOCK_KIND: Partial<Record<ViewNode['kind'], FlatKind>> = { user: 'user', text: 'text', notice: 'notice', compaction: 'compaction-block' };
-
-export function flattenRows(state: SessionViewState, isOpen: IsOpen): FlatRow[] {
-  const out: FlatRow[] = [];
-  const top = state.items;
-  for (let i = 0; i < top.length; i++) {
-    const id = top[i] as string;
-    const node = state.nodes[id];
-    if (!node) continue;
-    const block = BLOCK_KIND[node.kind];
-    if (block) out.push(row(id, block, id, 1, null, -1, top.length, i + 1, false));
-    else addNode(state, node, 1, null, -1, top.length, i + 1, isOpen, out);
-  }
-  return out;
-}
-
-function row(key: string, kind: FlatKind, nodeId: string, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, expandable: boolean): FlatRow {
-  return { key, kind, nodeId, level, parent, parentIndex, setSize, posInSet, expandable, expanded: false };
-}
-
-function push(out: FlatRow[], r: FlatRow, isOpen: IsOpen, byDefault = false): boolean {
-  r.expanded = r.expandable && isOpen(r.key, byDefault);
-  out.push(r);
-  return r.expanded;
-}
-
-/** The detail row under the row just pushed. */
-function detail(out: FlatRow[], owner: FlatRow): void {
-  out.push(row(`detail:${owner.key}`, 'detail', owner.nodeId, owner.level + 1, owner.key, out.length - 1, 1, 1, false));
-}
-
-function addNode(state: SessionViewState, node: ViewNode, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number, isOpen: IsOpen, out: FlatRow[]): void {
-  const id = node.id;
-  if (node.kind === 'tool') {
-    const r = row(id, 'tool', id, level, parent, parentIndex, setSize, posInSet, true);
-    if (push(out, r, isOpen)) detail(out, r);
-  } else if (node.kind === 'thinking') {
-    const r = row(id, 'thinking', id, level, parent, parentIndex, setSize, posInSet, node.text.trim() !== '');
-    if (push(out, r, isOpen)) detail(out, r);
-  } else if (node.kind === 'compaction') {
-    out.push(row(id, 'compaction', id, level, parent, parentIndex, setSize, posInSet, false));
-  } else if (node.kind === 'task') {
-    const r = row(id, 'task', id, level, parent, parentIndex, setSize, posInSet, true);
-    const at = out.length;
-    if (push(out, r, isOpen, taskOpenByDefault(node))) addTaskChildren(state, node, level + 1, at, isOpen, out);
-  }
-}
-
-function addTaskChildren(state: SessionViewState, task: TaskNode, level: number, taskIndex: number, isOpen: IsOpen, out: FlatRow[]): void {
-  const showChanges = task.changes !== undefined && task.status !== 'running';
-  const outcome = outcomeText(task) !== '';
-  // A resumed subagent (send_message, the user's Send a message…): the message that resumed it, under its prompt.
-  const message = (task.segments ?? 1) > 1 && task.lastMessage ? 1 : 0;
-  const size = 1 + message + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
-  const prompt = row(`prompt:${task.id}`, 'prompt', task.id, level, task.id, taskIndex, size, 1, true);
-  if (push(out, prompt, isOpen)) detail(out, prompt);
-  if (message) {
-    const m = row(`message:${task.id}`, 'message', task.id, level, task.id, taskIndex, size, 2, true);
-    if (push(out, m, isOpen)) detail(out, m);
-  }
-  const children = task.children;
-  for (let i = 0; i < children.length; i++) {
-    const child = state.nodes[children[i] as string];
-    if (child) addNode(state, child, level, task.id, taskIndex, size, i + 2 + message, isOpen, out);
-  }
-  let n = children.length + 2 + message;
-  if (showChanges && task.changes) {
-    const changes = task.changes;
-    const count = changes.files.length + changes.commands.length;
-    const r = row(`changes:${task.id}`, 'changes', task.id, level, task.id, taskIndex, size, n++, count > 0);
-    const at = out.length;
-    if (push(out, r, isOpen)) {
-      const inner = count + (changes.commands.length > 0 ? 1 : 0);
-      const sub = (key: string, kind: FlatKind, i: number, index?: number): FlatRow => {
-        const child = row(key, kind, task.id, level + 1, r.key, at, inner, i + 1, false);
-        if (index !== undefined) child.index = index;
-        return child;
-      };
-      changes.files.forEach((_, i) => out.push(sub(`${r.key}#f${i}`, 'change-file', i, i)));
-      changes.commands.forEach((_, i) => out.push(sub(`${r.key}#c${i}`, 'change-command', changes.files.length + i, i)));
-      if (changes.commands.length > 0) out.push(sub(`${r.key}#note`, 'change-note', count));
-    }
-  }
-  if (outcome) {
-    const r = row(`outcome:${task.id}`, 'outcome', task.id, level, task.id, taskIndex, size, n, true);
-    if (push(out, r, isOpen)) detail(out, r);
-  }
 }
 
 /**
