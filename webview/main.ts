@@ -177,7 +177,10 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       hostRunning = msg.running;
       pending = new Set();
       needsReset = true;
-      break;
+      // Drawn now rather than at the next frame: the whole conversation is here, and that frame can show it.
+      if (frame !== 0) cancelAnimationFrame(frame);
+      flush();
+      return;
     case 'events':
       applyEvents(state, msg.events, pending);
       break;

@@ -15,29 +15,14 @@
 import { ContainerIndexes, FlatList } from '../src/view-model/flat-list';
 import { filteredRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
 import { isErrorNode, nodeMatches, nodesInOrder, type RowFilter } from '../src/view-model/row-filter';
-import type { SessionViewState, TextNode } from '../src/view-model/session-view';
+import type { SessionViewState } from '../src/view-model/session-view';
 import { el } from './dom';
 import type { Expansion } from './expansion';
 import { FollowScroll } from './follow-scroll';
-import { TextBlock } from './message-view';
 import type { DetailActions } from './row-detail';
-import { FIXED, RowLayout } from './row-layout';
-import { placeRow, RowPool } from './row-pool';
-import { createRowView, poolKeyOf, type RowView } from './row-views';
+import { RowLayout } from './row-layout';
+import { RowWindow, type VisibleItem } from './row-window';
 import { TreeKeys } from './tree-keys';
-
-interface Mounted {
-  view: RowView;
-  row: FlatRow;
-  index: number;
-}
-
-/** A row in view and where it sits (the pinned header reads these). */
-export interface VisibleItem {
-  index: number;
-  start: number;
-  end: number;
-}
 
 /** Pixels of rows built beyond the viewport on each side (about 12 one-line rows). */
 const OVERSCAN_PX = 264;
@@ -51,13 +36,9 @@ export class ConversationRenderer {
   /** Nodes changed by the events of this frame, and the frame's time (renderPass updates their rows in view). */
   private touched: ReadonlySet<string> = NONE;
   private now = Date.now();
-  private readonly mounted = new Map<string, Mounted>();
-  private readonly texts = new Map<string, TextBlock>();
-  private readonly pool: RowPool;
+  private readonly window: RowWindow;
   private readonly keys: TreeKeys;
   private readonly scroll: FollowScroll;
-  private readonly sizes: ResizeObserver;
-  private items: VisibleItem[] = [];
   private rendering = false;
   private again = false;
   private filter: RowFilter | null = null;
@@ -74,10 +55,8 @@ export class ConversationRenderer {
     root.setAttribute('role', 'tree');
     root.tabIndex = -1;
     root.setAttribute('aria-label', 'Conversation');
-    this.pool = new RowPool(root);
     this.scroll = new FollowScroll(scroller, () => this.layout.total, () => this.render());
-    // Rows that are not one line tall: their height once laid out, and whenever it changes (streamed text).
-    this.sizes = new ResizeObserver((entries) => this.onResize(entries));
+    this.window = new RowWindow(root, this.layout, actions, (anchor) => this.resized(anchor), () => (this.following ? null : this.scroll.offset));
     this.keys = new TreeKeys(this, root);
     root.addEventListener('click', (ev) => this.onClick(ev));
   }
@@ -95,11 +74,8 @@ export class ConversationRenderer {
   reset(state: SessionViewState): void {
     this.state = state;
     this.indexes = new ContainerIndexes(state);
-    for (const { view } of this.mounted.values()) view.element.remove();
-    this.mounted.clear();
-    this.texts.clear();
+    this.window.clear();
     this.layout.measured.clear();
-    this.sizes.disconnect();
     this.relayout();
   }
 
@@ -124,7 +100,7 @@ export class ConversationRenderer {
       const node = state.nodes[id];
       if (node?.kind !== 'task' || taskOpenByDefault(node) || this.expansion.hasChoice(id)) continue;
       if (!this.rowAt(id)?.expanded) continue;
-      const inView = [...this.mounted.values()].some(({ row }) => row.key === id || this.isInside(row, id));
+      const inView = this.window.rows().some((row) => row.key === id || this.isInside(row, id));
       if (inView) this.expansion.setChoice(id, true);
     }
   }
@@ -142,7 +118,7 @@ export class ConversationRenderer {
 
   /** Refreshes the elapsed time of running tasks in view (called once a second). */
   tick(now: number): void {
-    for (const { view } of this.mounted.values()) view.tick?.(now);
+    this.window.tick(now);
   }
 
   get rowCount(): number {
@@ -168,17 +144,17 @@ export class ConversationRenderer {
 
   /** The element of a row in view. */
   elementOf(key: string): HTMLElement | undefined {
-    return this.mounted.get(key)?.view.element;
+    return this.window.elementOf(key);
   }
 
   /** The rows in the DOM now, in list order. */
   mountedRows(): FlatRow[] {
-    return [...this.mounted.values()].sort((a, b) => a.index - b.index).map((m) => m.row);
+    return this.window.rows();
   }
 
   /** The rows in view and their places, in list order (for the pinned header). */
   visibleItems(): readonly VisibleItem[] {
-    return this.items;
+    return this.window.items;
   }
 
   /** Where the list is scrolled to, as the renderer placed it (no layout). */
@@ -205,7 +181,7 @@ export class ConversationRenderer {
 
   /** Enter on a row: its own action (Open diff), else it toggles. */
   enter(key: string): void {
-    if (this.mounted.get(key)?.view.enter?.()) return;
+    if (this.window.viewOf(key)?.enter?.()) return;
     this.toggle(key);
   }
 
@@ -322,15 +298,6 @@ export class ConversationRenderer {
     return false;
   }
 
-  private textBlock = (node: TextNode): TextBlock => {
-    let block = this.texts.get(node.id);
-    if (!block) {
-      block = new TextBlock(node);
-      this.texts.set(node.id, block);
-    }
-    return block;
-  };
-
   /** Mounts the rows in view, drops the others, places them; re-entered when a measured height moved rows. */
   render(): void {
     if (!this.state) return;
@@ -357,88 +324,24 @@ export class ConversationRenderer {
     if (!state) return;
     const layout = this.layout;
     const top = this.scroll.target();
-    const first = layout.indexAt(top - OVERSCAN_PX);
-    const last = Math.min(this.list.length - 1, layout.indexAt(top + this.scroll.viewport + OVERSCAN_PX));
-    const rows: FlatRow[] = [];
-    const keep = new Set<string>();
-    for (let i = first; i <= last; i++) {
-      const row = this.list.at(i);
-      if (!row) continue;
-      rows.push(row);
-      keep.add(row.key);
-    }
-    // The rows that left: their elements go back to the pool (calls), or out of the DOM.
-    for (const [key, mounted] of this.mounted) {
-      if (keep.has(key)) continue;
-      this.mounted.delete(key);
-      const element = mounted.view.element;
-      if (!FIXED.has(mounted.row.kind)) this.sizes.unobserve(element);
-      // The focused row scrolled out: keep focus in the list (on the container) rather than losing it to the body.
-      if (element.contains(document.activeElement)) {
-        this.root.focus({ preventScroll: true });
-        element.remove();
-      } else {
-        this.pool.release(mounted.view);
-      }
-    }
-    const focusKey = this.keys.focusKey(rows.map((r) => r.key));
-    const items: VisibleItem[] = [];
-    let placed = false;
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k] as FlatRow;
-      const index = first + k;
-      let mounted = this.mounted.get(row.key);
-      if (!mounted) {
-        mounted = { view: this.mount(row, state), row, index };
-        this.mounted.set(row.key, mounted);
-        placed = true;
-      } else {
-        const old = mounted.row;
-        mounted.row = row;
-        mounted.index = index;
-        if (old.expanded !== row.expanded || this.touched.has(row.nodeId)) mounted.view.update(state, row, this.now);
-      }
-      const start = layout.offsetOf(index);
-      placeRow(mounted.view.element, row, index, start, row.key === focusKey, row.key === this.revealedKey);
-      items.push({ index, start, end: start + layout.sizeOf(index) });
-    }
-    this.pool.drain();
-    this.items = items;
+    this.window.show({
+      state,
+      list: this.list,
+      first: layout.indexAt(top - OVERSCAN_PX),
+      last: Math.min(this.list.length - 1, layout.indexAt(top + this.scroll.viewport + OVERSCAN_PX)),
+      touched: this.touched,
+      now: this.now,
+      focusKey: (keys) => this.keys.focusKey(keys),
+      revealedKey: this.revealedKey,
+    });
     const height = `${layout.total}px`;
     if (this.root.style.height !== height) this.root.style.height = height;
+    // Last: the one layout this write needs sees every row already placed.
     this.scroll.flush();
-    if (placed) this.pool.settle(() => [...this.mounted.values()].sort((a, b) => a.index - b.index).map((m) => m.view.element));
   }
 
-  /** A view for a row coming into view: an element of the pool re-filled, else a new one. */
-  private mount(row: FlatRow, state: SessionViewState): RowView {
-    const pooled = this.pool.take(poolKeyOf(row, state));
-    if (pooled?.rebind) {
-      pooled.rebind(row, state);
-      return pooled;
-    }
-    const view = createRowView(row, state, { actions: this.actions, textBlock: this.textBlock });
-    this.pool.attach(view);
-    if (!FIXED.has(row.kind)) this.sizes.observe(view.element);
-    return view;
-  }
-
-  /** Heights of rows that are not one line (first laid out, or grown): the offsets after them move. */
-  private onResize(entries: ResizeObserverEntry[]): void {
-    let moved = false;
-    let anchor = 0;
-    for (const entry of entries) {
-      const key = (entry.target as HTMLElement).dataset.id;
-      const mounted = key === undefined ? undefined : this.mounted.get(key);
-      if (!mounted || mounted.view.element !== entry.target) continue;
-      const height = entry.borderBoxSize[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
-      const before = this.layout.sizeOf(mounted.index);
-      if (!this.layout.measure(mounted.row.key, mounted.row.kind, height)) continue;
-      moved = true;
-      // A row above the top grew or shrank: the rows in view keep their place on the screen.
-      if (!this.following && this.layout.offsetOf(mounted.index) < this.scroll.offset) anchor += height - before;
-    }
-    if (!moved) return;
+  /** A row's measured height moved the rows after it (`anchor`: what the rows above the view added). */
+  private resized(anchor: number): void {
     this.layout.build(this.list);
     if (anchor !== 0) this.scroll.scrollTo(this.scroll.offset + anchor);
     this.render();

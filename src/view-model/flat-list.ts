@@ -32,9 +32,13 @@ export type Segment = { readonly start: number; readonly count: number } & ({ re
 const BLOCK_KIND: Partial<Record<ViewNode['kind'], FlatKind>> = { user: 'user', text: 'text', notice: 'notice', compaction: 'compaction-block' };
 const LEAF_KIND: Partial<Record<ViewNode['kind'], FlatKind>> = { tool: 'tool', thinking: 'thinking', compaction: 'compaction' };
 
-/** A leaf: one fixed-height row that never has rows of its own but its detail (calls, thinking; compaction rows in a task). */
-function isLeaf(node: ViewNode | undefined, top: boolean): boolean {
-  return node !== undefined && (node.kind === 'tool' || node.kind === 'thinking' || (node.kind === 'compaction' && !top));
+/**
+ * A leaf: one fixed-height row that never has rows of its own but its detail (calls, thinking; compaction rows
+ * in a task). Told by the id, whose prefix names the kind (types.ts: `tool:`, `thinking:`, `compaction:`): a
+ * 50,000-call snapshot is scanned without a lookup per child.
+ */
+function isLeafId(id: string, top: boolean): boolean {
+  return id.startsWith('tool:') || id.startsWith('thinking:') || (!top && id.startsWith('compaction:'));
 }
 
 function expandable(node: ViewNode | undefined): boolean {
@@ -44,21 +48,25 @@ function expandable(node: ViewNode | undefined): boolean {
 /** What a build needs to know of one container, extended as children are added (they are never removed or moved). */
 class ContainerIndex {
   private scanned = 0;
-  readonly position = new Map<string, number>();
-  /** Positions of the children that break a run (nested tasks, conversation blocks, missing nodes), ascending. */
+  private positions: Map<string, number> | null = null;
+  /** Positions of the children that break a run (nested tasks, conversation blocks), ascending. */
   readonly breaks: number[] = [];
 
   constructor(readonly ids: readonly string[], private readonly top: boolean) {}
 
-  extend(nodes: SessionViewState['nodes']): this {
+  extend(): this {
     const ids = this.ids;
-    for (let i = this.scanned; i < ids.length; i++) {
-      const id = ids[i] as string;
-      this.position.set(id, i);
-      if (!isLeaf(nodes[id], this.top)) this.breaks.push(i);
-    }
+    for (let i = this.scanned; i < ids.length; i++) if (!isLeafId(ids[i] as string, this.top)) this.breaks.push(i);
     this.scanned = ids.length;
     return this;
+  }
+
+  /** Where a child sits (made on first use: most builds never ask). */
+  position(id: string): number | undefined {
+    const ids = this.ids;
+    const map = (this.positions ??= new Map());
+    for (let i = map.size; i < ids.length; i++) map.set(ids[i] as string, i);
+    return map.get(id);
   }
 }
 
@@ -76,7 +84,7 @@ export class ContainerIndexes {
       index = new ContainerIndex(ids, key === '');
       this.byKey.set(key, index);
     }
-    return index.extend(this.state.nodes);
+    return index.extend();
   }
 
   /** The container a node is a child of ('' for the conversation), as the reducer placed it (store.ts placeNode). */
@@ -171,7 +179,7 @@ export class FlatList {
     if (!indexes || !node) return -1;
     const task = indexes.containerOf(node);
     const container = task ? indexes.of(task.id, task.children) : indexes.of('', indexes.state.items);
-    const p = container.position.get(key);
+    const p = container.position(key);
     const runs = this.runsOf.get(task?.id ?? '');
     if (p === undefined || !runs) return -1;
     for (const seg of runs) {
@@ -208,7 +216,7 @@ class Builder {
       if (!node || !expandable(node)) continue;
       const task = indexes.containerOf(node);
       const container = task ? indexes.of(task.id, task.children) : indexes.of('', indexes.state.items);
-      const p = container.position.get(key);
+      const p = container.position(key);
       if (p === undefined) continue;
       const list = this.opened.get(task?.id ?? '') ?? [];
       list.push(p);
