@@ -13,6 +13,8 @@ import { setAttr } from './dom';
 import type { RowView } from './row-views';
 
 const REORDER_AFTER_MS = 300;
+/** Indent classes lv-1 … lv-LEVELS (styles.ts). */
+const LEVELS = 24;
 
 export class RowPool {
   private readonly free = new Map<string, RowView[]>();
@@ -69,19 +71,37 @@ export class RowPool {
   }
 }
 
+/** What placeRow last wrote on an element: compared in JS, so a row that did not move costs no DOM read or write. */
+interface Placed {
+  index: number;
+  start: number;
+  level: number;
+  setSize: number;
+  posInSet: number;
+  expanded: boolean | null;
+  parent: string | null;
+  focusable: boolean;
+  revealed: boolean;
+}
+const placed = new WeakMap<HTMLElement, Placed>();
+
 /** A row element's place in the list and its tree semantics (role, level, position, open state, roving focus). */
 export function placeRow(element: HTMLElement, row: FlatRow, index: number, start: number, focusable: boolean, revealed: boolean): void {
-  setAttr(element, 'data-index', String(index));
-  const transform = `translateY(${start}px)`;
-  if (element.style.transform !== transform) element.style.transform = transform;
-  setAttr(element, 'role', 'treeitem');
-  setAttr(element, 'aria-level', String(row.level));
-  setAttr(element, 'aria-setsize', String(row.setSize));
-  setAttr(element, 'aria-posinset', String(row.posInSet));
-  setAttr(element, 'aria-expanded', row.expandable ? String(row.expanded) : null);
-  setAttr(element, 'data-parent', row.parent);
-  setAttr(element, 'tabindex', focusable ? '0' : '-1');
-  const level = String(row.level);
-  if (element.style.getPropertyValue('--level') !== level) element.style.setProperty('--level', level);
-  if (element.classList.contains('revealed') !== revealed) element.classList.toggle('revealed', revealed);
+  const now: Placed = { index, start, level: Math.min(row.level, LEVELS), setSize: row.setSize, posInSet: row.posInSet, expanded: row.expandable ? row.expanded : null, parent: row.parent, focusable, revealed };
+  const was = placed.get(element);
+  placed.set(element, now);
+  if (!was) setAttr(element, 'role', 'treeitem');
+  if (was?.index !== index) setAttr(element, 'data-index', String(index));
+  if (was?.start !== start) element.style.transform = `translateY(${start}px)`;
+  if (was?.level !== now.level) {
+    if (was) element.classList.remove(`lv-${was.level}`);
+    element.classList.add(`lv-${now.level}`);
+    setAttr(element, 'aria-level', String(row.level));
+  }
+  if (was?.setSize !== now.setSize) setAttr(element, 'aria-setsize', String(now.setSize));
+  if (was?.posInSet !== now.posInSet) setAttr(element, 'aria-posinset', String(now.posInSet));
+  if (was?.expanded !== now.expanded) setAttr(element, 'aria-expanded', now.expanded === null ? null : String(now.expanded));
+  if (was?.parent !== now.parent) setAttr(element, 'data-parent', now.parent);
+  if (was?.focusable !== focusable) setAttr(element, 'tabindex', focusable ? '0' : '-1');
+  if (was?.revealed !== revealed) element.classList.toggle('revealed', revealed);
 }

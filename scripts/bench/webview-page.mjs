@@ -83,8 +83,8 @@ export async function burstScene(browser, dir = webviewDir) {
 /**
  * Sends `events` in batches of `batchSize` every `intervalMs`. In the page: frame intervals
  * (rAF timestamps) during the burst, and per batch the time from postMessage to the moment its
- * last row is in the DOM (MutationObserver, before paint). Resolves once every row is in the DOM
- * and the frame that shows the last ones ran.
+ * last row — or a later batch's, when several were drawn in one frame — is in the DOM (MutationObserver,
+ * before paint). Resolves once the last batch's rows are in the DOM and the frame that shows them ran.
  */
 export async function burst(page, events, batchSize, intervalMs) {
   const batches = [];
@@ -106,7 +106,13 @@ export async function burst(page, events, batchSize, intervalMs) {
         g.console.timeStamp('delegate-burst'); // marks the window in a trace (frame-trace.mjs)
         const observer = new g.MutationObserver(() => {
           const now = performance.now();
-          while (pending.length && g.document.querySelector(`[data-id="${pending[0].lastId}"]`)) latencies.push(now - pending.shift().at);
+          // The newest batch whose last row is in the DOM: it and every batch before it have been drawn (an
+          // earlier batch's last row may already have scrolled past the overscan when two batches share a frame).
+          for (let j = pending.length - 1; j >= 0; j--) {
+            if (!g.document.querySelector(`[data-id="${pending[j].lastId}"]`)) continue;
+            for (const batch of pending.splice(0, j + 1)) latencies.push(now - batch.at);
+            break;
+          }
           if (pending.length === 0 && sent === batches.length && !done) {
             done = true;
             observer.disconnect();
