@@ -118,6 +118,9 @@ describe('the packed snapshot (snapshot-codec)', () => {
       call('p1', { paths: ['other.ts'] }),
       call('p-same', { paths: ['src/a.ts', 'src/a.ts'] }),
       call('ü-🦄', { summary: 'grep "ünïcödé ✓" \u2028 𝒳 \u0000', paths: ['dir/ﬁle 🦄.ts'], agentId: 'agent-ü', name: 'mcp__srv__tööl' }),
+      // Shapes that would read alike if agent and name were only joined.
+      call('join-1', { agentId: 'a', name: 'bc' }),
+      call('join-2', { agentId: 'ab', name: 'c' }),
       call('no-duration', { durationMs: undefined, outputTruncated: undefined, startedAt: 1_699_999_999_000 }),
       call('earlier', { startedAt: 5 }),
       call('fraction', { startedAt: 1_700_000_000_000.25, durationMs: 0.5 }),
