@@ -1,6 +1,6 @@
 // Measures the panel in headless Chromium (dist/webview must be built: node scripts/build-webview.mjs):
 //   1. snapshot -> painted: a 5,000-call session (finished: task collapsed; running: open, pinned to its
-//      newest row), and a 50,000-call one as the editor posts it (JSON of a slim copy: slim-snapshot.ts) and
+//      newest row), and a 50,000-call one as the editor posts it (a slim copy, packed: snapshot-codec.ts) and
 //      as a plain object (its structured clone);
 //   2. every row reachable: in the open 5,000-row task, a jump to each of 12 places (scrollTop), timed until
 //      the row there is in the DOM and painted; the DOM's rows at any size (the virtual list keeps them few);
@@ -93,7 +93,7 @@ const huge = createSessionView();
 applyEvents(huge, bigSession(BIG, true).events);
 const collapsed = [];
 const open = [];
-const hugeJson = [];
+const hugePacked = [];
 const hugeObject = [];
 const reach = [];
 let maxRows = 0;
@@ -110,8 +110,8 @@ for (let run = 0; run < RUNS; run++) {
   maxRows = Math.max(maxRows, reached.maxRows);
   await page.close();
   page = await openPage(browser, { v: 1, expanded: { 'task:tu-big': true }, draft: '' });
-  const j = await timeSnapshot(page, huge, `outcome:task:tu-big`, { json: true });
-  hugeJson.push(j.ms);
+  const j = await timeSnapshot(page, huge, `outcome:task:tu-big`, { packed: true });
+  hugePacked.push(j.ms);
   maxRows = Math.max(maxRows, j.rows);
   await page.close();
   page = await openPage(browser);
@@ -120,7 +120,7 @@ for (let run = 0; run < RUNS; run++) {
 }
 console.log(`snapshot -> painted, finished 5,000-call session (task collapsed):         ${median(collapsed).toFixed(0).padStart(6)} ms`);
 console.log(`snapshot -> painted, running 5,000-call task (open, at its newest row):    ${median(open).toFixed(0).padStart(6)} ms`);
-console.log(`snapshot -> painted, 50,000-call session as the editor posts it (slim JSON, task open): ${median(hugeJson).toFixed(0).padStart(6)} ms`);
+console.log(`snapshot -> painted, 50,000-call session as the editor posts it (packed, task open): ${median(hugePacked).toFixed(0).padStart(6)} ms`);
 console.log(`  the same snapshot as a plain object (structured clone of the whole graph, task collapsed): ${median(hugeObject).toFixed(0).padStart(6)} ms`);
 console.log(`every row reachable: slowest of 12 jumps across the 5,000-row task -> row painted: ${median(reach).toFixed(1).padStart(6)} ms`);
 console.log(`DOM rows at most (5,000 and 50,000 calls, open, anywhere in the list): ${maxRows}`);
@@ -130,7 +130,7 @@ console.log(`DOM rows at most (5,000 and 50,000 calls, open, anywhere in the lis
   const base = await heapUsed(empty);
   await empty.close();
   const page = await openPage(browser, { v: 1, expanded: { 'task:tu-big': true }, draft: '' });
-  await timeSnapshot(page, huge, 'outcome:task:tu-big', { json: true });
+  await timeSnapshot(page, huge, 'outcome:task:tu-big', { packed: true });
   const used = await heapUsed(page);
   await page.close();
   console.log(`webview memory: ${((used - base) / 1024 / 1024 / (BIG / 10_000)).toFixed(1)} MB JS heap per 10,000 rows (${(used / 1024 / 1024).toFixed(0)} MB with ${BIG.toLocaleString('en-US')} calls open, ${(base / 1024 / 1024).toFixed(0)} MB empty)`);

@@ -54,10 +54,11 @@ export function waitingLine(agents: number): string {
 
 export type HostToWebview =
   /**
-   * The whole view state: an object, or (from the editor) its JSON — one string to clone instead of a graph of
-   * 100,000 objects — of a slim copy (slim-snapshot.ts) whose calls' inputs and outputs come on request.
+   * The whole view state: an object (the tests' harness), or from the editor `packed`: one string to clone instead of
+   * a graph of 100,000 objects, holding a slim copy (slim-snapshot.ts: calls' inputs and outputs come on request)
+   * in a form that decodes fast (snapshot-codec.ts).
    */
-  | ({ type: 'snapshot'; running: boolean } & ({ state: SessionViewState; json?: undefined } | { json: string; state?: undefined }))
+  | ({ type: 'snapshot'; running: boolean } & ({ state: SessionViewState; packed?: undefined } | { packed: string; state?: undefined }))
   /** The whole node of a call a slim snapshot left the input and output of out (the answer to `node_detail`). */
   | { type: 'node_detail'; node: ToolCallNode }
   | { type: 'events'; events: DelegateEvent[] }

@@ -9,6 +9,7 @@ import type { HostToWebview } from '../src/protocol';
 import { cacheTooltip } from '../src/view-model/format';
 import { applyEvents, createSessionView, type SessionViewState } from '../src/view-model/session-view';
 import { runChanges } from '../src/view-model/run-changes';
+import { decodeSnapshot } from '../src/view-model/snapshot-codec';
 import { ChangesBar, installChangesBarStyles } from './changes-bar';
 import { installTaskOutcomeStyles } from './task-outcome';
 import { totalsLine } from './totals-line';
@@ -172,7 +173,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'snapshot':
       // A new or opened session, or a run the palette started: the conversation, not a stale History list.
       showConversation();
-      state = msg.json !== undefined ? (JSON.parse(msg.json) as SessionViewState) : msg.state;
+      state = msg.packed !== undefined ? decodeSnapshot(msg.packed) : msg.state;
       expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in state.nodes);
       hostRunning = msg.running;
       pending = new Set();

@@ -37,15 +37,16 @@ export async function openPage(browser, savedState, dir = webviewDir) {
   return page;
 }
 
-export const { slimSnapshot } = tsxRequire('../../src/view-model/slim-snapshot.ts', import.meta.url);
+export const { encodeSnapshot } = tsxRequire('../../src/view-model/snapshot-codec.ts', import.meta.url);
 
 /**
- * Posts a snapshot and waits until the row `waitForId` is in the DOM and a frame was painted. `json`: as the
- * editor posts it (the JSON of a slim copy: one string to clone), else the state object itself. The time
- * covers the post (its structured clone), the parse and the render. Also says how many rows the DOM holds.
+ * Posts a snapshot and waits until the row `waitForId` is in the DOM and a frame was painted. `packed`: as the
+ * editor posts it (src/vscode/view-provider.ts: a slim copy packed by snapshot-codec.ts, one string to clone),
+ * else the state object itself. The time covers the post (its structured clone), the decode and the render (the
+ * packing is the host's, before). Also says how many rows the DOM holds.
  */
-export async function timeSnapshot(page, snapshot, waitForId, { json = false } = {}) {
-  const message = json ? { type: 'snapshot', json: JSON.stringify(slimSnapshot(snapshot)), running: snapshot.running } : { type: 'snapshot', state: snapshot, running: snapshot.running };
+export async function timeSnapshot(page, snapshot, waitForId, { packed = false } = {}) {
+  const message = packed ? { type: 'snapshot', packed: encodeSnapshot(snapshot), running: snapshot.running } : { type: 'snapshot', state: snapshot, running: snapshot.running };
   return page.evaluate(
     ({ message, waitForId }) =>
       new Promise((resolve) => {

@@ -13,12 +13,16 @@ export function slimSnapshot(state: SessionViewState): SessionViewState {
   return { ...state, nodes };
 }
 
-function slimTool(node: ToolCallNode): ToolCallNode {
+/** A finished call as the slim snapshot has it (snapshot-codec.ts writes the few its table cannot hold this way). */
+export function slimTool(node: ToolCallNode): ToolCallNode {
   const { inputJson: _input, output: _output, permissionReason: _reason, fullOutputPath: _path, change, ...rest } = node;
   const slim: ToolCallNode = { ...rest, inputJson: '', detailOmitted: true };
-  if (change) {
-    const { diff: _diff, diffTruncated: _cut, ...counts } = change;
-    slim.change = counts;
-  }
+  if (change) slim.change = slimChange(change);
   return slim;
+}
+
+/** A call's change without its hunks: the row's "+a −b" stays. */
+export function slimChange(change: NonNullable<ToolCallNode['change']>): NonNullable<ToolCallNode['change']> {
+  const { diff: _diff, diffTruncated: _cut, ...counts } = change;
+  return counts;
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import { encodeSnapshot } from '../../src/view-model/snapshot-codec';
 import { ARTIFACTS, frames, openPanel, send, panelSuite } from './browser';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
 import { item } from './tree-dom';
@@ -37,7 +38,8 @@ describe('webview panel at scale, and screenshots', function () {
     const page = await openPanel(panel.browser, undefined, { width: 420, height: 720 });
     try {
       const s = bigSession(5000);
-      await send(page, { type: 'snapshot', state: snapshotOf(s), running: true });
+      // As the editor posts it: packed (snapshot-codec.ts).
+      await send(page, { type: 'snapshot', packed: encodeSnapshot(snapshotOf(s)), running: true });
       await frames(page, 3);
       let rows = await domRows(page);
       assert.ok(rows.length > 20 && rows.length <= 80, `rows in the DOM: ${rows.length}`);
