@@ -102,6 +102,51 @@ describe('webview panel under a burst of events', function () {
     assert.equal(tools.at(-2)?.pos, '450');
   });
 
+  it('re-uses the elements of rows that scrolled out for the rows that came, each showing its own call; at rest the DOM is in list order, focus kept', async () => {
+    const { base, burst } = scene(300);
+    const page = await openPanel(panel.browser);
+    try {
+      await send(page, { type: 'snapshot', state: structuredClone(base), running: true });
+      await waitForRow(page, 'tool:big-299');
+      // Elements by identity before the burst: the burst's rows are to be drawn in some of them.
+      await page.evaluate(() => {
+        const g = globalThis as unknown as { __before: unknown[]; document: { querySelectorAll(s: string): ArrayLike<unknown> } };
+        g.__before = Array.from(g.document.querySelectorAll('.conversation > .tool-row'));
+      });
+      await postInBatches(page, burst, 50);
+      await waitForRow(page, 'tool:burst-149');
+      const shown = await page.evaluate(() => {
+        interface El { dataset: Record<string, string | undefined>; querySelector(s: string): { textContent: string | null; dataset: Record<string, string | undefined> } | null }
+        const g = globalThis as unknown as { __before: El[]; document: { querySelectorAll(s: string): ArrayLike<El> } };
+        const rows = Array.from(g.document.querySelectorAll('.conversation > .tool-row'));
+        return {
+          reused: rows.filter((r) => g.__before.includes(r) && (r.dataset.id ?? '').startsWith('tool:burst-')).length,
+          rows: rows.map((r) => ({ id: r.dataset.id ?? '', name: r.querySelector('.tool-name')?.textContent, summary: r.querySelector('.tool-summary')?.textContent, path: r.querySelector('.path-link')?.dataset.path ?? null })),
+        };
+      });
+      assert.ok(shown.reused > 0, 'some rows of the burst are drawn in elements that showed earlier calls');
+      for (const r of shown.rows.filter((x) => x.id.startsWith('tool:burst-'))) {
+        const i = Number(r.id.slice('tool:burst-'.length));
+        assert.deepEqual(r, { id: r.id, name: i % 2 ? 'bash' : 'read_file', summary: i % 2 ? `echo ${i}` : `b${i}.ts`, path: i % 2 ? null : `b${i}.ts` }, r.id);
+      }
+      for (const r of shown.rows.filter((x) => x.id.startsWith('tool:big-'))) {
+        const i = Number(r.id.slice('tool:big-'.length));
+        assert.equal(r.summary, i % 3 === 0 ? `echo ${i}` : `src/file-${i}.ts`, r.id);
+      }
+      // A row focused by keyboard, then the list at rest: the elements in list order, the focus where it was.
+      await page.locator(item('tool:burst-140')).focus();
+      await page.waitForTimeout(500);
+      const order = await page.evaluate(() => {
+        const g = globalThis as unknown as { document: { activeElement: { dataset?: Record<string, string | undefined> } | null; querySelectorAll(s: string): ArrayLike<{ dataset: Record<string, string | undefined> }> } };
+        return { indexes: Array.from(g.document.querySelectorAll('.conversation > .tree-row')).map((r) => Number(r.dataset.index)), focused: g.document.activeElement?.dataset?.id };
+      });
+      assert.deepEqual(order.indexes, [...order.indexes].sort((a, b) => a - b), 'DOM order is list order at rest');
+      assert.equal(order.focused, 'tool:burst-140');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('has no rows of a collapsed task in the DOM until it is opened, then every call of the burst', async () => {
     const { base, burst } = scene(20);
     const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-big': false }, draft: '' });
