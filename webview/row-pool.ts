@@ -87,21 +87,32 @@ const placed = new WeakMap<HTMLElement, Placed>();
 
 /** A row element's place in the list and its tree semantics (role, level, position, open state, roving focus). */
 export function placeRow(element: HTMLElement, row: FlatRow, index: number, start: number, focusable: boolean, revealed: boolean): void {
-  const now: Placed = { index, start, level: Math.min(row.level, LEVELS), setSize: row.setSize, posInSet: row.posInSet, expanded: row.expandable ? row.expanded : null, parent: row.parent, focusable, revealed };
-  const was = placed.get(element);
-  placed.set(element, now);
-  if (!was) setAttr(element, 'role', 'treeitem');
-  if (was?.index !== index) setAttr(element, 'data-index', String(index));
-  if (was?.start !== start) element.style.transform = `translateY(${start}px)`;
-  if (was?.level !== now.level) {
-    if (was) element.classList.remove(`lv-${was.level}`);
-    element.classList.add(`lv-${now.level}`);
+  const level = Math.min(row.level, LEVELS);
+  const expanded = row.expandable ? row.expanded : null;
+  let was = placed.get(element);
+  if (!was) {
+    setAttr(element, 'role', 'treeitem');
+    // Values no row has: every field below is written the first time (the record is then updated in place).
+    was = { index: -1, start: -1, level: 0, setSize: -1, posInSet: -1, expanded: false, parent: '', focusable: !focusable, revealed: !revealed };
+    placed.set(element, was);
+  }
+  if (was.index !== index) setAttr(element, 'data-index', String((was.index = index)));
+  if (was.start !== start) element.style.transform = `translateY(${(was.start = start)}px)`;
+  if (was.level !== level) {
+    if (was.level) element.classList.remove(`lv-${was.level}`);
+    element.classList.add(`lv-${(was.level = level)}`);
     setAttr(element, 'aria-level', String(row.level));
   }
-  if (was?.setSize !== now.setSize) setAttr(element, 'aria-setsize', String(now.setSize));
-  if (was?.posInSet !== now.posInSet) setAttr(element, 'aria-posinset', String(now.posInSet));
-  if (was?.expanded !== now.expanded) setAttr(element, 'aria-expanded', now.expanded === null ? null : String(now.expanded));
-  if (was?.parent !== now.parent) setAttr(element, 'data-parent', now.parent);
-  if (was?.focusable !== focusable) setAttr(element, 'tabindex', focusable ? '0' : '-1');
-  if (was?.revealed !== revealed) element.classList.toggle('revealed', revealed);
+  if (was.setSize !== row.setSize) setAttr(element, 'aria-setsize', String((was.setSize = row.setSize)));
+  if (was.posInSet !== row.posInSet) setAttr(element, 'aria-posinset', String((was.posInSet = row.posInSet)));
+  if (was.expanded !== expanded) {
+    was.expanded = expanded;
+    setAttr(element, 'aria-expanded', expanded === null ? null : String(expanded));
+  }
+  if (was.parent !== row.parent) setAttr(element, 'data-parent', (was.parent = row.parent));
+  if (was.focusable !== focusable) {
+    was.focusable = focusable;
+    setAttr(element, 'tabindex', focusable ? '0' : '-1');
+  }
+  if (was.revealed !== revealed) element.classList.toggle('revealed', (was.revealed = revealed));
 }
