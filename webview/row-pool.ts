@@ -78,7 +78,8 @@ interface Placed {
   level: number;
   setSize: number;
   posInSet: number;
-  expanded: boolean | null;
+  /** undefined: never written. */
+  expanded: boolean | null | undefined;
   parent: string | null;
   focusable: boolean;
   revealed: boolean;
@@ -93,7 +94,7 @@ export function placeRow(element: HTMLElement, row: FlatRow, index: number, star
   if (!was) {
     setAttr(element, 'role', 'treeitem');
     // Values no row has: every field below is written the first time (the record is then updated in place).
-    was = { index: -1, start: -1, level: 0, setSize: -1, posInSet: -1, expanded: false, parent: '', focusable: !focusable, revealed: !revealed };
+    was = { index: -1, start: -1, level: 0, setSize: -1, posInSet: -1, expanded: undefined, parent: '', focusable: !focusable, revealed: !revealed };
     placed.set(element, was);
   }
   if (was.index !== index) setAttr(element, 'data-index', String((was.index = index)));
