@@ -24,8 +24,8 @@ import { RowLayout } from './row-layout';
 import { RowWindow, type VisibleItem } from './row-window';
 import { TreeKeys } from './tree-keys';
 
-/** Pixels of rows built beyond the viewport on each side (about 12 one-line rows). */
-const OVERSCAN_PX = 264;
+/** Rows built beyond the viewport on each side (cheap for one-line rows; a tall block above stays drawn too). */
+const OVERSCAN = 12;
 const NONE: ReadonlySet<string> = new Set();
 
 export class ConversationRenderer {
@@ -327,8 +327,8 @@ export class ConversationRenderer {
     this.window.show({
       state,
       list: this.list,
-      first: layout.indexAt(top - OVERSCAN_PX),
-      last: Math.min(this.list.length - 1, layout.indexAt(top + this.scroll.viewport + OVERSCAN_PX)),
+      first: Math.max(0, layout.indexAt(top) - OVERSCAN),
+      last: Math.min(this.list.length - 1, layout.indexAt(top + this.scroll.viewport) + OVERSCAN),
       touched: this.touched,
       now: this.now,
       focusKey: (keys) => this.keys.focusKey(keys),
