@@ -132,6 +132,7 @@ document.body.append(app);
 function flush(): void {
   frame = 0;
   const changed = needsReset || pending.size > 0;
+  const snapshot = needsReset;
   if (needsReset) {
     needsReset = false;
     renderer.reset(state);
@@ -145,10 +146,22 @@ function flush(): void {
   composer.setRunning(running);
   // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
   if (running) changesBar.update(null);
+  else if (snapshot) barAfterPaint(state);
   else if (changed || running !== barRunning) changesBar.update(runChanges(state));
   barRunning = running;
   const t = state.totals;
   composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
+}
+
+/**
+ * A snapshot's changes bar, once the conversation is painted: gathering it reads every call of the last run, which
+ * a packed snapshot makes only when read (call-table.ts), so the rows in view come first.
+ */
+function barAfterPaint(of: SessionViewState): void {
+  changesBar.update(null);
+  requestIdleCallback(() => {
+    if (state === of && !(hostRunning || state.running)) changesBar.update(runChanges(state));
+  }, { timeout: 250 });
 }
 
 /** A subagent to show (the Chat view's button), once its rows are rendered. */
@@ -174,7 +187,11 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       // A new or opened session, or a run the palette started: the conversation, not a stale History list.
       showConversation();
       state = msg.packed !== undefined ? decodeSnapshot(msg.packed) : msg.state;
-      expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in state.nodes);
+      // Trimming the saved choices of other sessions can wait: an id of another session is looked for in every call.
+      requestIdleCallback(() => {
+        const nodes = state.nodes;
+        expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in nodes);
+      }, { timeout: 1000 });
       hostRunning = msg.running;
       pending = new Set();
       needsReset = true;

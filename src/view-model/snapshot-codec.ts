@@ -8,6 +8,7 @@
  * every other node) stays plain JSON in the same document. Still one string: a string posts with one copy.
  * Figures: docs/benchmarks.md (the panel's snapshot).
  */
+import { CallTable } from './call-table';
 import { slimChange, slimTool } from './slim-snapshot';
 import type { SessionViewState, TaskNode, ToolCallNode, ViewNode } from './types';
 
@@ -171,51 +172,33 @@ function shapeOf(tool: ToolCallNode): Shape {
   return shape;
 }
 
-/** The state `encodeSnapshot` packed (as `slimSnapshot` would give it); throws on text of another format. */
+/**
+ * The state `encodeSnapshot` packed (as `slimSnapshot` would give it); throws on text of another format. Its
+ * finished calls become nodes when first read (call-table.ts): a 50,000-call session is drawn without making them.
+ */
 export function decodeSnapshot(text: string): SessionViewState {
   const packed = checked(JSON.parse(text));
-  const { rows, whole, paths, durations, changes } = packed;
-  const shapes = packed.shapes.map(template);
-  const nodes: Record<string, ViewNode> = {};
-  let row = 0;
-  let next = 0;
-  let start = 0;
-  let listed = 0;
-  let timed = 0;
-  let changed = 0;
-  for (let r = 0; r < packed.runs.length; r++) {
-    const end = (r % 2 === 0 ? row : next) + (packed.runs[r] as number);
-    if (r % 2 === 1) {
-      for (; next < end; next++) {
-        const node = whole[next];
-        if (!node) throw new Error(`decodeSnapshot: the runs name whole node ${next}, of ${whole.length}`);
-        nodes[node.id] = node.kind === 'task' ? { ...node, children: unpackIds(node.children, rows.id) } : node;
-      }
-      continue;
-    }
-    for (; row < end; row++) {
-      const shape = shapes[rows.shape[row] as number];
-      if (!shape) throw new Error(`decodeSnapshot: row ${row} names shape ${rows.shape[row]}, of ${shapes.length}`);
-      const id = rows.id[row] as string;
-      const summary = rows.summary[row] as string;
-      start += rows.start[row] as number;
-      // A copy of the shape's template, then its own values: no field is added to a node after it is made, and the
-      // nodes of a shape share one hidden class (a literal plus the optional fields measured a little slower).
-      const node: ToolCallNode = { ...shape.node };
-      node.id = id;
-      node.toolUseId = id.slice(5);
-      node.summary = summary;
-      node.paths = shape.paths === 'none' ? [] : shape.paths === 'summary' ? [summary] : (paths[listed++] as string[]);
-      node.startedAt = start;
-      if (shape.duration) node.durationMs = durations[timed++] as number;
-      if (shape.change) node.change = changes[changed++] as Change;
-      nodes[id] = node;
-    }
-  }
-  if (row !== rows.id.length || next !== whole.length || listed !== paths.length || timed !== durations.length || changed !== changes.length) {
+  const { rows, whole, runs } = packed;
+  const table = new CallTable({ ...packed, shapes: packed.shapes.map(template) });
+  const record: Record<string, ViewNode> = {};
+  for (const node of whole) record[node.id] = node.kind === 'task' ? { ...node, children: unpackIds(node.children, rows.id) } : node;
+  let inRows = 0;
+  let inWhole = 0;
+  runs.forEach((n, r) => (r % 2 === 0 ? (inRows += n) : (inWhole += n)));
+  if (inRows !== rows.id.length || inWhole !== whole.length) {
     throw new Error('decodeSnapshot: the runs and lists of the snapshot do not add up (a corrupt or truncated text)');
   }
-  return { ...packed.state, items: unpackIds(packed.state.items, rows.id), nodes };
+  // The snapshot's node order: alternate runs of table rows and whole nodes.
+  const order = (): string[] => {
+    const ids: string[] = [];
+    let row = 0;
+    let next = 0;
+    runs.forEach((n, r) => {
+      for (let k = 0; k < n; k++) ids.push(r % 2 === 0 ? (rows.id[row++] as string) : (whole[next++] as WholeNode).id);
+    });
+    return ids;
+  };
+  return { ...packed.state, items: unpackIds(packed.state.items, rows.id), nodes: table.nodes(record, order) };
 }
 
 /** A shape with the node its rows start from: every field in place, those of the row with placeholders of their type. */

@@ -158,4 +158,24 @@ describe('the packed snapshot (snapshot-codec)', () => {
     short.runs[1] = (short.runs[1] ?? 0) - 1;
     assert.throws(() => decodeSnapshot(JSON.stringify(short)), /do not add up/);
   });
+
+  it('makes a finished call\'s node when it is first read; writes, new nodes and listing keep the snapshot\'s order', () => {
+    const state = stateOf(bigSession(300, true));
+    const slim = slimSnapshot(state);
+    const nodes = decodeSnapshot(encodeSnapshot(state)).nodes;
+    assert.ok('tool:big-299' in nodes && !('tool:nope' in nodes));
+    const first = nodes['tool:big-7'];
+    assert.deepStrictEqual(first, slim.nodes['tool:big-7']);
+    assert.equal(nodes['tool:big-7'], first, 'made once: the same object on the next read');
+    // A node replaced before it was ever read (node_detail) keeps its place; a node added since comes after.
+    const detail = { ...(slim.nodes['tool:big-200'] as ToolCallNode), output: 'out', detailOmitted: undefined };
+    nodes['tool:big-200'] = detail;
+    assert.equal(nodes['tool:big-200'], detail);
+    const added = call('later');
+    nodes[added.id] = added;
+    assert.deepEqual(Object.keys(nodes), [...Object.keys(slim.nodes), added.id]);
+    assert.equal(Object.values(nodes).filter((n) => n.kind === 'tool').length, 301);
+    assert.equal(nodes['tool:big-200'], detail);
+    assert.deepStrictEqual(nodes['tool:big-250'], slim.nodes['tool:big-250']);
+  });
 });
