@@ -67,6 +67,8 @@ export class CallTable {
    * as far as a lookup needs (an id not in the table indexes every row, once).
    */
   private rowOfId(id: string): number | undefined {
+    // Every row's id is `tool:` + its toolUseId (the encoder checks): other keys (`prompt:…`, toJSON) are not looked for.
+    if (!id.startsWith('tool:')) return undefined;
     const hit = this.rowOf.get(id);
     if (hit !== undefined || this.unindexed === 0) return hit;
     const ids = this.src.rows.id;
