@@ -53,7 +53,8 @@ export class ToolRow {
   private readonly icon: HTMLSpanElement;
   private readonly name: HTMLSpanElement;
   private readonly summary: HTMLSpanElement;
-  private link: HTMLSpanElement | null = null;
+  /** The summary's text: a path link when the call names a file (the same element either way, so re-filling a row keeps its shape). */
+  private readonly text: HTMLSpanElement;
   private readonly stateText: HTMLSpanElement;
   private readonly stateIcon: HTMLSpanElement;
   private readonly change: { counts: HTMLSpanElement; open: HTMLButtonElement } | null = null;
@@ -65,6 +66,14 @@ export class ToolRow {
     this.icon = codicon(toolIcon(node.name), 'row-icon');
     this.name = el('span', 'tool-name');
     this.summary = el('span', 'tool-summary');
+    this.text = el('span');
+    this.text.addEventListener('click', (ev) => {
+      const path = this.text.dataset.path;
+      if (path === undefined) return;
+      ev.stopPropagation();
+      actions.openFile(path);
+    });
+    this.summary.append(this.text);
     const deco = el('span', 'row-deco');
     this.stateText = el('span', 'row-state');
     this.stateIcon = codicon('check');
@@ -92,17 +101,10 @@ export class ToolRow {
     setCodicon(this.icon, toolIcon(node.name), 'row-icon');
     setText(this.name, node.name);
     const first = node.paths[0];
-    if (first !== undefined) {
-      if (!this.link || this.link.parentElement !== this.summary) {
-        this.link = pathLink(first, node.summary, this.actions);
-        this.summary.replaceChildren(this.link);
-      }
-      setText(this.link, node.summary);
-      setAttr(this.link, 'title', `Open ${first}`);
-      setAttr(this.link, 'data-path', first);
-    } else {
-      setText(this.summary, node.summary);
-    }
+    setClassName(this.text, first === undefined ? '' : 'path-link');
+    setText(this.text, node.summary);
+    setAttr(this.text, 'title', first === undefined ? null : `Open ${first}`);
+    setAttr(this.text, 'data-path', first ?? null);
     setAttr(this.summary, 'title', node.summary);
     this.update(node);
   }
