@@ -22,6 +22,7 @@ import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
+import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
@@ -38,8 +39,7 @@ export class SessionController implements vscode.Disposable {
   private session: Session | undefined;
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
-  private trustNoticeShown = false;
-  private sandboxNoticeShown = false;
+  private readonly notices = new SessionNotices();
   private sandbox: SandboxStatus | undefined;
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
@@ -105,11 +105,11 @@ export class SessionController implements vscode.Disposable {
     if (!session) return undefined;
     // The prompt reaches the view and the panel as the run's first event (`prompt`), before any hook runs.
     this.running = new AbortController();
-    this.trustNoticeShown = false;
+    this.notices.newPrompt();
     this.setContext();
     try {
       const result = await session.run(text, this.running.signal);
-      if (result.status === 'error') this.showRunError(result.error ?? 'the run failed');
+      if (result.status === 'error') this.notices.runError(result.error ?? 'the run failed');
       return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
@@ -142,7 +142,7 @@ export class SessionController implements vscode.Disposable {
     }
     try {
       const result = await session.messageSubagent(agentId, text, (own ?? this.running)?.signal ?? new AbortController().signal);
-      if (result !== 'queued' && result.status === 'error') this.showRunError(result.error ?? 'the subagent failed');
+      if (result !== 'queued' && result.status === 'error') this.notices.runError(result.error ?? 'the subagent failed');
       return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
@@ -334,49 +334,20 @@ export class SessionController implements vscode.Disposable {
     return session;
   }
 
-  /** The status bar names the sandbox; a missing one is said once, a required one that cannot run at every session. */
+  /** The status bar names the sandbox (session-notices.ts says what is missing). */
   private onSandboxStatus(session: Session, status: SandboxStatus): void {
     if (session !== this.session) return;
     this.sandbox = status;
     this.statusEmitter.fire(this.status());
-    if (status.kind === 'refused') {
-      void vscode.window.showErrorMessage(`Delegate: delegate.sandbox is on, but ${status.detail}: bash commands are refused. Install bubblewrap, or set delegate.sandbox to auto or off.`);
-    } else if (status.kind === 'none' && status.reason === 'unavailable' && !this.sandboxNoticeShown) {
-      this.sandboxNoticeShown = true;
-      void vscode.window.showWarningMessage(
-        `Delegate: no sandbox (${status.detail}), so bash commands run unconfined; the deny list still applies. Install bubblewrap, or set delegate.sandbox to off to silence this.`,
-      );
-    }
+    this.notices.sandbox(status);
   }
 
   private onEvent(session: Session, event: DelegateEvent): void {
     if (session !== this.session) return;
     applyEvent(this.view, event);
     if (event.type === 'usage') this.statusEmitter.fire(this.status());
-    if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.showTrustNotice();
+    if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.notices.untrusted();
     this.eventsEmitter.fire([event]);
-  }
-
-  /** One line; an authentication failure offers to set the key (the core's hint names the env variable). */
-  private showRunError(message: string): void {
-    const auth = /\b(401|403)\b|authentication|permission_error/.test(message);
-    if (!auth) {
-      void vscode.window.showErrorMessage(`Delegate: ${message}`);
-      return;
-    }
-    void vscode.window.showErrorMessage(`Delegate: ${message.replace(/ — check \w+.*$/, '')}. Check the API key.`, 'Set API Key').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('delegate.setApiKey');
-    });
-  }
-
-  private showTrustNotice(): void {
-    if (this.trustNoticeShown) return;
-    this.trustNoticeShown = true;
-    void vscode.window
-      .showWarningMessage('Delegate: this workspace is not trusted, so agents are read-only (writes and bash are refused).', 'Manage Workspace Trust')
-      .then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
-      });
   }
 
   private setContext(): void {
