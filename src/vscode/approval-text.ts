@@ -5,6 +5,11 @@ import { type ToolCallRequest, fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH }
  * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL.
  */
 
+/** Who asks, in every prompt the user answers (approvals, questions, the fan-out card): "The main agent" or "Subagent “find config”". */
+export function whoAsks(agent: { depth: number; description?: string | null; agentId: string }): string {
+  return agent.depth === 0 ? 'The main agent' : `Subagent “${agent.description ?? agent.agentId}”`;
+}
+
 export interface ApprovalQuestion {
   /** "The main agent" or "Subagent “find config”". */
   who: string;

@@ -6,7 +6,7 @@
  * tests can answer it without the UI.
  */
 import * as vscode from 'vscode';
-import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion } from './approval-text';
+import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
 import type { PanelPrompts } from './panel-inbox';
@@ -35,22 +35,17 @@ export class EditorApprover implements Approver {
 
   ask(request: ToolCallRequest, reason: string, signal: AbortSignal): Promise<{ decision: PermissionDecision; reason?: string }> {
     if (request.agent.depth > 0 && this.panel?.available) {
-      const question = { who: who(request), toolName: request.toolName, summary: request.summary, reason, request };
+      const question = { who: whoAsks(request.agent), toolName: request.toolName, summary: request.summary, reason, request };
       return this.panel.askPermission(question, signal).then((decision) =>
         decision !== 'deny' ? { decision } : { decision, reason: signal.aborted ? 'the run was stopped' : 'the user denied this call' },
       );
     }
     const answer = this.queue.then(async () => {
       if (signal.aborted) return { decision: 'deny' as const, reason: 'the run was stopped' };
-      const decision = await this.prompt({ who: who(request), toolName: request.toolName, summary: request.summary, reason, request });
+      const decision = await this.prompt({ who: whoAsks(request.agent), toolName: request.toolName, summary: request.summary, reason, request });
       return decision === 'deny' ? { decision, reason: 'the user denied this call' } : { decision };
     });
     this.queue = answer.catch(() => undefined);
     return answer;
   }
-}
-
-function who(request: ToolCallRequest): string {
-  const { agent } = request;
-  return agent.depth === 0 ? 'The main agent' : `Subagent “${agent.description ?? agent.agentId}”`;
 }

@@ -5,6 +5,7 @@
  */
 import type { FanoutCard, FanoutChild } from '../core/session';
 import { formatDuration, formatUsd } from '../view-model/format';
+import { whoAsks } from './approval-text';
 
 export const RUN = 'Run';
 export const RUN_CAPPED = 'Run with these caps';
@@ -28,7 +29,7 @@ function childLines(c: FanoutChild, i: number): string {
 }
 
 export function fanoutText(card: FanoutCard): { message: string; detail: string; capped: boolean } {
-  const who = card.parent.depth === 0 ? 'The main agent' : `Subagent “${card.parent.description ?? card.parent.agentId}”`;
+  const who = whoAsks(card.parent);
   const n = card.children.length;
   const cost = card.p90Usd !== undefined ? ` — up to ${formatUsd(card.p90Usd)} (p90 of past runs)` : '';
   const message = `${who} wants to start ${n} subagent${n === 1 ? '' : 's'} at once${cost}`;

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { UserQuestion, UserQuestions } from '../core/session';
 import type { PanelPrompts } from './panel-inbox';
+import { whoAsks } from './approval-text';
 
 /** Shows one question; resolves to the answer, or undefined when the user dismissed it. */
 export type QuestionPrompt = (question: UserQuestion, title: string, signal: AbortSignal) => Promise<string | undefined>;
@@ -56,5 +57,6 @@ export class EditorQuestions implements UserQuestions {
 }
 
 function titleFor({ agent }: UserQuestion): string {
-  return agent.depth === 0 ? 'Delegate: the main agent asks' : `Delegate: subagent “${agent.description ?? agent.agentId}” asks`;
+  const who = whoAsks(agent);
+  return `Delegate: ${who.charAt(0).toLowerCase()}${who.slice(1)} asks`;
 }
