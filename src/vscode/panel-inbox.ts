@@ -12,7 +12,7 @@
 import type { InboxChoice, InboxItem } from '../protocol';
 import type { PermissionDecision } from '../core/vocabulary';
 import { WEB_FETCH, type ToolCallRequest, type UserQuestion } from '../core/session';
-import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion } from './approval-text';
+import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
 
 /** What the approver and the questions need of the inbox. */
 export interface PanelPrompts {
@@ -92,7 +92,7 @@ export class PanelInbox implements PanelPrompts {
       id: `ask-${++this.seq}`,
       kind,
       agentId: agent.agentId,
-      who: `Subagent “${agent.description ?? agent.agentId}”`,
+      who: whoAsks(agent),
       ...(agent.agentType ? { agentType: agent.agentType } : {}),
       ...rest,
     };

@@ -19,6 +19,7 @@ import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
 const BATCH_MS = 16;
+const SHOW_PANEL = 'Show';
 
 export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -33,6 +34,11 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private readonly records: AgentRecordView;
   /** Every message posted, for the extension tests (bounded). */
   readonly posted: HostToWebview['type'][] = [];
+  /**
+   * Says that subagents still wait in the panel the user just hid (their questions stay there, the badge counts
+   * them); true when the user asks to see it. Tests replace it.
+   */
+  notifyWaiting = async (line: string): Promise<boolean> => (await vscode.window.showInformationMessage(`${line} in the Delegate panel.`, SHOW_PANEL)) === SHOW_PANEL;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -67,6 +73,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
     });
+    view.onDidChangeVisibility(() => void (view.visible ? undefined : this.nudgeIfWaiting()), undefined, this.disposables);
   }
 
   /** A message from the webview (public so the extension tests can post as the panel does). */
@@ -213,6 +220,11 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     const agents = new Set(items.map((i) => i.agentId)).size;
     this.view.badge = agents ? { value: agents, tooltip: waitingLine(agents) } : undefined;
     this.post({ type: 'inbox', items });
+  }
+
+  private async nudgeIfWaiting(): Promise<void> {
+    const agents = new Set(this.inbox?.items().map((i) => i.agentId)).size;
+    if (agents > 0 && (await this.notifyWaiting(waitingLine(agents)))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
   }
 
   private sendWorkspace(): void {

@@ -331,6 +331,7 @@ describe('Delegate in the extension host', () => {
     await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
     await setPanelVisible(true);
     const modal: string[] = [];
+    const notifyWaiting = api.view.notifyWaiting;
     api.questions.prompt = async (_q, title) => {
       modal.push(title);
       return undefined;
@@ -344,6 +345,19 @@ describe('Delegate in the extension host', () => {
       await waitFor(() => api.inbox.items().length === 1, 'the question waits in the inbox');
       const question = must(api.inbox.items()[0]);
       assert.deepEqual([question.kind, question.who, question.title, question.options], ['question', 'Subagent “pick port”', 'Which port?', ['8080', '3000']]);
+      // Hidden while the question waits: it stays in the panel, and a notification says so; its Show reveals the panel.
+      const nudged: string[] = [];
+      let show: (answer: boolean) => void = () => undefined;
+      api.view.notifyWaiting = (line) => {
+        nudged.push(line);
+        return new Promise((resolve) => (show = resolve));
+      };
+      await setPanelVisible(false);
+      await waitFor(() => nudged.length === 1, 'a notification says the subagent waits');
+      show(true);
+      await waitFor(() => api.view.isVisible, 'Show on the notification reveals the panel again');
+      assert.deepEqual(nudged, ['1 subagent is waiting for you'], 'one notification, naming how many wait');
+      assert.equal(api.inbox.items().length, 1, 'the question still waits');
       await api.view.onMessage({ type: 'inbox_reply', id: question.id, text: '4000' });
       await run;
       server.assertAllConsumed();
@@ -363,6 +377,7 @@ describe('Delegate in the extension host', () => {
       assert.equal(existsSync(join(workdir, 'stopped.txt')), false, 'no answer is never an allow');
     } finally {
       api.questions.prompt = quickPickPrompt;
+      api.view.notifyWaiting = notifyWaiting;
       await setPanelVisible(false);
     }
   });
