@@ -154,3 +154,53 @@ export async function burst(page, events, batchSize, intervalMs) {
     { batches, intervalMs },
   );
 }
+
+/**
+ * The floor under the burst, beside it: in a burst scene's page, a copy of the panel's list with no panel script
+ * attached (a clone has no listeners or observers) gets what any list showing the burst must do — each frame, 25
+ * of its rows filled again with a new call's text and moved to the end, the list 25 rows longer and scrolled to
+ * its end — and its frame work is measured as burst() measures the panel's.
+ */
+export async function floorBurst(page, frames = 21) {
+  return page.evaluate(
+    (frames) =>
+      new Promise((resolve) => {
+        const g = globalThis;
+        const old = g.document.querySelector('.log');
+        const log = old.cloneNode(true);
+        old.replaceWith(log);
+        const list = log.querySelector('.conversation');
+        const rows = [...list.querySelectorAll('.tool-row')];
+        const startOf = (row) => Number(/translateY\(([\d.]+)px\)/.exec(row.style.transform)?.[1] ?? 0);
+        let end = Math.max(...rows.map(startOf));
+        let next = 0;
+        let n = 0;
+        let f = 0;
+        const work = [];
+        const channel = new g.MessageChannel();
+        let frameStart = 0;
+        channel.port1.onmessage = () => work.push(performance.now() - frameStart);
+        const frame = () => {
+          frameStart = performance.now();
+          channel.port2.postMessage(0);
+          for (let i = 0; i < 25; i++) {
+            const row = rows[next];
+            next = (next + 1) % rows.length;
+            end += 22;
+            n += 1;
+            const summary = row.querySelector('.tool-summary');
+            if (summary) summary.textContent = `echo floor ${n}`;
+            row.dataset.id = `tool:floor-${n}`;
+            row.style.transform = `translateY(${end}px)`;
+          }
+          list.style.height = `${end + 22}px`;
+          log.scrollTop = end + 22;
+          if (++f < frames) g.requestAnimationFrame(frame);
+          else g.setTimeout(() => resolve(work), 50);
+        };
+        // Two frames first: the copy's own first style and layout are not the burst's.
+        g.requestAnimationFrame(() => g.requestAnimationFrame(() => g.requestAnimationFrame(frame)));
+      }),
+    frames,
+  );
+}
