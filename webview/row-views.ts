@@ -132,7 +132,10 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
         if (task?.kind !== 'task') return;
         if (row.kind === 'prompt') return view.set('comment', 'tone-muted', 'Prompt', task.prompt || task.description);
         if (row.kind === 'message') return view.set('comment-discussion', 'tone-muted', `Message · run ${task.segments ?? 2}`, task.lastMessage ?? '');
-        if (task.status === 'cancelled') return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n'), true);
+        if (task.status === 'cancelled') {
+          const why = [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n');
+          return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, why || 'before it reported anything', true);
+        }
         if (task.error !== undefined) return view.set('error', 'tone-error', 'Error', task.error);
         view.set('reply', 'tone-ok', 'Result', task.result ?? '', true);
       };

@@ -115,7 +115,8 @@ export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finishe
       task.status = e.isError ? 'error' : 'completed';
       if (e.isError) task.error ??= e.output;
     }
-    if (task.result === undefined && !e.isError) task.result = preview(e.output).text;
+    // Only a finished child's report: a stopped or limited one's tool_result is the harness's words to the model.
+    if (task.result === undefined && !e.isError && task.status === 'completed') task.result = preview(e.output).text;
     task.durationMs ??= e.durationMs;
     touched.add(task.id);
     return;

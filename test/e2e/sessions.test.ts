@@ -113,6 +113,9 @@ describe('Delegate in a real VS Code: sessions that last', function () {
     await panel.waitUntilIdle();
     await panel.setOpen(slow, true);
     assert.deepEqual(await panel.toolNames(slow), ['read_file'], 'its partial work stays in the tree');
+    // Plain words on its outcome row, not the harness's note to the main agent.
+    const outcome = (await panel.outcome(slow).innerText()).replace(/\s+/g, ' ').trim();
+    assert.equal(outcome, 'Stopped before it reported anything');
     await screenshot(page, 'stopped-child');
     const results = lastToolResults(parentRequests()[1] as RecordedRequest).map((r) => String(r.content));
     assert.match(results[0] ?? '', /The user stopped this subagent/);

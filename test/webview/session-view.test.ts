@@ -190,6 +190,17 @@ describe('session view reducer', () => {
     assert.equal(last?.kind, 'notice');
   });
 
+  it("a stopped child's outcome is its own report, never the harness's words to the model", () => {
+    const s = runningSession();
+    s.childFinish('agent-nested', 'agent-up', 'completed', 1, 2, [10, 1], 'nested done');
+    s.childFinish('agent-up', ROOT, 'cancelled', 2, 4, [20, 2], '', 'stopped by the user');
+    s.taskEnd(ROOT, null, 'tu-up', '[The user stopped this subagent before it finished. Do not restart it unless the user asks.]\nIt had not reported anything yet.');
+    const state = createSessionView();
+    applyEvents(state, s.events);
+    assert.equal(task(state, 'tu-up').status, 'cancelled');
+    assert.equal(task(state, 'tu-up').result, undefined);
+  });
+
   it('skips replayed events and survives a JSON round trip', () => {
     const s = finishedSession();
     const state = createSessionView();
