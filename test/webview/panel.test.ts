@@ -70,6 +70,18 @@ describe('webview panel (headless Chromium)', function () {
     assert.equal(await panel.page.locator(`${item('outcome:task:tu-up')} .text-row-line`).textContent(), 'Build fixed.');
   });
 
+  it("a child that ended with no report says so on its outcome row, not in the harness's words to the model", async () => {
+    const s = runningSession();
+    s.childFinish('agent-nested', 'agent-up', 'completed', 1, 2, [900, 90], 'No breaking changes.');
+    s.childFinish('agent-up', ROOT, 'max_turns', 8, 5, [12_000, 1500], '');
+    s.taskEnd(ROOT, null, 'tu-up', '[The subagent reached its limit of 8 turns; this answer may be incomplete.]\n(no report)');
+    await send(panel.page, { type: 'snapshot', state: snapshotOf(s.take()), running: false });
+    assert.equal(await isOpen(panel.page, 'task:tu-up'), true, 'a task that ended early stays open');
+    assert.equal(await panel.page.locator(item('outcome:task:tu-up')).count(), 0, 'no Result row: there is no result');
+    assert.equal(await panel.page.locator(`${item('task:tu-up')} .task-reason`).textContent(), 'It used all its 8 turns before finishing');
+    assert.doesNotMatch((await panel.page.locator('.conversation').textContent()) ?? '', /reached its limit|no report/);
+  });
+
   it('keeps the user’s expand/collapse choices across a reload', async () => {
     const state = snapshotOf(finishedSession().events);
     await send(panel.page, { type: 'snapshot', state, running: false });
