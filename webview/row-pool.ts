@@ -11,10 +11,9 @@
 import type { FlatRow } from '../src/view-model/flat-rows';
 import { setAttr } from './dom';
 import type { RowView } from './row-views';
+import { INDENT_LEVELS } from './styles';
 
 const REORDER_AFTER_MS = 300;
-/** Indent classes lv-1 … lv-LEVELS (styles.ts). */
-const LEVELS = 24;
 
 export class RowPool {
   private readonly free = new Map<string, RowView[]>();
@@ -88,7 +87,7 @@ const placed = new WeakMap<HTMLElement, Placed>();
 
 /** A row element's place in the list and its tree semantics (role, level, position, open state, roving focus). */
 export function placeRow(element: HTMLElement, row: FlatRow, index: number, start: number, focusable: boolean, revealed: boolean): void {
-  const level = Math.min(row.level, LEVELS);
+  const level = Math.min(row.level, INDENT_LEVELS);
   const expanded = row.expandable ? row.expanded : null;
   let was = placed.get(element);
   if (!was) {

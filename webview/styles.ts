@@ -3,9 +3,9 @@
  * 'unsafe-inline'). Colours come only from VS Code's theme variables.
  */
 
-/** Rows deeper than this keep the deepest indent. */
-const LEVELS = 24;
-const levels = (rule: (level: number) => string): string => Array.from({ length: LEVELS }, (_, i) => rule(i + 1)).join('\n');
+/** Rows deeper than this keep the deepest indent (classes lv-1 … lv-INDENT_LEVELS). */
+export const INDENT_LEVELS = 24;
+const levels = (rule: (level: number) => string): string => Array.from({ length: INDENT_LEVELS }, (_, i) => rule(i + 1)).join('\n');
 /**
  * A row's indent and indent guides by a class per level (placeRow sets lv-N), not calc(var(--level)): a row's
  * style is recomputed each time the virtual list moves it, and var() in calc is re-parsed at every one of them

@@ -38,14 +38,28 @@ export function treeRow(id: string, className: string): HTMLDivElement {
 
 /** A clickable path (posts `open_file`); the click does not toggle the row. */
 export function pathLink(path: string, label: string, actions: Pick<RowActions, 'openFile'>): HTMLSpanElement {
-  const link = el('span', 'path-link', label);
-  link.title = `Open ${path}`;
-  link.dataset.path = path;
-  link.addEventListener('click', (ev) => {
-    ev.stopPropagation();
-    actions.openFile(link.dataset.path ?? path);
-  });
+  const link = el('span');
+  setPathLink(link, path, label);
+  opensPath(link, actions);
   return link;
+}
+
+/** `span` shows `label`, as a link to `path` (undefined: plain text); the same element either way. */
+function setPathLink(span: HTMLSpanElement, path: string | undefined, label: string): void {
+  setClassName(span, path === undefined ? '' : 'path-link');
+  setText(span, label);
+  setAttr(span, 'title', path === undefined ? null : `Open ${path}`);
+  setAttr(span, 'data-path', path ?? null);
+}
+
+/** A click on `span` opens the path it links to now, if any, and does not toggle the row. */
+function opensPath(span: HTMLSpanElement, actions: Pick<RowActions, 'openFile'>): void {
+  span.addEventListener('click', (ev) => {
+    const path = span.dataset.path;
+    if (path === undefined) return;
+    ev.stopPropagation();
+    actions.openFile(path);
+  });
 }
 
 export class ToolRow {
@@ -67,12 +81,7 @@ export class ToolRow {
     this.name = el('span', 'tool-name');
     this.summary = el('span', 'tool-summary');
     this.text = el('span');
-    this.text.addEventListener('click', (ev) => {
-      const path = this.text.dataset.path;
-      if (path === undefined) return;
-      ev.stopPropagation();
-      actions.openFile(path);
-    });
+    opensPath(this.text, actions);
     this.summary.append(this.text);
     const deco = el('span', 'row-deco');
     this.stateText = el('span', 'row-state');
@@ -100,11 +109,7 @@ export class ToolRow {
     this.item.dataset.id = node.id;
     setCodicon(this.icon, toolIcon(node.name), 'row-icon');
     setText(this.name, node.name);
-    const first = node.paths[0];
-    setClassName(this.text, first === undefined ? '' : 'path-link');
-    setText(this.text, node.summary);
-    setAttr(this.text, 'title', first === undefined ? null : `Open ${first}`);
-    setAttr(this.text, 'data-path', first ?? null);
+    setPathLink(this.text, node.paths[0], node.summary);
     setAttr(this.summary, 'title', node.summary);
     this.update(node);
   }

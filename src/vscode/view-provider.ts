@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
-import { waitingLine, type HostToWebview, type WebviewToHost } from '../protocol';
+import { waitingLine, type HostToWebview, type InboxItem, type WebviewToHost } from '../protocol';
 import { encodeSnapshot } from '../view-model/snapshot-codec';
 import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
@@ -217,13 +217,13 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private sendInbox(): void {
     if (!this.inbox || !this.view) return;
     const items = this.inbox.items();
-    const agents = new Set(items.map((i) => i.agentId)).size;
+    const agents = waitingAgents(items);
     this.view.badge = agents ? { value: agents, tooltip: waitingLine(agents) } : undefined;
     this.post({ type: 'inbox', items });
   }
 
   private async nudgeIfWaiting(): Promise<void> {
-    const agents = new Set(this.inbox?.items().map((i) => i.agentId)).size;
+    const agents = waitingAgents(this.inbox?.items() ?? []);
     if (agents > 0 && (await this.notifyWaiting(waitingLine(agents)))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
   }
 
@@ -288,4 +288,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** How many subagents have a question waiting (one may have several). */
+function waitingAgents(items: readonly InboxItem[]): number {
+  return new Set(items.map((i) => i.agentId)).size;
 }
