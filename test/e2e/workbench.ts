@@ -12,10 +12,24 @@ export async function openDelegateView(page: Page): Promise<void> {
   const icon = page.locator(`.activitybar .action-item ${label}`);
   await icon.waitFor({ state: 'visible', timeout: 60_000 });
   // The icon toggles the side bar: click only when the Delegate container is not already showing.
+  // After a window reload the activity bar can restore the container as selected while the side bar stays
+  // hidden (seen: the panel never showed and the test waited 60 s), so the side bar's own visibility is checked
+  // too, and the check repeats until the composer shows.
   const item = page.locator('.activitybar .action-item').filter({ has: page.locator(label) });
-  if ((await item.getAttribute('aria-selected')) !== 'true') await icon.click();
+  const sideBar = page.locator('.part.sidebar');
   const { webviewFrame } = await editorModule();
-  await webviewFrame(page).locator('footer.composer').waitFor({ state: 'visible', timeout: 60_000 });
+  const composer = webviewFrame(page).locator('footer.composer');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const showing = (await item.getAttribute('aria-selected')) === 'true' && (await sideBar.isVisible());
+    if (!showing) await icon.click();
+    try {
+      await composer.waitFor({ state: 'visible', timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+  }
 }
 
 /**
