@@ -2,9 +2,8 @@
  * Files a subagent changes through bash, end to end through the built CLI and the real SDK against the local
  * Messages-API server: `sed -i`, a created and a deleted file in a git work tree are in the task result's
  * `[changes]` footer and the JSON manifest with the command that made them, and `delegate revert` puts them
- * back; two parallel children whose commands overlap are both named (shared) when neither names the file; a folder
- * outside git works the same; an
- * MCP tool's write is found and reverted the same way.
+ * back; two parallel children whose commands overlap are both named (shared) when neither names the file; a
+ * folder outside git works the same; an MCP tool's write is found and reverted the same way.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
