@@ -7,6 +7,7 @@
  *   - a file neither command names (written by a script in a string; the other names it only in a comment and an
  *     echoed string) is shared: skipped with one line saying who else and how to include it, exit 1;
  *     `--include-shared` puts it back;
+ *   - both commands name the same file they both changed: shared for each; included, it goes back to before both;
  *   - A wrote a file with write_file and B's command changed it later: reverting A never undoes B's change.
  */
 import assert from 'node:assert/strict';
@@ -116,6 +117,27 @@ describe('delegate CLI: reverting one of two overlapping children', function () 
     const rest = await revert(sessionId, a);
     assert.equal(rest.code, 0, rest.stderr);
     assert.deepEqual(rest.stdout.trim().split('\n'), ['deleted   a.txt', 'already   shared.txt  (reverted earlier)']);
+  });
+
+  it('both commands name the same file and both changed it in the overlap: shared for each; included, it goes back to before both', async () => {
+    writeFileSync(file('same.txt'), 'start\n');
+    const { sessionId, a, b } = await run(
+      [reply.toolUse({ name: 'bash', input: { command: 'sleep 0.8; echo a >> same.txt; sleep 1.5' } }), reply.text('A done.')],
+      [reply.toolUse({ name: 'bash', input: { command: 'sleep 1; echo b >> same.txt' } }, { delayMs: 300 }), reply.text('B done.')],
+    );
+    assert.equal(read('same.txt'), 'start\na\nb\n');
+    assert.deepEqual(files(a), ['modified same.txt shared']);
+    assert.deepEqual(files(b), ['modified same.txt shared']);
+    const skipped = await revert(sessionId, a);
+    assert.equal(skipped.code, 1);
+    assert.match(skipped.stdout, /^skipped {3}same\.txt {2}\(shared: `sleep 1; echo b >> same\.txt` of the subagent "do b" \(\S+\) ran at the same time and may have changed it; --include-shared reverts it too\)\n$/);
+    assert.equal(read('same.txt'), 'start\na\nb\n');
+    const included = await revert(sessionId, a, '--include-shared', '--output-format', 'json');
+    assert.equal(included.code, 0, included.stderr);
+    assert.deepEqual((lastJsonLine(included.stdout).files as { path: string; outcome: string }[]).map((f) => `${f.outcome} ${f.path}`), ['restored same.txt']);
+    assert.equal(read('same.txt'), 'start\n');
+    const rest = await revert(sessionId, b);
+    assert.equal(rest.stdout, 'already   same.txt  (reverted earlier)\n');
   });
 
   for (const order of ['A then B', 'B then A'] as const) {
