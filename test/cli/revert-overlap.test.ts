@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstUserText, reply, type RecordedRequest, type ScriptedReply } from '../fixtures/messages-api-server';
+import { firstUserText, reply, type RecordedRequest, type Reply } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../support/run-cli';
 import { isChild } from '../support/is-child';
 import { cliSuite } from '../support/cli-suite';
@@ -33,7 +33,7 @@ describe('delegate CLI: reverting one of two overlapping children', function () 
   const read = (rel: string): string | undefined => (existsSync(file(rel)) ? readFileSync(file(rel), 'utf8') : undefined);
 
   /** Runs the parent with children A and B (B's first reply a little later, so its call starts while A's runs). */
-  async function run(a: ScriptedReply[], b: ScriptedReply[]): Promise<{ sessionId: string; a: Subagent; b: Subagent }> {
+  async function run(a: Reply[], b: Reply[]): Promise<{ sessionId: string; a: Subagent; b: Subagent }> {
     cli.api.route([
       { name: 'A', match: childOf('CHILD-A'), replies: a },
       { name: 'B', match: childOf('CHILD-B'), replies: b },
