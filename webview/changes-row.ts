@@ -6,7 +6,7 @@
  *   ▸ Changes   2 files · 1 command                         [Revert…]
  *       ✚ test/config.test.ts   +40                          (click: the diff of its change)
  *       ✎ src/config.ts         +3 −1          refused       (after a refused revert: the agent's → now)
- *       ✚ gen.ts  +9  ☐ also "build" may have changed it    (shared: off by default; checked, Revert includes it)
+ *       ✚ gen.ts  +9  ☐ shared with "build" · revert too    (off by default; checked, Revert includes it)
  *       ⌘ npm test              exit 1
  *       ⓘ Only files in the workspace are reverted
  */
@@ -133,11 +133,11 @@ function sharedChoice(agentId: string, file: TaskChangeFile, actions: ChangeActi
   const box = el('input', 'change-include');
   box.type = 'checkbox';
   box.checked = actions.includesShared(agentId, file.path);
-  const text = `also ${others.join(', ')} may have changed it: revert too`;
+  const text = `shared with ${others.join(', ')} · revert too`;
   box.setAttribute('aria-label', `${file.path}: ${text}`);
   box.addEventListener('change', () => actions.setIncludeShared(agentId, file.path, box.checked));
   const choice = el('label', 'change-shared tone-warn');
-  choice.title = `Shared: ${(file.sharedWith ?? []).map((c) => `\`${c.command}\` (${label(c.agentId)})`).join(', ')} ran while this subagent's calls did, and none or several named ${file.path}. Revert leaves it alone unless this is checked.`;
+  choice.title = `Shared: ${(file.sharedWith ?? []).map((c) => `\`${c.command}\` (${label(c.agentId)})`).join(', ')} ran while this subagent's calls did and may have changed ${file.path}. Revert leaves it alone unless this is checked.`;
   // The row's click would toggle it.
   choice.addEventListener('click', (ev) => ev.stopPropagation());
   choice.append(box, el('span', 'change-shared-text', text));

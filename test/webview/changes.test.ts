@@ -227,10 +227,17 @@ describe('several subagents in one folder: the view', () => {
       // Only the shared file has the choice; it says who else, and it is off.
       assert.equal(await files.nth(0).locator('.change-include').count(), 0);
       const shared = files.nth(1);
-      assert.equal((await shared.locator('.change-shared').textContent())?.trim(), 'also "document" may have changed it: revert too');
-      assert.match((await shared.locator('.change-shared').getAttribute('title')) ?? '', /^Shared: `node write-docs\.js` \("document"\) ran while this subagent's calls did/);
+      assert.equal((await shared.locator('.change-shared').textContent())?.trim(), 'shared with "document" · revert too');
+      assert.match((await shared.locator('.change-shared').getAttribute('title')) ?? '', /^Shared: `node write-docs\.js` \("document"\) ran while this subagent's calls did and may have changed gen\.ts/);
       const box = shared.locator('input.change-include');
       assert.equal(await box.isChecked(), false, 'off by default');
+      // In a narrow side bar the label gives way (down to the checkbox), not the file's name.
+      await panel.page.setViewportSize({ width: 240, height: 760 });
+      const cut = (sel: string): Promise<boolean> => shared.locator(sel).evaluate((e) => e.scrollWidth > e.clientWidth);
+      assert.equal(await cut('.path-link'), false, 'the name is whole');
+      assert.equal(await cut('.change-shared-text'), true, 'the label is cut');
+      assert.ok(await box.isVisible());
+      await panel.page.setViewportSize({ width: 480, height: 760 });
       await panel.page.waitForTimeout(200);
       await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-shared.png') });
 
@@ -245,7 +252,7 @@ describe('several subagents in one folder: the view', () => {
       await bChanges.locator('.changes-title').click();
       const bShared = panel.page.locator('.tree-row.change-file[data-parent="changes:task:tu-b"]').first();
       await bShared.waitFor();
-      assert.equal((await bShared.locator('.change-shared').textContent())?.trim(), 'also "build" may have changed it: revert too');
+      assert.equal((await bShared.locator('.change-shared').textContent())?.trim(), 'shared with "build" · revert too');
       assert.equal(await bShared.locator('input.change-include').isChecked(), false);
       await bChanges.locator('.changes-revert').click();
       const sent = (await posted(panel.page)).filter((m) => m.type === 'revert_agent');
