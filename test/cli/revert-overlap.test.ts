@@ -90,6 +90,13 @@ describe('delegate CLI: reverting one of two overlapping children', function () 
     });
   }
 
+  it('delegate revert --help says what a shared file is and names --include-shared', async () => {
+    const help = await runDelegate(['revert', '--help'], { env: cli.env() });
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: delegate revert --session ID --agent ID \[--include-shared\]/);
+    assert.match(help.stdout, /is shared:\neither could have made the change, so it is skipped unless --include-shared puts it back as well\./);
+  });
+
   it('a file neither command names is shared: skipped with a line saying who else and how; --include-shared puts it back', async () => {
     // A names shared.txt only in an echoed string and a comment; B writes it through a script in a string.
     const aCmd = 'sleep 2; echo "left shared.txt alone" > a.txt # shared.txt';

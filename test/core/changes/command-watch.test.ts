@@ -124,6 +124,17 @@ for (const kind of ['git', 'plain'] as const) {
       assert.deepEqual(b.files.map((f) => `${f.path} ${f.sharedWith?.map((c) => c.agentId).join() ?? '-'}`).sort(), ['b.txt -', 'c.txt kid-a', 'config.ts -']);
     });
 
+    it('overlapping calls: a write through a symlink goes to the call naming the link; a rename to the call naming both names', async () => {
+      await fs.writeFile(file('real.txt'), 'r\n');
+      await fs.symlink('real.txt', file('link.txt'));
+      await fs.writeFile(file('old.txt'), 'o\n');
+      const slow = bash('kid-a', 'sleep 0.4; mv old.txt new.txt');
+      await new Promise((r) => setTimeout(r, 100));
+      await Promise.all([slow, bash('kid-b', 'sleep 0.1; echo b >> link.txt')]);
+      const by = new Map(changed().map((e) => [e.path, e.causes?.map((c) => c.agentId).join()]));
+      assert.deepEqual(Object.fromEntries(by), { 'real.txt': 'kid-b', 'old.txt': 'kid-a', 'new.txt': 'kid-a' });
+    });
+
     if (kind === 'git') {
       it('ignored files are not watched', async () => {
         await bash('kid-a', 'mkdir -p dist && echo x > dist/out.js && echo y > kept.txt');
