@@ -95,8 +95,8 @@ export type WebviewToHost =
   | { type: 'open_diff'; agentId: string; toolUseId: string }
   /** A file of a task's Changes row: the diff of what the subagent did to it (or what changed since, after a refused revert). */
   | { type: 'open_change'; agentId: string; path: string }
-  /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts. */
-  | { type: 'revert_agent'; agentId: string }
+  /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts (`includeShared`: the shared files the user checked). */
+  | { type: 'revert_agent'; agentId: string; includeShared?: string[] }
   /** The changes bar's Review: every file the last run changed, in one multi-file diff. */
   | { type: 'review_changes' }
   /** The changes bar's Revert: these subagents' changes (one confirmation for all). */

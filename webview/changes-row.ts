@@ -6,6 +6,7 @@
  *   ▸ Changes   2 files · 1 command                         [Revert…]
  *       ✚ test/config.test.ts   +40                          (click: the diff of its change)
  *       ✎ src/config.ts         +3 −1          refused       (after a refused revert: the agent's → now)
+ *       ✚ gen.ts  +9  ☐ shared with "build" · revert too    (off by default; checked, Revert includes it)
  *       ⌘ npm test              exit 1
  *       ⓘ Only files in the workspace are reverted
  */
@@ -16,9 +17,15 @@ import { treeRow } from './tree-rows';
 export interface ChangeActions {
   /** Opens the diff of one file's change (or, after a refused revert, of what changed since). */
   openChange(agentId: string, path: string): void;
-  /** Asks the host to revert this subagent's changes (it confirms first). */
+  /** Asks the host to revert this subagent's changes (it confirms first), with the shared files the user checked. */
   revertAgent(agentId: string): void;
+  /** The checkbox of a shared file: whether Revert includes it (off until the user checks it). */
+  includesShared(agentId: string, path: string): boolean;
+  setIncludeShared(agentId: string, path: string, on: boolean): void;
 }
+
+/** A name for the agent behind a call (its task's description, or "the main agent"). */
+export type AgentLabel = (agentId: string) => string;
 
 const ACTION_ICON: Record<TaskChangeFile['action'], string> = { created: 'diff-added', modified: 'diff-modified', deleted: 'diff-removed' };
 const REVERT_WORD: Record<NonNullable<TaskChangeFile['revert']>['outcome'], { text: string; tone: string }> = {
@@ -27,7 +34,11 @@ const REVERT_WORD: Record<NonNullable<TaskChangeFile['revert']>['outcome'], { te
   recreated: { text: 'reverted (recreated)', tone: 'tone-muted' },
   unchanged: { text: 'already as before', tone: 'tone-muted' },
   refused: { text: 'not reverted', tone: 'tone-error' },
+  skipped: { text: 'skipped (shared)', tone: 'tone-warn' },
 };
+
+/** Can still be put back: never tried, refused (the conflict may be gone) or skipped as shared. */
+const isOpen = (f: TaskChangeFile): boolean => !f.revert || f.revert.outcome === 'refused' || f.revert.outcome === 'skipped';
 
 export class ChangesRow {
   readonly id: string;
@@ -52,7 +63,7 @@ export class ChangesRow {
     if (!changes) return;
     setText(this.description, summary(changes));
     // Offered while some file can still be put back (a refused one may be retried after the conflict is gone).
-    const revertible = task.status !== 'running' && task.agentId !== null && changes.files.some((f) => !f.revert || f.revert.outcome === 'refused');
+    const revertible = task.status !== 'running' && task.agentId !== null && changes.files.some(isOpen);
     setHidden(this.revert, !revertible);
   }
 
@@ -89,7 +100,7 @@ function leaf(key: string, className: string): HTMLDivElement {
 }
 
 /** The row of file `index` of a task's manifest: its diff on click, how a revert went. */
-export function changeFileRow(key: string, task: TaskNode, index: number, actions: ChangeActions): HTMLDivElement {
+export function changeFileRow(key: string, task: TaskNode, index: number, actions: ChangeActions, label: AgentLabel): HTMLDivElement {
   const file = task.changes?.files[index];
   const item = leaf(key, 'change-file');
   if (!file) return item;
@@ -102,6 +113,7 @@ export function changeFileRow(key: string, task: TaskNode, index: number, action
   });
   const counts = el('span', 'change-counts', file.action === 'created' ? `+${file.added}` : file.action === 'deleted' ? `−${file.removed}` : `+${file.added} −${file.removed}`);
   item.append(codicon(ACTION_ICON[file.action], `row-icon change-${file.action}`), link, counts);
+  if (file.sharedWith?.length && task.agentId && isOpen(file)) item.append(sharedChoice(task.agentId, file, actions, label));
   if (file.revert) {
     const word = REVERT_WORD[file.revert.outcome];
     const state = el('span', `row-state ${word.tone}`, word.text);
@@ -110,6 +122,26 @@ export function changeFileRow(key: string, task: TaskNode, index: number, action
     item.append(state);
   }
   return item;
+}
+
+/**
+ * A shared file's checkbox: another agent's call ran at the same time and may have made the change, so Revert
+ * leaves it alone unless checked. The label names who; its tooltip the calls.
+ */
+function sharedChoice(agentId: string, file: TaskChangeFile, actions: ChangeActions, label: AgentLabel): HTMLLabelElement {
+  const others = [...new Set((file.sharedWith ?? []).map((c) => label(c.agentId)))];
+  const box = el('input', 'change-include');
+  box.type = 'checkbox';
+  box.checked = actions.includesShared(agentId, file.path);
+  const text = `shared with ${others.join(', ')} · revert too`;
+  box.setAttribute('aria-label', `${file.path}: ${text}`);
+  box.addEventListener('change', () => actions.setIncludeShared(agentId, file.path, box.checked));
+  const choice = el('label', 'change-shared tone-warn');
+  choice.title = `Shared: ${(file.sharedWith ?? []).map((c) => `\`${c.command}\` (${label(c.agentId)})`).join(', ')} ran while this subagent's calls did and may have changed ${file.path}. Revert leaves it alone unless this is checked.`;
+  // The row's click would toggle it.
+  choice.addEventListener('click', (ev) => ev.stopPropagation());
+  choice.append(box, el('span', 'change-shared-text', text));
+  return choice;
 }
 
 export function changeCommandRow(key: string, task: TaskNode, index: number): HTMLDivElement {

@@ -29,6 +29,7 @@ import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
 import { post } from './vscode-api';
+import { SharedChoices } from './shared-choices';
 
 installStyles();
 installSessionStyles();
@@ -53,13 +54,19 @@ const logArea = el('div', 'log-area');
 logArea.append(log);
 logWrap.append(logArea);
 
+const sharedChoices = new SharedChoices();
 const actions = {
   openFile: (path: string) => post({ type: 'open_file', path }),
   openDiff: (agentId: string, toolUseId: string) => post({ type: 'open_diff', agentId, toolUseId }),
   stopAgent: (agentId: string) => post({ type: 'stop_agent', agentId }),
   review: (agentId: string, action: 'accept' | 'edit' | 'rerun') => post({ type: 'review', agentId, action }),
   openChange: (agentId: string, path: string) => post({ type: 'open_change', agentId, path }),
-  revertAgent: (agentId: string) => post({ type: 'revert_agent', agentId }),
+  revertAgent: (agentId: string) => {
+    const includeShared = sharedChoices.checked(agentId);
+    post(includeShared.length ? { type: 'revert_agent', agentId, includeShared } : { type: 'revert_agent', agentId });
+  },
+  includesShared: (agentId: string, path: string) => sharedChoices.has(agentId, path),
+  setIncludeShared: (agentId: string, path: string, on: boolean) => sharedChoices.set(agentId, path, on),
   retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
   needDetail: (id: string) => post({ type: 'node_detail', id }),
   openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),

@@ -5,6 +5,7 @@
  */
 import type { FlatRow } from '../src/view-model/flat-rows';
 import type { SessionViewState, TextNode } from '../src/view-model/session-view';
+import { agentLabel } from '../src/view-model/changes';
 import { changeCommandRow, changeFileRow, changeNoteRow, ChangesRow } from './changes-row';
 import { compactionBlock, compactionRow } from './compaction-view';
 import { el } from './dom';
@@ -176,7 +177,7 @@ function rebuiltRow(row: FlatRow, state: SessionViewState, ctx: RowViewContext):
   const build = (s: SessionViewState): HTMLElement => {
     const task = s.nodes[row.nodeId];
     if (task?.kind !== 'task') return el('div', 'tree-row');
-    if (row.kind === 'change-file') return changeFileRow(row.key, task, row.index ?? 0, ctx.actions);
+    if (row.kind === 'change-file') return changeFileRow(row.key, task, row.index ?? 0, ctx.actions, (agentId) => agentLabel(s, agentId));
     if (row.kind === 'change-command') return changeCommandRow(row.key, task, row.index ?? 0);
     return changeNoteRow(row.key);
   };

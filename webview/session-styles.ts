@@ -51,6 +51,10 @@ const CSS = String.raw`
 .change-deleted { color: var(--vscode-gitDecoration-deletedResourceForeground, var(--vscode-errorForeground)); }
 .change-command-text { font-family: var(--vscode-editor-font-family, monospace); font-size: 12px; margin-left: 4px; }
 .change-file .path-link { margin-left: 4px; }
+/* Takes only the room the file's name leaves (no basis, grows up to its text), down to the checkbox alone. */
+.change-shared { display: flex; align-items: center; flex: 1 1 0; min-width: 18px; max-width: max-content; margin-left: 8px; font-size: 11px; cursor: pointer; }
+.change-shared > .change-include { margin: 0 4px 0 0; flex: none; }
+.change-shared > .change-shared-text { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .change-note { font-size: 12px; }
 .task-agent {
   margin-left: 6px; padding: 0 5px; border-radius: 8px; font-size: 10px; line-height: 15px; flex: 0 0 auto;

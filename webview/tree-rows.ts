@@ -19,8 +19,11 @@ export interface RowActions {
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** A file of a task's Changes row: the diff of its change. */
   openChange(agentId: string, path: string): void;
-  /** The Changes row's Revert action (the host confirms first). */
+  /** The Changes row's Revert action (the host confirms first), with the shared files the user checked. */
   revertAgent(agentId: string): void;
+  /** A shared file's checkbox in a Changes row: whether Revert includes it (off until checked). */
+  includesShared(agentId: string, path: string): boolean;
+  setIncludeShared(agentId: string, path: string, on: boolean): void;
   /** Runs a task that ended early again (`edit`: the user edits its prompt first). */
   retryTask(agentId: string, edit: boolean): void;
 }

@@ -40,8 +40,12 @@ export interface ResultObject {
     segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
     changes?: {
-      /** `by`: the bash commands / MCP calls that made a change (several: calls overlapped, any could have); `lost`: why it cannot be reverted. */
-      files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true; lost?: string }[];
+      /**
+       * `by`: the bash commands / MCP calls that made a change (several: calls overlapped, none or several named the
+       * file, any could have); `shared`: some of them are another subagent's (`delegate revert` skips it unless
+       * --include-shared); `lost`: why it cannot be reverted.
+       */
+      files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true; shared?: true; lost?: string }[];
       commands: { command: string; exit_code: number | null }[];
     };
     /** A fork: it started from its parent's conversation (task{fork: true}). */
@@ -81,13 +85,14 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       ...(s.changes
         ? {
             changes: {
-              files: s.changes.files.map(({ path, action, added, removed, by, lost }) => ({
+              files: s.changes.files.map(({ path, action, added, removed, by, sharedWith, lost }) => ({
                 path,
                 action,
                 added,
                 removed,
                 ...(by ? { by: by.map((c) => ({ tool: c.tool, command: c.command, agent_id: c.agentId })) } : {}),
                 ...(by && by.length > 1 ? { overlapping: true as const } : {}),
+                ...(sharedWith?.length ? { shared: true as const } : {}),
                 ...(lost ? { lost } : {}),
               })),
               commands: s.changes.commands,

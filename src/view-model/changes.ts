@@ -49,11 +49,22 @@ export function onChangesReverted(state: SessionViewState, e: EventOf<'changes_r
     touched.add(task.id);
   }
   const refused = e.files.filter((f) => f.outcome === 'refused').length;
-  const done = e.files.length - refused;
+  const skipped = e.files.filter((f) => f.outcome === 'skipped').length;
+  const done = e.files.length - refused - skipped;
   const name = task ? `"${task.description}"` : e.target;
-  const parts = [`${done} file${done === 1 ? '' : 's'} put back`, ...(refused ? [`${refused} refused (changed since by someone else)`] : [])];
+  const parts = [
+    `${done} file${done === 1 ? '' : 's'} put back`,
+    ...(refused ? [`${refused} refused (changed since by someone else)`] : []),
+    ...(skipped ? [`${skipped} skipped (shared with another agent's call)`] : []),
+  ];
   const commands = e.commands.length ? ` Commands are not undone: ${e.commands.map((c) => `\`${c}\``).join(', ')}.` : '';
-  placeNode(state, { kind: 'notice', id: nextLocalId(state, 'notice'), level: refused ? 'warning' : 'info', text: `Reverted the changes of ${name}: ${parts.join(', ')}.${commands}`, time: e.time }, null, touched);
+  placeNode(state, { kind: 'notice', id: nextLocalId(state, 'notice'), level: refused || skipped ? 'warning' : 'info', text: `Reverted the changes of ${name}: ${parts.join(', ')}.${commands}`, time: e.time }, null, touched);
+}
+
+/** How the panel names the agent behind a call: its task's description, else the main agent. */
+export function agentLabel(state: SessionViewState, agentId: string): string {
+  const task = taskOfAgent(state, agentId);
+  return task ? `"${task.description}"` : 'the main agent';
 }
 
 /** A write the stale-write guard refused (the row says "stale" rather than a bare "error"). */

@@ -8,7 +8,7 @@
  * Only what Delegate's own file tools wrote counts (a command's effects are not known file by file). The
  * main agent's own writes are counted but cannot be reverted (revert-plan.ts reverts a subagent's subtree).
  */
-import type { SessionViewState, TaskNode, ToolCallNode } from './types';
+import type { SessionViewState, TaskChangeFile, TaskNode, ToolCallNode } from './types';
 
 export interface RunFile {
   path: string;
@@ -51,9 +51,11 @@ export function runChanges(state: SessionViewState): RunChanges {
     visit(id, null);
     const node = state.nodes[id];
     if (node?.kind === 'task' && node.agentId !== null && node.status !== 'running') {
-      const open = node.changes?.files.filter((f) => !f.revert || f.revert.outcome === 'refused').length ?? 0;
+      // Refused and skipped (shared) files are still the run's: a later revert may put them back.
+      const stillThere = (f: TaskChangeFile): boolean => !f.revert || f.revert.outcome === 'refused' || f.revert.outcome === 'skipped';
+      const open = node.changes?.files.filter(stillThere).length ?? 0;
       if (open > 0) revertible.push({ agentId: node.agentId, description: node.description, files: open });
-      for (const f of node.changes?.files ?? []) if (f.revert && f.revert.outcome !== 'refused') undone.add(f.path);
+      for (const f of node.changes?.files ?? []) if (!stillThere(f)) undone.add(f.path);
     }
   }
   const files = [...byPath.values()].filter((f) => !undone.has(f.path) || mainPaths.has(f.path));

@@ -7,7 +7,8 @@
  *   a write/edit row's diff ──▶ the same, for the one change that call made
  *   changes bar  ──▶ Review: every file the last run changed in one multi-file diff (vscode.changes);
  *                    Revert: the run's subagents, one modal for all of them (run-review.ts has the words)
- *   Revert…      ──▶ plan from the transcript ─▶ modal listing the files (and the commands it cannot undo)
+ *   Revert…      ──▶ plan from the transcript ─▶ modal listing the files (and the commands it cannot undo);
+ *                   a shared file is left alone unless the user checked it in the Changes row
  *                ─▶ revert (through the live session when it is open here) ─▶ one message; refused files
  *                   offer their diffs
  */
@@ -15,7 +16,7 @@ import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
-import { describeRunRevert, reviewTitle, runRevertSummary } from './run-review';
+import { describePlanFile, describeRunRevert, reviewTitle, runRevertSummary, sharedInRun } from './run-review';
 import { getTool, toolNodeId } from '../view-model/store';
 import { runChanges } from '../view-model/run-changes';
 import type { SessionController } from './session-controller';
@@ -75,8 +76,8 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     await vscode.commands.executeCommand('vscode.diff', side(file.before), side(file.after), `${path} (changes of "${task.description}")`, { preview: true });
   }
 
-  /** Confirms, reverts, reports; every problem is a message, nothing throws. */
-  async revert(agentId: string): Promise<void> {
+  /** Confirms, reverts, reports; every problem is a message, nothing throws. `includeShared`: the shared files the user checked. */
+  async revert(agentId: string, includeShared: readonly string[] = []): Promise<void> {
     const sessionId = this.controller.openSessionId;
     if (!sessionId) return;
     const target = { transcriptRoot: this.transcriptRoot(), sessionId, agentId };
@@ -89,11 +90,18 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
       void vscode.window.showInformationMessage(`Delegate: nothing to revert: ${plan.description} has no file changes left to undo.`);
       return;
     }
-    if (!(await this.confirm(`Revert the changes of ${plan.description}?`, describePlan(plan)))) return;
+    const include = plan.files.filter((f) => f.shared && includeShared.includes(f.path)).map((f) => f.path);
+    if (plan.files.every((f) => f.shared && !include.includes(f.path))) {
+      void vscode.window.showInformationMessage(
+        `Delegate: nothing reverted: every file ${plan.description} changed is shared with another agent's call that ran at the same time. Check the ones to revert in its Changes row.`,
+      );
+      return;
+    }
+    if (!(await this.confirm(`Revert the changes of ${plan.description}?`, describePlan(plan, include)))) return;
     const live = this.controller.current;
     let report: Awaited<ReturnType<typeof revertSubagent>>;
     try {
-      report = await revertSubagent(target, plan, live?.id === sessionId ? live : undefined);
+      report = await revertSubagent(target, plan, live?.id === sessionId ? live : undefined, { includeShared: include });
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
       return;
@@ -101,10 +109,11 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     if (live?.id !== sessionId) this.controller.showRecorded(report.recorded);
     this.lastReport = report;
     const refused = report.files.filter((f) => f.outcome === 'refused');
-    const done = report.files.length - refused.length;
-    const text = `Delegate: reverted ${done} file${done === 1 ? '' : 's'} of ${plan.description}`;
+    const skipped = report.files.filter((f) => f.outcome === 'skipped');
+    const done = report.files.length - refused.length - skipped.length;
+    const text = `Delegate: reverted ${done} file${done === 1 ? '' : 's'} of ${plan.description}${skipped.length ? `; left ${skipped.length} shared file${skipped.length === 1 ? '' : 's'} alone (${skipped.map((f) => f.path).join(', ')}: check ${skipped.length === 1 ? 'it' : 'them'} in the Changes row to include)` : ''}`;
     if (refused.length === 0) {
-      void vscode.window.showInformationMessage(`${text}.`);
+      void (skipped.length ? vscode.window.showWarningMessage(`${text}.`) : vscode.window.showInformationMessage(`${text}.`));
       return;
     }
     const choice = await vscode.window.showWarningMessage(`${text}; ${refused.length} not reverted: ${refused.map((f) => `${f.path} (${f.reason ?? 'refused'})`).join('; ')}.`, 'Show Diffs');
@@ -149,14 +158,15 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
       return;
     }
     const run = runChanges(this.controller.snapshot().state);
-    if (!(await this.confirm(`Revert the changes of the last run's ${plans.length} subagents?`, describeRunRevert(plans, run.byMainAgent)))) return;
+    if (!(await this.confirm(`Revert the changes of the last run's ${plans.length} subagents?`, describeRunRevert(plans, run.byMainAgent, agentIds)))) return;
     const live = this.controller.current;
     const refused: { path: string; reason?: string }[] = [];
     let done = 0;
     for (const plan of plans) {
       let report: Awaited<ReturnType<typeof revertSubagent>>;
       try {
-        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? live : undefined);
+        // A file shared only among the run's own subagents is theirs together: put back; shared with others: left alone.
+        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? live : undefined, { includeShared: sharedInRun(plan, agentIds) });
       } catch (err) {
         void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
         return;
@@ -164,7 +174,7 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
       if (live?.id !== sessionId) this.controller.showRecorded(report.recorded);
       this.lastReport = report;
       for (const f of report.files) {
-        if (f.outcome === 'refused') refused.push({ path: f.path, ...(f.reason ? { reason: f.reason } : {}) });
+        if (f.outcome === 'refused' || f.outcome === 'skipped') refused.push({ path: f.path, ...(f.reason ? { reason: f.reason } : {}) });
         else done++;
       }
     }
@@ -181,13 +191,8 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
 }
 
 /** The modal's detail: each file and what the revert will do to it, then the commands it cannot undo. */
-function describePlan(plan: RevertPlan): string {
-  const lines = plan.files.map((f) => {
-    if (f.between) return `✗ ${f.path}: not reverted — ${f.between.who} also changed it in between`;
-    if (f.lost) return `✗ ${f.path}: not reverted — ${f.lost}`;
-    if (f.restore === undefined) return `• ${f.path}: delete (it created it)`;
-    return `• ${f.path}: put back its previous content (${f.action === 'deleted' ? 'it deleted it' : 'it modified it'})`;
-  });
+function describePlan(plan: RevertPlan, includeShared: readonly string[]): string {
+  const lines = plan.files.map((f) => describePlanFile(f, includeShared.includes(f.path)));
   lines.push('', 'A file changed since by someone else is left alone (you get its diff).');
   if (plan.commands.length) lines.push(`The files its commands changed are listed above; nothing else they did is undone: ${plan.commands.map((c) => `\`${c}\``).join(', ')}.`);
   return lines.join('\n');

@@ -136,7 +136,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         await this.changes.openChange(message.agentId, message.path);
         break;
       case 'revert_agent':
-        await this.changes.revert(message.agentId);
+        await this.changes.revert(message.agentId, message.includeShared ?? []);
         break;
       case 'review_changes':
         if (!(await this.changes.reviewRun())) void vscode.window.showInformationMessage('Delegate: the last run changed no file Delegate kept.');

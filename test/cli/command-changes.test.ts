@@ -2,8 +2,8 @@
  * Files a subagent changes through bash, end to end through the built CLI and the real SDK against the local
  * Messages-API server: `sed -i`, a created and a deleted file in a git work tree are in the task result's
  * `[changes]` footer and the JSON manifest with the command that made them, and `delegate revert` puts them
- * back; two parallel children whose commands overlap are both named; a folder outside git works the same; an
- * MCP tool's write is found and reverted the same way.
+ * back; two parallel children whose commands overlap are both named (shared) when neither names the file; a
+ * folder outside git works the same; an MCP tool's write is found and reverted the same way.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,12 +17,13 @@ import { cliSuite } from '../support/cli-suite';
 const WRITER = join(__dirname, '..', 'fixtures', 'mcp-writer-server.mjs');
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
+const B_CMD = "sleep 0.3; sh -c 'echo b > b.txt'";
 const SED = "sed -i 's/retries = 3/retries = 5/' config.ts && printf 'a\\nb\\n' > gen.ts && rm old.ts";
 
 interface Subagent {
   id: string;
   description: string;
-  changes?: { files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true }[] };
+  changes?: { files: { path: string; action: string; added: number; removed: number; by?: { tool: string; command: string; agent_id: string }[]; overlapping?: true; shared?: true }[] };
 }
 
 describe('delegate CLI: files changed through bash and MCP', function () {
@@ -129,12 +130,13 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     assert.equal(read('config.ts'), CONFIG);
   });
 
-  it('two parallel children whose commands overlap: a change found while both ran names both, in each manifest', async () => {
+  it('two parallel children whose commands overlap: a change found while both ran that neither command names names both, shared in each manifest', async () => {
     write('config.ts', CONFIG);
     cli.api.route([
       // A's command is still running when B's ends: B's file could be A's doing as far as anyone can tell.
       { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: 'sleep 2.5; echo a > a.txt' } }), reply.text('A done.')] },
-      { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'bash', input: { command: 'sleep 0.3; echo b > b.txt' } }, { delayMs: 300 }), reply.text('B done.')] },
+      // B writes b.txt through a script in a string: its command does not name the file either (see revert-overlap.test.ts).
+      { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'bash', input: { command: B_CMD } }, { delayMs: 300 }), reply.text('B done.')] },
       {
         name: 'parent',
         match: () => true,
@@ -154,14 +156,14 @@ describe('delegate CLI: files changed through bash and MCP', function () {
     const b = subagents.find((s) => s.description === 'write b') as Subagent;
     const both = [
       { tool: 'bash', command: 'sleep 2.5; echo a > a.txt', agent_id: a.id },
-      { tool: 'bash', command: 'sleep 0.3; echo b > b.txt', agent_id: b.id },
+      { tool: 'bash', command: B_CMD, agent_id: b.id },
     ];
     // B's file appeared while A's command ran too; A's appeared after B's had ended: A's alone.
-    assert.deepEqual(b.changes?.files, [{ path: 'b.txt', action: 'created', added: 1, removed: 0, by: both, overlapping: true }]);
+    assert.deepEqual(b.changes?.files, [{ path: 'b.txt', action: 'created', added: 1, removed: 0, by: both, overlapping: true, shared: true }]);
     assert.deepEqual(a.changes?.files.map((f) => `${f.path} ${f.by?.map((c) => c.agent_id).join(',')}`).sort(), [`a.txt ${a.id}`, `b.txt ${a.id},${b.id}`]);
     assert.deepEqual(parentFooters(), [
-      `A done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); created a.txt (+1) by \`sleep 2.5; echo a > a.txt\`; ran \`sleep 2.5; echo a > a.txt\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
-      `B done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`sleep 0.3; echo b > b.txt\` (calls overlapped); ran \`sleep 0.3; echo b > b.txt\` (exit 0)\n[subagent ${b.id}: send_message and read_subagent reach it]`,
+      `A done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`${B_CMD}\` (calls overlapped); created a.txt (+1) by \`sleep 2.5; echo a > a.txt\`; ran \`sleep 2.5; echo a > a.txt\` (exit 0)\n[subagent ${a.id}: send_message and read_subagent reach it]`,
+      `B done.\n\n[changes] created b.txt (+1) by \`sleep 2.5; echo a > a.txt\` or \`${B_CMD}\` (calls overlapped); ran \`${B_CMD}\` (exit 0)\n[subagent ${b.id}: send_message and read_subagent reach it]`,
     ]);
   });
 });

@@ -2,7 +2,8 @@
  * End to end in a real VS Code: a subagent changes two files, its task node's Changes row lists them with
  * their line counts, and "Revert this subagent's changes" — confirmed in the editor's modal, which lists the
  * files — puts the workspace back as it was; the row then says what the revert did; *Open in editor* shows the
- * subagent's whole record in an editor tab. Screenshots:
+ * subagent's whole record in an editor tab. Two subagents whose commands overlapped: a file neither command names
+ * is shared; its checkbox in the Changes row (off by default) includes it in the revert. Screenshots:
  * test-artifacts/e2e/changes-*.png.
  */
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { screenshot } from './editor';
 import { CONFIG_JSON, childRoute, parentRoute } from './fixtures';
 import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
-import { askFromPalette, modalDialog } from './workbench';
+import { askFromPalette, modalDialog, runCommand } from './workbench';
 
 const API_KEY = 'sk-e2e-changes';
 
@@ -87,6 +88,58 @@ describe('Delegate in a real VS Code: a subagent\'s changes, reverted', function
     // Monaco renders spaces as no-break spaces (\s matches both).
     assert.match(await record.innerText(), /#\stune\sretries[\s\S]*##\sPrompt[\s\S]*read_file/);
     await screenshot(page, 'changes-record');
+  });
+
+  it('two subagents whose commands overlapped: a shared file\'s checkbox, off by default, includes it in the revert', async () => {
+    await runCommand(page, 'Delegate: New Session');
+    server.route([
+      childRoute('WRITE-A', [reply.toolUse({ name: 'bash', input: { command: 'sleep 3; echo a > own-a.txt' } }), reply.text('A done.')]),
+      // Through a script in a string: B's command does not name shared.txt, nor does A's.
+      childRoute('WRITE-S', [reply.toolUse({ name: 'bash', input: { command: "sleep 0.3; sh -c 'echo s > shared.txt'" } }), reply.text('S done.')]),
+      parentRoute([
+        reply.toolUse([
+          { name: 'task', input: { description: 'write a', prompt: 'WRITE-A: write own-a.txt' } },
+          { name: 'task', input: { description: 'write s', prompt: 'WRITE-S: write shared.txt' } },
+        ]),
+        reply.text('Both written.'),
+      ]),
+    ]);
+    await askFromPalette(page, 'Write both');
+    // Commands ask in this mode: A's allowed first, then B's while A's still sleeps.
+    const cards = panel.frame.locator('.inbox-card');
+    await cards.nth(1).waitFor({ timeout: STEP_TIMEOUT });
+    await cards.filter({ hasText: 'write a' }).locator('[data-decision="allow"]').click();
+    await cards.nth(1).waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+    await cards.filter({ hasText: 'write s' }).locator('[data-decision="allow"]').click();
+    const task = panel.task('write a');
+    await panel.waitForStatus(task, 'completed');
+    await panel.waitUntilIdle();
+    server.assertAllConsumed();
+
+    await panel.setOpen(task, true);
+    const changes = panel.changesRow(task);
+    await changes.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await changes.locator('.changes-title').click();
+    const files = panel.frame.locator('.conversation > .tree-row.change-file');
+    await files.nth(1).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const shared = files.filter({ hasText: 'shared.txt' });
+    assert.equal((await shared.locator('.change-shared').textContent())?.trim(), 'shared with "write s" · revert too');
+    const box = shared.locator('input.change-include');
+    assert.equal(await box.isChecked(), false, 'off by default');
+    assert.equal(await shared.locator('.path-link').evaluate((e) => e.scrollWidth > e.clientWidth), false, 'the label gives way, not the file\'s name');
+    await box.check();
+    await screenshot(page, 'changes-shared-checked');
+
+    await changes.locator('.changes-revert').click();
+    const modal = modalDialog(page, 'Revert the changes of the subagent "write a"');
+    await modal.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const text = await modal.innerText();
+    assert.match(text, /shared\.txt: delete \(it created it; shared, included: the subagent "write s"/);
+    assert.match(text, /own-a\.txt: delete \(it created it\)/);
+    await modal.getByRole('button', { name: 'Revert', exact: true }).click();
+    await panel.frame.locator('.conversation > .tree-row.change-file[data-revert="deleted"]').nth(1).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
+    assert.equal(existsSync(join(workspace.dir, 'shared.txt')), false);
+    assert.equal(existsSync(join(workspace.dir, 'own-a.txt')), false);
   });
 });
 

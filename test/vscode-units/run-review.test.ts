@@ -15,9 +15,15 @@ describe('vscode/run-review', () => {
     const text = describeRunRevert(
       [
         plan('a', 'the subagent "raise retries" (a)', [{ path: 'src/config.ts', action: 'modified', restore: 'h1', expected: 'h2' }, { path: 'test/c.test.ts', action: 'created', expected: 'h3' }], ['npm test']),
-        plan('b', 'the subagent "docs" (b)', [{ path: 'README.md', action: 'modified', restore: 'h4', expected: 'h5', between: { who: 'the main agent' } }]),
+        plan('b', 'the subagent "docs" (b)', [
+          { path: 'README.md', action: 'modified', restore: 'h4', expected: 'h5', between: { who: 'the main agent' } },
+          // Shared with a: both are reverted, so it goes back; shared with c (not in the run): left alone.
+          { path: 'gen.ts', action: 'created', expected: 'h6', shared: [{ agentId: 'a', who: 'the subagent "raise retries" (a)', command: 'make' }] },
+          { path: 'out.txt', action: 'created', expected: 'h7', shared: [{ agentId: 'c', who: 'the subagent "other" (c)', command: 'node w.js' }] },
+        ]),
       ],
       1,
+      ['a', 'b'],
     );
     assert.equal(text, [
       'the subagent "raise retries" (a):',
@@ -25,6 +31,8 @@ describe('vscode/run-review', () => {
       '  • test/c.test.ts: delete (it created it)',
       'the subagent "docs" (b):',
       '  ✗ README.md: not reverted — the main agent also changed it in between',
+      '  • gen.ts: delete (it created it; shared, included: the subagent "raise retries" (a) may also have changed it)',
+      '  – out.txt: left alone — shared: `node w.js` of the subagent "other" (c) ran at the same time and may have changed it (check it in the Changes row to include it)',
       '',
       'A file changed since by someone else is left alone (you get its diff).',
       '1 file the main agent changed itself is not reverted.',

@@ -17,7 +17,7 @@ import type { FanoutCard, FanoutChoice } from '../../src/core/session';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
-import { reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../support/is-child';
 import { must } from '../support/must';
 
@@ -465,6 +465,66 @@ describe('Delegate in the extension host', () => {
     assert.deepEqual(after.changes?.files.map((f) => f.revert?.outcome), ['restored', 'deleted']);
     const transcript = api.controller.current?.store.sessionFile;
     assert.ok(transcript && readFileSync(transcript, 'utf8').includes('"type":"changes_reverted"'), 'recorded in the transcript');
+  });
+
+  it('two subagents whose commands overlapped: Revert leaves a shared file alone unless checked, and puts back the subagent\'s own', async () => {
+    await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'bypassPermissions', vscode.ConfigurationTarget.Global);
+    for (const f of ['own-a.txt', 'shared-s.txt']) rmSync(join(workdir, f), { force: true });
+    const childOf = (marker: string) => (r: RecordedRequest): boolean => isChild(r) && firstUserText(r).includes(marker);
+    // A's command runs on while B's writes shared-s.txt through a script neither command names: either could have.
+    const aCmd = 'sleep 1.5; echo a > own-a.txt';
+    server.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: aCmd } }), reply.text('A done.')] },
+      { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'bash', input: { command: "sleep 0.4; sh -c 'echo s > shared-s.txt'" } }, { delayMs: 300 }), reply.text('B done.')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'CHILD-A: write a', description: 'write a' } },
+            { name: 'task', input: { prompt: 'CHILD-B: write s', description: 'write s' } },
+          ]),
+          reply.text('ok'),
+        ],
+      },
+    ]);
+    const asked: string[] = [];
+    api.changes.confirm = async (message, detail) => {
+      asked.push(`${message}\n${detail}`);
+      return true;
+    };
+    try {
+      await api.controller.ask('Write both');
+      server.assertAllConsumed();
+      const tasks = allTasks(api.controller.snapshot().state);
+      const a = tasks.find((t) => t.description === 'write a');
+      const b = tasks.find((t) => t.description === 'write s');
+      assert.ok(a?.agentId && b?.agentId);
+      assert.deepEqual(a.changes?.files.map((f) => [f.path, f.sharedWith?.map((c) => c.agentId)]), [['shared-s.txt', [b.agentId]], ['own-a.txt', undefined]]);
+
+      // B's only file is shared: nothing to do unless checked, and no modal asks.
+      await api.changes.revert(b.agentId);
+      assert.equal(asked.length, 0);
+      assert.equal(readFileSync(join(workdir, 'shared-s.txt'), 'utf8'), 's\n');
+
+      await api.changes.revert(a.agentId);
+      assert.equal(asked.length, 1);
+      assert.match(asked[0] ?? '', new RegExp(`\\n– shared-s\\.txt: left alone — shared: \`sleep 0\\.4; sh -c 'echo s > shared-s\\.txt'\` of the subagent "write s" \\(${b.agentId}\\) ran at the same time and may have changed it \\(check it in the Changes row to include it\\)\\n• own-a\\.txt: delete \\(it created it\\)`));
+      assert.equal(readFileSync(join(workdir, 'shared-s.txt'), 'utf8'), 's\n', 'left alone');
+      assert.equal(existsSync(join(workdir, 'own-a.txt')), false);
+      let view = allTasks(api.controller.snapshot().state).find((t) => t.agentId === a.agentId);
+      assert.deepEqual(view?.changes?.files.map((f) => [f.path, f.revert?.outcome]), [['shared-s.txt', 'skipped'], ['own-a.txt', 'deleted']]);
+
+      // Checked in the Changes row (the panel sends it with Revert): put back too.
+      await api.changes.revert(a.agentId, ['shared-s.txt']);
+      assert.match(asked[1] ?? '', /\n• shared-s\.txt: delete \(it created it; shared, included: the subagent "write s" \(\w+\) may also have changed it\)$/m);
+      assert.equal(existsSync(join(workdir, 'shared-s.txt')), false);
+      view = allTasks(api.controller.snapshot().state).find((t) => t.agentId === a.agentId);
+      assert.deepEqual(view?.changes?.files.map((f) => [f.path, f.revert?.outcome]), [['shared-s.txt', 'deleted'], ['own-a.txt', 'deleted']]);
+    } finally {
+      api.changes.confirm = async () => false;
+      await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('grep and glob run on the ripgrep VS Code ships', async () => {

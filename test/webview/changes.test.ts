@@ -63,6 +63,34 @@ function revertEvent(s: Script): void {
   });
 }
 
+/** Two children whose commands overlapped: gen.ts neither named is shared; a.txt is A's own (its command named it). */
+function sharedSession(): Script {
+  const s = new Script();
+  s.rootStart('Build and document.');
+  s.turn(ROOT, null, 1);
+  s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'build', 1);
+  s.taskStart(ROOT, null, 'tu-b', 'agent-b', 'document', 1);
+  const cause = (agentId: string, toolUseId: string, command: string): { agentId: string; toolUseId: string; tool: string; command: string } => ({ agentId, toolUseId, tool: 'bash', command });
+  const a = cause('agent-a', 'a1', 'sleep 1; echo a > a.txt');
+  const b = cause('agent-b', 'b1', 'node write-docs.js');
+  s.tool('agent-a', ROOT, 'a1', 'bash', { command: a.command }, '');
+  s.tool('agent-b', ROOT, 'b1', 'bash', { command: b.command }, '');
+  s.childFinish('agent-b', ROOT, 'completed', 1, 1, [100, 10], 'Documented.');
+  s.emit('agent-b', ROOT, { type: 'change_manifest', files: [{ path: 'gen.ts', action: 'created', added: 9, removed: 0, after: HASH('7'), by: [a, b], sharedWith: [a] }], commands: [{ command: b.command, exit_code: 0 }] });
+  s.childFinish('agent-a', ROOT, 'completed', 1, 1, [100, 10], 'Built.');
+  s.emit('agent-a', ROOT, {
+    type: 'change_manifest',
+    files: [
+      { path: 'a.txt', action: 'created', added: 1, removed: 0, after: HASH('8'), by: [a] },
+      { path: 'gen.ts', action: 'created', added: 9, removed: 0, after: HASH('7'), by: [a, b], sharedWith: [b] },
+    ],
+    commands: [{ command: a.command, exit_code: 0 }],
+  });
+  s.taskEnd(ROOT, null, 'tu-a', 'Built.');
+  s.taskEnd(ROOT, null, 'tu-b', 'Documented.');
+  return s;
+}
+
 function viewOf(s: Script): SessionViewState {
   const state = createSessionView();
   applyEvents(state, s.events);
@@ -99,6 +127,26 @@ describe('several subagents in one folder: the view', () => {
     assert.ok(notice?.kind === 'notice');
     assert.equal(notice.level, 'warning');
     assert.equal(notice.text, 'Reverted the changes of "raise retries": 1 file put back, 1 refused (changed since by someone else). Commands are not undone: `npm test`.');
+  });
+
+  it('a revert that skipped a shared file: the file is marked skipped, the notice counts it', () => {
+    const s = sharedSession();
+    s.emit(ROOT, null, {
+      type: 'changes_reverted',
+      target: 'agent-a',
+      files: [
+        { path: 'a.txt', outcome: 'deleted', from: HASH('8') },
+        { path: 'gen.ts', outcome: 'skipped', reason: 'shared: `node write-docs.js` of the subagent "document" (agent-b) ran at the same time and may have changed it' },
+      ],
+      commands: [],
+    });
+    const state = viewOf(s);
+    const a = state.nodes['task:tu-a'];
+    assert.ok(a?.kind === 'task');
+    assert.deepEqual(a.changes?.files.map((f) => [f.path, f.revert?.outcome]), [['a.txt', 'deleted'], ['gen.ts', 'skipped']]);
+    const notice = state.nodes[state.items.at(-1) ?? ''];
+    assert.ok(notice?.kind === 'notice');
+    assert.equal(notice.text, 'Reverted the changes of "build": 1 file put back, 1 skipped (shared with another agent\'s call).');
   });
 
   describe('in the panel (headless Chromium)', function () {
@@ -165,6 +213,70 @@ describe('several subagents in one folder: the view', () => {
       await panel.page.locator('.notice', { hasText: 'Reverted the changes of "raise retries"' }).waitFor();
       await panel.page.waitForTimeout(200);
       await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-reverted.png'), fullPage: true });
+    });
+
+    it('a shared file has a checkbox, off by default, naming who else may have changed it; Revert sends the checked ones', async () => {
+      const s = sharedSession();
+      await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
+      const a = panel.page.locator(item('task:tu-a'));
+      await a.locator(':scope > .task-text .task-title').click();
+      const changes = panel.page.locator(item('changes:task:tu-a'));
+      await changes.locator('.changes-title').click();
+      const files = panel.page.locator('.tree-row.change-file[data-parent="changes:task:tu-a"]');
+      await files.nth(1).waitFor();
+      // Only the shared file has the choice; it says who else, and it is off.
+      assert.equal(await files.nth(0).locator('.change-include').count(), 0);
+      const shared = files.nth(1);
+      assert.equal((await shared.locator('.change-shared').textContent())?.trim(), 'shared with "document" · revert too');
+      assert.match((await shared.locator('.change-shared').getAttribute('title')) ?? '', /^Shared: `node write-docs\.js` \("document"\) ran while this subagent's calls did and may have changed gen\.ts/);
+      const box = shared.locator('input.change-include');
+      assert.equal(await box.isChecked(), false, 'off by default');
+      // In a narrow side bar the label gives way (down to the checkbox), not the file's name.
+      await panel.page.setViewportSize({ width: 240, height: 760 });
+      const cut = (sel: string): Promise<boolean> => shared.locator(sel).evaluate((e) => e.scrollWidth > e.clientWidth);
+      assert.equal(await cut('.path-link'), false, 'the name is whole');
+      assert.equal(await cut('.change-shared-text'), true, 'the label is cut');
+      assert.ok(await box.isVisible());
+      await panel.page.setViewportSize({ width: 480, height: 760 });
+      await panel.page.waitForTimeout(200);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-shared.png') });
+
+      await changes.locator('.changes-revert').click();
+      await box.check();
+      assert.equal(await changes.getAttribute('aria-expanded'), 'true', 'the checkbox does not fold the row');
+      await changes.locator('.changes-revert').click();
+      // B's row offers the same file, naming A; B's choice is its own.
+      const b = panel.page.locator(item('task:tu-b'));
+      await b.locator(':scope > .task-text .task-title').click();
+      const bChanges = panel.page.locator(item('changes:task:tu-b'));
+      await bChanges.locator('.changes-title').click();
+      const bShared = panel.page.locator('.tree-row.change-file[data-parent="changes:task:tu-b"]').first();
+      await bShared.waitFor();
+      assert.equal((await bShared.locator('.change-shared').textContent())?.trim(), 'shared with "build" · revert too');
+      assert.equal(await bShared.locator('input.change-include').isChecked(), false);
+      await bChanges.locator('.changes-revert').click();
+      const sent = (await posted(panel.page)).filter((m) => m.type === 'revert_agent');
+      assert.deepEqual(sent, [
+        { type: 'revert_agent', agentId: 'agent-a' },
+        { type: 'revert_agent', agentId: 'agent-a', includeShared: ['gen.ts'] },
+        { type: 'revert_agent', agentId: 'agent-b' },
+      ]);
+
+      // The host skipped it (say, before the box was checked): the row says so and still offers the choice.
+      s.emit(ROOT, null, {
+        type: 'changes_reverted',
+        target: 'agent-a',
+        files: [
+          { path: 'a.txt', outcome: 'deleted', from: HASH('8') },
+          { path: 'gen.ts', outcome: 'skipped', reason: 'shared: `node write-docs.js` of the subagent "document" (agent-b) ran at the same time and may have changed it' },
+        ],
+        commands: [],
+      });
+      await send(panel.page, { type: 'events', events: s.take() });
+      await panel.page.locator('.change-file[data-revert="skipped"]').waitFor();
+      assert.equal((await shared.locator('.row-state').textContent())?.trim(), 'skipped (shared)');
+      assert.equal(await shared.locator('input.change-include').isChecked(), true, 'the choice stays');
+      assert.ok(await changes.locator('.changes-revert').isVisible(), 'a skipped file can still be reverted');
     });
   });
 });

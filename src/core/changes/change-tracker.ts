@@ -6,7 +6,8 @@
  *              ─recordWrite▶ keep the old bytes (blob-store.ts) ─▶ write ─▶ stamp, `file_changed` event
  *   bash ──────wrapCommands▶ command + exit code kept (not a look: read-only-command.ts); the files it changed
  *   MCP call ──wrapCall────▶ found by stat pictures around the call (command-watch.ts), each one journalled
- *                            like a write, with every overlapping call as a possible cause
+ *                            like a write, with every overlapping call as a possible cause (or the one
+ *                            that names the file: command-paths.ts); a manifest marks what is shared
  *   task tool ─manifestOf──▶ what a finished subagent and its descendants changed (change-manifest.ts)
  *
  * `file_changed` events are the journal: with the kept contents they are what a revert works from,
@@ -21,6 +22,7 @@ import type { Tool, ToolResult } from '../tools/types';
 import { BlobStore, contentHash } from './blob-store';
 import { ChangeAttribution, type Changer } from './change-attribution';
 import { buildManifest, textOf, type RecordedChange } from './change-manifest';
+import { commandWords, inputWords } from './command-paths';
 import { CommandWatch, type DetectedChange } from './command-watch';
 import { changeDiff } from './line-diff';
 import { isReadOnlyCommand } from './read-only-command';
@@ -147,7 +149,7 @@ export class ChangeTracker implements ChangeRecorder {
         const look = isReadOnlyCommand(input.command);
         const run = (): Promise<ToolResult> => this.attribution.aroundCommand({ command: input.command, by: this.nameOf(ctx.agentId) }, () => tool.execute(input, ctx));
         const cause: ChangeCause = { agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: input.command };
-        const result = this.watch && !look ? await this.watch.around(cause, run) : await run();
+        const result = this.watch && !look ? await this.watch.around(cause, run, commandWords(input.command)) : await run();
         // A command refused or cancelled before it started has no exit code: it did not run.
         if (result.exitCode !== undefined && !look) this.commands.push({ agentId: ctx.agentId, run: { command: input.command, exit_code: result.exitCode } });
         return result;
@@ -161,7 +163,8 @@ export class ChangeTracker implements ChangeRecorder {
     if (!watch || tool.readOnly) return tool;
     return {
       ...tool,
-      execute: (input, ctx) => watch.around({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: `${tool.name} ${tool.summarize(input)}`.trim() }, () => tool.execute(input, ctx)),
+      execute: (input, ctx) =>
+        watch.around({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: `${tool.name} ${tool.summarize(input)}`.trim() }, () => tool.execute(input, ctx), inputWords(input)),
     };
   }
 
@@ -215,12 +218,17 @@ export class ChangeTracker implements ChangeRecorder {
       return false;
     };
     const blobs = this.opts.blobs;
-    return buildManifest(
+    const manifest = await buildManifest(
       // A change found while calls overlapped is in the manifest of each agent that could have made it.
       this.changes.filter((c) => inTree(c.agentId) || c.causes?.some((k) => inTree(k.agentId))),
       this.commands.filter((c) => inTree(c.agentId)).map((c) => c.run),
       async (hash) => blobs?.get(hash),
     );
+    for (const file of manifest.files) {
+      const others = file.by?.filter((c) => !inTree(c.agentId)) ?? [];
+      if (others.length) file.sharedWith = others;
+    }
+    return manifest;
   }
 
   /** A revert in this process put `hash` back (undefined: removed the file); call under the path's lock. */

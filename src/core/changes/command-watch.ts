@@ -9,7 +9,8 @@
  *   call start ─▶ scan: changes since the last scan are someone else's (the user, an editor) ─▶ new before-states
  *   call end   ─▶ scan: each change ─▶ before bytes (blob store, or `git cat-file` for a clean file), after bytes
  *                   kept, reported with its causes: every call running or ended since the last scan
- *                   (parallel children's calls that overlap are all named: any of them could have made it)
+ *                   (parallel children's calls that overlap), narrowed to the one call that names the file
+ *                   when exactly one does (command-paths.ts); else all of them: any could have made it
  *
  * Scans and Delegate's own writes take turns (one chain), so write_file's change is never put down to a
  * command that happened to be running. A touch (new mtime, same bytes) is no change.
@@ -17,6 +18,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BlobStore, contentHash } from './blob-store';
+import { namingCall, type NamedWord, resolveWords } from './command-paths';
 import { blobOid, dirtyFiles, indexOids, openGitWorkspace, readBlobs, type GitWorkspace } from './git-workspace';
 import type { ChangeCause, ContentHash } from './types';
 import { type ScanDelta, WorkspaceScan } from './workspace-scan';
@@ -66,13 +68,16 @@ export class CommandWatch {
   private chain: Promise<unknown> = Promise.resolve();
   private readonly running = new Set<ChangeCause>();
   private ended: ChangeCause[] = [];
+  /** The words each call names (command-paths.ts), resolved when a change found while calls overlapped is reported. */
+  private readonly words = new WeakMap<ChangeCause, readonly NamedWord[]>();
   private readonly sources = new Map<string, Source>();
   private kept = 0;
 
   constructor(private readonly opts: CommandWatchOptions) {}
 
   /** Runs one call watched: its changes (and those of calls overlapping it) are reported as it ends. */
-  async around<T>(cause: ChangeCause, run: () => Promise<T>): Promise<T> {
+  async around<T>(cause: ChangeCause, run: () => Promise<T>, words: readonly NamedWord[] = []): Promise<T> {
+    this.words.set(cause, words);
     await this.settle();
     this.running.add(cause);
     try {
@@ -171,6 +176,12 @@ export class CommandWatch {
   private async report(state: Opened, deltas: ScanDelta[], causes: ChangeCause[]): Promise<void> {
     const oids = deltas.map((d) => this.sources.get(d.path)).flatMap((s) => (s?.kind === 'git' ? [s.oid] : []));
     const gitBlobs = oids.length ? await readBlobs(this.opts.root, oids).catch(() => new Map<string, Buffer>()) : new Map<string, Buffer>();
+    const named = new Map<ChangeCause, ReadonlySet<string>>();
+    const namedBy = (c: ChangeCause): ReadonlySet<string> => {
+      let paths = named.get(c);
+      if (!paths) named.set(c, (paths = resolveWords(this.words.get(c) ?? [], this.opts.root)));
+      return paths;
+    };
     for (const d of deltas) {
       const source = d.kind === 'created' ? undefined : this.sources.get(d.path);
       let afterBytes: Buffer | undefined;
@@ -196,10 +207,11 @@ export class CommandWatch {
       if (afterBytes) await this.opts.blobs.put(afterBytes, after).catch(() => undefined);
       if (d.kind === 'deleted') this.sources.delete(d.path);
       else this.sources.set(d.path, after ? { kind: 'blob', hash: after } : { kind: 'lost', reason: lost ?? 'its content was not kept' });
+      const namer = causes.length > 1 ? namingCall(causes, d.path, namedBy) : undefined;
       await this.opts.onChange({
         path: d.path,
         kind: d.kind,
-        causes,
+        causes: namer ? [namer] : causes,
         ...(before ? { before } : {}),
         ...(after ? { after } : {}),
         ...(beforeBytes ? { beforeBytes } : {}),

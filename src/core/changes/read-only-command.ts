@@ -35,7 +35,11 @@ export function isReadOnlyCommand(command: string): boolean {
 function looks(cmd: SimpleCommand): boolean {
   if (cmd.redirects.some((r) => r.out && r.target !== '/dev/null')) return false;
   if (!cmd.nested.every((s) => s.flat().every(looks))) return false;
-  const words = cmd.words;
+  return programLooks(cmd.words);
+}
+
+/** The program and its arguments only read and print (redirections and substitutions aside). */
+export function programLooks(words: readonly string[]): boolean {
   // Leading assignments (FOO=1 ls) set the command's environment only.
   const start = words.findIndex((w) => !/^[A-Za-z_]\w*=/.test(w));
   if (start === -1) return false; // a bare assignment: a shell variable, harmless, but nothing to call a look either

@@ -4,7 +4,8 @@
  *   agent_started ──▶ the subtree (the agent and its descendants), the workspace (the root's `cwd`)
  *   file_changed  ──▶ per file, the subtree's changes not yet undone:  first.before ─ … ─ last.after
  *                       (a command's change counts for every agent among its causes; one whose content
- *                       before was not kept is refused, with the reason)
+ *                       before was not kept is refused, with the reason; one whose causes include a call
+ *                       from outside the subtree is shared: who else, so the revert can leave it alone)
  *                       restore = first.before (none: delete), expect = last.after (the file must still hold it)
  *                       someone else's change in between ─▶ refuse: reverting would undo theirs too
  *   change_manifest ─▶ the commands it ran (their effects cannot be reverted: listed, not undone)
@@ -25,6 +26,15 @@ export interface RevertPlanFile {
   lost?: string;
   /** Someone outside the subtree changed the file between its changes: who, and that change's contents. */
   between?: { who: string; before?: ContentHash; after?: ContentHash };
+  /** Calls from outside the subtree that overlapped and may have made its changes (none or several named it). */
+  shared?: SharedWith[];
+}
+
+/** Another agent's call a shared change may be: who (a name for the user), and the command or MCP call. */
+export interface SharedWith {
+  agentId: string;
+  who: string;
+  command: string;
 }
 
 export interface RevertPlan {
@@ -91,12 +101,14 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
     const action: FileAction = created ? 'created' : last.after === undefined ? 'deleted' : 'modified';
     const other = all.find((e) => e.seq > first.seq && e.seq < last.seq && !ours(e) && !undone.has(e.seq));
     const lost = live.find((e) => e.lost)?.lost;
+    const shared = sharedWith(live, inTree, names);
     files.push({
       path,
       action,
       ...(lost ? { lost } : {}),
       ...(first.before ? { restore: first.before } : {}),
       ...(last.after ? { expected: last.after } : {}),
+      ...(shared.length ? { shared } : {}),
       ...(other ? { between: { who: names.get(other.agentId) ?? other.agentId, ...(other.before ? { before: other.before } : {}), ...(other.after ? { after: other.after } : {}) } } : {}),
     });
   }
@@ -110,6 +122,18 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
     alreadyReverted: [...alreadyReverted],
     commands: commandsOf(events, agentId, inTree),
   };
+}
+
+/** The calls outside the subtree among the causes of its live changes, each once. */
+function sharedWith(live: FileChanged[], inTree: (id: string) => boolean, names: Map<string, string>): SharedWith[] {
+  const seen = new Map<string, SharedWith>();
+  for (const e of live) {
+    for (const c of e.causes ?? []) {
+      if (inTree(c.agentId) || seen.has(c.toolUseId)) continue;
+      seen.set(c.toolUseId, { agentId: c.agentId, who: names.get(c.agentId) ?? c.agentId, command: c.command });
+    }
+  }
+  return [...seen.values()];
 }
 
 function subtreeTest(parents: Map<string, string | null>, agentId: string): (id: string) => boolean {

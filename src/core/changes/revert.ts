@@ -7,7 +7,8 @@
  *                                                                          or delete the file it had created
  *
  * A file someone else also changed between the subagent's changes is refused without a look (undoing it
- * would undo theirs). Nothing here throws for one file: every file gets an outcome and a reason.
+ * would undo theirs). A shared file (another agent's call overlapped and may have made the change) is
+ * skipped unless the user included it. Nothing here throws for one file: every file gets an outcome and a reason.
  */
 import { rm } from 'node:fs/promises';
 import { describeFsError } from '../tools/file-access';
@@ -17,7 +18,7 @@ import type { PathLocks } from '../tools/path-locks';
 import { type BlobStore, contentHash } from './blob-store';
 import { textOf } from './change-manifest';
 import { unifiedDiff } from './line-diff';
-import type { RevertPlan, RevertPlanFile } from './revert-plan';
+import type { RevertPlan, RevertPlanFile, SharedWith } from './revert-plan';
 import type { ContentHash, RevertedFile } from './types';
 
 export interface RevertReport {
@@ -34,15 +35,34 @@ export interface RevertDeps {
   onRestored?(absPath: string, hash: ContentHash | undefined): Promise<void>;
 }
 
+/** What the user chose: shared files to put back too (true: all of them; default: none). */
+export interface RevertChoices {
+  includeShared?: boolean | readonly string[];
+}
+
 const ops = createNodeFileOps();
 
-export async function applyRevert(plan: RevertPlan, deps: RevertDeps): Promise<RevertReport> {
+export async function applyRevert(plan: RevertPlan, deps: RevertDeps, choices: RevertChoices = {}): Promise<RevertReport> {
   const files: RevertReport['files'] = [];
-  for (const file of plan.files) files.push(await revertFile(plan.workdir, file, deps));
+  const chosen = choices.includeShared;
+  const include = (path: string): boolean => chosen === true || (Array.isArray(chosen) && chosen.includes(path));
+  for (const file of plan.files) files.push(await revertFile(plan.workdir, file, deps, include(file.path)));
   return { files, alreadyReverted: plan.alreadyReverted, commands: plan.commands };
 }
 
-async function revertFile(workdir: string, file: RevertPlanFile, deps: RevertDeps): Promise<RevertReport['files'][number]> {
+/** Why a shared file was left alone, in one line: whose calls ran at the same time. */
+export function sharedReason(shared: readonly SharedWith[]): string {
+  const calls = shared.slice(0, 3).map((s) => `\`${oneLine(s.command)}\` of ${s.who}`);
+  const more = shared.length > 3 ? ` and ${shared.length - 3} more calls` : '';
+  return `shared: ${calls.join(' and ')}${more} ran at the same time and may have changed it`;
+}
+
+function oneLine(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+async function revertFile(workdir: string, file: RevertPlanFile, deps: RevertDeps, includeShared: boolean): Promise<RevertReport['files'][number]> {
   const refused = (reason: string, extra: Partial<RevertedFile> & { diff?: string } = {}): RevertReport['files'][number] => ({
     path: file.path,
     outcome: 'refused',
@@ -55,6 +75,7 @@ async function revertFile(workdir: string, file: RevertPlanFile, deps: RevertDep
     const diff = await diffOf(deps.blobs, file.between.before, file.between.after, file.path);
     return refused(`${file.between.who} also changed it in between: reverting would undo that change too`, diff ? { diff } : {});
   }
+  if (file.shared && !includeShared) return { path: file.path, outcome: 'skipped', reason: sharedReason(file.shared) };
   const where = await resolveInside(workdir, file.path);
   if (!where.ok) return refused(where.reason);
   const absPath = where.absPath;

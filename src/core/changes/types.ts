@@ -35,6 +35,11 @@ export interface ChangedFile {
   after?: ContentHash;
   /** The calls that changed it (absent: only write_file / edit_file did). */
   by?: ChangeCause[];
+  /**
+   * Those of `by` made by agents outside this subtree: the calls overlapped and none or several named the file,
+   * so any could have made a change. A revert leaves the file alone unless asked to include it.
+   */
+  sharedWith?: ChangeCause[];
   /** Why a revert cannot put it back (its content before was not kept). */
   lost?: string;
 }
@@ -53,9 +58,10 @@ export interface ChangeManifest {
 /**
  * What a revert did to one file: `restored` (previous content back), `deleted` (the agent had created it),
  * `recreated` (the agent had deleted it), `unchanged` (already as before), `refused` (someone changed it
- * afterwards or in between: left alone; `expected` is what the agent left, for a diff against the file now).
+ * afterwards or in between: left alone; `expected` is what the agent left, for a diff against the file now),
+ * `skipped` (shared with another agent's overlapping call and not included: left alone, `reason` names who).
  */
-export type RevertOutcome = 'restored' | 'deleted' | 'recreated' | 'unchanged' | 'refused';
+export type RevertOutcome = 'restored' | 'deleted' | 'recreated' | 'unchanged' | 'refused' | 'skipped';
 
 export interface RevertedFile {
   path: string;

@@ -38,7 +38,7 @@ export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../po
 export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
-export type { RevertReport } from '../changes/revert';
+export { sharedReason, type RevertReport } from '../changes/revert';
 export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';

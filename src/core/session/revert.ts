@@ -15,7 +15,7 @@ import { readTranscript } from '../store/transcript-reader';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
 import type { ChangeTracker } from '../changes/change-tracker';
-import { applyRevert, type RevertReport } from '../changes/revert';
+import { applyRevert, type RevertChoices, type RevertReport } from '../changes/revert';
 import { planRevert, type RevertPlan } from '../changes/revert-plan';
 
 export interface RevertTarget {
@@ -37,21 +37,19 @@ export async function loadRevertPlan(target: RevertTarget): Promise<RevertPlan |
 }
 
 /** Reverts, then records it; `recorded` is the `changes_reverted` event as written. */
-export async function revertSubagent(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport & { recorded: DelegateEvent }> {
+export async function revertSubagent(target: RevertTarget, plan: RevertPlan, live?: LiveSession, choices: RevertChoices = {}): Promise<RevertReport & { recorded: DelegateEvent }> {
   const lock = live ? undefined : acquireSessionLock(target.transcriptRoot, target.sessionId);
   try {
-    return await revertAndRecord(target, plan, live);
+    return await revertAndRecord(target, plan, live, choices);
   } finally {
     lock?.release();
   }
 }
 
-async function revertAndRecord(target: RevertTarget, plan: RevertPlan, live?: LiveSession): Promise<RevertReport & { recorded: DelegateEvent }> {
+async function revertAndRecord(target: RevertTarget, plan: RevertPlan, live: LiveSession | undefined, choices: RevertChoices): Promise<RevertReport & { recorded: DelegateEvent }> {
   const blobs = live?.changes.blobs ?? new BlobStore(blobDirOf(join(target.transcriptRoot, target.sessionId)));
-  const report = await applyRevert(plan, {
-    blobs,
-    ...(live ? { locks: live.changes.locks, onRestored: (absPath, hash) => live.changes.restored(absPath, hash) } : {}),
-  });
+  const deps = { blobs, ...(live ? { locks: live.changes.locks, onRestored: (absPath: string, hash: string | undefined) => live.changes.restored(absPath, hash) } : {}) };
+  const report = await applyRevert(plan, deps, choices);
   const body = {
     type: 'changes_reverted' as const,
     target: plan.agentId,

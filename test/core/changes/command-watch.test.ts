@@ -104,21 +104,35 @@ for (const kind of ['git', 'plain'] as const) {
       assert.equal((await blobs.get(String(e?.before)))?.toString(), 'user edit\n');
     });
 
-    it('calls that overlap are each named as a possible cause, in both agents\' manifests; write_file meanwhile is not blamed', async () => {
+    it('calls that overlap: a change goes to the one call that names the file, else names each (shared); write_file meanwhile is not blamed', async () => {
       await call('kid-b', 'read_file', { path: 'config.ts' });
-      const slow = bash('kid-a', 'sleep 0.4; echo a >> src/a.ts');
+      const slow = bash('kid-a', 'sleep 0.4; echo a >> src/a.ts # not b.txt');
       await new Promise((r) => setTimeout(r, 100));
-      const [, , w] = await Promise.all([slow, bash('kid-b', 'sleep 0.1; echo b > b.txt'), call('kid-b', 'write_file', { path: 'config.ts', content: 'written\n' })]);
+      // b.txt is named by B's command alone; c.txt by neither (written by a script in a string): shared.
+      const [, , w] = await Promise.all([slow, bash('kid-b', "sleep 0.1; echo b > b.txt; sh -c 'echo c > c.txt'"), call('kid-b', 'write_file', { path: 'config.ts', content: 'written\n' })]);
       assert.equal(w.isError, undefined, w.content);
       const byPath = new Map(changed().map((e) => [e.path, e]));
       assert.deepEqual(byPath.get('config.ts')?.causes, undefined, 'write_file\'s own change');
+      assert.deepEqual(byPath.get('b.txt')?.causes?.map((c) => c.agentId), ['kid-b']);
       // Either order: found as B ended (A running) or, on a loaded machine, as A ended with B's command still exiting.
-      assert.deepEqual(byPath.get('b.txt')?.causes?.map((c) => c.agentId).sort(), ['kid-a', 'kid-b']);
+      assert.deepEqual(byPath.get('c.txt')?.causes?.map((c) => c.agentId).sort(), ['kid-a', 'kid-b']);
       assert.deepEqual(byPath.get('src/a.ts')?.causes?.map((c) => c.agentId), ['kid-a']);
       const a = await tracker.manifestOf('kid-a');
-      assert.deepEqual(a.files.map((f) => f.path).sort(), ['b.txt', 'src/a.ts']);
-      assert.match(formatManifest(a), /created b\.txt \(\+1\) by (`sleep 0\.4; echo a >> src\/a\.ts`|`sleep 0\.1; echo b > b\.txt`) or (`sleep 0\.4; echo a >> src\/a\.ts`|`sleep 0\.1; echo b > b\.txt`) \(calls overlapped\)/);
-      assert.deepEqual((await tracker.manifestOf('kid-b')).files.map((f) => f.path).sort(), ['b.txt', 'config.ts']);
+      assert.deepEqual(a.files.map((f) => `${f.path} ${f.sharedWith?.map((c) => c.agentId).join() ?? '-'}`).sort(), ['c.txt kid-b', 'src/a.ts -']);
+      assert.match(formatManifest(a), /created c\.txt \(\+1\) by `.*` or `.*` \(calls overlapped\)/);
+      const b = await tracker.manifestOf('kid-b');
+      assert.deepEqual(b.files.map((f) => `${f.path} ${f.sharedWith?.map((c) => c.agentId).join() ?? '-'}`).sort(), ['b.txt -', 'c.txt kid-a', 'config.ts -']);
+    });
+
+    it('overlapping calls: a write through a symlink goes to the call naming the link; a rename to the call naming both names', async () => {
+      await fs.writeFile(file('real.txt'), 'r\n');
+      await fs.symlink('real.txt', file('link.txt'));
+      await fs.writeFile(file('old.txt'), 'o\n');
+      const slow = bash('kid-a', 'sleep 0.4; mv old.txt new.txt');
+      await new Promise((r) => setTimeout(r, 100));
+      await Promise.all([slow, bash('kid-b', 'sleep 0.1; echo b >> link.txt')]);
+      const by = new Map(changed().map((e) => [e.path, e.causes?.map((c) => c.agentId).join()]));
+      assert.deepEqual(Object.fromEntries(by), { 'real.txt': 'kid-b', 'old.txt': 'kid-a', 'new.txt': 'kid-a' });
     });
 
     if (kind === 'git') {

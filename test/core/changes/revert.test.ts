@@ -131,6 +131,42 @@ describe('revert one subagent', () => {
       assert.deepEqual(again.alreadyReverted.sort(), ['g.txt', 'h.txt']);
     });
 
+    it('a change another subtree\'s call may have made is shared: skipped with who else unless included; one inside the subtree is not', async () => {
+      await blobs.put(Buffer.from('s0\n'));
+      await blobs.put(Buffer.from('s1\n'));
+      writeFileSync(join(workdir, 's.txt'), 's1\n');
+      writeFileSync(join(workdir, 'own.txt'), 's1\n');
+      const cause = (agentId: string, command: string): { agentId: string; toolUseId: string; tool: string; command: string } => ({ agentId, toolUseId: `tu-${agentId}`, tool: 'bash', command });
+      const body = (path: string, causes: ReturnType<typeof cause>[]): EventBody => ({ type: 'file_changed', toolUseId: 'tu-x', path, action: 'modified', before: contentHash(Buffer.from('s0\n')), after: contentHash(Buffer.from('s1\n')), added: 1, removed: 1, causes });
+      const events = [
+        started('main', null),
+        started('kid', 'main', 'one'),
+        started('grand', 'kid', 'deeper'),
+        started('sib', 'main', 'two'),
+        ev('kid', 'main', body('s.txt', [cause('kid', 'make'), cause('sib', 'npm run gen\n  --all')])),
+        ev('kid', 'main', body('own.txt', [cause('kid', 'make'), cause('grand', 'make more')])),
+        finished('grand', 'kid'),
+        finished('kid', 'main'),
+        finished('sib', 'main'),
+      ];
+      const plan = planRevert(events, 'kid');
+      assert.ok(!('error' in plan));
+      assert.deepEqual(plan.files.map((f) => [f.path, f.shared?.map((x) => x.agentId)]), [['s.txt', ['sib']], ['own.txt', undefined]], 'a call of its own subagent is not another\'s');
+      const report = await applyRevert(plan, { blobs });
+      assert.deepEqual(report.files.map((f) => [f.path, f.outcome, f.reason]), [
+        ['s.txt', 'skipped', 'shared: `npm run gen --all` of the subagent "two" (sib) ran at the same time and may have changed it'],
+        ['own.txt', 'restored', undefined],
+      ]);
+      assert.equal(readFileSync(join(workdir, 's.txt'), 'utf8'), 's1\n', 'left alone');
+      const after = [...events, ev('main', null, { type: 'changes_reverted', target: 'kid', files: report.files.map(({ diff: _d, ...f }) => f), commands: [] })];
+      const again = planRevert(after, 'kid');
+      assert.ok(!('error' in again));
+      assert.deepEqual(again.files.map((f) => f.path), ['s.txt'], 'a skipped file can still be reverted');
+      const included = await applyRevert(again, { blobs }, { includeShared: ['s.txt'] });
+      assert.deepEqual(included.files.map((f) => [f.path, f.outcome]), [['s.txt', 'restored']]);
+      assert.equal(readFileSync(join(workdir, 's.txt'), 'utf8'), 's0\n');
+    });
+
     it('a command\'s change counts for every agent among its causes; one whose content before was not kept is refused with the reason', async () => {
       await blobs.put(Buffer.from('before\n'));
       await blobs.put(Buffer.from('after\n'));
@@ -150,7 +186,8 @@ describe('revert one subagent', () => {
       const plan = planRevert(events, 'sib');
       assert.ok(!('error' in plan));
       assert.deepEqual(plan.files.map((f) => [f.path, f.action]), [['c.txt', 'modified'], ['big.bin', 'modified']], 'a lost before is not taken for a created file');
-      const report = await applyRevert(plan, { blobs });
+      // c.txt is shared with kid (skipped by default): included here.
+      const report = await applyRevert(plan, { blobs }, { includeShared: true });
       assert.deepEqual(report.files.map((f) => [f.path, f.outcome, f.reason]), [
         ['c.txt', 'restored', undefined],
         ['big.bin', 'refused', 'it is larger than 16 MiB, so its content was not kept: it cannot be put back'],
