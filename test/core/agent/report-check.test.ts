@@ -86,8 +86,8 @@ describe('report check', () => {
   });
 
   it('puts the defang line first and the unverified lines last', () => {
-    const result = withReportNotes({ content: 'report\n\n[changes] none' }, { defanged: ['a <system-reminder> tag'], unverified: [{ claim: 'c', reason: 'r' }] });
-    assert.match(result.content, /^\[harness\] This subagent's report contained instruction-shaped text \(a <system-reminder> tag\)\. .*\nreport\n\n\[changes\] none\n\[unverified\] "c": r$/);
+    const result = withReportNotes({ content: 'report\n\n[changes] none' }, { defanged: ['a system-reminder tag'], unverified: [{ claim: 'c', reason: 'r' }] });
+    assert.match(result.content, /^\[harness\] This subagent's report contained instruction-shaped text \(a system-reminder tag\)\. .*\nreport\n\n\[changes\] none\n\[unverified\] "c": r$/);
   });
 
   it(`meets the corpus goals: ≥ ${GOALS.inventedFlagged * 100} % of invented claims flagged, ≤ ${GOALS.truthfulFlagged * 100} % of the rest`, () => {
