@@ -14,6 +14,7 @@
  */
 import type { ChangeManifest } from '../changes/types';
 import type { ToolResult } from '../tools/types';
+import { codeSpan } from '../shown-text';
 import { extractClaims, type CheckSubject, type ReportClaim } from './report-claims';
 
 /** One tool call of the child's subtree, as its events had it. */
@@ -75,7 +76,9 @@ export function checkReport(report: string, record: ChildRecord): UnverifiedClai
 /** The result with one `[unverified]` line per unsupported claim (after the `[changes]` footer). */
 export function withUnverifiedFooter(result: ToolResult, unverified: readonly UnverifiedClaim[]): ToolResult {
   if (!unverified.length) return result;
-  const lines = unverified.map((u) => `[unverified] "${u.claim}": ${u.reason}`);
+  // The claim is a clause of the guarded report (one line: report-guard.ts made every line break a `\n`); as a JSON
+  // string its quotes and control characters cannot close it early or start a line.
+  const lines = unverified.map((u) => `[unverified] ${JSON.stringify(u.claim)}: ${u.reason}`);
   return { ...result, content: `${result.content}\n${lines.join('\n')}` };
 }
 
@@ -148,16 +151,16 @@ function commandReason(claim: Extract<ReportClaim, { kind: 'command' }>, facts: 
   const runs = wanted
     ? facts.commands.filter((c) => oneSpace(c.command).includes(wanted) || (wanted.includes(oneSpace(c.command)) && c.command.trim().length > 2))
     : facts.commands.filter((c) => SUBJECT_COMMANDS[claim.subject as CheckSubject].test(c.command));
-  const what = wanted ? `\`${wanted}\`` : `${SUBJECT_NAMES[claim.subject as CheckSubject]} command`;
+  const what = wanted ? codeSpan(wanted) : `${SUBJECT_NAMES[claim.subject as CheckSubject]} command`;
   if (!runs.length) return `no ${what} in the record`;
   if (claim.outcome === 'ran') return undefined;
   if (claim.outcome === 'passed') {
     const last = runs[runs.length - 1] as RanCommand;
     if (last.exitCode === 0 || last.exitCode === undefined) return undefined;
-    return last.exitCode === null ? `\`${short(last.command)}\` was stopped before it exited` : `\`${short(last.command)}\` exited ${last.exitCode}`;
+    return last.exitCode === null ? `${codeSpan(last.command, 60)} was stopped before it exited` : `${codeSpan(last.command, 60)} exited ${last.exitCode}`;
   }
   if (runs.some((r) => r.exitCode !== 0)) return undefined;
-  return runs.length === 1 ? `\`${short((runs[0] as RanCommand).command)}\` exited 0` : `every ${what} in the record exited 0`;
+  return runs.length === 1 ? `${codeSpan((runs[0] as RanCommand).command, 60)} exited 0` : `every ${what} in the record exited 0`;
 }
 
 /** A command that could have made a fix: not a plain test, lint, typecheck or build run (`eslint --fix` could). */
@@ -206,9 +209,4 @@ function names(text: string, path: string): boolean {
 
 function oneSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-function short(text: string): string {
-  const line = oneSpace(text);
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
