@@ -5,7 +5,8 @@
  *   original  "＜ѕystem\u200b-reminder＞"   (full-width brackets, a Cyrillic ѕ, a zero-width space)
  *   shadow    "<system-reminder>"           each shadow character knows the original range it came from
  *
- * Per code point: zero-width, bidi and other format characters and combining marks are dropped; NFKC folds
+ * Per code point: Unicode tag characters (U+E0020–E007E) read as the ASCII they encode; zero-width, bidi and
+ * other format characters and combining marks are dropped; NFKC folds
  * full-width and other compatibility forms (`Ｓ` → `S`, `：` → `:`, `𝐒` → `S`); Cyrillic, Greek and Armenian
  * letters that look like Latin ones become those (`а` → `a`, `Ο` → `O`). Only matching reads the shadow: the
  * text the parent reads keeps its own characters wherever nothing was found.
@@ -44,7 +45,12 @@ export function shadowOf(original: string): TextShadow {
     const cp = original.codePointAt(i) as number;
     const ch = String.fromCodePoint(cp);
     const next = i + ch.length;
-    if (!INVISIBLE.test(ch)) {
+    if (cp >= 0xe0020 && cp <= 0xe007e) {
+      // Unicode tag characters: invisible, yet models read them as the ASCII they shadow ("ASCII smuggling").
+      text += String.fromCharCode(cp - 0xe0000);
+      starts.push(i);
+      ends.push(next);
+    } else if (!INVISIBLE.test(ch)) {
       const folded = cp < 0x80 ? ch : [...ch.normalize('NFKC')].map((c) => LOOK_ALIKES[c] ?? c).join('');
       for (let k = 0; k < folded.length; k++) {
         starts.push(i);
