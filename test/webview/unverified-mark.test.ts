@@ -10,7 +10,7 @@ import { ARTIFACTS, panelSuite, send } from './browser';
 import { ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
 
-const UNVERIFIED = [{ claim: 'All tests pass.', reason: '`npm test` exited 1' }, { claim: 'Updated `src/b.ts`.', reason: 'no write or edit of src/b.ts in the record, and no command that could change files names it' }];
+const UNVERIFIED = [{ claim: 'All tests pass.', reason: '`npm test` exited 1' }, { claim: 'Updated `src/b.ts`.', reason: 'no write or edit of src/b.ts in the record, and no command changed it' }];
 
 function session(): Script {
   const s = new Script();

@@ -141,19 +141,22 @@ function messageItem(n: number, message: MessageParam, outputs: ReadonlyMap<stri
   return `[${n}] ${message.role}: ${parts.join('\n  ')}`;
 }
 
-/** A short report (it only points somewhere: "see report.md") that names workspace files: the line listing them. */
-export async function deliverablesLine(report: string, workdir: string, since: number): Promise<string | undefined> {
-  if (report.length > POINTER_CHARS) return undefined;
-  // Written during the run (by a file tool or a command): a file it only read is no deliverable.
-  const files = await namedFiles(report, workdir, since - 10);
+/**
+ * A short report (it only points somewhere: "see report.md") that names files the child wrote: the line listing them.
+ * `written`: the files its change manifest has it (or its own subagents) create or modify — a file it only read or
+ * touched, or one someone else changed meanwhile, is no deliverable.
+ */
+export async function deliverablesLine(report: string, workdir: string, written: readonly string[]): Promise<string | undefined> {
+  if (report.length > POINTER_CHARS || written.length === 0) return undefined;
+  const files = await namedFiles(report, workdir, new Set(written));
   return files.length ? `[deliverables] ${files.join(', ')}` : undefined;
 }
 
 /** A report this short is a pointer, not the findings themselves. */
 const POINTER_CHARS = 300;
 
-/** Workspace files the result names by path (`report.md`, `docs/findings.md`), with their sizes. */
-async function namedFiles(result: string, workdir: string, writtenSince?: number): Promise<string[]> {
+/** Workspace files the result names by path (`report.md`, `docs/findings.md`), with their sizes; `only`: among these. */
+async function namedFiles(result: string, workdir: string, only?: ReadonlySet<string>): Promise<string[]> {
   const found: string[] = [];
   const seen = new Set<string>();
   for (const m of result.matchAll(/(?:^|[\s`'"(<[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`'")>\],;:!?]|\.(?:\s|$))/g)) {
@@ -162,9 +165,10 @@ async function namedFiles(result: string, workdir: string, writtenSince?: number
     seen.add(name);
     const abs = resolve(workdir, name);
     const rel = relative(workdir, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) continue;
+    const shown = rel.split('\\').join('/');
+    if (rel.startsWith('..') || isAbsolute(rel) || (only && !only.has(shown))) continue;
     const info = await stat(abs).catch(() => undefined);
-    if (info?.isFile() && (writtenSince === undefined || info.mtimeMs >= writtenSince)) found.push(`${shownName(rel.split('\\').join('/'))} (${info.size.toLocaleString('en-US')} bytes)`);
+    if (info?.isFile()) found.push(`${shownName(shown)} (${info.size.toLocaleString('en-US')} bytes)`);
   }
   return found;
 }
