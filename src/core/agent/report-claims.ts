@@ -166,7 +166,7 @@ function claimsOf(clause: string): ReportClaim[] {
   const text = clause.length > MAX_CLAIM_CHARS ? `${clause.slice(0, MAX_CLAIM_CHARS - 1)}…` : clause;
   const { paths, commands, plain } = spansOf(clause);
   // Negations are read outside code spans (`--no-index` negates nothing).
-  const negated = negatedParts(blank(plain));
+  const negated = negatedParts(() => blank(plain));
   const claims: ReportClaim[] = [];
 
   // Files: each path takes the file verb nearest to it (before or after: "updated `a.ts`", "`a.ts` geändert").
@@ -214,19 +214,21 @@ function claimsOf(clause: string): ReportClaim[] {
   return claims;
 }
 
-/** Whether a position of the clause is in a part (PART_BREAK) that holds a negation. */
-function negatedParts(text: string): (index: number) => boolean {
-  const parts: { start: number; negated: boolean }[] = [];
-  let start = 0;
-  const add = (end: number): void => {
-    parts.push({ start, negated: NEGATION.test(text.slice(start, end)) });
+/** Whether a position of the clause is in a part (PART_BREAK) that holds a negation (the parts read when first asked). */
+function negatedParts(textOf: () => string): (index: number) => boolean {
+  let parts: { start: number; negated: boolean }[] | undefined;
+  const read = (): { start: number; negated: boolean }[] => {
+    const text = textOf();
+    const out: { start: number; negated: boolean }[] = [];
+    let start = 0;
+    for (const m of text.matchAll(PART_BREAK)) {
+      out.push({ start, negated: NEGATION.test(text.slice(start, m.index)) });
+      start = m.index + m[0].length;
+    }
+    out.push({ start, negated: NEGATION.test(text.slice(start)) });
+    return out;
   };
-  for (const m of text.matchAll(PART_BREAK)) {
-    add(m.index);
-    start = m.index + m[0].length;
-  }
-  add(text.length);
-  return (index) => parts.findLast((p) => p.start <= index)?.negated ?? false;
+  return (index) => (parts ??= read()).findLast((p) => p.start <= index)?.negated ?? false;
 }
 
 const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: re(PASSED), ran: re(RAN) };
