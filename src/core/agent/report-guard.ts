@@ -7,7 +7,7 @@
  *
  *   <system-reminder>, <function_results>, <tool_result>, <user> …  →  ‹system-reminder› … (the tag's brackets)
  *   <|im_start|>system … <|im_end|>, [INST], <<SYS>>                →  ‹|im_start|›system … ‹|im_end|›
- *   "System:", "USER:", "- Human:", "**System**:" at a line's start →  "[quoted] System:"
+ *   "System:", "USER:", "- Human:", "**System**:", "[User]:" at a line's start →  "[quoted] System:"
  *   "ignore all previous instructions" (and de/fr/es/zh/ja forms)   →  "[quoted: ignore all previous instructions]"
  *   a line starting like the harness's own ("[changes]", "[unverified]", "[deliverables]", "[subagent …",
  *   "[harness]", "[The subagent …")                                 →  "[quoted] [changes] …"
@@ -32,15 +32,15 @@ const TAG_NAMES =
   'system-reminder|system|system_prompt|system-prompt|system_message|function_results|function_calls|function_result|function_call|function_response|' +
   'tool_result|tool_results|tool_use|tool_call|tool_calls|tool_response|tool_output|invoke|parameter|antml:[\\w-]+|instructions|' +
   'human|assistant|user|user_message|assistant_message|developer|start_of_turn|end_of_turn';
-const TAG = new RegExp(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>])(?:[\\s/][^<>\\n]*)?>`, 'giu');
+const TAG = new RegExp(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>\\\\])(?:[\\s/\\\\][^<>\\n]*)?>`, 'giu');
 /** ChatML and other chat templates' special tokens: `<|im_start|>`, `<|eot_id|>`, Llama's `[INST]` and `<<SYS>>`. */
 const TOKEN = /<\|\s*\/?\s*([\w.-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]/giu;
 
 const TURN_WORDS = 'human|assistant|system|user|developer';
 /** A turn marker at a line's start, after list bullets, quote marks, a heading or emphasis: `- Human:`, `**System**:`. */
 const TURN = new RegExp(
-  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:\\*\\*|__|\\*|_|#{1,6}[ \\t]+)?)(${TURN_WORDS})` +
-    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\*\\*|__|\\*|_)?[ \\t]*:',
+  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:\\*\\*|__|\\*|_|#{1,6}[ \\t]+|\\[)?)(${TURN_WORDS})` +
+    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\*\\*|__|\\*|_|\\])?[ \\t]*:',
   'gimu',
 );
 
