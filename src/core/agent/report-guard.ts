@@ -35,6 +35,8 @@ const TAG_NAMES =
 const TAG = new RegExp(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>\\\\])(?:[\\s/\\\\][^<>\\n]*)?>`, 'giu');
 /** ChatML and other chat templates' special tokens: `<|im_start|>`, `<|eot_id|>`, Llama's `[INST]` and `<<SYS>>`. */
 const TOKEN = /<\|\s*\/?\s*([\w.-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]/giu;
+/** Tokens the notice names (any other is "a chat-template token": the notice never repeats words a child chose). */
+const KNOWN_TOKENS = /^(?:im_start|im_end|im_sep|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|system|user|assistant|end|INST|SYS)$/i;
 
 const TURN_WORDS = 'human|assistant|system|user|developer';
 /** A turn marker at a line's start, after list bullets, quote marks, a heading or emphasis: `- Human:`, `**System**:`. */
@@ -84,12 +86,12 @@ export function guardReport(report: string): GuardedReport {
   };
   const edits: Edit[] = [];
   const at = (from: number, to: number): { start: number; end: number } => shadow.range(from, to);
-  /** " (disguised)" when the original spells it with look-alike or invisible characters. */
   /** "[quoted] " right after the shadow's `from - 1` (before any invisible character that starts the line). */
   const insertion = (from: number): Edit => {
     const start = from > 0 ? at(from - 1, from).end : 0;
     return { start, end: start, text: '[quoted] ' };
   };
+  /** " (disguised)" when the original spells it with look-alike or invisible characters. */
   const disguise = (from: number, to: number): string => {
     const r = at(from, to);
     return original.slice(r.start, r.end).toLowerCase() === s.slice(from, to).toLowerCase() ? '' : ' (disguised)';
@@ -97,12 +99,15 @@ export function guardReport(report: string): GuardedReport {
 
   for (const m of s.matchAll(TAG)) {
     const end = m.index + m[0].length;
-    note(`a ${(m[2] as string).toLowerCase()} tag${disguise(m.index, end)}`, m.index);
+    // The notice names only words of ours: an `antml:` tag's own suffix is the child's choice.
+    const name = (m[2] as string).toLowerCase().replace(/^antml:.*/, 'antml');
+    note(`${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} tag${disguise(m.index, end)}`, m.index);
     edits.push({ ...at(m.index, end), text: m[0].replace(/</g, '‹').replace(/>/g, '›') });
   }
   for (const m of s.matchAll(TOKEN)) {
     const end = m.index + m[0].length;
-    note(`a chat-template token (${m[1] ?? m[2] ?? m[3]})${disguise(m.index, end)}`, m.index);
+    const token = m[1] ?? m[2] ?? m[3] ?? '';
+    note(`a chat-template token${KNOWN_TOKENS.test(token) ? ` (${token})` : ''}${disguise(m.index, end)}`, m.index);
     edits.push({ ...at(m.index, end), text: m[0].replace(/[<[]/g, '‹').replace(/[>\]]/g, '›') });
   }
   const code = fencedLines(s);
