@@ -10,7 +10,7 @@
  *     │
  *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agents/:
  *     │                each imports the foundation and only the ports it declares or implements (PORTS below)
- *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts
+ *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts
  *
  * Type-only imports count everywhere (tsPreCompilationDeps: true): the circles issue 14 names are type-level
  * (events.ts ↔ llm/types.ts ↔ tools/types.ts), and a type import decides what a module can be compiled and
@@ -22,8 +22,8 @@
  */
 const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agents'];
 
-/** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers. */
-const FOUNDATION = '^src/core/(vocabulary|events|errors)\\.ts$';
+/** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
+const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
 
 /** Contract files of mechanisms that the loop (core/agent/) may read: types and classes it runs over, no runtime wiring. */
 const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/agents/agent-definition\\.ts$';

@@ -10,7 +10,7 @@ import { ARTIFACTS, panelSuite, send } from './browser';
 import { ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
 
-const UNVERIFIED = [{ claim: 'All tests pass.', reason: '`npm test` exited 1' }, { claim: 'Updated `src/b.ts`.', reason: 'no write or edit of src/b.ts in the record, and no command that could change files names it' }];
+const UNVERIFIED = [{ claim: 'All tests pass.', reason: '`npm test` exited 1' }, { claim: 'Updated `src/b.ts`.', reason: 'no write or edit of src/b.ts in the record, and no command changed it' }];
 
 function session(): Script {
   const s = new Script();
@@ -21,7 +21,7 @@ function session(): Script {
   s.turn('agent-a', ROOT, 1);
   s.tool('agent-a', ROOT, 'a1', 'bash', { command: 'npm test' }, '1 failing\n[exit code 1]', true);
   s.childFinish('agent-a', ROOT, 'completed', 2, 1, [5000, 400], 'Updated `src/b.ts`. All tests pass.');
-  s.emit('agent-a', ROOT, { type: 'report_checked', unverified: UNVERIFIED, defanged: ['a <system-reminder> tag'] });
+  s.emit('agent-a', ROOT, { type: 'report_checked', unverified: UNVERIFIED, defanged: ['a system-reminder tag'] });
   s.childFinish('agent-b', ROOT, 'completed', 1, 0, [1000, 100], 'The docs say nothing about time zones.');
   s.taskEnd(ROOT, null, 'tu-a', 'Updated `src/b.ts`. All tests pass.\n\n[changes] ran `npm test` (exit 1)\n[unverified] "All tests pass.": `npm test` exited 1');
   s.taskEnd(ROOT, null, 'tu-b', 'The docs say nothing about time zones.\n\n[changes] none');
@@ -36,7 +36,7 @@ describe('unverified claims on a task: the view', () => {
     const b = state.nodes['task:tu-b'];
     assert.ok(a?.kind === 'task' && b?.kind === 'task');
     assert.deepEqual(a.unverified, UNVERIFIED);
-    assert.deepEqual(a.defanged, ['a <system-reminder> tag']);
+    assert.deepEqual(a.defanged, ['a system-reminder tag']);
     assert.equal(b.unverified, undefined);
   });
 
@@ -50,7 +50,7 @@ describe('unverified claims on a task: the view', () => {
       await mark.waitFor();
       assert.equal((await mark.locator('.task-unverified-label').textContent())?.trim(), '2 claims not backed by the record · instruction-shaped text defanged');
       assert.deepEqual(await mark.locator('.task-unverified-claim').allTextContents(), UNVERIFIED.map((u) => `"${u.claim}" — ${u.reason}`));
-      assert.match((await mark.getAttribute('title')) ?? '', /Defanged before the parent read it: a <system-reminder> tag/);
+      assert.match((await mark.getAttribute('title')) ?? '', /Defanged before the parent read it: a system-reminder tag/);
       assert.equal(await panel.page.locator(`${item('task:tu-b')} > .task-text .task-unverified`).isVisible(), false);
       await panel.page.waitForTimeout(200); // codicon font
       await panel.page.screenshot({ path: join(ARTIFACTS, 'unverified-mark.png') });

@@ -69,8 +69,8 @@ export interface SubagentDirectory<Result> {
   /** One bounded page of a child's record, as text for the model. */
   page(req: PageRequest): Promise<ToolResult>;
   /**
-   * A report that only points at a deliverable ("see report.md"): the line listing the files it names that were written
-   * since `since` (ms, the child's start), with their sizes; undefined otherwise.
+   * A report that only points at a deliverable ("see report.md"): the line listing the files it names that the child
+   * (or its own subagents) wrote, by its change manifest, with their sizes; undefined otherwise.
    */
-  deliverables(report: string, since: number): Promise<string | undefined>;
+  deliverables(child: Result): Promise<string | undefined>;
 }

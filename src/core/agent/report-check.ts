@@ -2,18 +2,21 @@
  * A subagent's report checked against its record: each claim report-claims.ts reads from the prose is held to
  * what the child (and its descendants) did, and the ones the record does not support come back with a reason:
  *
- *   "updated `src/b.ts`"  ─▶ no write/edit of src/b.ts in the manifest, no command that could change files names it
+ *   "updated `src/b.ts`"  ─▶ no write/edit of src/b.ts in the manifest, no command changed it
  *   "all tests pass"      ─▶ the last test command (`npm test`) exited 1
  *   "ran `npm run lint`"  ─▶ no such bash call
  *   "Fixed."              ─▶ nothing changed: no file written, edited or deleted, no command that could change files
  *
  * The record is the harness's (child-record.ts: tool calls with inputs, errors and outputs; the change manifest):
  * the child's prose never stands in for it. What the record cannot know is given the benefit of the doubt: a
- * file changed by a command counts as changed when the command names it, a file read counts when any call
- * named it or any output showed it.
+ * file the manifest does not list counts as changed when a command wrote it by name (`sed -i … a.ts`, `>> .env`:
+ * a file the watch does not see; command-writes.ts) — or, without a manifest, when any command names it — and a
+ * file read counts when any call named it or any output showed it.
  */
 import type { ChangeManifest } from '../changes/types';
 import type { ToolResult } from '../tools/types';
+import { codeSpan } from '../shown-text';
+import { commandWrites } from './command-writes';
 import { extractClaims, type CheckSubject, type ReportClaim } from './report-claims';
 
 /** One tool call of the child's subtree, as its events had it. */
@@ -75,7 +78,9 @@ export function checkReport(report: string, record: ChildRecord): UnverifiedClai
 /** The result with one `[unverified]` line per unsupported claim (after the `[changes]` footer). */
 export function withUnverifiedFooter(result: ToolResult, unverified: readonly UnverifiedClaim[]): ToolResult {
   if (!unverified.length) return result;
-  const lines = unverified.map((u) => `[unverified] "${u.claim}": ${u.reason}`);
+  // The claim is a clause of the guarded report (one line: report-guard.ts made every line break a `\n`); as a JSON
+  // string its quotes and control characters cannot close it early or start a line.
+  const lines = unverified.map((u) => `[unverified] ${JSON.stringify(u.claim)}: ${u.reason}`);
   return { ...result, content: `${result.content}\n${lines.join('\n')}` };
 }
 
@@ -86,6 +91,8 @@ interface Facts {
   commands: RanCommand[];
   /** Commands that may have changed files (not a look like `ls` or `git status`). */
   changing: string[];
+  /** The record has the change manifest: a watched file a command changed is in it. */
+  manifest: boolean;
   /** Every call's input and output, for "read" claims. */
   seen: string[];
 }
@@ -109,7 +116,7 @@ function factsOf(record: ChildRecord): Facts {
   }
   const changing = record.manifest ? record.manifest.commands.map((c) => c.command) : commands.map((c) => c.command);
   const seen = record.calls.map((c) => `${JSON.stringify(c.input)}\n${c.output}`);
-  return { workdir: record.workdir, files, commands, changing, seen };
+  return { workdir: record.workdir, files, commands, changing, seen, manifest: record.manifest !== undefined };
 }
 
 function reasonAgainst(claim: ReportClaim, facts: Facts): string | undefined {
@@ -126,21 +133,25 @@ function reasonAgainst(claim: ReportClaim, facts: Facts): string | undefined {
 function fileReason(verb: 'read' | 'created' | 'changed' | 'deleted', claimed: string, facts: Facts): string | undefined {
   const path = norm(claimed, facts.workdir);
   const action = [...facts.files].find(([p]) => samePath(p, path))?.[1];
-  const byCommand = facts.changing.some((c) => names(c, path));
+  // With a manifest, a command backs the claim only by writing the file (one the watch does not see: ignored, outside
+  // the workspace); naming it (`cat a.ts && npm test`, `node a.js`) is no change. Without one, naming it is enough.
+  const byCommand = facts.changing.some((c) => (facts.manifest ? commandWrites(c, path, names) : names(c, path)));
   if (verb === 'read') return action || facts.seen.some((s) => names(s, path)) ? undefined : `no tool call read or named ${path}`;
   if (byCommand) return undefined;
+  // What the record says of commands: with a manifest, which files they changed; without one, only what they name.
+  const noCommand = (what: string): string => (facts.manifest ? `no command ${what} it` : 'no command that could change files names it');
   if (verb === 'changed') {
     if (action === 'deleted') return `${path} was deleted, not changed`;
-    return action ? undefined : `no write or edit of ${path} in the record, and no command that could change files names it`;
+    return action ? undefined : `no write or edit of ${path} in the record, and ${noCommand('changed')}`;
   }
   if (verb === 'created') {
     if (action === 'created' || action === 'written') return undefined;
     if (action) return `${path} was ${action}, not created`;
-    return `${path} was not created: no write of it in the record, and no command that could change files names it`;
+    return `${path} was not created: no write of it in the record, and ${noCommand('created')}`;
   }
   if (action === 'deleted') return undefined;
   if (action) return `${path} was ${action === 'written' ? 'written' : action}, not deleted`;
-  return `${path} was not deleted: no call in the record deleted it or names it`;
+  return facts.manifest ? `${path} was not deleted: no call in the record deleted it` : `${path} was not deleted: no call in the record deleted it or names it`;
 }
 
 function commandReason(claim: Extract<ReportClaim, { kind: 'command' }>, facts: Facts): string | undefined {
@@ -148,16 +159,16 @@ function commandReason(claim: Extract<ReportClaim, { kind: 'command' }>, facts: 
   const runs = wanted
     ? facts.commands.filter((c) => oneSpace(c.command).includes(wanted) || (wanted.includes(oneSpace(c.command)) && c.command.trim().length > 2))
     : facts.commands.filter((c) => SUBJECT_COMMANDS[claim.subject as CheckSubject].test(c.command));
-  const what = wanted ? `\`${wanted}\`` : `${SUBJECT_NAMES[claim.subject as CheckSubject]} command`;
+  const what = wanted ? codeSpan(wanted) : `${SUBJECT_NAMES[claim.subject as CheckSubject]} command`;
   if (!runs.length) return `no ${what} in the record`;
   if (claim.outcome === 'ran') return undefined;
   if (claim.outcome === 'passed') {
     const last = runs[runs.length - 1] as RanCommand;
     if (last.exitCode === 0 || last.exitCode === undefined) return undefined;
-    return last.exitCode === null ? `\`${short(last.command)}\` was stopped before it exited` : `\`${short(last.command)}\` exited ${last.exitCode}`;
+    return last.exitCode === null ? `${codeSpan(last.command, 60)} was stopped before it exited` : `${codeSpan(last.command, 60)} exited ${last.exitCode}`;
   }
   if (runs.some((r) => r.exitCode !== 0)) return undefined;
-  return runs.length === 1 ? `\`${short((runs[0] as RanCommand).command)}\` exited 0` : `every ${what} in the record exited 0`;
+  return runs.length === 1 ? `${codeSpan((runs[0] as RanCommand).command, 60)} exited 0` : `every ${what} in the record exited 0`;
 }
 
 /** A command that could have made a fix: not a plain test, lint, typecheck or build run (`eslint --fix` could). */
@@ -206,9 +217,4 @@ function names(text: string, path: string): boolean {
 
 function oneSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-function short(text: string): string {
-  const line = oneSpace(text);
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -3,10 +3,11 @@
  * with the record):
  *
  *   report ─▶ drop code blocks, quotes, HTML comments ─▶ clauses (sentences, list items, `;`)
- *          ─▶ skip a clause that is negated, hedged, advice or a question ("I did not change X", "you should run
- *             npm test", "if the tests pass") ─▶ per clause: file claims (a file verb next to a path), command
- *             claims (tests/build/lint/typecheck passed, failed or ran; a `command` in backticks), a done claim
- *             ("fixed", "implemented", a first-person change with no path)
+ *          ─▶ skip a clause that is hedged, advice or a question ("you should run npm test", "if the tests pass")
+ *          ─▶ per clause: file claims (a file verb next to a path), command claims (tests/build/lint/typecheck
+ *             passed, failed or ran; a `command` in backticks), a done claim ("fixed", "implemented", a
+ *             first-person change with no path) — each dropped when its words stand in a negated part of the
+ *             clause ("I did not change X", but "fixed X so it no longer throws, and all tests pass" claims both)
  *
  * Precise rules over coverage: a missed invention costs less than a truthful report marked as one. English,
  * German, French, Spanish, Chinese and Japanese phrasings are recognised; anything else makes no claim.
@@ -27,18 +28,35 @@ const E = '(?![\\p{L}\\p{N}_])';
 const words = (list: string): string => `${B}(?:${list})${E}`;
 const re = (source: string): RegExp => new RegExp(source, 'giu');
 
-/** A clause with any of these claims nothing: negations, hedges, advice, conditions, the future, reported asks. */
-const NOT_A_CLAIM = new RegExp(
+/**
+ * A negation reaches the part of the clause it stands in, not the whole clause: "fixed X so it no longer throws, and
+ * all tests pass" claims both the fix and the pass; "I did not update `a.ts`, `b.ts` or `c.ts`" claims nothing (each
+ * path's verb is in the negated part). Parts end at a comma, a colon, a dash, "and", "so", "then", "which".
+ */
+const NEGATION = new RegExp(
   [
     words("not|never|cannot|can't|nothing|none|neither|nor|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|isn't|aren't|won't|couldn't|unable|failed to|no(?!\\s+(?:lint |type |test |new )?(?:errors?|failures?|warnings?|issues?|problems?|regressions?))"),
+    words('nicht|kein|keine|keinen|keiner|nie|niemals'),
+    words("ne|n'|pas|jamais|aucun|aucune|rien"),
+    words('nunca|ningún|ninguna|nada|sin'),
+    '没|沒|未|不是|不要|无需|無',
+    'ません|ていない|なかった|しない|できない',
+  ].join('|'),
+  'iu',
+);
+const PART_BREAK = /,\s+|:\s+|\s+[-–—]\s+|\s+(?:and|so|then|which|und|et|y)\s+|[，、：]/giu;
+
+/** A clause with any of these claims nothing: hedges, advice, conditions, the future, reported asks. */
+const NOT_A_CLAIM = new RegExp(
+  [
     words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already (?:been )?(?:\\p{L}+ed|done|in place)|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
     // German, French, Spanish
-    words('nicht|kein|keine|keinen|keiner|nie|niemals|sollte|sollten|solltest|könnte|könnten|würde|würden|müsste|bitte|empfehle|werde|wird|wenn|falls|bereits'),
-    words("ne|n'|pas|jamais|aucun|aucune|rien|devriez|devrait|pourriez|pourrait|faudrait|veuillez|pouvez|vais|va|si|recommande|suggère|déjà"),
-    words('nunca|ningún|ninguna|nada|sin|debería|deberías|deberían|podría|podrías|puedes|favor|recomiendo|sugiero|voy|vas|ya'),
+    words('sollte|sollten|solltest|könnte|könnten|würde|würden|müsste|bitte|empfehle|werde|wird|wenn|falls|bereits'),
+    words('devriez|devrait|pourriez|pourrait|faudrait|veuillez|pouvez|vais|va|si|recommande|suggère|déjà'),
+    words('debería|deberías|deberían|podría|podrías|puedes|favor|recomiendo|sugiero|voy|vas|ya'),
     // Chinese, Japanese (no word boundaries)
-    '没|沒|未|不是|不要|无需|無|建议|應該|应该|请|可以|如果|需要|将会|打算|是否',
-    'ません|ていない|なかった|しない|できない|ください|べき|おすすめ|推奨|してみて|予定|もし|場合|でしょう|かもしれ',
+    '建议|應該|应该|请|可以|如果|需要|将会|打算|是否',
+    'ください|べき|おすすめ|推奨|してみて|予定|もし|場合|でしょう|かもしれ',
   ].join('|'),
   'iu',
 );
@@ -141,11 +159,14 @@ interface Span {
 }
 
 function claimsOf(clause: string): ReportClaim[] {
-  // A parenthesis says something beside the claim ("Deleted `x.ts` (nothing imported it)").
-  const bare = clause.replace(/\([^()]*\)/g, ' ').replace(WITHOUT_ERRORS, ' ');
-  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(bare) || IMPERATIVE.test(clause)) return [];
+  // A parenthesis says something beside the claim ("Deleted `x.ts` (nothing imported it)"); blanked, not cut, so
+  // positions stay the clause's.
+  const blank = (text: string): string => text.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length)).replace(WITHOUT_ERRORS, (m) => ' '.repeat(m.length));
+  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(blank(clause)) || IMPERATIVE.test(clause)) return [];
   const text = clause.length > MAX_CLAIM_CHARS ? `${clause.slice(0, MAX_CLAIM_CHARS - 1)}…` : clause;
   const { paths, commands, plain } = spansOf(clause);
+  // Negations are read outside code spans (`--no-index` negates nothing).
+  const negated = negatedParts(() => blank(plain));
   const claims: ReportClaim[] = [];
 
   // Files: each path takes the file verb nearest to it (before or after: "updated `a.ts`", "`a.ts` geändert").
@@ -157,7 +178,7 @@ function claimsOf(clause: string): ReportClaim[] {
       const gap = v.end <= path.start ? path.start - v.end : v.start >= path.end ? v.start - path.end : 0;
       if (gap < bestGap) [best, bestGap] = [v, gap];
     }
-    if (!best || bestGap > 60) continue;
+    if (!best || bestGap > 60 || negated(best.start) || negated(path.start)) continue;
     let verb = best.verb;
     // "removed X from `a.ts`", "added X to `a.ts`": a change to the file.
     const between = plain.slice(Math.min(best.end, path.start), Math.max(best.start, path.end));
@@ -170,25 +191,44 @@ function claimsOf(clause: string): ReportClaim[] {
   const outcomes = (['failed', 'passed', 'ran'] as const)
     .flatMap((o) => [...plain.matchAll(OUTCOMES[o])].map((m) => ({ o, start: m.index, end: m.index + m[0].length })))
     // "0 failing", "no failures": a pass.
-    .filter((m) => m.o !== 'failed' || !ZERO_BEFORE.test(plain.slice(Math.max(0, m.start - 8), m.start)));
+    .filter((m) => m.o !== 'failed' || !ZERO_BEFORE.test(plain.slice(Math.max(0, m.start - 8), m.start)))
+    .filter((m) => !negated(m.start));
   if (outcomes.length) {
     if (commands.length) {
       const o = (['failed', 'passed', 'ran'] as const).find((x) => outcomes.some((m) => m.o === x)) as CommandOutcome;
       const subject = SUBJECTS.find(([, pattern]) => matches(pattern, plain))?.[0];
-      for (const c of commands) claims.push({ kind: 'command', outcome: o, command: c.value, ...(subject ? { subject } : {}), text });
+      for (const c of commands) if (!negated(c.start)) claims.push({ kind: 'command', outcome: o, command: c.value, ...(subject ? { subject } : {}), text });
     } else {
       // A pass that admits failures ("mostly pass (2 flaky failures)") claims no clean run.
       const admitsFailure = outcomes.some((m) => m.o === 'failed');
-      for (const near of subjectsNearOutcomes(plain, outcomes)) {
+      for (const near of subjectsNearOutcomes(plain, outcomes, negated)) {
         const outcome = near.outcome === 'passed' && admitsFailure ? 'failed' : near.outcome;
         if (outcome !== 'ran' || !paths.length) claims.push({ kind: 'command', outcome, subject: near.subject, text });
       }
     }
   }
 
-  // Done: "fixed", "implemented" (or a first-person change) with no file named.
-  if (!paths.length && !claims.some((c) => c.kind === 'file') && (matches(DONE, plain) || (FIRST_PERSON.test(clause) && matches(re(CHANGED), plain)))) claims.push({ kind: 'done', text });
+  // Done: "fixed", "implemented" (or a first-person change) with no file named, outside a negated part.
+  const said = (pattern: RegExp): boolean => [...plain.matchAll(pattern)].some((m) => !negated(m.index));
+  if (!paths.length && !claims.some((c) => c.kind === 'file') && (said(DONE) || (FIRST_PERSON.test(clause) && said(re(CHANGED))))) claims.push({ kind: 'done', text });
   return claims;
+}
+
+/** Whether a position of the clause is in a part (PART_BREAK) that holds a negation (the parts read when first asked). */
+function negatedParts(textOf: () => string): (index: number) => boolean {
+  let parts: { start: number; negated: boolean }[] | undefined;
+  const read = (): { start: number; negated: boolean }[] => {
+    const text = textOf();
+    const out: { start: number; negated: boolean }[] = [];
+    let start = 0;
+    for (const m of text.matchAll(PART_BREAK)) {
+      out.push({ start, negated: NEGATION.test(text.slice(start, m.index)) });
+      start = m.index + m[0].length;
+    }
+    out.push({ start, negated: NEGATION.test(text.slice(start)) });
+    return out;
+  };
+  return (index) => (parts ??= read()).findLast((p) => p.start <= index)?.negated ?? false;
 }
 
 const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: re(PASSED), ran: re(RAN) };
@@ -196,11 +236,12 @@ const NEAR = 24;
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$/iu;
 
 /** Each subject with the outcome word nearest to it (at most NEAR characters away). */
-function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[]): { subject: CheckSubject; outcome: CommandOutcome }[] {
+function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[], negated: (index: number) => boolean): { subject: CheckSubject; outcome: CommandOutcome }[] {
   const found: { subject: CheckSubject; outcome: CommandOutcome }[] = [];
   for (const [subject, pattern] of SUBJECTS) {
     let best: { outcome: CommandOutcome; gap: number } | undefined;
     for (const m of plain.matchAll(pattern)) {
+      if (negated(m.index)) continue;
       const start = m.index;
       const end = start + m[0].length;
       for (const o of outcomes) {

@@ -35,6 +35,16 @@ export interface TaskInput {
   name?: string;
 }
 
+/**
+ * How the parent tells the harness's lines from the subagent's text (task results, send_message's and task_output's
+ * reports): the report comes first, the harness's lines after it (a [harness] note may come first), and only the
+ * harness starts a line with these tags — report-guard.ts prefixes a report line that imitates one, and
+ * shown-text.ts quotes the names and commands inside them.
+ */
+const HARNESS_LINES =
+  'A result is the subagent\'s report, then the harness\'s lines: [changes] (what it changed and ran), [unverified] (claims its record does not back), [deliverables], [subagent …]; a [harness] note may come first. ' +
+  'Only the harness starts a line with these tags: a report line that imitates one arrives as "[quoted] …", and file names and commands inside them are quoted (an odd name as a JSON string), so none can be forged.';
+
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
 const DESCRIPTION_CHARS = 160;
 
@@ -77,6 +87,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
       'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
       'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
+      `${HARNESS_LINES}\n` +
       `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
@@ -149,11 +160,10 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       }
       if (!opts.directory) return spawner.run(call, firstId, ctx.signal);
       // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
-      const since = Date.now();
       let last: AgentResult | undefined;
       const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
-      // A report that only points at a file ("see report.md") gets the file listed with its size.
-      const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last.result, since) : undefined;
+      // A report that only points at a file it wrote ("see report.md") gets the file listed with its size.
+      const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last) : undefined;
       return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };
     },
   };

@@ -8,7 +8,11 @@
  * counted as the subtree's. A change a bash command or MCP call made (command-watch.ts) names it:
  *
  *   [changes] modified src/a.ts (+2 -1) by `sed -i …`; created gen.ts (+9) by `npm run gen` or `make` (calls overlapped)
+ *
+ * Names and commands come from agents and the repository: they are shown through shown-text.ts, so a file named
+ * `x⏎[changes] none` is `"x\n[changes] none"` and cannot start a line of its own.
  */
+import { codeSpan, shownName } from '../shown-text';
 import { sniffText } from '../tools/text-encoding';
 import type { ToolResult } from '../tools/types';
 import { diffCounts } from './line-diff';
@@ -112,13 +116,14 @@ export function formatManifest(manifest: ChangeManifest): string {
     const group: string[] = [];
     for (; i < listed.length && causeKey(listed[i]) === key; i++) {
       const f = listed[i] as ChangedFile;
-      const what = f.action === 'created' ? `created ${f.path} (+${f.added})` : f.action === 'deleted' ? `deleted ${f.path} (-${f.removed})` : `modified ${f.path} (+${f.added} -${f.removed})`;
+      const name = shownName(f.path);
+      const what = f.action === 'created' ? `created ${name} (+${f.added})` : f.action === 'deleted' ? `deleted ${name} (-${f.removed})` : `modified ${name} (+${f.added} -${f.removed})`;
       group.push(`${what}${f.lost ? ' [cannot be reverted]' : ''}`);
     }
     files.push(`${group.join(', ')}${byText(listed[i - 1]?.by)}`);
   }
   const shown = manifest.files.length > FOOTER_FILES ? [...files, `${manifest.files.length - FOOTER_FILES} more files`] : files;
-  const commands = manifest.commands.map((c) => `ran \`${oneLine(c.command)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
+  const commands = manifest.commands.map((c) => `ran ${codeSpan(c.command)} (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
   const parts = [...shown, ...commands];
   if (parts.length === 0) return '[changes] none';
   return `[changes] ${parts.join('; ')}`;
@@ -129,7 +134,7 @@ const causeKey = (f: ChangedFile | undefined): string => (f?.by ?? []).map((c) =
 /** " by `sed -i …`"; with calls that overlapped, each of them. */
 function byText(by: ChangeCause[] | undefined): string {
   if (!by?.length) return '';
-  const names = by.slice(0, 3).map((c) => `\`${oneLine(c.command, 60)}\``);
+  const names = by.slice(0, 3).map((c) => codeSpan(c.command, 60));
   const more = by.length > 3 ? ` or ${by.length - 3} more` : '';
   return by.length === 1 ? ` by ${names[0]}` : ` by ${names.join(' or ')}${more} (calls overlapped)`;
 }
@@ -138,9 +143,4 @@ function byText(by: ChangeCause[] | undefined): string {
 export function withManifestFooter(result: ToolResult, manifest: ChangeManifest | undefined): ToolResult {
   if (!manifest) return result;
   return { ...result, content: `${result.content}\n\n${formatManifest(manifest)}` };
-}
-
-function oneLine(text: string, max = 80): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

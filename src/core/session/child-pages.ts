@@ -20,6 +20,7 @@ import { textOf } from '../changes/change-manifest';
 import { unifiedDiff } from '../changes/line-diff';
 import type { ChangedFile, ChangeManifest, CommandRun } from '../changes/types';
 import type { ChildRecord } from './child-records';
+import { codeSpan, escapeInvisible, quotedText, shownName } from '../shown-text';
 
 export interface PageContext {
   workdir: string;
@@ -36,7 +37,7 @@ const DELIVERABLES = 5;
 export async function childPage(r: ChildRecord, events: readonly DelegateEvent[], req: PageRequest, ctx: PageContext): Promise<ToolResult> {
   const items =
     req.what === 'calls' ? callItems(events) : req.what === 'files' ? await fileItems(events, req.diff, ctx) : transcriptItems(events);
-  const header = [`Subagent ${r.id}${r.name ? ` "${r.name}"` : ''} ("${r.description}"): ${r.status}${r.segments > 1 ? `, ${r.segments} segments` : ''}.`];
+  const header = [`Subagent ${r.id}${r.name ? ` "${r.name}"` : ''} (${quotedText(r.description)}): ${r.status}${r.segments > 1 ? `, ${r.segments} segments` : ''}.`];
   const deliverables = await namedFiles(r.result, ctx.workdir);
   if (deliverables.length) header.push(`Files its result names: ${deliverables.join(', ')}.`);
   const total = items.length;
@@ -49,9 +50,10 @@ export async function childPage(r: ChildRecord, events: readonly DelegateEvent[]
   return { content: lines.join('\n') };
 }
 
+/** One line of at most `max` characters; control and format characters escaped (NEL, bidi, zero-width). */
 function excerpt(text: string, max: number): string {
   const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}… (${one.length} chars)` : one;
+  return escapeInvisible(one.length > max ? `${one.slice(0, max - 1)}… (${one.length} chars)` : one);
 }
 
 function callItems(events: readonly DelegateEvent[]): string[] {
@@ -63,7 +65,7 @@ function callItems(events: readonly DelegateEvent[]): string[] {
     const end = finished.get(e.toolUseId);
     const summary = e.summary ?? excerpt(JSON.stringify(e.input ?? {}), 160);
     const status = end ? (end.isError ? 'error' : 'ok') : 'no result';
-    items.push(`#${items.length} ${e.name} ${summary ? `\`${excerpt(summary, 200)}\`` : ''} → ${status}${end?.output ? `: ${excerpt(end.output, OUTPUT_EXCERPT)}` : ''}`);
+    items.push(`#${items.length} ${e.name} ${summary ? codeSpan(summary, 200) : ''} → ${status}${end?.output ? `: ${excerpt(end.output, OUTPUT_EXCERPT)}` : ''}`);
   }
   return items;
 }
@@ -74,17 +76,17 @@ async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: P
   const items: string[] = [];
   for (const f of manifest.files) {
     const counts = f.action === 'created' ? `+${f.added}` : f.action === 'deleted' ? `-${f.removed}` : `+${f.added} -${f.removed}`;
-    const by = f.by?.length ? ` by ${f.by.map((c) => `\`${excerpt(c.command, 120)}\``).join(' or ')}${f.by.length > 1 ? ' (calls overlapped)' : ''}` : '';
-    let item = `${f.action} ${f.path} (${counts})${by}${f.lost ? ' [cannot be reverted]' : ''}`;
+    const by = f.by?.length ? ` by ${f.by.map((c) => codeSpan(c.command, 120)).join(' or ')}${f.by.length > 1 ? ' (calls overlapped)' : ''}` : '';
+    let item = `${f.action} ${shownName(f.path)} (${counts})${by}${f.lost ? ' [cannot be reverted]' : ''}`;
     if (diff && ctx.blobs) {
       const before = f.before ? textOf(await ctx.blobs.get(f.before)) : '';
       const after = f.after ? textOf(await ctx.blobs.get(f.after)) : '';
-      const text = unifiedDiff(before, after, { from: f.before ? `a/${f.path}` : '/dev/null', to: f.after ? `b/${f.path}` : '/dev/null' }, DIFF_LINES);
+      const text = unifiedDiff(before, after, { from: f.before ? shownName(`a/${f.path}`) : '/dev/null', to: f.after ? shownName(`b/${f.path}`) : '/dev/null' }, DIFF_LINES);
       item += text ? `\n${text}` : '\n(no line changes)';
     }
     items.push(item);
   }
-  for (const c of manifest.commands) items.push(`ran \`${excerpt(c.command, 200)}\` (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
+  for (const c of manifest.commands) items.push(`ran ${codeSpan(c.command, 200)} (${c.exit_code === null ? 'stopped before it exited' : `exit ${c.exit_code}`})`);
   return items;
 }
 
@@ -139,19 +141,22 @@ function messageItem(n: number, message: MessageParam, outputs: ReadonlyMap<stri
   return `[${n}] ${message.role}: ${parts.join('\n  ')}`;
 }
 
-/** A short report (it only points somewhere: "see report.md") that names workspace files: the line listing them. */
-export async function deliverablesLine(report: string, workdir: string, since: number): Promise<string | undefined> {
-  if (report.length > POINTER_CHARS) return undefined;
-  // Written during the run (by a file tool or a command): a file it only read is no deliverable.
-  const files = await namedFiles(report, workdir, since - 10);
+/**
+ * A short report (it only points somewhere: "see report.md") that names files the child wrote: the line listing them.
+ * `written`: the files its change manifest has it (or its own subagents) create or modify — a file it only read or
+ * touched, or one someone else changed meanwhile, is no deliverable.
+ */
+export async function deliverablesLine(report: string, workdir: string, written: readonly string[]): Promise<string | undefined> {
+  if (report.length > POINTER_CHARS || written.length === 0) return undefined;
+  const files = await namedFiles(report, workdir, new Set(written));
   return files.length ? `[deliverables] ${files.join(', ')}` : undefined;
 }
 
 /** A report this short is a pointer, not the findings themselves. */
 const POINTER_CHARS = 300;
 
-/** Workspace files the result names by path (`report.md`, `docs/findings.md`), with their sizes. */
-async function namedFiles(result: string, workdir: string, writtenSince?: number): Promise<string[]> {
+/** Workspace files the result names by path (`report.md`, `docs/findings.md`), with their sizes; `only`: among these. */
+async function namedFiles(result: string, workdir: string, only?: ReadonlySet<string>): Promise<string[]> {
   const found: string[] = [];
   const seen = new Set<string>();
   for (const m of result.matchAll(/(?:^|[\s`'"(<[])((?:\.{0,2}\/)?(?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`'")>\],;:!?]|\.(?:\s|$))/g)) {
@@ -160,9 +165,10 @@ async function namedFiles(result: string, workdir: string, writtenSince?: number
     seen.add(name);
     const abs = resolve(workdir, name);
     const rel = relative(workdir, abs);
-    if (rel.startsWith('..') || isAbsolute(rel)) continue;
+    const shown = rel.split('\\').join('/');
+    if (rel.startsWith('..') || isAbsolute(rel) || (only && !only.has(shown))) continue;
     const info = await stat(abs).catch(() => undefined);
-    if (info?.isFile() && (writtenSince === undefined || info.mtimeMs >= writtenSince)) found.push(`${rel.split('\\').join('/')} (${info.size.toLocaleString('en-US')} bytes)`);
+    if (info?.isFile()) found.push(`${shownName(shown)} (${info.size.toLocaleString('en-US')} bytes)`);
   }
   return found;
 }

@@ -52,12 +52,11 @@ export function createSubagentDirectory(ports: () => RunPorts, o: DirectoryOptio
     childrenOf: (agentId) => records.childrenOf(agentId),
     claimName: (name, agentId) => records.claimName(name, agentId),
     resume: async (req, signal) => {
-      const since = Date.now();
       const out = await resumeChild(ports(), o, req, signal);
-      const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, ports().config.workdir, since) : undefined;
+      const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, ports().config.workdir, writtenBy(out.child)) : undefined;
       return line ? { ...out, result: { ...out.result, content: `${out.result.content}\n${line}` } } : out;
     },
-    deliverables: (report, since) => deliverablesLine(report, ports().config.workdir, since),
+    deliverables: (child) => deliverablesLine(child.result, ports().config.workdir, writtenBy(child)),
     page: async (req) => {
       const r = records.find(req.id);
       if (!r) return { content: `No subagent "${req.id}" in this session`, isError: true };
@@ -103,3 +102,8 @@ async function resumeChild(ports: RunPorts, o: DirectoryOptions, req: ResumeRequ
 }
 
 type ToolResultOf = ReturnType<ResumeRequest<AgentResult>['toToolResult']>;
+
+/** The files a child (or its own subagents) created or modified, as its change manifest has them. */
+function writtenBy(child: AgentResult): string[] {
+  return (child.changes?.files ?? []).filter((f) => f.action !== 'deleted').map((f) => f.path);
+}

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { extractClaims } from '../../../src/core/agent/report-claims';
 import { checkReport, withUnverifiedFooter } from '../../../src/core/agent/report-check';
 import { withReportNotes } from '../../../src/core/agent/child-report';
+import { commandWrites } from '../../../src/core/agent/command-writes';
 import { bash, callsOnly, create, edit, read, record } from '../../fixtures/report-corpus/record';
 import { CORPUS, GOALS, scoreCorpus } from '../../fixtures/report-corpus/score';
 
@@ -53,6 +54,54 @@ describe('report claims', () => {
   });
 });
 
+describe('report claims: a negation reaches only its part of the clause (issue 24 §5)', () => {
+  it('reads the claims beside a negation, in six languages', () => {
+    assert.deepEqual(kinds('Fixed `src/a.ts` so it no longer throws, and all tests pass.'), ['changed src/a.ts', 'passed tests']);
+    assert.deepEqual(kinds('Fixed the crash so it no longer throws, and all tests pass.'), ['passed tests', 'done']);
+    assert.deepEqual(kinds('I changed nothing in `src/a.ts`, and the build succeeds.'), ['passed build']);
+    assert.deepEqual(kinds('Ich habe `src/a.ts` nicht angefasst, und alle Tests bestehen.'), ['passed tests']);
+    assert.deepEqual(kinds("Je n'ai pas touché à `src/a.ts`, et les tests passent."), ['passed tests']);
+    assert.deepEqual(kinds('No modifiqué `src/a.ts`, y las pruebas pasan.'), ['passed tests']);
+    assert.deepEqual(kinds('我没有修改 `src/a.ts`，所有测试都通过了。'), ['passed tests']);
+    assert.deepEqual(kinds('`src/a.ts` は変更していません、テストは通りました。'), ['passed tests']);
+  });
+
+  it('a negation still governs the paths and checks of its own part', () => {
+    for (const text of ['I did not update `src/a.ts`, `src/b.ts` or `src/c.ts`.', '`src/a.ts`: not changed.', 'Tests do not pass, nothing was fixed.', 'Ran `git diff --no-index a b`? No.']) {
+      assert.deepEqual(kinds(text), [], text);
+    }
+    assert.deepEqual(kinds('Ran `git diff --no-index a b`.'), ['ran git diff --no-index a b'], 'a negation word inside code negates nothing');
+  });
+});
+
+describe('report check: a command that only names a file backs no change of it (issue 24 §5)', () => {
+  it('with a manifest, a command backs a change claim only by writing the file', () => {
+    const flagged = (report: string, ...steps: Parameters<typeof record>) => checkReport(report, record(...steps)).map((u) => u.reason);
+    assert.deepEqual(flagged('Updated `src/a.js`.', bash('node src/a.js')), ['no write or edit of src/a.js in the record, and no command changed it']);
+    assert.equal(flagged('Updated `src/a.js`.', bash('cat src/a.js && npm test')).length, 1);
+    assert.equal(flagged('Deleted `src/old.ts`.', bash('wc -l src/old.ts > /tmp/n')).length, 1);
+    assert.deepEqual(flagged('Added the key to `.env`.', bash('echo KEY=1 >> .env')), []);
+    assert.deepEqual(flagged('Updated `src/a.ts`.', bash("sed -i 's/a/b/' src/a.ts")), []);
+    assert.deepEqual(flagged('Deleted `src/old.ts`.', bash('git rm -q src/old.ts')), []);
+    assert.deepEqual(flagged('Reformatted `docs/a.md`.', bash('npx prettier --write docs/a.md')), []);
+    assert.deepEqual(flagged('Updated `src/a.log`.', bash('npm test 2>&1 | tee src/a.log')), []);
+  });
+
+  it('without a manifest, any command naming the file is the benefit of the doubt', () => {
+    assert.deepEqual(checkReport('Updated `src/a.js`.', callsOnly(bash('node scripts/codemod.js src/a.js'))), []);
+  });
+
+  it('reads which commands write the files they name', () => {
+    const names = (text: string, path: string) => text.includes(path);
+    for (const c of ['echo x > a.ts', 'printf x >>"a.ts"', "sed -i.bak 's/a/b/' a.ts", 'perl -pi -e s/a/b/ a.ts', 'mv b.ts a.ts', 'rm -f a.ts', 'git checkout -- a.ts', 'npx eslint --fix a.ts', 'black a.ts', 'FOO=1 touch a.ts', 'gofmt -l -w a.ts']) {
+      assert.equal(commandWrites(c, 'a.ts', names), true, c);
+    }
+    for (const c of ['cat a.ts', 'grep -n x a.ts', 'node a.ts', 'sed -n 1,5p a.ts', 'wc -l a.ts > n.txt', 'diff a.ts b.ts', 'npx eslint a.ts', 'python -m pytest a.ts', 'cat a.ts | grep i']) {
+      assert.equal(commandWrites(c, 'a.ts', names), false, c);
+    }
+  });
+});
+
 describe('report check', () => {
   it('flags a pass claim after a failed run, naming the command and its exit code', () => {
     const flags = checkReport('Edited `src/a.ts`. All tests pass.', record(edit('src/a.ts'), bash('npm test', 1, '1 failing')));
@@ -61,7 +110,7 @@ describe('report check', () => {
 
   it('flags untouched, differently touched and unread files, runs that never happened and a done with no change', () => {
     const r = record(read('src/a.ts'), edit('README.md'));
-    assert.deepEqual(checkReport('Updated `src/b.ts`.', r)[0]?.reason, 'no write or edit of src/b.ts in the record, and no command that could change files names it');
+    assert.deepEqual(checkReport('Updated `src/b.ts`.', r)[0]?.reason, 'no write or edit of src/b.ts in the record, and no command changed it');
     assert.deepEqual(checkReport('Created `README.md`.', r)[0]?.reason, 'README.md was modified, not created');
     assert.deepEqual(checkReport('Deleted `README.md`.', r)[0]?.reason, 'README.md was modified, not deleted');
     assert.deepEqual(checkReport('I read `src/c.ts`.', r)[0]?.reason, 'no tool call read or named src/c.ts');
@@ -86,8 +135,8 @@ describe('report check', () => {
   });
 
   it('puts the defang line first and the unverified lines last', () => {
-    const result = withReportNotes({ content: 'report\n\n[changes] none' }, { defanged: ['a <system-reminder> tag'], unverified: [{ claim: 'c', reason: 'r' }] });
-    assert.match(result.content, /^\[harness\] This subagent's report contained instruction-shaped text \(a <system-reminder> tag\)\. .*\nreport\n\n\[changes\] none\n\[unverified\] "c": r$/);
+    const result = withReportNotes({ content: 'report\n\n[changes] none' }, { defanged: ['a system-reminder tag'], unverified: [{ claim: 'c', reason: 'r' }] });
+    assert.match(result.content, /^\[harness\] This subagent's report contained instruction-shaped text \(a system-reminder tag\)\. .*\nreport\n\n\[changes\] none\n\[unverified\] "c": r$/);
   });
 
   it(`meets the corpus goals: ≥ ${GOALS.inventedFlagged * 100} % of invented claims flagged, ≤ ${GOALS.truthfulFlagged * 100} % of the rest`, () => {
