@@ -1,8 +1,9 @@
-import { type ToolCallRequest, fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
+import { type ToolCallRequest, fetchHostOf, PLAN_WHY, READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
 /**
  * The words of an approval modal (approver.ts shows them): who asks, what, and what "Allow for this session"
  * covers. No `vscode` import, so unit tests read the exact text the user decides on. web_fetch names the host,
- * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL.
+ * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL; a
+ * read-only MCP tool says why it is asked in plan mode or an untrusted workspace.
  */
 
 /** Who asks, in every prompt the user answers (approvals, questions, the fan-out card): "The main agent" or "Subagent “find config”". */
@@ -55,7 +56,8 @@ export function approvalText(q: ApprovalQuestion): { message: string; detail: st
         ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
         : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
   const what = q.request.kind === 'exec' ? `every ${q.toolName} command` : q.request.kind === 'external' ? `every call of ${q.toolName}` : 'every edit inside this folder';
-  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${scope}${agentScope(q, what)}` };
+  const why = [READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
+  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${why ? `${capitalize(why)}.\n\n` : ''}${scope}${agentScope(q, what)}` };
 }
 
 function capitalize(text: string): string {

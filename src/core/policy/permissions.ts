@@ -2,12 +2,14 @@
  * The permission policy: one instance per run, shared by every agent. Turns a tool call into
  * allow / deny / ask from the mode, workspace trust and session approvals. Three rules hold in every
  * mode, bypassPermissions included: file paths stay inside WORKDIR, the bash deny list, and a web_fetch to
- * this machine or a private network is asked about by host (web-fetch-policy.ts).
+ * this machine or a private network is asked about by host (web-fetch-policy.ts). A tool that changes nothing but
+ * sends its input out (web_fetch, a read-only MCP tool) is asked in plan mode too (read-only-tool-policy.ts).
  */
 import { AgentGrants, type ParentOf } from './agent-grants';
 import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
+import { readOnlyToolVerdict } from './read-only-tool-policy';
 import type { ToolRules } from './tool-rules';
 import type { PermissionVerdict, ToolCallRequest } from './types';
 import { fetchHostOf, privateDestinationVerdict, WEB_FETCH, webFetchVerdict } from './web-fetch-policy';
@@ -160,11 +162,11 @@ export class PermissionPolicy {
     return { behavior: 'ask', reason: `${req.toolName} wants to run: ${req.summary}` };
   }
 
-  /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan unless read-only. */
+  /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan; a read-only one is asked in plan. */
   private checkExternal(req: ToolCallRequest, mode: PermissionMode): PermissionVerdict {
+    if (req.readOnly) return readOnlyToolVerdict(req, mode, this.trusted, this.sessionTools.has(req.toolName));
     if (mode === 'bypassPermissions') return { behavior: 'allow' };
     if (mode === 'plan') {
-      if (req.readOnly) return { behavior: 'allow' };
       return { behavior: 'deny', reason: `plan mode: ${req.toolName} may change things outside the workspace and does not declare itself read-only; present the plan instead` };
     }
     if (this.sessionTools.has(req.toolName)) return { behavior: 'allow' };
