@@ -40,10 +40,10 @@ describe('delegate CLI: MCP servers', function () {
     await noServerLeft();
   });
 
-  it(".mcp.json in the folder: started as found; in default mode the call is refused with the flag that would allow it", async () => {
+  it(".mcp.json in the folder: started where the folder is trusted (--trust-folder); in default mode the call is refused with the flag that would allow it", async () => {
     writeFileSync(join(cli.dirs.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything } }));
     cli.api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'x' } }), reply.text('Refused, as expected.'));
-    const run = await runDelegate(['-p', 'echo', '--cwd', cli.dirs.workdir], { env: cli.env() });
+    const run = await runDelegate(['-p', 'echo', '--cwd', cli.dirs.workdir, '--trust-folder'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const [result] = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest);
     assert.equal(result?.is_error, true);

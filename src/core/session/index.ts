@@ -24,6 +24,7 @@ export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
 export { loadWorkspaceFiles } from './workspace-files';
+export { folderCommands, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from './folder-trust';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';
@@ -48,6 +49,7 @@ export { deleteSession, renameSession } from '../store/session-admin';
 export { SessionBusyError } from '../store/session-lock';
 export { isValidSessionId, readTranscript } from '../store/transcript-reader';
 export { defaultTranscriptRoot } from '../store/transcript-store';
+export { isFolderTrusted, folderKey, rememberTrustedFolder, trustedFoldersFile } from '../store/trusted-folders';
 export { findRipgrep } from '../tools/ripgrep';
 export type { FileOps } from '../tools/types';
 export { createNodeFileOps } from '../tools/node-file-ops';
