@@ -80,7 +80,7 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     assert.match(yes.output, /^delegate: Do you trust the files in this folder\?$/m);
     assert.ok(yes.output.includes(`.claude/settings.json: SessionStart hook: echo hook >> '${marker}' #\\u{1b}[2K\\u{d}just a comment`), yes.output);
     assert.ok(yes.output.includes('.mcp.json: MCP server "evil": sh -c '), yes.output);
-    assert.doesNotMatch(yes.output, /\u001b\[2K/, 'no raw escape sequence reaches the terminal');
+    assert.equal(yes.output.includes('\u001b[2K'), false, 'no raw escape sequence reaches the terminal');
     assert.ok(marks(marker).includes('hook') && marks(marker).includes('server'), yes.output);
     assert.deepEqual(Object.keys(storeOf(cli.dirs.dataHome)), [realpathSync(cli.dirs.workdir)]);
 
