@@ -3,8 +3,8 @@
  * (acp-client.ts), against the local Messages-API server. Each test is one session or two, end to end.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { methods, type ContentBlock, type CreateElicitationRequest, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
@@ -294,6 +294,48 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.equal(notice.severity, 'warning');
     assert.match(notice.description ?? '', /\.mcp\.json/);
     assert.match(client.stderr(), /delegate acp: warning: /);
+  });
+
+  it("a folder's own hooks and .mcp.json server wait for its trust: the client is asked at the first prompt before any runs; a rejection skips them with a notice, \"Trust this folder\" runs them and is remembered", async () => {
+    const { workdir, dataHome } = cli.dirs;
+    const marker = join(dirname(workdir), 'ran.log');
+    mkdirSync(join(workdir, '.claude'));
+    writeFileSync(join(workdir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo hook >> '${marker}'` }] }] } }));
+    writeFileSync(join(workdir, '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `echo server >> '${marker}'; exec curl -s http://127.0.0.1:9/`] } } }));
+    const marks = (): string[] => (existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []);
+    const isTrustQuestion = (r: RequestPermissionRequest): boolean => r.toolCall.toolCallId.startsWith('delegate-trust-folder');
+    let answer = 'skip';
+    const client = await start({ capabilities: { session: { notices: {} } }, permission: (r) => (isTrustQuestion(r) ? choose(answer) : { outcome: { outcome: 'cancelled' } }) });
+
+    cli.api.script(reply.text('Answered.'));
+    const first = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(marks(), [], 'nothing of the folder runs before the question is answered');
+    assert.equal(client.permissions.length, 0, 'not asked at session/new: the client does not know the session yet');
+    await client.agent.request(methods.agent.session.prompt, { sessionId: first.sessionId, prompt: text('hi') });
+    const question = must(client.permissions[0]);
+    assert.equal(question.sessionId, first.sessionId);
+    assert.deepEqual(question.options.map((o) => [o.optionId, o.kind]), [['trust_folder', 'allow_always'], ['skip', 'reject_once']]);
+    assert.match(contentTexts(question.toolCall.content), /\.claude\/settings\.json: SessionStart hook: echo hook >> /);
+    assert.match(contentTexts(question.toolCall.content), /\.mcp\.json: MCP server "evil": sh -c /);
+    assert.ok(updatesOf(client, first.sessionId, 'tool_call').some((c) => c.toolCallId === question.toolCall.toolCallId), 'the question is a tool call the client shows');
+    assert.deepEqual(marks(), []);
+    const notice = must(updatesOf(client, first.sessionId, 'notice').find((n) => n.severity === 'warning'));
+    assert.match(notice.title, /^this folder is not trusted, so 1 hook of \.claude\/settings\.json and the MCP server "evil" of \.mcp\.json did not run .*: choose "Trust this folder" when a new session asks/);
+    assert.equal(existsSync(join(dataHome, 'delegate', 'trusted-folders.json')), false);
+
+    answer = 'trust_folder';
+    cli.api.script(reply.text('Answered.'), reply.text('Again.'));
+    const second = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId: second.sessionId, prompt: text('hi') });
+    assert.equal(client.permissions.length, 2);
+    assert.ok(marks().includes('hook') && marks().includes('server'), marks().join(','));
+    assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(dataHome, 'delegate', 'trusted-folders.json'), 'utf8')) as { folders: object }).folders), [realpathSync(workdir)]);
+
+    const third = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId: third.sessionId, prompt: text('hi') });
+    assert.equal(client.permissions.length, 2, 'a remembered yes is not asked again');
+    assert.equal(marks().filter((m) => m === 'hook').length, 2);
   });
 
   it('without a key, says how to set one (initialize lists the method; session/new asks to authenticate)', async () => {
