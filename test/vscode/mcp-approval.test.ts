@@ -9,7 +9,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
-import { modalPrompt } from '../../src/vscode/approver';
+import { modalPrompt, type ApprovalQuestion } from '../../src/vscode/approver';
+import { approvalText } from '../../src/vscode/approval-text';
+import { must } from '../support/must';
 import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
 import type { McpInputSpec } from '../../src/core/mcp/config';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
@@ -89,6 +91,34 @@ describe('Delegate in the extension host: project MCP servers', () => {
     assert.equal(questions[1]?.runs, `${node} ${everything} stdio`);
     assert.ok(!(requests()[4]?.body.tools ?? []).some((t) => t.name.startsWith('mcp__')), 'a declined server offers no tools');
     assert.deepEqual(serverGroupsOf(everything), [], 'a declined server is not started');
+  });
+
+  it('plan mode: a read-only tool (readOnlyHint) is asked, the modal saying why; "Allow for this session" covers that tool', async () => {
+    writeConfig([everything]);
+    api.mcpServers.prompt = async () => true;
+    const asked: ApprovalQuestion[] = [];
+    api.approver.prompt = async (q) => {
+      asked.push(q);
+      return 'allow_session';
+    };
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('permissionMode', 'plan', vscode.ConfigurationTarget.Global);
+    try {
+      api.controller.newSession();
+      const since = server.messageRequests().length;
+      server.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'one' } }), reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'two' } }), reply.text('done'));
+      await api.controller.ask('echo twice');
+      server.assertAllConsumed();
+      assert.deepEqual(asked.map((q) => q.toolName), ['mcp__everything__echo'], 'asked once: the session answer covers the next call');
+      assert.match(asked[0]?.reason ?? '', /^plan mode is read-only, but a read-only tool still sends its input to its server/);
+      assert.match(approvalText(must(asked[0])).detail, /Plan mode is read-only, but a read-only tool still sends its input/);
+      assert.equal(lastToolResults(server.messageRequests()[since + 1] as RecordedRequest)[0]?.content, 'Echo: one');
+      assert.equal(lastToolResults(server.messageRequests()[since + 2] as RecordedRequest)[0]?.content, 'Echo: two');
+    } finally {
+      await config.update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+      api.approver.prompt = async () => 'allow';
+      rmSync(join(workdir, '.mcp.json'), { force: true });
+    }
   });
 
   it('.vscode/mcp.json: ${input:…} is asked with an input box (password when the input says so) and reaches the server', async () => {
