@@ -9,6 +9,7 @@ import { methods, type ContentBlock, type CreateElicitationRequest, type Request
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
+import { EVERYTHING } from '../support/mcp-servers';
 import { must } from '../support/must';
 import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
 
@@ -336,6 +337,23 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     await client.agent.request(methods.agent.session.prompt, { sessionId: third.sessionId, prompt: text('hi') });
     assert.equal(client.permissions.length, 2, 'a remembered yes is not asked again');
     assert.equal(marks().filter((m) => m === 'hook').length, 2);
+  });
+
+  it('plan mode: a read-only MCP tool is asked; its question also offers the whole server, and that answer covers the server\'s other tools', async () => {
+    const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] };
+    const client = await start({ permission: (r) => choose(r.options.some((o) => o.optionId === 'allow_server') ? 'allow_server' : 'reject_once') });
+    const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [everything] });
+    await client.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
+    const call = (name: string, input: Record<string, unknown>) => reply.toolUse({ name: `mcp__everything__${name}`, input });
+    cli.api.script(call('echo', { message: 'one' }), call('get-sum', { a: 1, b: 2 }), reply.text('done'));
+    await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('use the server') });
+    assert.equal(client.permissions.length, 1, 'one question: the server answer covers get-sum');
+    const question = must(client.permissions[0]);
+    assert.deepEqual(question.options.map((o) => [o.optionId, o.kind]), [['allow_once', 'allow_once'], ['allow_always', 'allow_always'], ['allow_server', 'allow_always'], ['reject_once', 'reject_once'], ['reject_always', 'reject_always']]);
+    assert.equal(question.options[2]?.name, 'Allow every tool of "everything" for this session');
+    assert.match(contentTexts(question.toolCall.content), /^plan mode is read-only, but a read-only tool still sends its input to its server/);
+    assert.equal(resultText(lastToolResults(must(cli.api.messageRequests()[1]))[0]), 'Echo: one');
+    assert.match(resultText(lastToolResults(must(cli.api.messageRequests()[2]))[0]), /The sum of 1 and 2 is 3/);
   });
 
   it('without a key, says how to set one (initialize lists the method; session/new asks to authenticate)', async () => {

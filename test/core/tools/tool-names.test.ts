@@ -75,6 +75,19 @@ describe('permissions: external tools', () => {
     assert.equal((await new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }).check(req(true))).behavior, 'allow');
   });
 
+  it('"Allow this server for this session" covers every tool of that server, not another server\'s; plan mode still refuses one that may change things', async () => {
+    const of = (toolName: string, readOnly = false): ToolCallRequest => ({ ...req(readOnly), toolName });
+    const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
+    policy.rememberForSession(req(), 'server');
+    assert.equal((await policy.check(of('mcp__docs__fetch'))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docs__fetch', true))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docsearch__x'))).behavior, 'ask', 'a server whose name starts alike is another server');
+    assert.equal((await policy.check(of('mcp__other__fetch'))).behavior, 'ask');
+    policy.setMode('plan');
+    assert.equal((await policy.check(of('mcp__docs__fetch', true))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docs__fetch'))).behavior, 'deny');
+  });
+
   it('remembers "Allow for this session" per tool; an untrusted workspace refuses a tool that may change things', async () => {
     const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
     policy.rememberForSession(req());
