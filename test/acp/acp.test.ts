@@ -337,6 +337,17 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     await client.agent.request(methods.agent.session.prompt, { sessionId: third.sessionId, prompt: text('hi') });
     assert.equal(client.permissions.length, 2, 'a remembered yes is not asked again');
     assert.equal(marks().filter((m) => m === 'hook').length, 2);
+
+    // `delegate acp --trust-folder`: another folder's hooks run without a question.
+    const other = join(dirname(workdir), 'other');
+    mkdirSync(join(other, '.claude'), { recursive: true });
+    writeFileSync(join(other, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo flagged >> '${marker}'` }] }] } }));
+    const flagged = await start({ args: ['--trust-folder'], permission: () => choose('skip') });
+    cli.api.script(reply.text('Answered.'));
+    const fourth = await flagged.agent.request(methods.agent.session.new, { cwd: other, mcpServers: [] });
+    await flagged.agent.request(methods.agent.session.prompt, { sessionId: fourth.sessionId, prompt: text('hi') });
+    assert.equal(flagged.permissions.length, 0);
+    assert.ok(marks().includes('flagged'));
   });
 
   it('plan mode: a read-only MCP tool is asked; its question also offers the whole server, and that answer covers the server\'s other tools', async () => {
