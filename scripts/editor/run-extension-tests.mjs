@@ -124,7 +124,7 @@ export async function findNotification(page, text, timeoutMs = 15_000) {
 }
 
 // Workbench errors that are expected offline and say nothing about the extension under test (shown with --verbose).
-const HARMLESS = [/open-vsx\.org/, /Failed to register a ServiceWorker/, /authentication provider 'github'/, /vsda/];
+const HARMLESS = [/open-vsx\.org/, /Failed to register a ServiceWorker/, /authentication provider 'github'/, /vsda/, /refused to show dialog in tests\. Contents: Do you trust the authors/];
 
 /**
  * Answers the workspace trust dialog (workspaceTrust 'enabled') as a user would. It comes a few seconds AFTER the

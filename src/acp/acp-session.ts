@@ -2,7 +2,8 @@
  * One ACP session: a Delegate session (same id, same transcript) with the client as its approver, its file access,
  * the one ask_user asks, and its audience.
  *
- *   session/prompt ─▶ session.run(text) ─▶ bus ─▶ SessionUpdates ─▶ session/update …   ─▶ { stopReason, usage }
+ *   session/prompt ─▶ (the first: the folder's trust, if the client is to be asked) ─▶ session.run(text) ─▶ bus
+ *                  ─▶ SessionUpdates ─▶ session/update …   ─▶ { stopReason, usage }
  *   session/cancel  on this id ─▶ the prompt's controller (every agent stops)
  *                   on a child's id ─▶ session.cancel(that agent) (it and its descendants; the parent goes on)
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
@@ -11,6 +12,7 @@ import { RequestError, type ContentBlock, type PromptResponse, type SessionModeS
 import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type ResumeState, type Session, type SessionConfig } from '../core/session';
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
+import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permissions';
 import { clientQuestions, type Elicit } from './questions';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
@@ -28,6 +30,8 @@ export interface AcpSessionPorts {
   notices: boolean;
   /** A line for the agent's stderr (clients keep it in their logs). */
   log(line: string): void;
+  /** The folder's trust, when the client is still to be asked (at the first prompt). */
+  trust?: ClientFolderTrust;
 }
 
 const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> = {
@@ -106,6 +110,7 @@ export class AcpSession {
     const controller = new AbortController();
     this.running = controller;
     try {
+      await this.ports.trust?.settle(this.id, this.ports, controller.signal);
       const result = await this.session.run(promptText(blocks), controller.signal);
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReasonOf(result.status), usage: acpUsage(result.usage) };
@@ -134,6 +139,7 @@ export class AcpSession {
 
   async close(reason: string): Promise<void> {
     this.running?.abort();
+    this.ports.trust?.close();
     await this.session.shutdown(reason);
     this.session.close();
   }

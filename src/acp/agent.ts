@@ -4,7 +4,8 @@
  *   initialize        protocol version, what Delegate offers (load, list, MCP over stdio/HTTP/SSE, embedded
  *                     context), the client's capabilities noted (fs, subagent sessions)
  *   authenticate      the key comes from the environment: ok when one is set, else how to set it
- *   session/new       a fresh session in cwd (the folder's settings, MCP servers: its own and the client's)
+ *   session/new       a fresh session in cwd (the folder's settings, MCP servers: its own and the client's; the
+ *                     folder's own hooks and servers wait for its trust, asked at the first prompt: folder-trust.ts)
  *   session/load      a transcript's session, its history replayed as updates, then live again
  *   session/list      the sessions kept for a folder, newest first
  *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child); session/set_mode
@@ -13,9 +14,10 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk/unstable';
-import { defaultTranscriptRoot, isValidSessionId, listSessions, readTranscript, replaySession, ROOT_AGENT_ID } from '../core/session';
+import { defaultTranscriptRoot, folderCommands, isValidSessionId, listSessions, readTranscript, replaySession, ROOT_AGENT_ID } from '../core/session';
 import { AcpSession, type AcpSessionPorts } from './acp-session';
 import { clientFileOps } from './client-fs';
+import { ClientFolderTrust } from './folder-trust';
 import { credentials, HOW_TO_AUTHENTICATE, sessionSettings, type AcpSettings } from './session-setup';
 
 declare const DELEGATE_VERSION: string;
@@ -63,14 +65,18 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
   const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string) => {
     if (!credentials(env)) throw RequestError.authRequired(undefined, `no Anthropic API key: ${HOW_TO_AUTHENTICATE}`);
     const workdir = resolve(cwd);
-    const config = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);
+    const settled = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);
+    // The folder's own hooks and servers wait for its trust: asked of the client at the first prompt if need be.
+    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, settled.commandHooks, settled.mcp), settings.trustFolder === true, env);
+    const config = trust ? { ...settled, folderTrust: trust } : settled;
+    const portsFor = (id: string): AcpSessionPorts => ({ ...ports(client, id), ...(trust ? { trust } : {}) });
     if (sessionId === undefined) {
       const id = randomUUID();
-      return AcpSession.open({ ...config, sessionId: id }, ports(client, id));
+      return AcpSession.open({ ...config, sessionId: id }, portsFor(id));
     }
     const events = await readTranscript(transcriptRoot, sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);
-    const session = await AcpSession.open(config, ports(client, sessionId), replaySession(sessionId, events, ROOT_AGENT_ID));
+    const session = await AcpSession.open(config, portsFor(sessionId), replaySession(sessionId, events, ROOT_AGENT_ID));
     await session.replay(events);
     return session;
   };

@@ -4,11 +4,12 @@
  *
  *   allow once ─▶ allow      allow always ─▶ allow_session (the policy remembers it for the session)
  *   reject once ─▶ deny      reject always ─▶ deny, and this tool is refused without asking for the session
+ *   an MCP tool's question also: allow all of its server's tools ─▶ allow_server (an allow_always option)
  *
  * No answer is never an allow: a cancelled request, a closed connection, an unknown option id or an aborted call
  * are all a deny.
  */
-import type { Approver, ToolCallRequest } from '../core/session';
+import { serverRuleOf, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
 import { locationsOf, toolKindOf, toolTitle } from './tool-kinds';
@@ -50,7 +51,7 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
               rawInput: request.input,
               content: [{ type: 'content', content: { type: 'text', text: reason } }],
             },
-            options: [...PERMISSION_OPTIONS],
+            options: optionsFor(request),
             _meta: { delegate: { agentId: request.agent.agentId, parentId: request.agent.parentId, description: request.agent.description ?? null, agentType: request.agent.agentType ?? null, reason } },
           },
           signal,
@@ -64,8 +65,27 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
   };
 }
 
+/** An MCP tool's server as its tool names start (`mcp__docs`); undefined for any other tool. */
+function mcpServerOf(request: ToolCallRequest): string | undefined {
+  return request.kind === 'external' && request.toolName !== WEB_FETCH ? serverRuleOf(request.toolName) : undefined;
+}
+
+/** The four options; an MCP tool's question also offers its whole server for the session. */
+function optionsFor(request: ToolCallRequest): PermissionOption[] {
+  const server = mcpServerOf(request);
+  if (server === undefined) return [...PERMISSION_OPTIONS];
+  const all: PermissionOption = { optionId: ALLOW_SERVER, name: `Allow every tool of "${server.slice('mcp__'.length)}" for this session`, kind: 'allow_always' };
+  return [...PERMISSION_OPTIONS.slice(0, 2), all, ...PERMISSION_OPTIONS.slice(2)];
+}
+
+const ALLOW_SERVER = 'allow_server';
+
 function decide(optionId: string | undefined, request: ToolCallRequest, rejected: Set<string>): { decision: PermissionDecision; reason?: string } {
   switch (optionId) {
+    case ALLOW_SERVER:
+      // Only where it was offered: an option the question did not have is no answer.
+      if (mcpServerOf(request) !== undefined) return { decision: 'allow_server' };
+      return { decision: 'deny', reason: 'no answer from the user (the request was cancelled); not allowed' };
     case 'allow_once':
       return { decision: 'allow' };
     case 'allow_always':

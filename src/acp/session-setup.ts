@@ -20,6 +20,8 @@ declare const DELEGATE_VERSION: string;
 export interface AcpSettings {
   model?: string;
   mode: PermissionMode;
+  /** `--trust-folder`: every session's folder runs its own hooks and servers without asking (acp/folder-trust.ts). */
+  trustFolder?: boolean;
 }
 
 /** The key the session runs with, or undefined: then the client is told to authenticate. */

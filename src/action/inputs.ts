@@ -5,6 +5,7 @@
  *
  *   prompt ─────────────► stdin of `delegate -p -`
  *   model, max-turns… ──► --model=…, --max-turns=…           (empty: the CLI's default)
+ *   (always) ───────────► --trust-folder: the folder's own hooks and .mcp.json servers run (it is the workflow's checkout)
  *   anthropic-api-key ──► ANTHROPIC_API_KEY  (else the step's env)
  *   base-url ───────────► ANTHROPIC_BASE_URL (else the step's env)
  */
@@ -44,6 +45,8 @@ export function readInputs(get: (name: string) => string, env: NodeJS.ProcessEnv
     if (value !== '') args.push(`--${name}=${value}`);
   }
   if (bool(get, 'verbose', true)) args.push('--verbose');
+  // The workflow checked this folder out to run Delegate in it: its hooks and .mcp.json servers are the workflow's.
+  args.push('--trust-folder');
 
   const childEnv = cliEnv(env);
   const key = get('anthropic-api-key').trim();

@@ -49,6 +49,8 @@ export interface CliOptions {
   disallowedTools: string[];
   /** Run the settings files' hooks (`--no-hooks`: none). */
   hooks: boolean;
+  /** `--trust-folder`: the folder's own hooks and .mcp.json servers run without asking (cli/folder-trust.ts). */
+  trustFolder: boolean;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
   settingSources: SettingSource[];
 }
@@ -98,6 +100,9 @@ Options:
                                commas or spaces); the deny list, paths and the sandbox still apply
   --disallowed-tools LIST      tools refused and not offered to the model (same names)
   --no-hooks                   do not run the hooks of .claude/settings*.json and ~/.claude/settings.json
+  --trust-folder               run the folder's own hooks (.claude/settings*.json) and .mcp.json servers: they run
+                               commands outside the sandbox, so without it Delegate asks once per folder in a
+                               terminal (a yes is remembered) and skips them elsewhere, saying so in one line
   --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
                                "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
   -v, --verbose                show subagents' tool calls, hook events and instruction files on stderr
@@ -148,6 +153,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'disallowed-tools': { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         'no-hooks': { type: 'boolean' },
+        'trust-folder': { type: 'boolean' },
         'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -222,6 +228,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,
       hooks: values['no-hooks'] !== true,
+      trustFolder: values['trust-folder'] === true,
       settingSources: sources as SettingSource[],
       ...(values.model ? { model: values.model } : {}),
       ...(thinking !== undefined ? { thinking } : {}),
@@ -237,7 +244,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   };
 }
 
-export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE]
+export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--trust-folder]
 
 Runs Delegate as an Agent Client Protocol agent on stdin/stdout, for an editor that starts it (Zed, JetBrains
 IDEs, Neovim's CodeCompanion, Emacs' agent-shell). The client gives each session its folder; the modes it offers
@@ -246,11 +253,13 @@ are the permission modes.
 Options:
   --model ID                   the model (default: $DELEGATE_MODEL or claude-sonnet-5-5)
   --permission-mode MODE       the first mode of each session: default | acceptEdits | plan | bypassPermissions
+  --trust-folder               run the hooks and .mcp.json servers of every session's folder without asking
+                               (otherwise the client is asked once per folder at its first prompt; a yes is remembered)
   -h, --help                   this help
 
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL, XDG_DATA_HOME.`;
 
-export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode: PermissionMode } | { kind: 'help' } | { kind: 'error'; message: string };
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode: PermissionMode; trustFolder: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
 
 /** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
 export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
@@ -260,7 +269,7 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'trust-folder': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (err) {
     return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
@@ -270,5 +279,5 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
   if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
   }
-  return { kind: 'acp', mode: mode as PermissionMode, ...(values.model ? { model: values.model } : {}) };
+  return { kind: 'acp', mode: mode as PermissionMode, trustFolder: values['trust-folder'] === true, ...(values.model ? { model: values.model } : {}) };
 }

@@ -1,4 +1,4 @@
-import { fetchHostOf, hostRule, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
+import { fetchHostOf, hostRule, serverRuleOf, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
 /**
  * The headless CLI cannot ask anyone: a call that needs approval is refused with a reason that
  * names the flag that would allow it, so the model can tell the user.
@@ -15,6 +15,9 @@ function flagFor(request: ToolCallRequest): string {
   // A host rule works in every mode (plan, an untrusted folder); a private destination accepts nothing else.
   if (host !== undefined) return request.privateDestination ? `${hostRule(host)} (bypassPermissions does not cover it)` : `${hostRule(host)} (or --allowed-tools ${WEB_FETCH} for every host)`;
   if (request.kind === 'write') return '--permission-mode acceptEdits (or bypassPermissions)';
+  // A read-only tool is asked in plan mode too, where bypassPermissions is no answer: the rules are (any mode).
+  const server = request.readOnly ? serverRuleOf(request.toolName) : undefined;
+  if (server !== undefined) return `--allowed-tools ${request.toolName} (or --allowed-tools ${server} for every tool of that server)`;
   if (request.kind === 'external') return `--allowed-tools ${request.toolName} (or --permission-mode bypassPermissions)`;
   return '--permission-mode bypassPermissions';
 }

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       return;
     }
     const { acpMain } = await import('../acp/main');
-    process.exitCode = await acpMain({ mode: acp.mode, ...(acp.model ? { model: acp.model } : {}) }, process.env);
+    process.exitCode = await acpMain({ mode: acp.mode, trustFolder: acp.trustFolder, ...(acp.model ? { model: acp.model } : {}) }, process.env);
     return;
   }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());

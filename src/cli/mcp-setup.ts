@@ -1,8 +1,8 @@
 /**
- * MCP servers for a headless run: the folder's `.mcp.json` (unless --strict-mcp-config) and every --mcp-config,
- * started as found (the caller vouches for the folder, as with Claude Code's `-p`). What cannot be used, and servers
- * that fail or die, are the session's notices: one stderr line each (file and why). Without any config nothing of
- * the MCP SDK is loaded.
+ * MCP servers for a headless run: the folder's `.mcp.json` (unless --strict-mcp-config) and every --mcp-config;
+ * the folder's start only where it is trusted (folder-trust.ts: the session holds them until it knows). What cannot
+ * be used, and servers that fail or die, are the session's notices: one stderr line each (file and why). Without any
+ * config nothing of the MCP SDK is loaded.
  *
  * The CLI does not read `.vscode/mcp.json`: its `${input:…}` values are asked for in the editor, and a headless
  * run has no one to ask. `--mcp-config .vscode/mcp.json` reads it all the same (servers needing inputs are reported).

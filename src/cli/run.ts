@@ -7,11 +7,12 @@ import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
+import { cliFolderTrust } from './folder-trust';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { createSession, folderCommands, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -62,6 +63,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
   const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
+  // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
+  const commands = folderCommands(workdir, workspaceFiles.commandHooks, mcp);
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
+  if (folderTrust === 'interrupted') return EXIT.interrupted;
   const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
   // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
   const note = thinkingNote(modelId, options.thinking);
@@ -80,6 +86,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       sandbox,
       transcriptRoot,
       ...(mcp ? { mcp } : {}),
+      ...(folderTrust ? { folderTrust } : {}),
       allowedTools: options.allowedTools,
       disallowedTools: options.disallowedTools,
       agentFiles: { home: homedir(), includeProject: true },

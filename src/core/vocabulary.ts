@@ -36,8 +36,11 @@ export function addUsage(into: Usage, add: Usage): Usage {
   return into;
 }
 
-/** allow_agent / allow_task: "for this subagent" / "for this task's subagents" (policy/agent-grants.ts). */
-export type PermissionDecision = 'allow' | 'allow_session' | 'allow_agent' | 'allow_task' | 'deny';
+/**
+ * allow_agent / allow_task: "for this subagent" / "for this task's subagents" (policy/agent-grants.ts); allow_server:
+ * every tool of the asking MCP tool's server, for the session.
+ */
+export type PermissionDecision = 'allow' | 'allow_session' | 'allow_server' | 'allow_agent' | 'allow_task' | 'deny';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];

@@ -1,8 +1,9 @@
-import { type ToolCallRequest, fetchHostOf, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
+import { type ToolCallRequest, fetchHostOf, PLAN_WHY, READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
 /**
  * The words of an approval modal (approver.ts shows them): who asks, what, and what "Allow for this session"
  * covers. No `vscode` import, so unit tests read the exact text the user decides on. web_fetch names the host,
- * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL.
+ * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL; a
+ * read-only MCP tool says why it is asked in plan mode or an untrusted workspace.
  */
 
 /** Who asks, in every prompt the user answers (approvals, questions, the fan-out card): "The main agent" or "Subagent “find config”". */
@@ -24,10 +25,20 @@ export const ALLOW_SESSION = 'Allow for this session';
 export const DENY = 'Deny';
 export const ALLOW_AGENT = 'Allow for this subagent';
 export const ALLOW_TASK = "Allow for this task's subagents";
+export const ALLOW_SERVER = 'Allow this server for this session';
 
-/** The buttons of a question: a subagent's can also be answered for it alone, or for its whole task. */
+/** An MCP tool's server as its tool names start (`mcp__docs`), or undefined for any other tool. */
+function mcpServerOf(q: ApprovalQuestion): string | undefined {
+  return q.request.kind === 'external' && q.toolName !== WEB_FETCH ? serverRuleOf(q.toolName) : undefined;
+}
+
+/**
+ * The buttons of a question: a subagent's can also be answered for it alone, or for its whole task; an MCP tool's
+ * for every tool of its server.
+ */
 export function approvalChoices(q: ApprovalQuestion): string[] {
-  return q.request.agent.depth > 0 && !q.request.privateDestination ? [ALLOW, ALLOW_AGENT, ALLOW_TASK, ALLOW_SESSION, DENY] : [ALLOW, ALLOW_SESSION, DENY];
+  const session = mcpServerOf(q) !== undefined ? [ALLOW_SESSION, ALLOW_SERVER] : [ALLOW_SESSION];
+  return q.request.agent.depth > 0 && !q.request.privateDestination ? [ALLOW, ALLOW_AGENT, ALLOW_TASK, ...session, DENY] : [ALLOW, ...session, DENY];
 }
 
 /** What the two subagent answers cover (policy/agent-grants.ts), said once under the session's line. */
@@ -55,7 +66,10 @@ export function approvalText(q: ApprovalQuestion): { message: string; detail: st
         ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
         : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
   const what = q.request.kind === 'exec' ? `every ${q.toolName} command` : q.request.kind === 'external' ? `every call of ${q.toolName}` : 'every edit inside this folder';
-  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${scope}${agentScope(q, what)}` };
+  const why = [READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
+  const server = mcpServerOf(q);
+  const serverScope = server !== undefined ? `\n"${ALLOW_SERVER}" allows every tool of the MCP server "${server.slice('mcp__'.length)}" (${server}__*) until the session ends.` : '';
+  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${why ? `${capitalize(why)}.\n\n` : ''}${scope}${serverScope}${agentScope(q, what)}` };
 }
 
 function capitalize(text: string): string {

@@ -6,7 +6,7 @@
  * tests can answer it without the UI.
  */
 import * as vscode from 'vscode';
-import { ALLOW, ALLOW_AGENT, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
+import { ALLOW, ALLOW_AGENT, ALLOW_SERVER, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
 import type { PanelPrompts } from './panel-inbox';
@@ -23,7 +23,7 @@ export const modalPrompt: ApprovalPrompt = async (q) => {
   return DECISIONS[pick?.title ?? DENY] ?? 'deny';
 };
 
-const DECISIONS: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_SESSION]: 'allow_session', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [DENY]: 'deny' };
+const DECISIONS: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_SESSION]: 'allow_session', [ALLOW_SERVER]: 'allow_server', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [DENY]: 'deny' };
 
 export class EditorApprover implements Approver {
   private queue: Promise<unknown> = Promise.resolve();

@@ -3,12 +3,13 @@
  * (acp-client.ts), against the local Messages-API server. Each test is one session or two, end to end.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { methods, type ContentBlock, type CreateElicitationRequest, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
+import { EVERYTHING } from '../support/mcp-servers';
 import { must } from '../support/must';
 import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
 
@@ -294,6 +295,76 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.equal(notice.severity, 'warning');
     assert.match(notice.description ?? '', /\.mcp\.json/);
     assert.match(client.stderr(), /delegate acp: warning: /);
+  });
+
+  it("a folder's own hooks and .mcp.json server wait for its trust: the client is asked at the first prompt before any runs; a rejection skips them with a notice, \"Trust this folder\" runs them and is remembered", async () => {
+    const { workdir, dataHome } = cli.dirs;
+    const marker = join(dirname(workdir), 'ran.log');
+    mkdirSync(join(workdir, '.claude'));
+    writeFileSync(join(workdir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo hook >> '${marker}'` }] }] } }));
+    writeFileSync(join(workdir, '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: 'sh', args: ['-c', `echo server >> '${marker}'; exec curl -s http://127.0.0.1:9/`] } } }));
+    const marks = (): string[] => (existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []);
+    const isTrustQuestion = (r: RequestPermissionRequest): boolean => r.toolCall.toolCallId.startsWith('delegate-trust-folder');
+    let answer = 'skip';
+    const client = await start({ capabilities: { session: { notices: {} } }, permission: (r) => (isTrustQuestion(r) ? choose(answer) : { outcome: { outcome: 'cancelled' } }) });
+
+    cli.api.script(reply.text('Answered.'));
+    const first = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(marks(), [], 'nothing of the folder runs before the question is answered');
+    assert.equal(client.permissions.length, 0, 'not asked at session/new: the client does not know the session yet');
+    await client.agent.request(methods.agent.session.prompt, { sessionId: first.sessionId, prompt: text('hi') });
+    const question = must(client.permissions[0]);
+    assert.equal(question.sessionId, first.sessionId);
+    assert.deepEqual(question.options.map((o) => [o.optionId, o.kind]), [['trust_folder', 'allow_always'], ['skip', 'reject_once']]);
+    assert.match(contentTexts(question.toolCall.content), /\.claude\/settings\.json: SessionStart hook: echo hook >> /);
+    assert.match(contentTexts(question.toolCall.content), /\.mcp\.json: MCP server "evil": sh -c /);
+    assert.ok(updatesOf(client, first.sessionId, 'tool_call').some((c) => c.toolCallId === question.toolCall.toolCallId), 'the question is a tool call the client shows');
+    assert.deepEqual(marks(), []);
+    const notice = must(updatesOf(client, first.sessionId, 'notice').find((n) => n.severity === 'warning'));
+    assert.match(notice.title, /^this folder is not trusted, so 1 hook of \.claude\/settings\.json and the MCP server "evil" of \.mcp\.json did not run .*: choose "Trust this folder" when a new session asks/);
+    assert.equal(existsSync(join(dataHome, 'delegate', 'trusted-folders.json')), false);
+
+    answer = 'trust_folder';
+    cli.api.script(reply.text('Answered.'), reply.text('Again.'));
+    const second = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId: second.sessionId, prompt: text('hi') });
+    assert.equal(client.permissions.length, 2);
+    assert.ok(marks().includes('hook') && marks().includes('server'), marks().join(','));
+    assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(dataHome, 'delegate', 'trusted-folders.json'), 'utf8')) as { folders: object }).folders), [realpathSync(workdir)]);
+
+    const third = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+    await client.agent.request(methods.agent.session.prompt, { sessionId: third.sessionId, prompt: text('hi') });
+    assert.equal(client.permissions.length, 2, 'a remembered yes is not asked again');
+    assert.equal(marks().filter((m) => m === 'hook').length, 2);
+
+    // `delegate acp --trust-folder`: another folder's hooks run without a question.
+    const other = join(dirname(workdir), 'other');
+    mkdirSync(join(other, '.claude'), { recursive: true });
+    writeFileSync(join(other, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo flagged >> '${marker}'` }] }] } }));
+    const flagged = await start({ args: ['--trust-folder'], permission: () => choose('skip') });
+    cli.api.script(reply.text('Answered.'));
+    const fourth = await flagged.agent.request(methods.agent.session.new, { cwd: other, mcpServers: [] });
+    await flagged.agent.request(methods.agent.session.prompt, { sessionId: fourth.sessionId, prompt: text('hi') });
+    assert.equal(flagged.permissions.length, 0);
+    assert.ok(marks().includes('flagged'));
+  });
+
+  it('plan mode: a read-only MCP tool is asked; its question also offers the whole server, and that answer covers the server\'s other tools', async () => {
+    const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] };
+    const client = await start({ permission: (r) => choose(r.options.some((o) => o.optionId === 'allow_server') ? 'allow_server' : 'reject_once') });
+    const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [everything] });
+    await client.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
+    const call = (name: string, input: Record<string, unknown>) => reply.toolUse({ name: `mcp__everything__${name}`, input });
+    cli.api.script(call('echo', { message: 'one' }), call('get-sum', { a: 1, b: 2 }), reply.text('done'));
+    await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('use the server') });
+    assert.equal(client.permissions.length, 1, 'one question: the server answer covers get-sum');
+    const question = must(client.permissions[0]);
+    assert.deepEqual(question.options.map((o) => [o.optionId, o.kind]), [['allow_once', 'allow_once'], ['allow_always', 'allow_always'], ['allow_server', 'allow_always'], ['reject_once', 'reject_once'], ['reject_always', 'reject_always']]);
+    assert.equal(question.options[2]?.name, 'Allow every tool of "everything" for this session');
+    assert.match(contentTexts(question.toolCall.content), /^plan mode is read-only, but a read-only tool still sends its input to its server/);
+    assert.equal(resultText(lastToolResults(must(cli.api.messageRequests()[1]))[0]), 'Echo: one');
+    assert.match(resultText(lastToolResults(must(cli.api.messageRequests()[2]))[0]), /The sum of 1 and 2 is 3/);
   });
 
   it('without a key, says how to set one (initialize lists the method; session/new asks to authenticate)', async () => {

@@ -4,7 +4,7 @@
  * both spawn the built CLI against the local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
@@ -90,6 +90,18 @@ describe('the GitHub Action', function () {
     assert.equal(noKey.code, 1, noKey.stdout + noKey.stderr);
     assert.equal(noKey.outputs.status, 'error');
     assert.match(noKey.stdout, /::error::delegate exited with 1: no API key: set ANTHROPIC_API_KEY/);
+  });
+
+  it("the bundle trusts its own checkout: the folder's SessionStart hook runs and nothing says it was skipped", async () => {
+    const marker = join(cli.dirs.workdir, '..', 'ran.log');
+    mkdirSync(join(cli.dirs.workdir, '.claude'));
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo hook >> '${marker}'` }] }] } }));
+    cli.api.script(reply.text('Done.'));
+    const run = await runnerBundle({ prompt: 'check', 'working-directory': cli.dirs.workdir, 'upload-transcript': 'false' }, cli.env());
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.outputs.status, 'completed');
+    assert.equal(readFileSync(marker, 'utf8'), 'hook\n');
+    assert.doesNotMatch(run.stdout + run.stderr, /not trusted/);
   });
 
   it('a release checkout (no node_modules, no build) runs a delegation: the bundles are self-contained', async () => {

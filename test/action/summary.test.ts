@@ -70,7 +70,7 @@ describe('the action: inputs', () => {
     const env = { PATH: '/bin', RUNNER_TEMP: '/rt', GITHUB_WORKSPACE: '/ws', 'INPUT_ANTHROPIC-API-KEY': 'sk-secret' };
     const inputs = readInputs(get({ prompt: '-starts with a dash', model: 'claude-opus-5-5', 'max-turns': '7', 'allowed-tools': 'Bash Read', 'anthropic-api-key': 'sk-secret', 'fail-on-budget': 'true' }), env);
     assert.equal(inputs.prompt, '-starts with a dash');
-    assert.deepEqual(inputs.args, ['-p', '-', '--cwd=/ws', '--output-format=json', '--model=claude-opus-5-5', '--allowed-tools=Bash Read', '--max-turns=7', '--verbose']);
+    assert.deepEqual(inputs.args, ['-p', '-', '--cwd=/ws', '--output-format=json', '--model=claude-opus-5-5', '--allowed-tools=Bash Read', '--max-turns=7', '--verbose', '--trust-folder']);
     assert.equal(inputs.env.ANTHROPIC_API_KEY, 'sk-secret');
     assert.equal(inputs.env.XDG_DATA_HOME, '/rt/delegate-data');
     assert.equal(inputs.env['INPUT_ANTHROPIC-API-KEY'], undefined);

@@ -20,6 +20,7 @@ describe('delegate CLI', function () {
     const help = await runDelegate(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--permission-mode/);
+    assert.match(help.stdout, /^ {2}--trust-folder {15}run the folder's own hooks \(\.claude\/settings\*\.json\) and \.mcp\.json servers/m);
     const bad = await runDelegate(['-p', 'x', '--output-format', 'yaml']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--output-format must be text, json or stream-json/);

@@ -23,7 +23,8 @@ function alive(pid: number): boolean {
 describe('delegate CLI: hooks and project instructions', function () {
   this.timeout(30_000);
   const cli = cliSuiteWith({ dirs: fixtureRepo, dataEnv: (d: FixtureDirs) => ({ XDG_DATA_HOME: join(d.home, '.local', 'share'), HOME: d.home }) });
-  const bypass = () => ['--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'];
+  // The fixture's hooks are the folder's own: they run where it is trusted (folder-trust.test.ts has the rest).
+  const bypass = () => ['--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--trust-folder'];
 
   beforeEach(() => {
     mkdirSync(join(cli.dirs.workdir, 'build'));

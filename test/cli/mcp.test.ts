@@ -40,14 +40,41 @@ describe('delegate CLI: MCP servers', function () {
     await noServerLeft();
   });
 
-  it(".mcp.json in the folder: started as found; in default mode the call is refused with the flag that would allow it", async () => {
+  it(".mcp.json in the folder: started where the folder is trusted (--trust-folder); in default mode the call is refused with the flag that would allow it", async () => {
     writeFileSync(join(cli.dirs.workdir, '.mcp.json'), JSON.stringify({ mcpServers: { everything } }));
     cli.api.script(reply.toolUse({ name: 'mcp__everything__echo', input: { message: 'x' } }), reply.text('Refused, as expected.'));
-    const run = await runDelegate(['-p', 'echo', '--cwd', cli.dirs.workdir], { env: cli.env() });
+    const run = await runDelegate(['-p', 'echo', '--cwd', cli.dirs.workdir, '--trust-folder'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const [result] = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest);
     assert.equal(result?.is_error, true);
-    assert.match(String(result?.content), /--allowed-tools mcp__everything__echo \(or --permission-mode bypassPermissions\)/);
+    assert.match(String(result?.content), /--allowed-tools mcp__everything__echo \(or --allowed-tools mcp__everything for every tool of that server\)/);
+    await noServerLeft();
+  });
+
+  it('plan mode: a read-only tool (readOnlyHint) is asked like web_fetch, so the headless run refuses it naming the rules; the tool or its server allowed, it runs; a tool that may change things stays refused', async () => {
+    const file = join(cli.dirs.workdir, '..', 'servers.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything } }));
+    const calls = [
+      { name: 'mcp__everything__echo', input: { message: 'the .env says KEY=1' } },
+      { name: 'mcp__everything__toggle-simulated-logging', input: {} },
+    ];
+    cli.api.script(reply.toolUse(calls), reply.text('Refused.'));
+    const refused = await runDelegate(['-p', 'look around', '--cwd', cli.dirs.workdir, '--mcp-config', file, '--permission-mode', 'plan'], { env: cli.env() });
+    assert.equal(refused.code, 0, refused.stderr);
+    const [echo, toggle] = lastToolResults(cli.api.messageRequests()[1] as RecordedRequest);
+    assert.equal(echo?.is_error, true);
+    assert.match(String(echo?.content), /plan mode is read-only, but a read-only tool still sends its input to its server, which can carry what the agent read: mcp__everything__echo wants to send message: the \.env says KEY=1/);
+    assert.match(String(echo?.content), /rerun with --allowed-tools mcp__everything__echo \(or --allowed-tools mcp__everything for every tool of that server\)/);
+    assert.match(String(toggle?.content), /plan mode: mcp__everything__toggle-simulated-logging may change things outside the workspace/);
+
+    for (const rule of ['mcp__everything__echo', 'mcp__everything']) {
+      cli.api.script(reply.toolUse(calls), reply.text('Echoed.'));
+      const allowed = await runDelegate(['-p', 'look around', '--cwd', cli.dirs.workdir, '--mcp-config', file, '--permission-mode', 'plan', '--allowed-tools', rule], { env: cli.env() });
+      assert.equal(allowed.code, 0, allowed.stderr);
+      const [ran, stillRefused] = lastToolResults(cli.api.messageRequests().at(-1) as RecordedRequest);
+      assert.equal(ran?.content, 'Echo: the .env says KEY=1', rule);
+      assert.match(String(stillRefused?.content), /plan mode: mcp__everything__toggle-simulated-logging may change things/, rule);
+    }
     await noServerLeft();
   });
 

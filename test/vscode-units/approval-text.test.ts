@@ -40,6 +40,20 @@ describe('vscode/approval-text: web_fetch', () => {
     });
   });
 
+  it('a read-only MCP tool in plan mode says why it is asked; in default mode, no why', async () => {
+    const main = { agentId: 'main', parentId: null, depth: 0 };
+    const search: ToolCallRequest = { agent: main, toolUseId: 't', toolName: 'mcp__docs__search', kind: 'external', input: { q: 'KEY=1' }, summary: 'q: KEY=1', paths: [], readOnly: true };
+    assert.deepEqual(await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'plan' }), search), {
+      message: 'Subagent “read the docs” wants to use mcp__docs__search',
+      detail:
+        'q: KEY=1\n\nPlan mode is read-only, but a read-only tool still sends its input to its server, which can carry what the agent read.\n\n"Allow for this session" allows every call of mcp__docs__search until the session ends.\n"Allow this server for this session" allows every tool of the MCP server "docs" (mcp__docs__*) until the session ends.',
+    });
+    assert.match((await modal(new PermissionPolicy({ workdir: '/tmp', mode: 'default' }), search)).detail, /^q: KEY=1\n\n"Allow for this session" allows every call/);
+    const q = { who: 'The main agent', toolName: search.toolName, summary: search.summary, reason: 'x', request: search };
+    assert.deepEqual(approvalChoices(q), ['Allow', 'Allow for this session', 'Allow this server for this session', 'Deny']);
+    assert.deepEqual(approvalChoices({ ...q, request: { ...search, agent: child } }), ['Allow', 'Allow for this subagent', "Allow for this task's subagents", 'Allow for this session', 'Allow this server for this session', 'Deny']);
+  });
+
   it('other tools keep their words', () => {
     const bash: ToolCallRequest = { agent: { agentId: 'main', parentId: null, depth: 0 }, toolUseId: 't', toolName: 'bash', kind: 'exec', input: { command: 'npm test' }, summary: 'npm test', paths: [] };
     const q = { who: 'The main agent', toolName: 'bash', summary: 'npm test', reason: 'bash wants to run: npm test', request: bash };

@@ -9,7 +9,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
-import { modalPrompt } from '../../src/vscode/approver';
+import { modalPrompt, type ApprovalQuestion } from '../../src/vscode/approver';
+import { approvalChoices, approvalText } from '../../src/vscode/approval-text';
+import type { PermissionDecision } from '../../src/core/vocabulary';
+import { must } from '../support/must';
 import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
 import type { McpInputSpec } from '../../src/core/mcp/config';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
@@ -89,6 +92,40 @@ describe('Delegate in the extension host: project MCP servers', () => {
     assert.equal(questions[1]?.runs, `${node} ${everything} stdio`);
     assert.ok(!(requests()[4]?.body.tools ?? []).some((t) => t.name.startsWith('mcp__')), 'a declined server offers no tools');
     assert.deepEqual(serverGroupsOf(everything), [], 'a declined server is not started');
+  });
+
+  it('plan mode: a read-only tool (readOnlyHint) is asked, the modal saying why; "Allow for this session" covers that tool, "Allow this server for this session" all of its server', async () => {
+    writeConfig([everything]);
+    api.mcpServers.prompt = async () => true;
+    const asked: ApprovalQuestion[] = [];
+    const answers: PermissionDecision[] = ['allow_session', 'allow_server'];
+    api.approver.prompt = async (q) => {
+      asked.push(q);
+      return answers.shift() ?? 'deny';
+    };
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('permissionMode', 'plan', vscode.ConfigurationTarget.Global);
+    try {
+      api.controller.newSession();
+      const since = server.messageRequests().length;
+      const call = (name: string, input: Record<string, unknown>) => reply.toolUse({ name: `mcp__everything__${name}`, input });
+      server.script(call('echo', { message: 'one' }), call('echo', { message: 'two' }), call('get-sum', { a: 1, b: 2 }), call('get-tiny-image', {}), reply.text('done'));
+      await api.controller.ask('use the server');
+      server.assertAllConsumed();
+      assert.deepEqual(asked.map((q) => q.toolName), ['mcp__everything__echo', 'mcp__everything__get-sum'], 'the session answer covers echo, the server answer every tool of it');
+      assert.match(asked[0]?.reason ?? '', /^plan mode is read-only, but a read-only tool still sends its input to its server/);
+      assert.match(approvalText(must(asked[0])).detail, /Plan mode is read-only, but a read-only tool still sends its input/);
+      assert.ok(approvalChoices(must(asked[1])).includes('Allow this server for this session'));
+      const result = (n: number) => lastToolResults(server.messageRequests()[since + n] as RecordedRequest)[0];
+      assert.equal(result(1)?.content, 'Echo: one');
+      assert.equal(result(2)?.content, 'Echo: two');
+      assert.match(String(result(3)?.content), /The sum of 1 and 2 is 3/);
+      assert.notEqual(result(4)?.is_error, true, JSON.stringify(result(4)));
+    } finally {
+      await config.update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
+      api.approver.prompt = async () => 'allow';
+      rmSync(join(workdir, '.mcp.json'), { force: true });
+    }
   });
 
   it('.vscode/mcp.json: ${input:…} is asked with an input box (password when the input says so) and reaches the server', async () => {

@@ -31,6 +31,8 @@ export interface CommandHookSession extends PayloadSession {
   processes: ProcessGroups;
   /** A subagent's own transcript (SubagentStop's `agent_transcript_path`). */
   agentTranscriptPath(agentId: string): string;
+  /** Which of the matching hooks may run (the folder's own wait for its trust: session/folder-trust.ts); all when absent. */
+  admit?(hooks: CommandHook[]): Promise<CommandHook[]>;
 }
 
 interface Ran {
@@ -57,7 +59,8 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   const run = async (event: HookEventName, groups: HookGroup[], names: readonly string[] | null, payload: Payload, agent: AgentIdentity, signal?: AbortSignal): Promise<Ran[]> => {
     const seen = new Set<string>();
     // The same command configured twice (user and project file) runs once, as in Claude Code.
-    const hooks = groups.filter((gr) => names === null || gr.matches(names)).flatMap((gr) => gr.hooks).filter((h) => !seen.has(h.command) && seen.add(h.command));
+    const matching = groups.filter((gr) => names === null || gr.matches(names)).flatMap((gr) => gr.hooks).filter((h) => !seen.has(h.command) && seen.add(h.command));
+    const hooks = matching.length > 0 && session.admit ? await session.admit(matching) : matching;
     if (hooks.length === 0) return [];
     const stdin = JSON.stringify(payload);
     const env = { CLAUDE_PROJECT_DIR: session.workdir, DELEGATE_PROJECT_DIR: session.workdir };

@@ -67,10 +67,13 @@ export function emptyHookSettings(): HookSettings {
   return { groups, files: [], problems: [] };
 }
 
+/** The user's own settings file, as shown (and as its hooks' `source`): the other files are the folder's. */
+export const USER_SETTINGS = '~/.claude/settings.json';
+
 /** The settings files in load order, with the names users know them by. */
 export function settingsFiles(loc: SettingsLocation): { file: string; display: string; source: SettingSource }[] {
   const all = [
-    { file: join(loc.home, '.claude', 'settings.json'), display: '~/.claude/settings.json', source: 'user' as const },
+    { file: join(loc.home, '.claude', 'settings.json'), display: USER_SETTINGS, source: 'user' as const },
     { file: join(loc.workdir, '.claude', 'settings.json'), display: '.claude/settings.json', source: 'project' as const },
     { file: join(loc.workdir, '.claude', 'settings.local.json'), display: '.claude/settings.local.json', source: 'local' as const },
   ];

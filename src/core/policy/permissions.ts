@@ -2,12 +2,14 @@
  * The permission policy: one instance per run, shared by every agent. Turns a tool call into
  * allow / deny / ask from the mode, workspace trust and session approvals. Three rules hold in every
  * mode, bypassPermissions included: file paths stay inside WORKDIR, the bash deny list, and a web_fetch to
- * this machine or a private network is asked about by host (web-fetch-policy.ts).
+ * this machine or a private network is asked about by host (web-fetch-policy.ts). A tool that changes nothing but
+ * sends its input out (web_fetch, a read-only MCP tool) is asked in plan mode too (read-only-tool-policy.ts).
  */
 import { AgentGrants, type ParentOf } from './agent-grants';
 import { homedir } from 'node:os';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
+import { readOnlyToolVerdict, serverRuleOf } from './read-only-tool-policy';
 import type { ToolRules } from './tool-rules';
 import type { PermissionVerdict, ToolCallRequest } from './types';
 import { fetchHostOf, privateDestinationVerdict, WEB_FETCH, webFetchVerdict } from './web-fetch-policy';
@@ -41,8 +43,9 @@ export class PermissionPolicy {
   /** "Allow for this session" answers: exact commands per exec tool. */
   private readonly sessionCommands = new Set<string>();
   private sessionWrites = false;
-  /** "Allow for this session" answers for external tools (MCP tools), by tool name. */
+  /** "Allow for this session" answers for external tools (MCP tools), by tool name; and by server (`mcp__docs`). */
   private readonly sessionTools = new Set<string>();
+  private readonly sessionServers = new Set<string>();
   /** "Allow for this session" answers for web_fetch, by host; and for private destinations, by host. */
   private readonly sessionHosts = new Set<string>();
   private readonly sessionPrivateHosts = new Set<string>();
@@ -77,9 +80,12 @@ export class PermissionPolicy {
 
   /**
    * Records an "Allow for this session" answer: bash → that exact command; writes → all writes inside WORKDIR;
-   * web_fetch → that host (a private destination's answer covers the host's first question too).
+   * web_fetch → that host (a private destination's answer covers the host's first question too); `server`: every
+   * tool of the MCP tool's server.
    */
-  rememberForSession(req: ToolCallRequest): void {
+  rememberForSession(req: ToolCallRequest, scope: 'call' | 'server' = 'call'): void {
+    const server = scope === 'server' && req.kind === 'external' ? serverRuleOf(req.toolName) : undefined;
+    if (server !== undefined) return void this.sessionServers.add(server);
     const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
     if (host !== undefined) {
       if (req.privateDestination) this.sessionPrivateHosts.add(host);
@@ -160,14 +166,15 @@ export class PermissionPolicy {
     return { behavior: 'ask', reason: `${req.toolName} wants to run: ${req.summary}` };
   }
 
-  /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan unless read-only. */
+  /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan; a read-only one is asked in plan. */
   private checkExternal(req: ToolCallRequest, mode: PermissionMode): PermissionVerdict {
+    const answered = this.sessionTools.has(req.toolName) || this.sessionServers.has(serverRuleOf(req.toolName) ?? '');
+    if (req.readOnly) return readOnlyToolVerdict(req, mode, this.trusted, answered);
     if (mode === 'bypassPermissions') return { behavior: 'allow' };
     if (mode === 'plan') {
-      if (req.readOnly) return { behavior: 'allow' };
       return { behavior: 'deny', reason: `plan mode: ${req.toolName} may change things outside the workspace and does not declare itself read-only; present the plan instead` };
     }
-    if (this.sessionTools.has(req.toolName)) return { behavior: 'allow' };
+    if (answered) return { behavior: 'allow' };
     return { behavior: 'ask', reason: `${req.toolName} reaches outside Delegate${req.summary ? `: ${req.summary}` : ''}` };
   }
 }

@@ -29,7 +29,8 @@ export type PermissionVerdict =
 /** The permission checks every call goes through (PermissionPolicy implements it). */
 export interface PermissionChecker {
   check(request: ToolCallRequest): Promise<PermissionVerdict>;
-  rememberForSession(request: ToolCallRequest): void;
+  /** "Allow for this session"; `server`: every tool of the request's MCP server ("Allow this server for this session"). */
+  rememberForSession(request: ToolCallRequest, scope?: 'call' | 'server'): void;
   /** "For this subagent" / "for this task's subagents". */
   rememberForAgent(request: ToolCallRequest, scope: 'agent' | 'task'): void;
 }

@@ -36,6 +36,7 @@ import { parentSystemPrompt } from '../agent/prompts';
 import type { AgentResult, ModelAccess, Outputs, RunConfig, RunLimits, RunPorts } from '../agent/types';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { attachMcp, type SessionMcp } from './mcp';
+import { gateFolderCommands } from './folder-trust';
 import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permissions';
 import { ToolRules } from '../policy/tool-rules';
@@ -185,8 +186,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
+  // The folder's own hooks and servers wait for the host's word on the folder (the CLI, ACP; folder-trust.ts).
+  const folder = gateFolderCommands(config.folderTrust, config.workdir, config.commandHooks, config.mcp);
   // MCP servers start now; their tools join the catalog as each connects.
-  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool));
+  const mcp = attachMcp(folder.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool));
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
@@ -266,6 +269,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       permissionMode: () => permissions.mode,
       bus,
       processes,
+      ...(folder.admit ? { admit: folder.admit } : {}),
     });
   }
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
@@ -277,6 +281,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     modelId: config.modelId,
     ...(config.instructions ? { instructions: config.instructions } : {}),
     ...(config.commandHooks ? { notices: config.commandHooks.problems } : {}),
+    folderNotice: folder.notice,
   });
   const history: MessageParam[] = [...(resume?.history ?? [])];
   let rootTurns = resume?.rootTurns ?? 0;

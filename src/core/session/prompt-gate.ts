@@ -1,7 +1,8 @@
 /**
  * What happens to a root prompt before the loop sees it:
  *
- *   first prompt of this session ─▶ settings-file notices ─▶ `instructions_loaded` (when a file was found) ─▶ SessionStart hooks
+ *   first prompt of this session ─▶ settings-file notices, the folder's skipped commands (untrusted) ─▶ `instructions_loaded`
+ *                                   (when a file was found) ─▶ SessionStart hooks
  *   every prompt ─▶ UserPromptSubmit hooks ─┬─ blocked: a `hook` event and status `error`; the prompt reaches
  *                                           │  neither the model nor the conversation (Claude Code erases it too)
  *                                           └─ else: SessionStart's and UserPromptSubmit's context go after the prompt
@@ -22,6 +23,8 @@ export interface PromptGateOptions {
   instructions?: ProjectInstructions;
   /** Problems with the settings files (and notes such as hooks waiting for trust): said once, as notices. */
   notices?: readonly SettingsNotice[];
+  /** The folder's own hooks and servers that did not run for want of trust, in one line (folder-trust.ts). */
+  folderNotice?: () => Promise<string | undefined>;
   /** For the result of a blocked prompt. */
   modelId: string;
 }
@@ -42,6 +45,8 @@ export function createPromptGate(opts: PromptGateOptions): (prompt: string, sign
     if (!started) {
       started = true;
       for (const n of opts.notices ?? []) await emit({ type: 'notice', level: n.level, text: n.text, source: n.source });
+      const skipped = await opts.folderNotice?.();
+      if (skipped) await emit({ type: 'notice', level: 'warning', text: skipped });
       const found = opts.instructions;
       if (found && found.files.length > 0) {
         await emit({ type: 'instructions_loaded', files: found.files, chars: found.chars, cut: found.cut, ...(found.skipped.length ? { skipped: found.skipped } : {}) });

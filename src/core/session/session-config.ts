@@ -16,6 +16,7 @@ import type { UserQuestions } from '../tools/ask-user';
 import type { FileOps } from '../tools/types';
 import type { PermissionMode, ThinkingSetting } from '../vocabulary';
 import type { FanoutPrompt, FanoutRule } from './fanout-review';
+import type { FolderTrust } from './folder-trust';
 import type { SessionMcpConfig } from './mcp';
 import type { ResumeState } from './replay';
 import type { ReviewGate } from './review';
@@ -69,6 +70,8 @@ export interface SessionConfig {
   disallowedTools?: string[];
   /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
   commandHooks?: HookSettings;
+  /** The folder's own hooks and .mcp.json servers wait for this answer (folder-trust.ts); without it they run. */
+  folderTrust?: FolderTrust;
   /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
   instructions?: ProjectInstructions;
   /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */

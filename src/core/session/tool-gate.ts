@@ -50,6 +50,7 @@ export function createToolGate({ hooks, permissions, approver }: ToolGateParts):
       return `Permission denied: ${answer.reason ?? 'the user denied this call'}. Do not retry it; continue without it or explain what you need.`;
     }
     if (answer.decision === 'allow_session') permissions.rememberForSession(request);
+    if (answer.decision === 'allow_server') permissions.rememberForSession(request, 'server');
     // Only a subagent's question can be answered for it or its task; from the main agent it is a plain allow.
     if ((answer.decision === 'allow_agent' || answer.decision === 'allow_task') && request.agent.depth > 0) {
       permissions.rememberForAgent(request, answer.decision === 'allow_agent' ? 'agent' : 'task');

@@ -8,8 +8,8 @@
  *                                                          workspace's hooks wait for trust
  *
  * Problems and notes become notices at the session's first prompt (prompt-gate.ts). Instructions load either
- * way: text the agent could read anyway, and an untrusted workspace's agents are read-only. The CLI runs
- * project hooks without asking: its caller vouches for the folder, as with Claude Code's `-p`.
+ * way: text the agent could read anyway, and an untrusted workspace's agents are read-only. The CLI and ACP load
+ * the folder's hooks and hand the session a FolderTrust instead (folder-trust.ts): they run once it is trusted.
  */
 import { existsSync } from 'node:fs';
 import { loadHookSettings, settingsFiles, type HookSettings } from '../hooks/hook-settings';

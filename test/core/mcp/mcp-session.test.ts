@@ -108,16 +108,17 @@ describe('MCP servers in a session (server-everything)', function () {
     assert.equal(readFileSync(file, 'utf8'), `Echo: ${long}`);
   });
 
-  it('plan mode runs a read-only tool and refuses one that is not (toggle-simulated-logging)', async () => {
+  it('plan mode asks before a read-only tool (its input goes out) and refuses one that is not (toggle-simulated-logging)', async () => {
     const model = new ScriptedModel().script(
       'default',
       { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'x' } }, { name: 'mcp__everything__toggle-simulated-logging', input: {} }] },
       { text: 'ok' },
     );
-    const { session } = track(await open([stdioServer('everything')], 'plan', {}, model));
+    const { session, asked } = track(await open([stdioServer('everything')], 'plan', {}, model));
     await go(session);
     const [echo, toggle] = resultsOf(model, 1);
-    assert.equal(echo?.content, 'Echo: x');
+    assert.deepEqual(asked.map((r) => r.toolName), ['mcp__everything__echo']);
+    assert.match(String(echo?.content), /Permission denied: denied by the test/);
     assert.equal(toggle?.is_error, true);
     assert.match(String(toggle?.content), /plan mode: mcp__everything__toggle-simulated-logging .* does not declare itself read-only/);
   });

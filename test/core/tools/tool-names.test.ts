@@ -1,6 +1,7 @@
 // Claude Code's tool names and input field names, both ways; and how external tools are permitted.
 import assert from 'node:assert/strict';
 import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { ToolRules } from '../../../src/core/policy/tool-rules';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import { claudeToolName, fromClaudeInput, ourToolName, toClaudeInput, toolNameAliases } from '../../../src/core/tools/tool-names';
 
@@ -50,7 +51,41 @@ describe('permissions: external tools', () => {
     assert.equal((await policy.check(req())).behavior, 'allow');
     policy.setMode('plan');
     assert.equal((await policy.check(req())).behavior, 'deny');
-    assert.equal((await policy.check(req(true))).behavior, 'allow');
+    const readOnly = await policy.check(req(true));
+    assert.equal(readOnly.behavior, 'ask', 'a read-only tool still sends its input out: asked in plan mode, like web_fetch');
+    assert.match(readOnly.behavior === 'ask' ? readOnly.reason : '', /^plan mode is read-only, but a read-only tool still sends its input to its server/);
+  });
+
+  it('a read-only tool: asked in plan mode and, untrusted, in every mode; an answer for the session, its name or its server allowed skip the question', async () => {
+    const plan = new PermissionPolicy({ workdir: '/tmp', mode: 'plan' });
+    plan.rememberForSession(req(true));
+    assert.equal((await plan.check(req(true))).behavior, 'allow');
+    assert.equal((await plan.check({ ...req(true), toolName: 'mcp__docs__fetch' })).behavior, 'ask', 'the answer covers that tool only');
+    for (const allowed of ['mcp__docs__search', 'mcp__docs', 'mcp__docs__*']) {
+      const rules = new PermissionPolicy({ workdir: '/tmp', mode: 'plan', rules: new ToolRules({ allowed: [allowed] }) });
+      assert.equal((await rules.check(req(true))).behavior, 'allow', allowed);
+      assert.equal((await rules.check(req())).behavior, 'deny', `${allowed}: plan mode still refuses a tool that may change things`);
+    }
+    for (const mode of ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const) {
+      const untrusted = new PermissionPolicy({ workdir: '/tmp', mode, trusted: false });
+      const v = await untrusted.check(req(true));
+      assert.equal(v.behavior, 'ask', mode);
+      assert.match(v.behavior === 'ask' ? v.reason : '', /^the workspace is not trusted, and a read-only tool still sends its input/);
+    }
+    assert.equal((await new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }).check(req(true))).behavior, 'allow');
+  });
+
+  it('"Allow this server for this session" covers every tool of that server, not another server\'s; plan mode still refuses one that may change things', async () => {
+    const of = (toolName: string, readOnly = false): ToolCallRequest => ({ ...req(readOnly), toolName });
+    const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default' });
+    policy.rememberForSession(req(), 'server');
+    assert.equal((await policy.check(of('mcp__docs__fetch'))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docs__fetch', true))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docsearch__x'))).behavior, 'ask', 'a server whose name starts alike is another server');
+    assert.equal((await policy.check(of('mcp__other__fetch'))).behavior, 'ask');
+    policy.setMode('plan');
+    assert.equal((await policy.check(of('mcp__docs__fetch', true))).behavior, 'allow');
+    assert.equal((await policy.check(of('mcp__docs__fetch'))).behavior, 'deny');
   });
 
   it('remembers "Allow for this session" per tool; an untrusted workspace refuses a tool that may change things', async () => {
