@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { methods, type ContentBlock, type CreateElicitationRequest, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
+import { methods, type ContentBlock, type CreateElicitationRequest, type McpServer, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
@@ -351,7 +351,7 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
   });
 
   it('plan mode: a read-only MCP tool is asked; its question also offers the whole server, and that answer covers the server\'s other tools', async () => {
-    const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] };
+    const everything: McpServer = { name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] };
     const client = await start({ permission: (r) => choose(r.options.some((o) => o.optionId === 'allow_server') ? 'allow_server' : 'reject_once') });
     const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [everything] });
     await client.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
