@@ -97,7 +97,7 @@ function valueOf({ first, more }: RawField, parseDocument: typeof ParseDocument)
   }
   if (rest.length === 0) return scalar(first, parseDocument);
   // Text that runs on: its lines as written, indentation dropped (a description's example dialogue keeps its lines).
-  return [first, ...rest.map((l) => l.trim())].join('\n').trim();
+  return [first, ...more.map((l) => l.trim())].join('\n').trim();
 }
 
 /** One value as YAML would read it when it is valid on its own ('quoted', "quoted", [a, b], 5, true); else the text. */
