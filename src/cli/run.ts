@@ -10,6 +10,7 @@ import { headlessApprover } from './headless-approver';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
+import { apiLimits } from './api-limits';
 import { createAnthropicModel } from '../core/session/model';
 import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
@@ -55,14 +56,20 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
+  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
+  const limits = apiLimits(options, env, modelId);
+  if (typeof limits === 'string') {
+    out.stderr(`delegate: ${limits}\n`);
+    return EXIT.usage;
+  }
   const mcp = await cliMcpConfig(options, workdir, env);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+    retryWait: limits.retryWait,
   });
   const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
-  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
   // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
   const note = thinkingNote(modelId, options.thinking);
   if (note) out.stderr(`delegate: ${note}\n`);
@@ -97,6 +104,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
           : {}),
       },
       ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+      ...(limits.prices ? { prices: limits.prices } : {}),
     });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;

@@ -4,7 +4,9 @@
  *   stream(request, signal, callbacks)
  *     attempt ──▶ client.messages.create({stream: true}) — raw events, accumulated by message-accumulator.ts
  *                 (signal: the attempt's own AbortController, linked to `signal`)
- *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries)
+ *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries);
+ *       │    each wait before such a retry is said first (onWaiting with `retry`), and one longer than the cap
+ *       │    ends the request instead (retry-wait.ts)
  *       │  text deltas ──▶ callbacks.onTextDelta
  *       │  idle watchdog: armed when the response headers arrive, reset by every body chunk (pings count);
  *       │                 no byte for idleTimeoutMs ──▶ abort this attempt
@@ -31,6 +33,7 @@ import { withCacheBreakpoints } from './cache-breakpoints';
 import { proxyFailureIn } from './env-proxy';
 import { httpFetch, withBody, type HttpFetch } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
+import { retryReason, retryWaitOf, retryWaitRefusal, DEFAULT_MAX_RETRY_WAIT_MS, type RetryWaitCap } from './retry-wait';
 import { thinkingFields } from './thinking';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
@@ -54,6 +57,8 @@ export interface AnthropicModelOptions {
   waitingNoticeMs?: number;
   /** The HTTP client (http-fetch.ts): the CLI's by default; the editor's leaves the proxy to VS Code. */
   fetch?: HttpFetch;
+  /** The longest wait before a retry the API may ask for (retry-after), and the setting that raises it. Default 60 s. */
+  retryWait?: RetryWaitCap;
 }
 
 /** The SDK's base client with `messages` only (what `Anthropic` is, less the other resources). */
@@ -74,6 +79,7 @@ const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const NOT_RETRIED_IN_STREAM = new Set(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error']);
 
 export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
+  const maxRetries = opts.maxRetries ?? 2;
   const credential = opts.apiKey ? { apiKey: opts.apiKey } : opts.authToken ? { authToken: opts.authToken } : null;
   const keyHint = opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
   const client =
@@ -81,7 +87,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
     new MessagesClient({
       ...credential,
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
-      maxRetries: opts.maxRetries ?? 2,
+      maxRetries,
       timeout: opts.requestTimeoutMs ?? 120_000,
       // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
       fetch: (opts.fetch ?? httpFetch) as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
@@ -90,6 +96,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const streamRetries = opts.streamRetries ?? 2;
   const retryDelayMs = opts.streamRetryDelayMs ?? 500;
   const waitingMs = opts.waitingNoticeMs ?? 10_000;
+  const limits: AttemptLimits = { idleMs, waitingMs, maxRetries, retryWait: opts.retryWait ?? { maxMs: DEFAULT_MAX_RETRY_WAIT_MS, setting: 'the cap on retry waits' } };
 
   return {
     async stream(request, signal, callbacks) {
@@ -97,7 +104,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new ModelError('request aborted', 'aborted');
         try {
-          return await attemptOnce(client, request, signal, callbacks, idleMs, waitingMs);
+          return await attemptOnce(client, request, signal, callbacks, limits);
         } catch (err) {
           if (err instanceof CallbackFailure) throw err.error;
           if (signal.aborted) throw new ModelError('request aborted', 'aborted');
@@ -128,14 +135,16 @@ function toParams(r: ModelRequest): { params: Anthropic.MessageCreateParamsNonSt
   return { params: withCacheBreakpoints(params, r.cache), betas };
 }
 
-async function attemptOnce(
-  client: MessagesClient,
-  request: ModelRequest,
-  signal: AbortSignal,
-  callbacks: ModelCallbacks,
-  idleMs: number,
-  waitingMs: number,
-): Promise<ModelResponse> {
+interface AttemptLimits {
+  idleMs: number;
+  waitingMs: number;
+  /** The SDK's retries (to know whether a failed response will be retried). */
+  maxRetries: number;
+  retryWait: RetryWaitCap;
+}
+
+async function attemptOnce(client: MessagesClient, request: ModelRequest, signal: AbortSignal, callbacks: ModelCallbacks, limits: AttemptLimits): Promise<ModelResponse> {
+  const { idleMs, waitingMs } = limits;
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -164,7 +173,18 @@ async function attemptOnce(
     } finally {
       clearInterval(ticker);
     }
-    if (!res.ok || !res.body) return res;
+    if (!res.ok) {
+      // The SDK is about to sleep before its retry: say how long, or refuse a wait past the cap (retry-wait.ts).
+      const wait = retryWaitOf(res, limits.maxRetries - (attempt - 1), limits.maxRetries);
+      if (wait && wait.waitMs > limits.retryWait.maxMs) {
+        await res.body?.cancel().catch(() => undefined);
+        // Thrown from the middleware: the SDK hands it on as it is, without retrying.
+        throw new ModelError(retryWaitRefusal(wait, limits.retryWait), 'api', res.status);
+      }
+      if (wait) callbacks.onWaiting?.({ attempt, waitedMs: Date.now() - asked, retry: { ...wait, reason: retryReason(wait.status) } });
+      return res;
+    }
+    if (!res.body) return res;
     touch();
     const body = res.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
