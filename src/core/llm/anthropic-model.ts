@@ -76,6 +76,31 @@ class CallbackFailure extends Error {
 }
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The SDK's logger (it logs at `warn` and above by default, to the console). Its report of an SSE event whose `data:`
+ * is not JSON — the event and the raw chunk, over several lines, once per attempt — is dropped: the stream's failure
+ * reaches the run as one line (a retry, or the error it gave up with). Anything else it logs stays one line.
+ */
+const SAID_BY_THE_CLIENT = /^(Could not parse message into JSON|From chunk)/;
+const shown = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+const sdkLog = (write: (line: string) => void) => (message: string, ...rest: unknown[]): void => {
+  if (SAID_BY_THE_CLIENT.test(message)) return;
+  write(`anthropic-sdk: ${oneLine([message, ...rest.map(shown)].join(' '))}`);
+};
+const sdkLogger = {
+  error: sdkLog((line) => console.error(line)),
+  warn: sdkLog((line) => console.warn(line)),
+  info: sdkLog((line) => console.info(line)),
+  debug: sdkLog((line) => console.debug(line)),
+};
 const NOT_RETRIED_IN_STREAM = new Set(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error']);
 
 export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
@@ -89,6 +114,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
       maxRetries,
       timeout: opts.requestTimeoutMs ?? 120_000,
+      logger: sdkLogger,
       // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
       fetch: (opts.fetch ?? httpFetch) as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
     });
@@ -223,7 +249,10 @@ async function attemptOnce(client: MessagesClient, request: ModelRequest, signal
     if (idle) throw new RetryableStreamFailure(`stream stalled: no data for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)}s` : `${idleMs}ms`}`);
     if (started && !(err instanceof APIUserAbortError)) {
       if (err instanceof APIError && err.status === undefined && err.type && NOT_RETRIED_IN_STREAM.has(err.type)) throw err;
-      const what = err instanceof APIError && err.type ? `${err.type}: ${err.apiMessage ?? oneLine(err.message)}` : errorText(err);
+      const what =
+        err instanceof APIError && err.type ? `${err.type}: ${err.apiMessage ?? oneLine(err.message)}`
+        : err instanceof SyntaxError ? `an event that is not valid JSON: ${oneLine(err.message)}`
+        : errorText(err);
       throw new RetryableStreamFailure(`stream failed (${what})`);
     }
     throw err;
