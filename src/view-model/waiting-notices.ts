@@ -31,13 +31,16 @@ export function onWaiting(state: SessionViewState, e: EventOf<'waiting'>, touche
   }
   const id = `waiting:${e.agentId}:${e.turn}`;
   const existing = state.nodes[id];
+  // A retry comes after its wait: the answer, if it comes, has taken at least that long.
+  const waitedMs = e.waitedMs + (e.retry?.waitMs ?? 0);
   if (existing?.kind === 'notice') {
     existing.text = text;
-    existing.waitedMs = e.waitedMs;
+    existing.level = 'warning';
+    existing.waitedMs = waitedMs;
     touched.add(id);
     return;
   }
-  placeNode(state, { kind: 'notice', id, level: 'warning', text, time: e.time, waitedMs: e.waitedMs }, null, touched);
+  placeNode(state, { kind: 'notice', id, level: 'warning', text, time: e.time, waitedMs }, null, touched);
 }
 
 /** The answer came: a waiting warning becomes a note of how long it took. */
