@@ -138,7 +138,7 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
  * Files and counts are sorted by name (as written, before quoting); a record cut off at the end (output over the
  * cap) is dropped.
  */
-export function outputLines(stdout: string, mode: GrepMode, lineNumbers = true): string[] {
+function outputLines(stdout: string, mode: GrepMode, lineNumbers = true): string[] {
   const name = (raw: string): string => quotePath(raw.replace(/^\.\//, ''));
   if (mode === 'files_with_matches') return stdout.split('\0').filter((n) => n !== '').sort().map(name);
   const records: [string, string][] = [];

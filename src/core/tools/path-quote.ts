@@ -6,6 +6,7 @@
  */
 
 /** Characters that would break a line or make the quoting ambiguous: C0 controls, DEL, `"`, `\`, NEL, U+2028/9. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
 const SPECIAL = /[\u0000-\u001f\u007f"\\\u0085\u2028\u2029]/;
 const SPECIALS = new RegExp(SPECIAL.source, 'g');
 
