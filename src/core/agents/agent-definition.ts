@@ -132,7 +132,9 @@ export function parseAgentFile(
       severity: 'warning',
     });
   }
-  const written = typeof fields.name === 'string' && fields.name.trim() ? fields.name.replace(/\s+/g, ' ').trim() : fallbackName;
+  // One line, without control or format characters (a right-to-left override would dress one name as another).
+  const shown = typeof fields.name === 'string' ? fields.name.replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim() : '';
+  const written = shown || fallbackName;
   if (!written) return fail('no `name` field');
   // A name that is not an id ('Critical Thinking Assistant', as Copilot's files have them) is shown as written and
   // addressed by its slug too; the catalog makes the slug unique.
