@@ -50,8 +50,8 @@ const PORTS = {
   // Command hooks implement policy/hooks' handlers, see tool names and kinds, run in process groups.
   hooks: ['^src/core/policy/(hooks|types)\\.ts$', '^src/core/tools/(types|tool-names|process-groups)\\.ts$'],
   instructions: [],
-  // Agent files name tools (`tools:` lists).
-  agents: ['^src/core/tools/tool-names\\.ts$'],
+  // Agent files name tools (`tools:` lists); an agent's body is cut as project instructions are.
+  agents: ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';

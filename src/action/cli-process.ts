@@ -25,8 +25,8 @@ export interface CliOutcome {
   code: number | null;
   /** The result object, when it printed one. */
   result?: ResultObject;
-  /** The last non-empty line of its stderr (the reason of a failure). */
-  lastError: string;
+  /** The reason of a failure: its last `delegate: …` line on stderr (a usage error's is followed by the usage and "Try 'delegate --help'"), else its last line. */
+  reason: string;
 }
 
 export function runCli(request: CliRequest): Promise<CliOutcome> {
@@ -49,14 +49,19 @@ export function runCli(request: CliRequest): Promise<CliOutcome> {
     });
     child.on('close', (code) => {
       process.off('SIGINT', onInt).off('SIGTERM', onTerm);
-      const lastError = stderrTail.trim().split('\n').at(-1) ?? '';
       const result = lastResult(stdout);
-      resolve({ code, lastError, ...(result ? { result } : {}) });
+      resolve({ code, reason: reasonLine(stderrTail), ...(result ? { result } : {}) });
     });
     // A CLI that exits before reading its stdin (a usage error) closes the pipe: not this step's failure.
     child.stdin.on('error', () => undefined);
     child.stdin.end(request.prompt);
   });
+}
+
+/** The CLI says why it stops in a line of its own, `delegate: …`, last of such lines; progress lines (--verbose) have no prefix. */
+function reasonLine(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  return [...lines].reverse().find((line) => line.startsWith('delegate: ')) ?? lines.at(-1) ?? '';
 }
 
 function lastResult(stdout: string): ResultObject | undefined {

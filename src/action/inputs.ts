@@ -9,7 +9,8 @@
  *   anthropic-api-key ──► ANTHROPIC_API_KEY  (else the step's env)
  *   base-url ───────────► ANTHROPIC_BASE_URL (else the step's env)
  */
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 
 /** Inputs passed through as `--flag=value` when not empty. */
@@ -38,7 +39,10 @@ export class InputError extends Error {}
 export function readInputs(get: (name: string) => string, env: NodeJS.ProcessEnv): ActionInputs {
   const prompt = get('prompt');
   if (prompt.trim() === '') throw new InputError('the prompt input is empty');
-  const workdir = get('working-directory').trim() || env.GITHUB_WORKSPACE || process.cwd();
+  // Relative to the workspace, as a step's own `working-directory` is (the CLI runs in it: a relative --cwd would be
+  // taken from there a second time).
+  const base = env.GITHUB_WORKSPACE || process.cwd();
+  const workdir = resolve(base, get('working-directory').trim() || '.');
   const args = ['-p', '-', `--cwd=${workdir}`, '--output-format=json'];
   for (const name of FLAG_INPUTS) {
     const value = get(name).trim();
@@ -77,6 +81,18 @@ function cliEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined && !name.startsWith('INPUT_')) out[name] = value;
   return out;
+}
+
+/** The folder the run works in must be one: said in one line (the CLI would not even start in a missing one). */
+export function checkWorkdir(workdir: string, given: string): void {
+  let what: string;
+  try {
+    if (statSync(workdir).isDirectory()) return;
+    what = 'is not a folder';
+  } catch {
+    what = 'does not exist';
+  }
+  throw new InputError(given ? `the working-directory input "${given}" ${what} (${workdir})` : `the workspace ${workdir} ${what}: set the working-directory input`);
 }
 
 /** A boolean input as GitHub's YAML core schema spells it; empty: the default (a run outside the runner). */

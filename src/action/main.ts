@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import type { ResultObject } from '../cli/output';
 import { runCli, type CliOutcome } from './cli-process';
-import { readInputs } from './inputs';
+import { checkWorkdir, readInputs } from './inputs';
 import { buildSummary } from './summary';
 import { defaultArtifactName, transcriptFiles, uploadTranscript } from './transcript-artifact';
 
@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
   try {
     const inputs = readInputs((name) => core.getInput(name), process.env);
     if (inputs.secret) core.setSecret(inputs.secret);
+    checkWorkdir(inputs.workdir, core.getInput('working-directory').trim());
     const outcome = await runCli({ bin: CLI, args: inputs.args, env: inputs.env, cwd: inputs.workdir, prompt: inputs.prompt, onStderr: (text) => process.stderr.write(text) });
     const result = outcome.result;
     core.setOutput('status', result?.status ?? 'error');
@@ -47,16 +48,16 @@ export async function run(): Promise<void> {
 /** Why the step fails, or undefined when it passes. */
 function failureOf(outcome: CliOutcome, failOnBudget: boolean): string | undefined {
   const r = outcome.result;
-  if (!r) return `delegate exited with ${outcome.code ?? 'a signal'}: ${outcome.lastError.replace(/^delegate: /, '') || 'no result'}`;
+  if (!r) return `delegate exited with ${outcome.code ?? 'a signal'}: ${outcome.reason.replace(/^delegate: /, '') || 'no result'}`;
   switch (r.status) {
     case 'error':
-      return `delegate: the run failed: ${r.error ?? outcome.lastError}`;
+      return `delegate: the run failed: ${r.error ?? outcome.reason}`;
     case 'cancelled':
       return 'delegate: the run was interrupted';
     case 'budget_exceeded':
       return failOnBudget ? `delegate: the run stopped at its budget (${r.error ?? 'budget reached'}), and fail-on-budget is set` : undefined;
     default:
-      return outcome.code === 0 ? undefined : `delegate exited with ${outcome.code ?? 'a signal'}: ${outcome.lastError}`;
+      return outcome.code === 0 ? undefined : `delegate exited with ${outcome.code ?? 'a signal'}: ${outcome.reason}`;
   }
 }
 

@@ -25,6 +25,8 @@ export interface CliOptions {
   subagentTimeout?: number;
   /** The whole run's cap in dollars. */
   maxBudgetUsd?: number;
+  /** The longest wait before a retry the API may ask for (429/529 retry-after), in seconds; longer fails the run. */
+  maxRetryWait?: number;
   permissionMode: PermissionMode;
   sandbox: SandboxMode;
   /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
@@ -80,7 +82,10 @@ Options:
   --max-depth N                nesting depth of subagents (default 1: subagents cannot delegate)
   --subagent-max-tokens N      each subagent's token budget: then one last answer with tools off (status budget_exceeded)
   --subagent-timeout SECONDS   each subagent's wall-clock budget, the same way
-  --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in)
+  --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in, others:
+                               DELEGATE_PRICES); a model without a price is refused
+  --max-retry-wait SECONDS     the longest wait the API may ask for before a retry (a 429's retry-after; default 60,
+                               or $DELEGATE_MAX_RETRY_WAIT): each wait is said on stderr, a longer one ends the run
   --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
@@ -110,7 +115,7 @@ Options:
   --version                    the version
 
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, DELEGATE_CONTEXT_WINDOW,
-XDG_DATA_HOME.
+DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES ({"model-id": {"input": 3, "output": 15}}: $ per million tokens), XDG_DATA_HOME.
 Transcripts: $XDG_DATA_HOME/delegate/sessions (default ~/.local/share/delegate/sessions).
 Exit status: 0 finished (completed, max_turns or budget_exceeded), 1 error, 2 bad usage, 130 interrupted.`;
 
@@ -135,6 +140,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'subagent-max-tokens': { type: 'string' },
         'subagent-timeout': { type: 'string' },
         'max-budget-usd': { type: 'string' },
+        'max-retry-wait': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
@@ -198,7 +204,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
   if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
   const numbers: Record<string, number | undefined> = {};
-  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1], ['max-tokens', 1]] as const) {
+  for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1], ['max-tokens', 1], ['max-retry-wait', 0]] as const) {
     const raw = values[flag];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -240,6 +246,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['subagent-max-tokens'] !== undefined ? { subagentMaxTokens: numbers['subagent-max-tokens'] } : {}),
       ...(numbers['subagent-timeout'] !== undefined ? { subagentTimeout: numbers['subagent-timeout'] } : {}),
       ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
+      ...(numbers['max-retry-wait'] !== undefined ? { maxRetryWait: numbers['max-retry-wait'] } : {}),
     },
   };
 }

@@ -113,8 +113,10 @@ export interface Writers {
 /** Returns the bus listener for the chosen format. */
 export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writers): (event: DelegateEvent) => Promise<void> | void {
   // Setup problems (an agent file, a hook, an MCP config) are one stderr line each, whatever the format.
+  // So is each wait before a retry the API asked for (429, 529…): a run never sits silent through it.
   const notice = (event: DelegateEvent): void => {
     if (event.type === 'notice' && (event.level !== 'info' || verbose)) out.stderr(`delegate: ${event.level}: ${event.source ? `${event.source}: ` : ''}${event.text}\n`);
+    if (event.type === 'waiting' && event.retry) out.stderr(`delegate: ${retryLine(event.retry, event.attempt)}${event.parentId === null ? '' : ` (subagent ${event.agentId})`}\n`);
   };
   if (format === 'stream-json') {
     return (event) => {
@@ -167,7 +169,8 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         notice(event);
         break;
       case 'waiting':
-        out.stderr(`${who}… no answer from the API yet: ${Math.round(event.waitedMs / 1000)} s (attempt ${event.attempt})\n`);
+        if (event.retry) notice(event);
+        else out.stderr(`${who}… no answer from the API yet: ${Math.round(event.waitedMs / 1000)} s (attempt ${event.attempt})\n`);
         break;
       case 'change_manifest':
         out.stderr(`${who}${formatManifest(event)}\n`);
@@ -183,4 +186,11 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
         break;
     }
   };
+}
+
+/** A wait before a retry, in one line: `the API asked to wait 30 s (rate limited, 429): attempt 2 then`. */
+function retryLine(retry: { status: number; reason: string; waitMs: number; asked: boolean }, attempt: number): string {
+  const wait = `${Math.ceil(retry.waitMs / 1000)} s`;
+  const why = `${retry.reason}, ${retry.status}`;
+  return retry.asked ? `the API asked to wait ${wait} (${why}): attempt ${attempt + 1} then` : `the API refused the request (${why}): attempt ${attempt + 1} in ${wait}`;
 }

@@ -11,6 +11,7 @@ import { cliFolderTrust } from './folder-trust';
 import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
+import { apiLimits } from './api-limits';
 import { createAnthropicModel } from '../core/session/model';
 import { createSession, folderCommands, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
@@ -56,11 +57,18 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
+  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
+  const limits = apiLimits(options, env, modelId);
+  if (typeof limits === 'string') {
+    out.stderr(`delegate: ${limits}\n`);
+    return EXIT.usage;
+  }
   const mcp = await cliMcpConfig(options, workdir, env);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
+    retryWait: limits.retryWait,
   });
   const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
@@ -68,7 +76,6 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
   if (folderTrust === 'interrupted') return EXIT.interrupted;
-  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
   // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
   const note = thinkingNote(modelId, options.thinking);
   if (note) out.stderr(`delegate: ${note}\n`);
@@ -104,6 +111,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
           : {}),
       },
       ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+      ...(limits.prices ? { prices: limits.prices } : {}),
     });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;

@@ -9,7 +9,7 @@
  * session-wide sequence number so interleaved events of parallel subagents stay ordered.
  */
 import type { ChangeCause, ChangedFile, CommandRun, ContentHash, FileAction, RevertedFile } from './changes/types';
-import type { MessageParam } from './llm/types';
+import type { MessageParam, RetryInfo } from './llm/types';
 import type { ToolKind } from './tools/types';
 
 import type { AgentStatus, PermissionDecision, Usage } from './vocabulary';
@@ -159,8 +159,11 @@ export type EventBody =
   /** A finished subagent's result waits for the user's review (Accept, Edit result, Re-run) before its parent sees it. */
   | { type: 'review_requested'; result: string }
   | { type: 'review_resolved'; action: 'accept' | 'edit' | 'rerun' }
-  /** The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. */
-  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number }
+  /**
+   * The model request has had no answer yet (not even headers) for `waitedMs`; `attempt` counts HTTP attempts. With
+   * `retry`, attempt `attempt` was refused (429 rate limited, 529 overloaded…) and the next one starts after `retry.waitMs`.
+   */
+  | { type: 'waiting'; turn: number; attempt: number; waitedMs: number; retry?: RetryInfo }
   /**
    * write_file / edit_file changed a file, or a bash command / MCP call did (the journal a revert works from; see changes/): `path` relative to
    * the workspace, the contents before and after by hash (kept in the session folder), its own line counts, and its hunks

@@ -45,14 +45,15 @@ export class ModelChoice implements vscode.Disposable {
         void explainMissingKey();
         return undefined;
       }
-      const key = JSON.stringify([credentials, settings.baseUrl]);
+      const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
       if (this.anthropic?.key !== key) {
         // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
         const { createAnthropicModel } = await import('../core/session/model');
         const { createHttpFetch } = await import('../core/session/model');
         // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
         const fetch = createHttpFetch('host');
-        this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch }) };
+        const retryWait = { maxMs: settings.maxRetryWaitMs, setting: 'delegate.maxRetryWaitSeconds' };
+        this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
       }
       return { port: this.anthropic.port, modelId: settings.model, provider: 'anthropic' };
     }

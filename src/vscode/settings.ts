@@ -22,6 +22,8 @@ export interface DelegateSettings {
   reviewSubagentResults: boolean;
   /** The whole run's cap in dollars (0: none). */
   maxBudgetUsd: number;
+  /** The longest wait before a retry the API may ask for (a 429's retry-after); longer ends the run. */
+  maxRetryWaitMs: number;
   /** $ per million tokens by model family, over the built-in table. */
   prices: Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>;
   /** Offer the Messages API's web search (auto: with Anthropic's own API only). */
@@ -61,6 +63,7 @@ export function readSettings(): DelegateSettings {
     maxTokens: c.get<number>('maxTokens', 0) || undefined,
     compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
     maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
+    maxRetryWaitMs: Math.max(0, c.get<number>('maxRetryWaitSeconds', 60)) * 1000,
     reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
     prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),

@@ -76,6 +76,26 @@ describe('the GitHub Action', function () {
     assert.match(run.stdout, /^::error::delegate: the run failed: .*unknown model/m);
   });
 
+  it("local-action: the step's error is the CLI's reason line, not the usage after it; a budget on a model without a price is refused", async () => {
+    const usage = await localAction({ prompt: 'hi', 'working-directory': cli.dirs.workdir, 'max-turns': 'many', 'upload-transcript': 'false', ...keyInputs() }, {});
+    assert.equal(usage.outputs.status, 'error', usage.stdout);
+    assert.match(usage.stdout, /^::error::delegate exited with 2: --max-turns must be an integer ≥ 1 \(got "many"\)$/m);
+    assert.doesNotMatch(usage.stdout, /::error::.*Try 'delegate --help'/);
+
+    const unpriced = await localAction({ prompt: 'hi', 'working-directory': cli.dirs.workdir, model: 'gpt-5.1', 'max-budget-usd': '3', 'upload-transcript': 'false', ...keyInputs() }, {});
+    assert.equal(unpriced.outputs.status, 'error', unpriced.stdout);
+    assert.match(unpriced.stdout, /^::error::delegate exited with 2: --max-budget-usd 3 cannot be kept: the model gpt-5\.1 has no price\. Give it one in DELEGATE_PRICES/m);
+    assert.equal(cli.api.messageRequests().length, 0, 'nothing was sent');
+  });
+
+  it('local-action: a working-directory that does not exist fails the step with one line naming it', async () => {
+    const missing = join(cli.dirs.workdir, 'no-such-folder');
+    const run = await localAction({ prompt: 'hi', 'working-directory': missing, 'upload-transcript': 'false', ...keyInputs() }, {});
+    const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+    assert.deepEqual(errors, [`::error::delegate: the working-directory input "${missing}" does not exist (${missing})`], run.stdout);
+    assert.equal(cli.api.messageRequests().length, 0);
+  });
+
   it('the bundle under the runner protocol: outputs in GITHUB_OUTPUT, the summary, exit 0, the artifact client loaded; no key exits 1', async () => {
     cli.api.script(reply.text('All good.\nSecond line.'));
     const ok = await runnerBundle({ prompt: 'check', 'working-directory': cli.dirs.workdir }, cli.env());

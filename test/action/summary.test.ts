@@ -1,8 +1,11 @@
 /** The action's job summary (src/action/summary.ts) and input mapping (src/action/inputs.ts), as plain functions. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ResultObject } from '../../src/cli/output';
 import { buildSummary, tree } from '../../src/action/summary';
-import { InputError, readInputs } from '../../src/action/inputs';
+import { checkWorkdir, InputError, readInputs } from '../../src/action/inputs';
 
 type Subagent = ResultObject['subagents'][number];
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 });
@@ -84,8 +87,22 @@ describe('the action: inputs', () => {
     assert.equal(inputs.env.XDG_DATA_HOME, '/mine');
     assert.equal(inputs.env.ANTHROPIC_API_KEY, 'env-key');
     assert.ok(!inputs.args.includes('--verbose'));
-    assert.ok(inputs.args.includes('--cwd=pkg/a'));
+    assert.ok(inputs.args.includes(`--cwd=${join(process.cwd(), 'pkg/a')}`), 'relative to the workspace (here: the current folder), made absolute');
+    assert.equal(readInputs(get({ prompt: 'p', 'working-directory': 'pkg/a' }), { GITHUB_WORKSPACE: '/ws' }).workdir, '/ws/pkg/a');
     assert.throws(() => readInputs(get({ prompt: '  ' }), {}), InputError);
     assert.throws(() => readInputs(get({ prompt: 'p', 'fail-on-budget': 'yes' }), {}), /the fail-on-budget input must be true or false \(got "yes"\)/);
+  });
+
+  it('a working directory that is missing or not a folder is one line naming the input', () => {
+    const root = mkdtempSync(join(tmpdir(), 'delegate-action-wd-'));
+    try {
+      writeFileSync(join(root, 'file.txt'), '');
+      checkWorkdir(root, '');
+      assert.throws(() => checkWorkdir(join(root, 'nope'), 'nope'), new RegExp(`^Error: the working-directory input "nope" does not exist \\(${root}/nope\\)$`));
+      assert.throws(() => checkWorkdir(join(root, 'file.txt'), 'file.txt'), /the working-directory input "file.txt" is not a folder/);
+      assert.throws(() => checkWorkdir(join(root, 'gone'), ''), /^Error: the workspace .*gone does not exist: set the working-directory input$/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,8 @@
  * after the parent's next turn.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { firstUserText, reply } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
 import { lastJsonLine, runDelegate } from '../support/run-cli';
@@ -62,5 +64,39 @@ describe('delegate CLI: budgets and background subagents', function () {
     assert.doesNotMatch(JSON.stringify(parents[2]?.body.messages), /background report/, 'the second turn came before the report');
     assert.match(JSON.stringify(parents[3]?.body.messages?.at(-1)), /finished:\]\\nbackground report/);
     assert.equal(lastJsonLine(run.stdout).result, 'Done, with the summary.');
+  });
+
+  it('--max-budget-usd on a model without a price refuses to start with one line naming DELEGATE_PRICES; with a price it runs and counts', async () => {
+    const refused = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'gpt-5.1', '--max-budget-usd', '2', '--output-format', 'json'], { env: cli.env() });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.stdout, '');
+    assert.equal(cli.api.messageRequests().length, 0, 'nothing was sent');
+    assert.equal(
+      refused.stderr,
+      `delegate: --max-budget-usd 2 cannot be kept: the model gpt-5.1 has no price. Give it one in DELEGATE_PRICES ('{"gpt-5.1": {"input": 3, "output": 15}}', $ per million tokens) or use a Claude model id (claude-sonnet-5-5, claude-opus-5-5, claude-haiku-5-5)\n`,
+    );
+    const badPrices = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'gpt-5.1', '--max-budget-usd', '2'], { env: cli.env({ DELEGATE_PRICES: '{"gpt-5.1": {"input": 3}}' }) });
+    assert.equal(badPrices.code, 2);
+    assert.equal(badPrices.stderr, 'delegate: DELEGATE_PRICES: "gpt-5.1" needs "input" and "output" ($ per million tokens, numbers ≥ 0)\n');
+
+    cli.api.script(reply.text('priced', { usage: { input_tokens: 1_000_000, output_tokens: 0 } }));
+    const priced = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'gpt-5.1', '--max-budget-usd', '2', '--output-format', 'json'], {
+      env: cli.env({ DELEGATE_PRICES: '{"gpt-5.1": {"input": 1.25, "output": 10}}' }),
+    });
+    assert.equal(priced.code, 0, priced.stderr);
+    assert.equal(lastJsonLine(priced.stdout).total_cost_usd, 1.25);
+  });
+
+  it('a subagent whose agent file names a model without a price does not run under a dollar budget: its task fails with one line', async () => {
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'agents', 'other.md'), '---\nname: other\ndescription: Runs elsewhere.\nmodel: local-llama-3\n---\nYou work.\n');
+    cli.api.route([{ name: 'parent', match: (r) => !isChild(r), replies: [reply.toolUse({ name: 'task', input: { prompt: 'work', subagent_type: 'other' } }), reply.text('the child could not run')] }]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--max-budget-usd', '1', '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(cli.api.messageRequests().filter(isChild).length, 0, 'the child sent nothing');
+    const child = must((lastJsonLine(run.stdout).subagents as Record<string, unknown>[])[0]);
+    assert.equal(child.status, 'error');
+    assert.match(JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)), /a budget of \$1\.00 cannot be kept: the model local-llama-3 has no price\. Give it one \(\$ per million tokens: DELEGATE_PRICES for the CLI, delegate\.prices in the editor\)/);
   });
 });

@@ -42,6 +42,45 @@ function priceFor(modelId: string, prices: Readonly<Record<string, ModelPrice>> 
   return key === undefined ? undefined : prices[key];
 }
 
+/** Whether dollars can be counted for this model (the built-in table, with `prices` over it). */
+export function hasPrice(modelId: string, prices?: Readonly<Record<string, ModelPrice>>): boolean {
+  return priceFor(modelId, { ...DEFAULT_PRICES, ...prices }) !== undefined;
+}
+
+/**
+ * Prices as a user writes them (DELEGATE_PRICES): `{"model-or-prefix": {"input": 3, "output": 15}}`, $ per million
+ * tokens; cacheRead / cacheWrite default to the API's multipliers of `input` (0.1×, 1.25×). A one-line reason otherwise.
+ */
+export function parsePrices(text: string): Record<string, ModelPrice> | { error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { error: 'not JSON: write {"model-id": {"input": 3, "output": 15}} ($ per million tokens)' };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: 'must be an object of model ids: {"model-id": {"input": 3, "output": 15}}' };
+  const out: Record<string, ModelPrice> = {};
+  for (const [model, value] of Object.entries(data as Record<string, unknown>)) {
+    const p = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const num = (key: string): number | undefined => (typeof p[key] === 'number' && (p[key] as number) >= 0 ? (p[key] as number) : undefined);
+    const input = num('input');
+    const output = num('output');
+    if (input === undefined || output === undefined) return { error: `"${model}" needs "input" and "output" ($ per million tokens, numbers ≥ 0)` };
+    out[model] = { input, output, cacheRead: num('cacheRead') ?? input * 0.1, cacheWrite: num('cacheWrite') ?? input * 1.25 };
+  }
+  return out;
+}
+
+/**
+ * Why a budget in dollars cannot be kept on this model (it has no price, so nothing it spends would count), or
+ * undefined. Said before the agent's first request: a budget is never silently unbounded.
+ */
+export function unpricedBudget(modelId: string, capUsd: number | undefined, prices: Readonly<Record<string, ModelPrice>> | undefined): string | undefined {
+  if (capUsd === undefined || priceFor(modelId, prices) !== undefined) return undefined;
+  const cap = capUsd;
+  return `a budget of ${usd(cap)} cannot be kept: the model ${modelId} has no price. Give it one ($ per million tokens: DELEGATE_PRICES for the CLI, delegate.prices in the editor), use a Claude model id, or drop the budget`;
+}
+
 /** Dollars one response cost, or undefined when the model has no price. */
 export function costOf(usage: Usage, modelId: string, prices?: Readonly<Record<string, ModelPrice>>): number | undefined {
   const p = priceFor(modelId, prices);

@@ -21,7 +21,7 @@ import type { MessageParam, ModelResponse, ToolUseBlock } from '../llm/types';
 import { ModelError } from '../llm/types';
 import { errorText } from '../errors';
 import { isPromptTooLong, type CompactionDeps } from './compactor';
-import { budgetExceeded, budgetNote, costOf } from './budget';
+import { budgetExceeded, budgetNote, costOf, unpricedBudget } from './budget';
 import { appendUserNote } from './conversation';
 import { oneLine, partialText, rawText, toParam } from './message-parts';
 import { runToolCalls, streamTurn } from './turn-steps';
@@ -51,6 +51,9 @@ async function loop(spec: AgentSpec, ports: RunPorts, live: RunningAgent): Promi
   const run = await openRun(spec, ports, live);
   await start(run);
   try {
+    // A budget in dollars on a model without a price would never be reached: refused before the first request.
+    const unpriced = unpricedBudget(run.modelId, ports.spend.runSpend?.capUsd ?? spec.budget?.usd, ports.spend.prices);
+    if (unpriced) throw new Error(unpriced);
     for (;;) {
       const end = await turn(run);
       if (end) return end;

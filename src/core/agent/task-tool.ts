@@ -15,7 +15,7 @@
  * conversation so far instead of a fresh one (fork.ts): same system prompt, tools and model, no delegating.
  * The child itself is run by the Spawner it is given (agent/types.ts; the session's child runs implement it).
  */
-import type { AgentDefinition } from '../agents/agent-definition';
+import { findAgent, type AgentDefinition } from '../agents/agent-definition';
 import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import type { SubagentDirectory } from './child-port';
@@ -52,7 +52,8 @@ function agentLines(agents: ReadonlyMap<string, AgentDefinition>): string {
   return [...agents.values()]
     .map((a) => {
       const line = a.description.replace(/\s+/g, ' ').trim();
-      return `- ${a.name}: ${line.length > DESCRIPTION_CHARS ? `${line.slice(0, DESCRIPTION_CHARS - 1)}…` : line}`;
+      const name = a.displayName ? `${a.name} ("${a.displayName}")` : a.name;
+      return `- ${name}: ${line.length > DESCRIPTION_CHARS ? `${line.slice(0, DESCRIPTION_CHARS - 1)}…` : line}`;
     })
     .join('\n');
 }
@@ -115,7 +116,9 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const name = (raw as Record<string, unknown>).name;
       if (name !== undefined && (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name.trim()))) return { ok: false, error: '"name" must be 1-64 letters, digits, "_", "-" or "."' };
       if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
-      if (typeof type === 'string' && type.trim() && !agents.has(type.trim())) {
+      // Addressed by id or by display name; the child runs under its id.
+      const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
+      if (typeof type === 'string' && type.trim() && !agent) {
         return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
       }
       return {
@@ -123,7 +126,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         input: {
           prompt,
           ...(description !== undefined ? { description } : {}),
-          ...(typeof type === 'string' && type.trim() ? { subagent_type: type.trim() } : {}),
+          ...(agent ? { subagent_type: agent.name } : {}),
           ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
           ...(fork === true ? { fork: true } : {}),
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),

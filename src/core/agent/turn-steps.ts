@@ -50,8 +50,8 @@ export async function streamTurn(
         onRetry: (message) => {
           deltas = deltas.then(() => emit({ type: 'error', message, retrying: true }));
         },
-        onWaiting: ({ attempt, waitedMs }) => {
-          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs }));
+        onWaiting: ({ attempt, waitedMs, retry }) => {
+          deltas = deltas.then(() => emit({ type: 'waiting', turn, attempt, waitedMs, ...(retry ? { retry } : {}) }));
         },
       },
     );

@@ -8,7 +8,7 @@
  * Every file that cannot be used, and every tool name Delegate does not have, is reported (never skipped
  * silently — the most common complaint about the peers); the rest loads.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ourToolName } from '../tools/tool-names';
 import { copilotToolName } from './copilot-tools';
@@ -65,7 +65,7 @@ export function mapToolNames(names: readonly string[], known: ReadonlySet<string
 }
 
 export interface AgentCatalog {
-  /** By name; what a `task` call's `subagent_type` selects. */
+  /** By id; what a `task` call's `subagent_type` selects (findAgent: by display name too). */
   agents: Map<string, AgentDefinition>;
   problems: AgentFileProblem[];
 }
@@ -86,7 +86,6 @@ export interface CatalogOptions {
 }
 
 export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatalog> {
-  const agents = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
   const problems: AgentFileProblem[] = [];
   const sources: { files: string[]; scope: AgentDefinition['scope']; copilot: boolean }[] = [];
   if (opts.home) sources.push({ files: await filesIn(join(opts.home, '.claude', 'agents'), '.md'), scope: 'user', copilot: false });
@@ -94,16 +93,18 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
     sources.push({ files: await filesIn(join(opts.workdir, '.github', 'agents'), '.agent.md'), scope: 'project', copilot: true });
     sources.push({ files: await filesIn(join(opts.workdir, '.claude', 'agents'), '.md'), scope: 'project', copilot: false });
   }
-  if (sources.every((source) => source.files.length === 0)) return { agents, problems };
+  if (sources.every((source) => source.files.length === 0)) return { agents: new Map(BUILT_IN_AGENTS.map((a) => [a.name, a])), problems };
   // `yaml` is CommonJS: its module.exports is `default` everywhere (Node, tsx, and the CLI's split bundle, whose chunk
   // for it exports nothing else), while its named exports exist only outside the bundle.
   const { default: yaml } = await import('yaml');
   const { parseDocument } = yaml;
-  // Later sources win: user < Copilot's project files < Claude Code's project files.
+  // Later sources win: user < Copilot's project files < Claude Code's project files. Keyed by the name as written,
+  // so an agent of the same name replaces the earlier one; ids are given once all are read (withIds).
+  const byName = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((a) => [a.name, a]));
   for (const { files, scope, copilot } of sources) {
     const seen = new Map<string, string>();
     for (const file of files) {
-      const text = await readFile(file, 'utf8').catch((err: Error) => err);
+      const text = await readAgentFile(file).catch((err: Error) => err);
       if (text instanceof Error) {
         problems.push({ file, reason: `cannot read it: ${text.message}`, severity: 'error' });
         continue;
@@ -113,8 +114,9 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
       problems.push(...parsed.problems);
       const agent = parsed.agent;
       if (!agent) continue;
-      if (seen.has(agent.name)) problems.push({ file, reason: `the name "${agent.name}" is also used by ${seen.get(agent.name)}; this one wins`, severity: 'warning' });
-      seen.set(agent.name, file);
+      const written = writtenName(agent);
+      if (seen.has(written)) problems.push({ file, reason: `the name "${written}" is also used by ${seen.get(written)}; this one wins`, severity: 'warning' });
+      seen.set(written, file);
       for (const key of ['tools', 'disallowedTools'] as const) {
         const names = agent[key];
         if (!names) continue;
@@ -129,10 +131,51 @@ export async function loadAgentCatalog(opts: CatalogOptions): Promise<AgentCatal
         if (mapped.all && key === 'tools') delete agent.tools;
         else agent[key] = mapped.all ? [...opts.knownTools] : mapped.tools;
       }
-      agents.set(agent.name, agent);
+      byName.set(written, agent);
     }
   }
-  return { agents, problems };
+  return { agents: withIds([...byName.values()], problems), problems };
+}
+
+const writtenName = (agent: AgentDefinition): string => agent.displayName ?? agent.name;
+
+/**
+ * The agents by id. A name that is an id keeps it; a display name's slug goes to the first agent that has it,
+ * and an agent whose slug is taken (by a name, or by another display name) gets `-2`, `-3`… with a warning.
+ */
+function withIds(agents: readonly AgentDefinition[], problems: AgentFileProblem[]): Map<string, AgentDefinition> {
+  const owners = new Map<string, AgentDefinition>(agents.filter((a) => a.displayName === undefined).map((a) => [a.name, a]));
+  const out = new Map<string, AgentDefinition>();
+  for (const agent of agents) {
+    if (agent.displayName === undefined) {
+      out.set(agent.name, agent);
+      continue;
+    }
+    let id = agent.name;
+    for (let n = 2; owners.has(id); n++) id = `${agent.name.slice(0, 60)}-${n}`;
+    const taken = owners.get(agent.name);
+    if (taken) problems.push({ file: agent.source, reason: `the id "${agent.name}" of "${agent.displayName}" is taken by ${taken.source === 'built-in' ? `the built-in ${taken.name}` : taken.source}: its id is "${id}"`, severity: 'warning' });
+    const named = { ...agent, name: id };
+    owners.set(id, named);
+    out.set(id, named);
+  }
+  return out;
+}
+
+/** Bigger files are not agent definitions: only their first megabyte is read (the body is cut far sooner). */
+const MAX_FILE_BYTES = 1_000_000;
+
+async function readAgentFile(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size <= MAX_FILE_BYTES) return await handle.readFile('utf8');
+    const buffer = Buffer.alloc(MAX_FILE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_FILE_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `sonnet`, `opus`, `haiku` → full ids (overridable: `delegate.modelAliases`, DELEGATE_MODEL_ALIASES). */

@@ -14,10 +14,15 @@
  * an unknown tool name is dropped with one warning for the file and the agent still loads.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
+import { readFrontMatter, splitFrontMatter } from './front-matter';
+import { cutNote, MAX_INSTRUCTION_CHARS } from '../instructions/instruction-cut';
 import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting, PERMISSION_MODES, type PermissionMode } from '../vocabulary';
 
 export interface AgentDefinition {
+  /** Its id (a slug of `displayName` when the file's name is not one). */
   name: string;
+  /** The file's `name` as written when it is not an id ('Critical Thinking Assistant'); the model may use either. */
+  displayName?: string;
   description: string;
   /** The body: the subagent's own system prompt. */
   prompt: string;
@@ -47,17 +52,51 @@ export interface AgentFileProblem {
   severity: 'error' | 'warning';
 }
 
-const COLORS = new Set(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan']);
+/** An agent's id: what `subagent_type`, hooks' matchers and transcripts name it by. */
+const USABLE_ID = /^[A-Za-z0-9][\w.-]{0,63}$/;
+const MAX_DISPLAY_NAME = 100;
 
-/** Splits `---\nyaml\n---\nbody`; the front matter's first line number is 2. */
-function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
-  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  if (!normalized.startsWith('---\n')) return undefined;
-  const end = normalized.indexOf('\n---', 3);
-  if (end === -1) return undefined;
-  const after = normalized.indexOf('\n', end + 4);
-  return { yaml: normalized.slice(4, end + 1), body: after === -1 ? '' : normalized.slice(after + 1) };
+/**
+ * The id made of a display name: lowercase words joined by `-` ('Critical Thinking Assistant' →
+ * critical-thinking-assistant, 'C# Expert' → csharp-expert, 'C++ Expert' → cpp-expert); '' when nothing is left.
+ */
+export function agentSlug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z])#/gi, '$1sharp')
+    .replace(/([a-z])\+\+/gi, '$1pp')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
 }
+
+/**
+ * The agent a `subagent_type` names: its id, or its display name as written; failing both, either one in
+ * another case when only one agent matches.
+ */
+export function findAgent(agents: ReadonlyMap<string, AgentDefinition>, ref: string): AgentDefinition | undefined {
+  const wanted = ref.trim();
+  const all = [...agents.values()];
+  const exact = agents.get(wanted) ?? all.find((a) => a.displayName === wanted);
+  if (exact) return exact;
+  const lower = wanted.toLowerCase();
+  const loose = all.filter((a) => a.name.toLowerCase() === lower || a.displayName?.toLowerCase() === lower);
+  return loose.length === 1 ? loose[0] : undefined;
+}
+
+/** The body as the agent's system prompt: cut as project instructions are, with the same note and a warning. */
+function body(file: string, text: string, problems: AgentFileProblem[]): string {
+  const prompt = text.trim();
+  if (prompt.length <= MAX_INSTRUCTION_CHARS) return prompt;
+  const max = MAX_INSTRUCTION_CHARS.toLocaleString('en-US');
+  problems.push({ file, reason: `its body is ${prompt.length.toLocaleString('en-US')} characters: cut at ${max}, as CLAUDE.md is`, severity: 'warning' });
+  return `${prompt.slice(0, MAX_INSTRUCTION_CHARS)}\n\n${cutNote(MAX_INSTRUCTION_CHARS, [`the rest of ${file}`])}`;
+}
+
+const COLORS = new Set(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan']);
 
 function list(value: unknown): string[] | undefined | 'invalid' {
   if (value === undefined || value === null) return undefined;
@@ -82,20 +121,26 @@ export function parseAgentFile(
   const fail = (reason: string, line?: number) => ({ problems: [...problems, { file, reason, severity: 'error' as const, ...(line ? { line } : {}) }] });
   const parts = splitFrontMatter(text);
   if (!parts) return fail('no YAML front matter (the file must start with a --- line and close it with another)', 1);
-  const doc = parseDocument(parts.yaml);
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    // linePos is 1-based within the front matter, which starts on the file's second line.
-    const line = err?.linePos?.[0]?.line;
-    const message = (err?.message.split('\n')[0] ?? 'parse error').replace(/ at line \d+, column \d+:?$/, '');
-    return fail(`invalid YAML: ${message}`, line !== undefined ? line + 1 : undefined);
+  const read = readFrontMatter(parts.yaml, parseDocument);
+  if (!read.ok) return fail(read.reason, read.line);
+  const fields = read.fields;
+  if (read.lenient) {
+    problems.push({
+      file,
+      ...(read.lenient.line ? { line: read.lenient.line } : {}),
+      reason: `invalid YAML (${read.lenient.error}): read line by line instead, each field as \`key: rest of the line\`; quote the value (or use \`description: |\`) to make it valid YAML`,
+      severity: 'warning',
+    });
   }
-  const data: unknown = doc.toJS();
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('the front matter is not a mapping of fields', 2);
-  const fields = data as Record<string, unknown>;
-  const name = typeof fields.name === 'string' && fields.name.trim() ? fields.name.trim() : fallbackName;
-  if (!name) return fail('no `name` field');
-  if (!/^[A-Za-z0-9][\w.-]{0,63}$/.test(name)) return fail(`the name "${name}" is not usable (letters, digits, - _ . up to 64)`);
+  // One line, without control or format characters (a right-to-left override would dress one name as another).
+  const shown = typeof fields.name === 'string' ? fields.name.replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim() : '';
+  const written = shown || fallbackName;
+  if (!written) return fail('no `name` field');
+  // A name that is not an id ('Critical Thinking Assistant', as Copilot's files have them) is shown as written and
+  // addressed by its slug too; the catalog makes the slug unique.
+  const usable = USABLE_ID.test(written);
+  const id = usable ? written : agentSlug(written) || agentSlug(fallbackName ?? '');
+  if (!id) return fail(`the name "${written}" has no letters or digits to make an id of`);
   const description = typeof fields.description === 'string' ? fields.description.trim() : '';
   if (!description) return fail('no `description` field (it tells the main agent when to use this agent)');
 
@@ -104,7 +149,7 @@ export function parseAgentFile(
   if (tools === 'invalid') return fail('`tools` must be a comma-separated string or a list of names');
   if (disallowed === 'invalid') return fail('`disallowedTools` must be a comma-separated string or a list of names');
 
-  const agent: AgentDefinition = { name, description, prompt: parts.body.trim(), source: file, scope };
+  const agent: AgentDefinition = { name: id, ...(usable ? {} : { displayName: written.slice(0, MAX_DISPLAY_NAME) }), description, prompt: body(file, parts.body, problems), source: file, scope };
   if (tools) agent.tools = tools;
   if (disallowed) agent.disallowedTools = disallowed;
   // Copilot's `model` may be a list (fallbacks): the first one wins.

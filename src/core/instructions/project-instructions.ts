@@ -12,9 +12,10 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { errorText } from '../errors';
 import { importPaths, isWithin, resolveImport } from './instruction-imports';
+import { cutNote, MAX_INSTRUCTION_CHARS } from './instruction-cut';
 import { SETTING_SOURCES, type SettingSource } from '../vocabulary';
 
-export const MAX_INSTRUCTION_CHARS = 40_000;
+export { MAX_INSTRUCTION_CHARS };
 const MAX_IMPORT_DEPTH = 5;
 /** Bigger files are not instructions (and would be cut anyway): not read. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -132,6 +133,6 @@ function assemble(sections: readonly Section[], skipped: string[], max: number):
     chars += text.length;
   }
   const cut = left.length > 0;
-  if (cut) parts.push(`[Instructions cut at ${max.toLocaleString('en-US')} characters: ${left.join(', ')} left out. Read the files themselves if you need the rest.]`);
+  if (cut) parts.push(cutNote(max, left));
   return { text: parts.join('\n\n'), files, chars, cut, skipped };
 }

@@ -4,7 +4,9 @@
  *   stream(request, signal, callbacks)
  *     attempt ──▶ client.messages.create({stream: true}) — raw events, accumulated by message-accumulator.ts
  *                 (signal: the attempt's own AbortController, linked to `signal`)
- *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries)
+ *       │  SDK retries by itself: connection errors, 408/409/429/5xx/529 before the stream starts (maxRetries);
+ *       │    each wait before such a retry is said first (onWaiting with `retry`), and one longer than the cap
+ *       │    ends the request instead (retry-wait.ts)
  *       │  text deltas ──▶ callbacks.onTextDelta
  *       │  idle watchdog: armed when the response headers arrive, reset by every body chunk (pings count);
  *       │                 no byte for idleTimeoutMs ──▶ abort this attempt
@@ -31,6 +33,7 @@ import { withCacheBreakpoints } from './cache-breakpoints';
 import { proxyFailureIn } from './env-proxy';
 import { httpFetch, withBody, type HttpFetch } from './http-fetch';
 import { MessageAccumulator } from './message-accumulator';
+import { retryReason, retryWaitOf, retryWaitRefusal, DEFAULT_MAX_RETRY_WAIT_MS, type RetryWaitCap } from './retry-wait';
 import { thinkingFields } from './thinking';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from './types';
 
@@ -54,6 +57,8 @@ export interface AnthropicModelOptions {
   waitingNoticeMs?: number;
   /** The HTTP client (http-fetch.ts): the CLI's by default; the editor's leaves the proxy to VS Code. */
   fetch?: HttpFetch;
+  /** The longest wait before a retry the API may ask for (retry-after), and the setting that raises it. Default 60 s. */
+  retryWait?: RetryWaitCap;
 }
 
 /** The SDK's base client with `messages` only (what `Anthropic` is, less the other resources). */
@@ -71,9 +76,35 @@ class CallbackFailure extends Error {
 }
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The SDK's logger (it logs at `warn` and above by default, to the console). Its report of an SSE event whose `data:`
+ * is not JSON — the event and the raw chunk, over several lines, once per attempt — is dropped: the stream's failure
+ * reaches the run as one line (a retry, or the error it gave up with). Anything else it logs stays one line.
+ */
+const SAID_BY_THE_CLIENT = /^(Could not parse message into JSON|From chunk)/;
+const shown = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+const sdkLog = (write: (line: string) => void) => (message: string, ...rest: unknown[]): void => {
+  if (SAID_BY_THE_CLIENT.test(message)) return;
+  write(`anthropic-sdk: ${oneLine([message, ...rest.map(shown)].join(' '))}`);
+};
+const sdkLogger = {
+  error: sdkLog((line) => console.error(line)),
+  warn: sdkLog((line) => console.warn(line)),
+  info: sdkLog((line) => console.info(line)),
+  debug: sdkLog((line) => console.debug(line)),
+};
 const NOT_RETRIED_IN_STREAM = new Set(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error']);
 
 export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
+  const maxRetries = opts.maxRetries ?? 2;
   const credential = opts.apiKey ? { apiKey: opts.apiKey } : opts.authToken ? { authToken: opts.authToken } : null;
   const keyHint = opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
   const client =
@@ -81,8 +112,9 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
     new MessagesClient({
       ...credential,
       ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
-      maxRetries: opts.maxRetries ?? 2,
+      maxRetries,
       timeout: opts.requestTimeoutMs ?? 120_000,
+      logger: sdkLogger,
       // node:http, not Node's fetch: no undici to load before the first request (http-fetch.ts).
       fetch: (opts.fetch ?? httpFetch) as unknown as typeof fetch, // a LiteResponse has all of Response that the SDK reads
     });
@@ -90,6 +122,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const streamRetries = opts.streamRetries ?? 2;
   const retryDelayMs = opts.streamRetryDelayMs ?? 500;
   const waitingMs = opts.waitingNoticeMs ?? 10_000;
+  const limits: AttemptLimits = { idleMs, waitingMs, maxRetries, retryWait: opts.retryWait ?? { maxMs: DEFAULT_MAX_RETRY_WAIT_MS, setting: 'the cap on retry waits' } };
 
   return {
     async stream(request, signal, callbacks) {
@@ -97,7 +130,7 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new ModelError('request aborted', 'aborted');
         try {
-          return await attemptOnce(client, request, signal, callbacks, idleMs, waitingMs);
+          return await attemptOnce(client, request, signal, callbacks, limits);
         } catch (err) {
           if (err instanceof CallbackFailure) throw err.error;
           if (signal.aborted) throw new ModelError('request aborted', 'aborted');
@@ -128,14 +161,16 @@ function toParams(r: ModelRequest): { params: Anthropic.MessageCreateParamsNonSt
   return { params: withCacheBreakpoints(params, r.cache), betas };
 }
 
-async function attemptOnce(
-  client: MessagesClient,
-  request: ModelRequest,
-  signal: AbortSignal,
-  callbacks: ModelCallbacks,
-  idleMs: number,
-  waitingMs: number,
-): Promise<ModelResponse> {
+interface AttemptLimits {
+  idleMs: number;
+  waitingMs: number;
+  /** The SDK's retries (to know whether a failed response will be retried). */
+  maxRetries: number;
+  retryWait: RetryWaitCap;
+}
+
+async function attemptOnce(client: MessagesClient, request: ModelRequest, signal: AbortSignal, callbacks: ModelCallbacks, limits: AttemptLimits): Promise<ModelResponse> {
+  const { idleMs, waitingMs } = limits;
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -164,7 +199,18 @@ async function attemptOnce(
     } finally {
       clearInterval(ticker);
     }
-    if (!res.ok || !res.body) return res;
+    if (!res.ok) {
+      // The SDK is about to sleep before its retry: say how long, or refuse a wait past the cap (retry-wait.ts).
+      const wait = retryWaitOf(res, limits.maxRetries - (attempt - 1), limits.maxRetries);
+      if (wait && wait.waitMs > limits.retryWait.maxMs) {
+        await res.body?.cancel().catch(() => undefined);
+        // Thrown from the middleware: the SDK hands it on as it is, without retrying.
+        throw new ModelError(retryWaitRefusal(wait, limits.retryWait), 'api', res.status);
+      }
+      if (wait) callbacks.onWaiting?.({ attempt, waitedMs: Date.now() - asked, retry: { ...wait, reason: retryReason(wait.status) } });
+      return res;
+    }
+    if (!res.body) return res;
     touch();
     const body = res.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
@@ -203,7 +249,10 @@ async function attemptOnce(
     if (idle) throw new RetryableStreamFailure(`stream stalled: no data for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)}s` : `${idleMs}ms`}`);
     if (started && !(err instanceof APIUserAbortError)) {
       if (err instanceof APIError && err.status === undefined && err.type && NOT_RETRIED_IN_STREAM.has(err.type)) throw err;
-      const what = err instanceof APIError && err.type ? `${err.type}: ${err.apiMessage ?? oneLine(err.message)}` : errorText(err);
+      const what =
+        err instanceof APIError && err.type ? `${err.type}: ${err.apiMessage ?? oneLine(err.message)}`
+        : err instanceof SyntaxError ? `an event that is not valid JSON: ${oneLine(err.message)}`
+        : errorText(err);
       throw new RetryableStreamFailure(`stream failed (${what})`);
     }
     throw err;

@@ -48,8 +48,21 @@ export interface ModelCallbacks {
    * failed attempt's text deltas were already forwarded: hosts drop this turn's partial text here.
    */
   onRetry?: (message: string) => void;
-  /** No response yet (not even headers): called every few seconds while the request waits, per HTTP attempt. */
-  onWaiting?: (info: { attempt: number; waitedMs: number }) => void;
+  /**
+   * No response yet (not even headers): called every few seconds while the request waits, per HTTP attempt; and
+   * with `retry` when attempt `attempt` failed and the client waits `retry.waitMs` before the next (429, 529…).
+   */
+  onWaiting?: (info: { attempt: number; waitedMs: number; retry?: RetryInfo }) => void;
+}
+
+/** A failed attempt the client retries after a wait: its HTTP status and why, and the wait before the next attempt. */
+export interface RetryInfo {
+  status: number;
+  /** The status in words: rate limited (429), overloaded (529), server error (5xx)… */
+  reason: string;
+  waitMs: number;
+  /** The API said how long (retry-after); false: the client's own back-off. */
+  asked: boolean;
 }
 
 /** Errors the loop must classify: fatal ones end the run with one line, never a stack trace. */

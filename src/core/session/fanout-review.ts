@@ -11,7 +11,7 @@
  *                       never looser than its own (FanoutCaps, read by child-runs.ts when it builds the spec)
  *   Cancel / dismissed  none starts: each call's result says the user cancelled the fan-out
  */
-import type { AgentDefinition } from '../agents/agent-definition';
+import { findAgent, type AgentDefinition } from '../agents/agent-definition';
 import { resolveAgentModel } from '../agents/agent-catalog';
 import type { Budget } from '../agent/budget';
 import type { FanoutCall, FanoutGate } from '../agent/fanout-gate';
@@ -133,8 +133,9 @@ function capsOf(f: AgentForecast): Budget {
 function describe(call: FanoutCall, o: FanoutReviewOptions): FanoutChild {
   const input = asRecord(call.input) ?? {};
   const fork = input.fork === true;
-  const type = typeof input.subagent_type === 'string' ? input.subagent_type : o.defaultType;
-  const def = fork ? undefined : o.agentTypes().get(type);
+  const asked = typeof input.subagent_type === 'string' ? findAgent(o.agentTypes(), input.subagent_type) : undefined;
+  const type = asked?.name ?? (typeof input.subagent_type === 'string' ? input.subagent_type : o.defaultType);
+  const def = fork ? undefined : (asked ?? o.agentTypes().get(type));
   const text = (v: unknown): string => (typeof v === 'string' ? v : '');
   return {
     toolUseId: call.toolUseId,

@@ -28,6 +28,7 @@ export { folderCommands, type FolderCommand, type FolderTrust, type FolderTrustA
 export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
 
 export type { AgentResult, RunLimits } from '../agent/types';
+export { hasPrice, parsePrices } from '../agent/budget';
 export { estimateTextTokens } from '../agent/context-size';
 export { ModelError } from '../llm/types';
 export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';

@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
+import { quotePath } from './path-quote';
 import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
 import { asRecord, type ParseResult, type Tool } from './types';
 
@@ -41,7 +42,8 @@ export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<Glob
     name: 'glob',
     description:
       'List workspace files matching a glob pattern (e.g. "src/**/*.ts", "**/package.json"), relative to the ' +
-      `workspace root, sorted, one per line. Files ignored by .gitignore, node_modules and .git are never listed; ` +
+      'workspace root, sorted, one per line (a name holding a newline, tab, " or \\ is shown quoted with C escapes, as git shows it). ' +
+      'Files ignored by .gitignore, node_modules and .git are never listed; ' +
       `dotfiles only match when the pattern names them. At most ${MAX_ENTRIES} entries are shown.`,
     inputSchema: {
       type: 'object',
@@ -73,13 +75,14 @@ export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<Glob
 
       const rgPath = ripgrepAt(ripgrep);
       if (!rgPath) return { content: 'glob is not available: ripgrep (rg) was not found on this machine', isError: true };
-      const listed = await runRipgrep(rgPath, ['--files', '--hidden', ...ALWAYS_EXCLUDED.flatMap((g) => ['--glob', g])], { cwd: root, signal: ctx.signal });
+      // --null: each name ends with a NUL, so a name holding a newline stays one name.
+      const listed = await runRipgrep(rgPath, ['--files', '--null', '--hidden', ...ALWAYS_EXCLUDED.flatMap((g) => ['--glob', g])], { cwd: root, signal: ctx.signal });
       if (listed.code !== 0 && listed.code !== 1) {
         return { content: `glob failed for ${input.pattern}: ${listed.stderr.trim().split('\n')[0] || `ripgrep exited ${listed.code}`}`, isError: true };
       }
       const matches = picomatch(input.pattern.replace(/^\.\//, ''), { dot: false });
       const found = listed.stdout
-        .split('\n')
+        .split('\0')
         .filter((p) => p !== '')
         .map((p) => p.replace(/^\.\//, ''))
         .filter((p) => matches(p));
@@ -103,7 +106,7 @@ export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<Glob
       );
       const entries = found.filter((_, k) => checked[k]).sort();
       if (entries.length === 0) return { content: `No files match ${input.pattern}` };
-      const shown = entries.slice(0, MAX_ENTRIES).join('\n');
+      const shown = entries.slice(0, MAX_ENTRIES).map(quotePath).join('\n');
       const more = entries.length - MAX_ENTRIES;
       return { content: more > 0 ? `${shown}\n[${more} more files not shown; use a narrower pattern]` : shown };
     },

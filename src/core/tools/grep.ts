@@ -6,6 +6,7 @@
 import { realpath } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { resolveInside } from './path-confinement';
+import { quotePath } from './path-quote';
 import { ALWAYS_EXCLUDED, ripgrepAt, runRipgrep, type RipgrepPath } from './ripgrep';
 import { asRecord, type ParseResult, type Tool } from './types';
 
@@ -38,7 +39,8 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
     description:
       'Search file contents in the workspace with a regular expression (ripgrep syntax). Respects .gitignore; ' +
       'node_modules and .git are never searched. output_mode: "files_with_matches" (default: the files that match), ' +
-      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file).',
+      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file). ' +
+      'A file name holding a newline, tab, " or \\ is shown quoted with C escapes, as git shows it.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -101,7 +103,8 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
         if (!where.ok) return { content: where.reason, isError: true };
         target = relative(root, where.absPath) || '.';
       }
-      const args = ['--color', 'never', '--max-columns', '500', '--max-columns-preview', '--hidden'];
+      // --null: a NUL ends each file name, so a name holding a newline is read as one name (outputLines).
+      const args = ['--color', 'never', '--null', '--max-columns', '500', '--max-columns-preview', '--hidden'];
       for (const exclude of ALWAYS_EXCLUDED) args.push('--glob', exclude);
       if (input.glob) args.push('--glob', input.glob);
       if (input.caseInsensitive) args.push('--ignore-case');
@@ -116,12 +119,46 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
       if (ctx.signal.aborted) return { content: 'grep cancelled', isError: true };
       if (r.code === 1) return { content: `No matches for ${input.pattern}${input.path ? ` in ${input.path}` : ''}` };
       if (r.code !== 0) return { content: `grep failed: ${r.stderr.trim().split('\n')[0] || `ripgrep exited ${r.code}`}`, isError: true };
-      const lines = r.stdout.split('\n').filter((l) => l !== '').map((l) => l.replace(/^\.\//, ''));
-      if (input.output_mode !== 'content') lines.sort();
+      const lines = outputLines(r.stdout, input.output_mode, input.lineNumbers);
       const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
       const shown = lines.slice(0, limit).join('\n');
       const more = lines.length - limit;
       return { content: more > 0 || r.truncated ? `${shown}\n[${more > 0 ? `${more} more lines` : 'more'} not shown; narrow the search or raise head_limit]` : shown };
     },
   };
+}
+
+/**
+ * ripgrep's --null output as the lines the model reads, each file name quoted when it must be (path-quote.ts):
+ *
+ *   files_with_matches   name\0name\0…                      →  name
+ *   count                name\0N\n…                          →  name:N
+ *   content              name\0L:text\n, name\0L-text\n, --\n  →  name:L:text, name-L-text, --
+ *
+ * Files and counts are sorted by name (as written, before quoting); a record cut off at the end (output over the
+ * cap) is dropped.
+ */
+function outputLines(stdout: string, mode: GrepMode, lineNumbers = true): string[] {
+  const name = (raw: string): string => quotePath(raw.replace(/^\.\//, ''));
+  if (mode === 'files_with_matches') return stdout.split('\0').filter((n) => n !== '').sort().map(name);
+  const records: [string, string][] = [];
+  let at = 0;
+  while (at < stdout.length) {
+    // Context groups are parted by a `--` line; a name is never one (ripgrep prints them from the target down).
+    if (stdout.startsWith('--\n', at)) {
+      records.push(['--', '']);
+      at += 3;
+      continue;
+    }
+    const nul = stdout.indexOf('\0', at);
+    const end = nul === -1 ? -1 : stdout.indexOf('\n', nul);
+    if (end === -1) break;
+    const rest = stdout.slice(nul + 1, end);
+    // With line numbers, ripgrep's `L:` (a match) or `L-` (context) follows the name; the name takes the same mark.
+    const sep = mode === 'content' && lineNumbers && /^\d+-/.test(rest) ? '-' : ':';
+    records.push([stdout.slice(at, nul), `${sep}${rest}`]);
+    at = end + 1;
+  }
+  if (mode === 'count') records.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return records.map(([file, rest]) => (file === '--' && rest === '' ? '--' : `${name(file)}${rest}`));
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { costOf } from '../../../src/core/agent/budget';
+import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/agent/budget';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession, type SessionConfig } from '../../../src/core/session';
@@ -77,5 +77,20 @@ describe('budgets', () => {
     const costs = events.filter((e) => e.type === 'usage').map((e) => (e.type === 'usage' ? e.costUsd : 0));
     assert.equal(costs.length, 3);
     assert.ok(costs.every((c) => typeof c === 'number' && c > 0));
+  });
+
+  it('a model without a price: refused under a dollar cap, priced by DELEGATE_PRICES-style JSON', () => {
+    assert.equal(hasPrice('claude-sonnet-5-5'), true);
+    assert.equal(hasPrice('gpt-5.1'), false);
+    assert.equal(unpricedBudget('claude-haiku-5-5', 1, undefined), undefined);
+    assert.equal(unpricedBudget('gpt-5.1', undefined, undefined), undefined, 'no budget: nothing to keep');
+    assert.match(unpricedBudget('gpt-5.1', 2, undefined) ?? '', /^a budget of \$2\.00 cannot be kept: the model gpt-5\.1 has no price\./);
+    const prices = parsePrices('{"gpt-5": {"input": 1.25, "output": 10}}');
+    assert.ok(!('error' in prices));
+    assert.deepEqual(prices['gpt-5'], { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.5625 });
+    assert.equal(unpricedBudget('gpt-5.1', 2, prices), undefined, 'a prefix prices the family');
+    assert.deepEqual(parsePrices('nope'), { error: 'not JSON: write {"model-id": {"input": 3, "output": 15}} ($ per million tokens)' });
+    assert.match((parsePrices('{"x": {"input": -1, "output": 1}}') as { error: string }).error, /"x" needs "input" and "output"/);
+    assert.match((parsePrices('[1]') as { error: string }).error, /must be an object/);
   });
 });

@@ -12,7 +12,7 @@ const known = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', '
 describe('agent catalog', () => {
   it('loads project, Copilot and user agents; the project wins; built-ins are there', async () => {
     const { agents, problems } = await loadAgentCatalog({ workdir: join(FIXTURES, 'agent-repo'), home: join(FIXTURES, 'agent-home'), knownTools: known });
-    assert.deepEqual([...agents.keys()].sort(), ['Explore', 'code-reviewer', 'explainer', 'general-purpose', 'planner', 'test-runner']);
+    assert.deepEqual([...agents.keys()].sort(), ['Explore', 'broken-agent', 'code-reviewer', 'explainer', 'general-purpose', 'planner', 'test-runner']);
     const reviewer = agents.get('code-reviewer');
     assert.equal(reviewer?.scope, 'project', 'the project file wins over the user one');
     assert.match(reviewer?.prompt ?? '', /^You are a senior code reviewer/);
@@ -32,9 +32,11 @@ describe('agent catalog', () => {
     const byFile = (name: string) => problems.filter((p) => p.file.endsWith(name));
     const broken = byFile('broken.md');
     assert.equal(broken.length, 1);
-    assert.equal(broken[0]?.severity, 'error');
-    assert.match(broken[0]?.reason ?? '', /invalid YAML/);
+    assert.equal(broken[0]?.severity, 'warning', 'invalid YAML is read line by line: the agent loads');
+    assert.match(broken[0]?.reason ?? '', /invalid YAML \(.+\): read line by line/);
     assert.equal(broken[0]?.line, 4, 'the line in the file where the parser noticed');
+    assert.equal(agents.get('broken-agent')?.description, '[this is: not valid', 'the value as written');
+    assert.deepEqual(agents.get('broken-agent')?.tools, ['read_file']);
     assert.match(byFile('nameless.md')[0]?.reason ?? '', /no `name` field/);
     assert.deepEqual(byFile('test-runner.md').map((p) => [p.severity, p.reason]), [['warning', 'tools: Delegate has no tool "WebSearch": dropped from this agent']]);
     assert.equal(byFile('code-reviewer.md').filter((p) => /Grep/.test(p.reason)).length, 1, 'one warning per file');

@@ -134,7 +134,8 @@ describe('local prompt cache (the API caching rules)', () => {
       assert.equal(second.usage.cache_read_input_tokens, first.usage.cache_creation_input_tokens);
       const res = await post(rejecting.baseURL, body({ tools }));
       assert.equal(res.status, 400);
-      assert.deepEqual(await res.json(), { type: 'error', error: { type: 'invalid_request_error', message: 'tools.3.cache_control: Extra inputs are not permitted' } });
+      // The API's error body carries the request's id, as its request-id header does.
+      assert.deepEqual(await res.json(), { type: 'error', error: { type: 'invalid_request_error', message: 'tools.3.cache_control: Extra inputs are not permitted' }, request_id: res.headers.get('request-id') });
     } finally {
       await api.close();
       await rejecting.close();

@@ -41,6 +41,12 @@ describe('glob tool', () => {
     assert.deepEqual(await run('src/**/*.ts'), { content: 'src/a.ts\nsrc/b.ts\nsrc/sub/c.ts' });
   });
 
+  it('a name holding a newline is one entry, quoted as git quotes it (C escapes)', async () => {
+    await touch(ws, 'src/a\nb.ts');
+    await touch(ws, 'src/back\\slash.ts');
+    assert.equal((await run('src/*.ts')).content, '"src/a\\nb.ts"\nsrc/a.ts\nsrc/b.ts\n"src/back\\\\slash.ts"');
+  });
+
   it('honours the root and nested .gitignore, and hides dotfiles unless named', async () => {
     const all = (await run('**/*')).content.split('\n');
     assert.deepEqual(all, ['README.md', 'pkg/ok.txt', 'src/a.ts', 'src/b.ts', 'src/sub/c.ts']);

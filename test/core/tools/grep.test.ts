@@ -59,6 +59,16 @@ describe('grep tool (ripgrep)', () => {
     assert.match(bad.content, /grep failed: .*regex/i);
   });
 
+  it('a file name with a newline, tab or quote is one result in every mode, quoted as git quotes it', async () => {
+    await fs.writeFile(path.join(ws, 'src', 'two\nlines.ts'), 'alpha here\nbeta\n');
+    await fs.writeFile(path.join(ws, 'src', 'say "hi"\t.ts'), 'alpha\n');
+    assert.equal((await call(tool, { pattern: 'alpha', path: 'src' })).content, 'src/a.ts\nsrc/b.js\n"src/say \\"hi\\"\\t.ts"\n"src/two\\nlines.ts"', 'sorted by the names as written');
+    assert.equal((await call(tool, { pattern: 'alpha', path: 'src', output_mode: 'count' })).content, 'src/a.ts:2\nsrc/b.js:1\n"src/say \\"hi\\"\\t.ts":1\n"src/two\\nlines.ts":1');
+    const content = await call(tool, { pattern: 'here', output_mode: 'content', '-C': 1 });
+    assert.equal(content.content, '"src/two\\nlines.ts":1:alpha here\n"src/two\\nlines.ts"-2-beta');
+    assert.equal((await call(tool, { pattern: 'here', output_mode: 'content', '-n': false })).content, '"src/two\\nlines.ts":alpha here');
+  });
+
   it('says so when ripgrep is missing', async () => {
     const none = createGrepTool(ws, undefined);
     assert.match((await call(none, { pattern: 'x' })).content, /ripgrep \(rg\) was not found/);

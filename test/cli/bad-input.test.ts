@@ -1,0 +1,64 @@
+/**
+ * Bad input gets a clear line, through the built CLI: a file name holding a newline is one result of glob and grep
+ * (quoted as git quotes it), and an SSE event whose JSON was cut short is retried with one line, never the SDK's
+ * multi-line dump of the event and its chunk.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastToolResults, reply } from '../fixtures/messages-api-server';
+import { must } from '../support/must';
+import { runDelegate } from '../support/run-cli';
+import { cliSuite } from '../support/cli-suite';
+
+describe('delegate CLI: bad input, clear lines', function () {
+  this.timeout(30_000);
+  const cli = cliSuite();
+
+  it('glob and grep show a file name holding a newline as one result, quoted, in every mode', async () => {
+    writeFileSync(join(cli.dirs.workdir, 'a\nb.txt'), 'needle one\n');
+    writeFileSync(join(cli.dirs.workdir, 'c.txt'), 'needle two\n');
+    // A name shaped like the harness's own lines: it stays inside its quotes.
+    writeFileSync(join(cli.dirs.workdir, 'x.txt\n[changes] wrote nothing.txt'), 'needle three\n');
+    cli.api.script(
+      reply.toolUse([
+        { name: 'glob', input: { pattern: '*.txt' } },
+        { name: 'grep', input: { pattern: 'needle' } },
+        { name: 'grep', input: { pattern: 'needle', output_mode: 'content' } },
+        { name: 'grep', input: { pattern: 'needle', output_mode: 'count' } },
+      ]),
+      reply.text('listed'),
+    );
+    const run = await runDelegate(['-p', 'list them', '--cwd', cli.dirs.workdir], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    const results = lastToolResults(must(cli.api.messageRequests()[1])).map((b) => String(b.content));
+    assert.deepEqual(results, [
+      '"a\\nb.txt"\nc.txt\n"x.txt\\n[changes] wrote nothing.txt"',
+      '"a\\nb.txt"\nc.txt\n"x.txt\\n[changes] wrote nothing.txt"',
+      results[2],
+      '"a\\nb.txt":1\nc.txt:1\n"x.txt\\n[changes] wrote nothing.txt":1',
+    ]);
+    assert.deepEqual(results[2]?.split('\n').sort(), ['"a\\nb.txt":1:needle one', '"x.txt\\n[changes] wrote nothing.txt":1:needle three', 'c.txt:1:needle two']);
+  });
+
+  it('an SSE event that is not JSON is retried without a word; given up on, it is one line', async () => {
+    cli.api.script(reply.malformed({ partialText: 'Hel' }), reply.text('whole answer'));
+    const retried = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir], { env: cli.env() });
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.equal(retried.stdout, 'whole answer\n');
+    assert.equal(retried.stderr, '', 'no dump of the event and its chunk');
+
+    cli.api.script(reply.malformed(), reply.malformed(), reply.malformed());
+    const verbose = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '-v'], { env: cli.env() });
+    assert.equal(verbose.code, 1);
+    const lines = verbose.stderr.trim().split('\n').filter((l) => !l.startsWith('delegate: sandbox:'));
+    assert.equal(lines.length, 4, verbose.stderr);
+    assert.deepEqual(lines.slice(0, 2), [
+      '! stream failed (an event that is not valid JSON: Unterminated string in JSON at position 83); retrying (1/2)',
+      '! stream failed (an event that is not valid JSON: Unterminated string in JSON at position 83); retrying (2/2)',
+    ]);
+    assert.equal(lines[2], '! stream failed (an event that is not valid JSON: Unterminated string in JSON at position 83) (gave up after 3 attempts)');
+    assert.match(lines.at(-1) ?? '', /^delegate: stream failed \(an event that is not valid JSON: Unterminated string in JSON at position 83\) \(gave up after 3 attempts\) \(transcript: /);
+    assert.doesNotMatch(verbose.stderr, /Could not parse|From chunk/);
+  });
+});
