@@ -95,10 +95,9 @@ export class GroupStdioTransport implements Transport {
         detached: true,
       });
       this.child = child;
-      child.once('spawn', () => {
-        if (child.pid !== undefined) this.groups.add(child.pid, `mcp ${this.params.label}`);
-        resolve();
-      });
+      // Listed at once (a pid means it was forked), not at 'spawn': a kill -9 of ours in between would miss it.
+      if (child.pid !== undefined) this.groups.add(child.pid, `mcp ${this.params.label}`);
+      child.once('spawn', () => resolve());
       child.once('error', (err) => {
         // ENOENT and the like: no process, so no group to remember.
         reject(err);
