@@ -11,7 +11,7 @@ import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { ToolEnv, createSession, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -55,7 +55,10 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return EXIT.usage;
     }
   }
-  const mcp = await cliMcpConfig(options, workdir, env);
+  // What bash, hooks and MCP servers get: this environment less the credentials, plus what --tool-env named.
+  const toolEnv = new ToolEnv({ pass: options.toolEnv, secrets: () => [apiKey, authToken].filter((v): v is string => v !== undefined), source: () => env });
+  for (const name of options.toolEnv) if (env[name] === undefined) out.stderr(`delegate: --tool-env ${name}: not set in the environment, nothing to pass\n`);
+  const mcp = await cliMcpConfig(options, workdir, env, toolEnv);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -78,6 +81,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       mode: options.permissionMode,
       approver: headlessApprover,
       sandbox,
+      toolEnv,
       transcriptRoot,
       ...(mcp ? { mcp } : {}),
       allowedTools: options.allowedTools,

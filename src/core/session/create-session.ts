@@ -51,6 +51,7 @@ import { createWebFetchTool } from '../tools/web-fetch';
 import { envProxyTakes, httpFetch } from '../llm/http-fetch';
 import { maxTokensFor } from '../llm/thinking';
 import { DEFAULT_SANDBOX, Sandbox } from '../sandbox/sandbox';
+import { ToolEnv } from '../secrets/tool-env';
 import { installCommandHooks } from '../hooks/command-hooks';
 import { createPromptGate } from './prompt-gate';
 import { emptyUsage } from '../vocabulary';
@@ -131,6 +132,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const changes = new ChangeTracker({ workdir: config.workdir, blobs: new BlobStore(blobDirOf(store.sessionDir)), bus });
   // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
+  // What every command of the session inherits: never the credentials, unless the user named one.
+  const toolEnv = config.toolEnv ?? new ToolEnv();
   const threshold = config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
   // Agent ids are unique for the life of the session, resumes included.
   const usedIds = new Set(resume?.agentIds ?? []);
@@ -171,6 +174,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
     maxOutputChars: 1_000_000,
     groups: processes,
+    env: toolEnv,
     ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
     launcher: sandbox,
     changes,
@@ -186,7 +190,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
   // MCP servers start now; their tools join the catalog as each connects.
-  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool));
+  const mcp = attachMcp(config.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool), toolEnv);
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
@@ -266,6 +270,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       permissionMode: () => permissions.mode,
       bus,
       processes,
+      env: toolEnv,
     });
   }
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
