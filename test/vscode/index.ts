@@ -17,6 +17,7 @@ export function run(): Promise<void> {
     'mcp-approval': () => require('./mcp-approval.test'),
     'lm-model': () => require('./lm-model.test'),
     proxy: () => require('./proxy.test'),
+    'tool-env': () => require('./tool-env.test'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const only = process.env.DELEGATE_VSCODE_SUITES?.split(',').filter(Boolean);

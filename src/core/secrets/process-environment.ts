@@ -6,6 +6,9 @@
  *   credentials the host reads itself (`take`) ──▶ cleared, removed from process.env, handed back to the caller
  *   every other withheld variable              ──▶ cleared, set again in process.env (on the heap): the process and
  *                                                 other extensions in it read it as before; commands still lose it
+ *
+ * Called again when the host learns a credential later (the editor's key from its secret storage): a variable
+ * holding a copy of it is withheld by value (`secretValues`).
  */
 import { clearFromEnvironBlock } from './environ-block';
 import { withholding } from './tool-env';
@@ -17,9 +20,9 @@ export interface SealedEnvironment {
   note?: string;
 }
 
-export function sealProcessEnvironment(take: readonly string[] = []): SealedEnvironment {
+export function sealProcessEnvironment(take: readonly string[] = [], secretValues: readonly string[] = []): SealedEnvironment {
   const env = process.env;
-  const credentials = take.map((name) => env[name]).filter((v): v is string => v !== undefined && v !== '');
+  const credentials = [...take.map((name) => env[name]), ...secretValues].filter((v): v is string => v !== undefined && v !== '');
   const held: [string, string][] = Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && (take.includes(kv[0]) || withholding(kv[0], kv[1], credentials) !== undefined));
   const result = clearFromEnvironBlock(held.map(([name]) => name));
   const taken: Record<string, string> = {};
