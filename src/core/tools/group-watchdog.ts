@@ -61,7 +61,7 @@ class ShellWatchdog implements GroupWatch {
         this.unavailable = true;
         this.child = undefined;
       });
-      // Killed by someone else: the next group starts a new one (the groups listed in the old one are on their own).
+      // Killed by someone else: the next group starts a new one, which is told every group still listed.
       child.on('exit', () => {
         if (this.child === child) this.child = undefined;
       });
