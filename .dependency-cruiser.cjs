@@ -2,13 +2,14 @@
  * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
  *   hosts  src/cli/ src/vscode/ src/acp/ src/action/ src/protocol.ts
- *     │  import only ▼ core/session/index.ts (the face; session/model.ts and session/sandbox-probe.ts are
- *     │                 two pieces it leaves out so they load apart), core/events.ts, core/vocabulary.ts
+ *     │  import only ▼ core/session/index.ts (the face; session/model.ts, session/sandbox-probe.ts and
+ *     │                 session/process-environment.ts are pieces it leaves out so they load apart), core/events.ts,
+ *     │                 core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)
  *     │
  *   core/agent/        the loop over narrow ports (may read mechanisms' contract files, never their runtime)
  *     │
- *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agents/:
+ *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agents/ secrets/:
  *     │                each imports the foundation and only the ports it declares or implements (PORTS below)
  *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts
  *
@@ -20,7 +21,7 @@
  * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
  * or as a convenience.
  */
-const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agents'];
+const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agents', 'secrets'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
 const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
@@ -28,35 +29,40 @@ const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
 /** Contract files of mechanisms that the loop (core/agent/) may read: types and classes it runs over, no runtime wiring. */
 const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/agents/agent-definition\\.ts$';
 
+/** The one place that builds the environment of what an agent or a repository runs (credentials withheld). */
+const TOOL_ENV = '^src/core/secrets/tool-env\\.ts$';
+
 /**
  * Cross-mechanism imports allowed: a port the importer implements, or a contract it consumes.
  * Anything not listed here (and not FOUNDATION or the mechanism's own folder) is a violation.
  */
 const PORTS = {
   // ToolSchema: the model's contract for a tool's declaration (type-only; llm/ never imports tools/).
-  tools: ['^src/core/llm/types\\.ts$'],
+  tools: ['^src/core/llm/types\\.ts$', TOOL_ENV],
   llm: [],
   // ToolCallRequest carries the tool's kind; tool rules match tool names; permissions confine paths and
   // judge private hosts the way the tools do (one definition of "inside the workspace", "a private address").
   policy: ['^src/core/tools/(types|tool-names|path-confinement|private-address)\\.ts$'],
   // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives,
   // and reads a command the way the bash deny list does (the shell parser) to tell a look from a change.
-  changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$', '^src/core/policy/shell-parse\\.ts$'],
+  changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$', '^src/core/policy/shell-parse\\.ts$', TOOL_ENV],
   // The sandbox implements tools/bash's CommandLauncher.
-  sandbox: ['^src/core/tools/bash\\.ts$'],
+  sandbox: ['^src/core/tools/bash\\.ts$', TOOL_ENV],
   // MCP servers' tools implement Tool; their processes join the run's process groups.
-  mcp: ['^src/core/tools/(types|process-groups)\\.ts$'],
+  mcp: ['^src/core/tools/(types|process-groups)\\.ts$', TOOL_ENV],
   store: [],
   // Command hooks implement policy/hooks' handlers, see tool names and kinds, run in process groups.
-  hooks: ['^src/core/policy/(hooks|types)\\.ts$', '^src/core/tools/(types|tool-names|process-groups)\\.ts$'],
+  hooks: ['^src/core/policy/(hooks|types)\\.ts$', '^src/core/tools/(types|tool-names|process-groups)\\.ts$', TOOL_ENV],
   instructions: [],
   // Agent files name tools (`tools:` lists); an agent's body is cut as project instructions are.
   agents: ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
+  // Credentials: what commands may not see, and the process's own environment block. Imports nothing of core.
+  secrets: [],
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
-/** The hosts' entry points: the face, its two lazily loaded parts, the events and the vocabulary. */
-const FACE = '^src/core/(session/(index|model|sandbox-probe)|events|vocabulary)\\.ts$';
+/** The hosts' entry points: the face, its three lazily loaded parts, the events and the vocabulary. */
+const FACE = '^src/core/(session/(index|model|sandbox-probe|process-environment)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 
 const mechanismRules = MECHANISMS.map((name) => ({

@@ -4,7 +4,7 @@
 // result; then the `untrusted` suite in a workspace VS Code does not trust (a second launch). The editor is
 // installed into .tools/ on first use. `node scripts/test-vscode.mjs proxy lm-model` runs only those suites (names
 // in test/vscode/index.ts).
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildExtensionTests, buildTestLmExtension } from './build-extension-tests.mjs';
@@ -12,6 +12,11 @@ import { runExtensionTests } from './editor/run-extension-tests.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
+// The editor (and so its extension host) starts with a fake key and a copy of the one tool-env.test.ts stores in the
+// secret storage: neither may reach an agent's commands nor stay in the extension host's /proc/<pid>/environ.
+const fakeKeys = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'test', 'vscode', 'fake-keys.json'), 'utf8'));
+process.env.ANTHROPIC_API_KEY = fakeKeys.envKey;
+process.env.DELEGATE_TEST_KEY_COPY = fakeKeys.storedKey;
 const outfile = await buildExtensionTests();
 const testLm = await buildTestLmExtension();
 

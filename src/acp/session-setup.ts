@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import { DEFAULT_MODEL, parseAliases } from '../cli/run';
 import { createAnthropicModel } from '../core/session/model';
-import { loadMcpConfigs, loadWorkspaceFiles, mcpTimeoutsFromEnv, type McpServerConfig, type SessionConfig, type SessionMcpConfig } from '../core/session';
+import { loadMcpConfigs, loadWorkspaceFiles, mcpTimeoutsFromEnv, ToolEnv, type McpServerConfig, type SessionConfig, type SessionMcpConfig } from '../core/session';
 import type { PermissionMode } from '../core/vocabulary';
 
 declare const DELEGATE_VERSION: string;
@@ -44,7 +44,9 @@ export async function sessionSettings(
 ): Promise<Omit<SessionConfig, 'approver'>> {
   const key = credentials(env) ?? {};
   const model = createAnthropicModel({ ...key, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
-  const [workspaceFiles, mcp] = await Promise.all([loadWorkspaceFiles({ workdir: cwd, home: homedir() }), mcpConfig(cwd, clientServers, env)]);
+  // Commands, hooks and MCP servers get this environment less the credentials (the key above among them).
+  const toolEnv = new ToolEnv({ secrets: () => Object.values(key), source: () => env });
+  const [workspaceFiles, mcp] = await Promise.all([loadWorkspaceFiles({ workdir: cwd, home: homedir() }), mcpConfig(cwd, clientServers, env, toolEnv)]);
   return {
     ...workspaceFiles,
     workdir: cwd,
@@ -52,6 +54,7 @@ export async function sessionSettings(
     modelId: settings.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
     mode: settings.mode,
     transcriptRoot,
+    toolEnv,
     ...(mcp ? { mcp } : {}),
     agentFiles: { home: homedir(), includeProject: true },
     webSearch: !env.ANTHROPIC_BASE_URL,
@@ -59,8 +62,9 @@ export async function sessionSettings(
   };
 }
 
-async function mcpConfig(cwd: string, clientServers: readonly McpServer[], env: NodeJS.ProcessEnv): Promise<SessionMcpConfig | undefined> {
-  const set = await loadMcpConfigs([{ path: join(cwd, '.mcp.json'), origin: 'project', optional: true }], { workspaceFolder: cwd, env, userHome: homedir() });
+async function mcpConfig(cwd: string, clientServers: readonly McpServer[], env: NodeJS.ProcessEnv, toolEnv: ToolEnv): Promise<SessionMcpConfig | undefined> {
+  // `${VAR}` in the folder's .mcp.json expands from what its servers may see: a repository's config cannot ask for the key.
+  const set = await loadMcpConfigs([{ path: join(cwd, '.mcp.json'), origin: 'project', optional: true }], { workspaceFolder: cwd, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: homedir() });
   const fromClient = clientServers.map(fromAcp).filter((s): s is McpServerConfig => s !== undefined);
   const names = new Set(fromClient.map((s) => s.name));
   const servers = [...set.servers.filter((s) => s.inputs.length === 0 && !names.has(s.name)), ...fromClient];

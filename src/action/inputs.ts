@@ -8,6 +8,11 @@
  *   (always) ───────────► --trust-folder: the folder's own hooks and .mcp.json servers run (it is the workflow's checkout)
  *   anthropic-api-key ──► ANTHROPIC_API_KEY  (else the step's env)
  *   base-url ───────────► ANTHROPIC_BASE_URL (else the step's env)
+ *   tool-env ───────────► --tool-env=NAME per name
+ *
+ * The CLI's environment is the step's less what is the action's own: its inputs (INPUT_*) and the runner's tokens
+ * for its services (artifacts, OIDC), which the CLI never uses. The CLI withholds every other credential from the
+ * agent's commands itself.
  */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -51,6 +56,7 @@ export function readInputs(get: (name: string) => string, env: NodeJS.ProcessEnv
   if (bool(get, 'verbose', true)) args.push('--verbose');
   // The workflow checked this folder out to run Delegate in it: its hooks and .mcp.json servers are the workflow's.
   args.push('--trust-folder');
+  for (const name of get('tool-env').split(/[\s,]+/).filter(Boolean)) args.push(`--tool-env=${name}`);
 
   const childEnv = cliEnv(env);
   const key = get('anthropic-api-key').trim();
@@ -73,13 +79,13 @@ export function readInputs(get: (name: string) => string, env: NodeJS.ProcessEnv
   };
 }
 
-/**
- * The step's environment without the runner's INPUT_* variables: the agent's commands inherit the CLI's
- * environment, and an input may be a key.
- */
+/** The runner's tokens for the action's own use (the artifact client, an OIDC exchange): the CLI has none. */
+const RUNNER_TOKENS = new Set(['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL']);
+
+/** The step's environment without the runner's INPUT_* variables (an input may be a key) and its tokens. */
 function cliEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && !name.startsWith('INPUT_')) out[name] = value;
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !name.startsWith('INPUT_') && !RUNNER_TOKENS.has(name)) out[name] = value;
   return out;
 }
 

@@ -14,6 +14,7 @@
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import type { ResultObject } from '../cli/output';
+import { sealProcessEnvironment } from '../core/session/process-environment';
 import { runCli, type CliOutcome } from './cli-process';
 import { checkWorkdir, readInputs } from './inputs';
 import { buildSummary } from './summary';
@@ -23,6 +24,10 @@ import { defaultArtifactName, transcriptFiles, uploadTranscript } from './transc
 const CLI = resolve(__dirname, '..', '..', 'bin', 'delegate.js');
 
 export async function run(): Promise<void> {
+  // The runner hands this process its inputs (the key among them) and its runtime tokens as variables: out of the
+  // environment block, which an unsandboxed command of the agent could read as /proc/<pid>/environ.
+  const sealed = sealProcessEnvironment();
+  if (sealed.note) core.debug(sealed.note);
   try {
     const inputs = readInputs((name) => core.getInput(name), process.env);
     if (inputs.secret) core.setSecret(inputs.secret);

@@ -55,6 +55,8 @@ export interface CliOptions {
   trustFolder: boolean;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
   settingSources: SettingSource[];
+  /** `--tool-env NAME`: variables bash, hooks and MCP servers get although they hold a credential. */
+  toolEnv: string[];
 }
 
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -90,6 +92,8 @@ Options:
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
   --allow-network              sandboxed commands get the network: all of it (no per-host filter)
+  --tool-env NAME              let bash, hooks and MCP servers see NAME although it holds a credential (they never
+                               get ANTHROPIC_API_KEY, cloud secrets, INPUT_*, a proxy's password… by default); repeatable
   --web-search MODE            auto (default: on with Anthropic's API, off with another ANTHROPIC_BASE_URL) | on | off
   --resume ID                  continue that session: same id, its conversation, its transcript appended
   -c, --continue               continue the most recent session started in --cwd
@@ -144,6 +148,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         'allow-network': { type: 'boolean' },
+        'tool-env': { type: 'string', multiple: true },
         'web-search': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         resume: { type: 'string' },
@@ -211,6 +216,9 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     if (!Number.isInteger(n) || n < min) return { kind: 'error', message: `--${flag} must be an integer ≥ ${min} (got "${raw}")` };
     numbers[flag] = n;
   }
+  const toolEnv = values['tool-env'] ?? [];
+  const badName = toolEnv.find((name) => name === '' || /[=\s\0]/.test(name));
+  if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
   const thinking = values.thinking === undefined ? undefined : parseThinkingSetting(values.thinking);
   if (typeof thinking === 'object') return { kind: 'error', message: `--thinking: ${thinking.error}` };
   return {
@@ -236,6 +244,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       hooks: values['no-hooks'] !== true,
       trustFolder: values['trust-folder'] === true,
       settingSources: sources as SettingSource[],
+      toolEnv,
       ...(values.model ? { model: values.model } : {}),
       ...(thinking !== undefined ? { thinking } : {}),
       ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),

@@ -7,16 +7,25 @@ import { readFileSync } from 'node:fs';
 import { ACP_USAGE, parseAcpArgs, parseCliArgs, USAGE } from './args';
 import { ExitGuard } from './exit-guard';
 import { probeBubblewrap } from '../core/session/sandbox-probe';
+import { sealProcessEnvironment } from '../core/session/process-environment';
 
 // V8's flags (no WebAssembly tier-up) are set in start.ts, which loads this module: before anything compiles.
 
 declare const DELEGATE_VERSION: string;
 
+/** The credentials the CLI reads itself: after the start they live only in its own copy (`env` below). */
+const CREDENTIALS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+
 async function main(): Promise<void> {
+  // First of all: no credential stays in this process's environment block, which /proc/<pid>/environ shows to every
+  // process of the user (an unsandboxed command among them). Measured at ~0.1 ms (docs/benchmarks.md, section 2).
+  const sealed = sealProcessEnvironment(CREDENTIALS);
+  if (sealed.note && process.env.DELEGATE_DEBUG) process.stderr.write(`delegate: debug: ${sealed.note}\n`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...sealed.taken };
   if (process.argv[2] === 'revert') {
     // A subcommand of its own: no model, no run; it only reads the transcript and restores files.
     const { revertMain } = await import('./revert-command');
-    process.exitCode = await revertMain(process.argv.slice(3), process.env, {
+    process.exitCode = await revertMain(process.argv.slice(3), env, {
       stdout: (text) => new Promise<void>((resolve) => void process.stdout.write(text, () => resolve())),
       stderr: (text) => void process.stderr.write(text),
     });
@@ -32,7 +41,7 @@ async function main(): Promise<void> {
       return;
     }
     const { acpMain } = await import('../acp/main');
-    process.exitCode = await acpMain({ mode: acp.mode, trustFolder: acp.trustFolder, ...(acp.model ? { model: acp.model } : {}) }, process.env);
+    process.exitCode = await acpMain({ mode: acp.mode, trustFolder: acp.trustFolder, ...(acp.model ? { model: acp.model } : {}) }, env);
     return;
   }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());
@@ -64,7 +73,7 @@ async function main(): Promise<void> {
   };
   let code: number;
   try {
-    code = await runCli(options, process.env, out, controller.signal, { onSession: (session) => guard.attach(session) });
+    code = await runCli(options, env, out, controller.signal, { onSession: (session) => guard.attach(session) });
   } catch (err) {
     // Anything unexpected still ends with one line, not a stack trace (DELEGATE_DEBUG=1 shows it).
     process.stderr.write(`delegate: ${err instanceof Error ? err.message : String(err)}\n`);

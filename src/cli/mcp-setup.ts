@@ -10,11 +10,12 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CliOptions } from './args';
-import { loadMcpConfigs, type McpConfigFile, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session';
+import { loadMcpConfigs, type McpConfigFile, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig, type ToolEnv } from '../core/session';
 
 declare const DELEGATE_VERSION: string;
 
-export async function cliMcpConfig(options: CliOptions, workdir: string, env: NodeJS.ProcessEnv): Promise<SessionMcpConfig | undefined> {
+/** `${VAR}` in the configs expands from `toolEnv` (what the servers may see), the timeouts come from `env`. */
+export async function cliMcpConfig(options: CliOptions, workdir: string, env: NodeJS.ProcessEnv, toolEnv: ToolEnv): Promise<SessionMcpConfig | undefined> {
   const files: McpConfigFile[] = [
     ...(options.strictMcpConfig ? [] : [{ path: join(workdir, '.mcp.json'), origin: 'project' as const, optional: true }]),
     ...options.mcpConfigs.map((arg): McpConfigFile => {
@@ -23,7 +24,7 @@ export async function cliMcpConfig(options: CliOptions, workdir: string, env: No
       return { path: inline ? '--mcp-config (inline JSON)' : resolve(arg), origin: 'explicit', optional: false, ...(inline ? { text: arg } : {}) };
     }),
   ];
-  const set = await loadMcpConfigs(files, { workspaceFolder: workdir, env, userHome: homedir() });
+  const set = await loadMcpConfigs(files, { workspaceFolder: workdir, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: homedir() });
   const servers = set.servers.filter((s) => s.inputs.length === 0);
   const problems = [...set.problems, ...set.servers.filter((s) => s.inputs.length > 0).map((s) => ({ file: s.source, server: s.name, message: needsInputs(s) }))];
   if (servers.length === 0 && problems.length === 0) return undefined;

@@ -13,7 +13,7 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { apiLimits } from './api-limits';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, folderCommands, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { ToolEnv, createSession, folderCommands, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -63,7 +63,10 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: ${limits}\n`);
     return EXIT.usage;
   }
-  const mcp = await cliMcpConfig(options, workdir, env);
+  // What bash, hooks and MCP servers get: this environment less the credentials, plus what --tool-env named.
+  const toolEnv = new ToolEnv({ pass: options.toolEnv, secrets: () => [apiKey, authToken].filter((v): v is string => v !== undefined), source: () => env });
+  for (const name of options.toolEnv) if (env[name] === undefined) out.stderr(`delegate: --tool-env ${name}: not set in the environment, nothing to pass\n`);
+  const mcp = await cliMcpConfig(options, workdir, env, toolEnv);
   const model = createAnthropicModel({
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
@@ -91,6 +94,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       mode: options.permissionMode,
       approver: headlessApprover,
       sandbox,
+      toolEnv,
       transcriptRoot,
       ...(mcp ? { mcp } : {}),
       ...(folderTrust ? { folderTrust } : {}),

@@ -18,6 +18,12 @@ export async function readCredentials(secrets: vscode.SecretStorage): Promise<Cr
   return undefined;
 }
 
+/** Stores the key (empty: removes it). `delegate.setApiKey` with a string argument comes here without asking. */
+export async function storeApiKey(secrets: vscode.SecretStorage, key: string): Promise<void> {
+  if (key.trim()) await secrets.store(SECRET, key.trim());
+  else await secrets.delete(SECRET);
+}
+
 export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
   const key = await vscode.window.showInputBox({
     title: 'Delegate: Set API Key',
@@ -26,8 +32,7 @@ export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<bo
     ignoreFocusOut: true,
   });
   if (key === undefined) return false;
-  if (key.trim()) await secrets.store(SECRET, key.trim());
-  else await secrets.delete(SECRET);
+  await storeApiKey(secrets, key);
   return true;
 }
 

@@ -4,9 +4,10 @@
  */
 import { moduleStart } from './load-clock';
 import * as vscode from 'vscode';
+import { sealProcessEnvironment } from '../core/session/process-environment';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promptForApiKey } from './api-key';
+import { promptForApiKey, storeApiKey } from './api-key';
 import { registerChatParticipant } from './chat-participant';
 import { chooseModel } from './choose-model';
 import { EditorApprover } from './approver';
@@ -50,6 +51,10 @@ const importsDone = performance.now();
 
 export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
+  // No credential stays in the extension host's environment block (/proc/<pid>/environ, readable by the user's other
+  // processes, an unsandboxed command among them); process.env keeps them for the other extensions.
+  const sealed = sealProcessEnvironment();
+  if (sealed.note) console.debug(`Delegate: ${sealed.note}`);
   // Asked only during a run, after `view` exists.
   const inbox = new PanelInbox((): boolean => view.isVisible);
   const approver = new EditorApprover(undefined, inbox);
@@ -84,7 +89,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     }),
     vscode.commands.registerCommand('delegate.stop', () => controller.stop()),
     vscode.commands.registerCommand('delegate.newSession', () => controller.newSession()),
-    vscode.commands.registerCommand('delegate.setApiKey', () => promptForApiKey(context.secrets)),
+    // A string argument is the key itself (scripts, tests); without one the user is asked.
+    vscode.commands.registerCommand('delegate.setApiKey', (key?: unknown) => (typeof key === 'string' ? storeApiKey(context.secrets, key) : promptForApiKey(context.secrets))),
     vscode.commands.registerCommand('delegate.openTranscript', () => openTranscript(controller)),
     vscode.commands.registerCommand('delegate.showHistory', async () => {
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);

@@ -15,7 +15,8 @@ import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig } from '../core/session';
+import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig, ToolEnv } from '../core/session';
+import { readSettings } from './settings';
 
 export interface McpServerQuestion {
   server: string;
@@ -63,12 +64,14 @@ export class EditorMcpServers {
 
   /** The session's MCP config for this folder; undefined (nothing loaded) when it has no servers. */
   async configFor(workdir: string): Promise<SessionMcpConfig | undefined> {
+    const toolEnv = new ToolEnv({ pass: readSettings().toolEnv });
     const set = await loadMcpConfigs(
       [
         { path: join(workdir, '.mcp.json'), origin: 'project', optional: true },
         { path: join(workdir, '.vscode', 'mcp.json'), origin: 'project', optional: true },
       ],
-      { workspaceFolder: workdir, env: process.env, userHome: homedir() },
+      // `${VAR}` expands from what the servers may see: a workspace's config cannot ask for a credential.
+      { workspaceFolder: workdir, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: homedir() },
     );
     if (set.servers.length === 0 && set.problems.length === 0) return undefined;
     // Problems and failures become the session's notices (the panel shows them).

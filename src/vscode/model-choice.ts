@@ -15,6 +15,7 @@ import { LmCatalog, modelKey } from './lm-catalog';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
 import type { ModelPort } from '../core/session';
+import { sealProcessEnvironment } from '../core/session/process-environment';
 
 export interface ModelSelection {
   port: ModelPort;
@@ -28,6 +29,8 @@ export class ModelChoice implements vscode.Disposable {
   readonly catalog = new LmCatalog();
   private readonly lmPorts = new WeakMap<vscode.LanguageModelChat, LmModelPort>();
   private anthropic: { key: string; port: ModelPort } | undefined;
+  /** Every credential value this editor has run with (a removed key may still be valid): commands never get a variable holding one. */
+  private readonly credentials = new Set<string>();
 
   /** `notice`: said to the user through the session (an agent asked for a model the editor does not have). */
   constructor(
@@ -47,6 +50,9 @@ export class ModelChoice implements vscode.Disposable {
       }
       const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
       if (this.anthropic?.key !== key) {
+        // A key from the secret storage may also sit in some variable of ours (MY_KEY=…): out of the environment block too.
+        for (const value of Object.values(credentials)) if (typeof value === 'string') this.credentials.add(value);
+        sealProcessEnvironment([], [...this.credentials]);
         // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
         const { createAnthropicModel } = await import('../core/session/model');
         const { createHttpFetch } = await import('../core/session/model');
@@ -63,6 +69,11 @@ export class ModelChoice implements vscode.Disposable {
       return undefined;
     }
     return this.vscodeSelection(picked.model);
+  }
+
+  /** What the session's tool environment withholds by value (the key in use, wherever it came from). */
+  credentialValues(): readonly string[] {
+    return [...this.credentials];
   }
 
   private vscodeSelection(model: vscode.LanguageModelChat): ModelSelection {

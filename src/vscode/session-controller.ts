@@ -24,7 +24,7 @@ import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
-import { createSession, loadWorkspaceFiles, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
+import { createSession, loadWorkspaceFiles, ToolEnv, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -321,6 +321,8 @@ export class SessionController implements vscode.Disposable {
       limits: settings.limits,
       bashTimeoutMs: settings.bashTimeoutMs,
       sandbox: settings.sandbox,
+      // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
+      toolEnv: new ToolEnv({ pass: settings.toolEnv, secrets: () => this.models.credentialValues() }),
       transcriptRoot,
       // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
       fetch: createHttpFetch('host'),

@@ -30,6 +30,8 @@ export interface DelegateSettings {
   webSearch: boolean;
   /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
   modelAliases: Record<string, string>;
+  /** Variables commands get although they hold a credential (secrets/tool-env.ts withholds them otherwise). */
+  toolEnv: string[];
   /** Where the model is: auto = anthropic when an API key is set, else the editor's language models. */
   provider: 'auto' | 'anthropic' | 'vscode';
   /** Which of the editor's language models (lm-catalog.ts); empty: the first that can call tools. */
@@ -67,6 +69,7 @@ export function readSettings(): DelegateSettings {
     reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
     prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
     webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
+    toolEnv: (c.get<unknown[]>('toolEnv', []) ?? []).filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !n.includes('=')).map((n) => n.trim()),
     provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider', 'auto')) ?? 'auto',
     vscodeModel: modelSetting(c.get<unknown>('vscodeModel', {})),
     modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),

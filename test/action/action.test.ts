@@ -4,9 +4,10 @@
  * both spawn the built CLI against the local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reply } from '../fixtures/messages-api-server';
+import { lastToolResults, reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
 import { isChild } from '../support/is-child';
 import { localAction, releaseCheckout, runnerBundle } from '../support/local-action';
@@ -122,6 +123,40 @@ describe('the GitHub Action', function () {
     assert.equal(run.outputs.status, 'completed');
     assert.equal(readFileSync(marker, 'utf8'), 'hook\n');
     assert.doesNotMatch(run.stdout + run.stderr, /not trusted/);
+  });
+
+  it("the agent's commands see neither the key input nor the runner's tokens, nor the action's /proc/<pid>/environ (no sandbox: a runner without bubblewrap)", async () => {
+    const KEY = 'sk-ant-FAKEINPUTKEY-61d0b3e8f2a9c457';
+    const RUNTIME = 'FAKERUNTIMETOKEN-2c9e';
+    const OIDC = 'FAKEOIDCTOKEN-7a41';
+    // A PATH without bwrap (as on runners whose AppArmor refuses its namespaces): auto runs commands unsandboxed.
+    const bin = mkdtempSync(join(tmpdir(), 'delegate-nobwrap-'));
+    for (const tool of ['env', 'tr', 'grep', 'sed', 'cut', 'cat']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    try {
+      // Its own environment, the CLI's, the action's (the CLI's parent), and every other it can read.
+      const snoop = [
+        'env',
+        "echo '--- cli'; tr '\\0' '\\n' < /proc/$PPID/environ",
+        "echo '--- action'; tr '\\0' '\\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ",
+        "echo '--- all'; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" 2>/dev/null | grep -a FAKE; done; echo '--- end'",
+      ].join('; ');
+      cli.api.script(reply.toolUse({ name: 'bash', input: { command: snoop } }), reply.text('looked'));
+      const run = await runnerBundle(
+        { prompt: 'look', 'working-directory': cli.dirs.workdir, 'permission-mode': 'bypassPermissions', 'upload-transcript': 'false', 'anthropic-api-key': KEY, 'base-url': cli.api.baseURL },
+        { PATH: bin, ACTIONS_RUNTIME_TOKEN: RUNTIME, ACTIONS_ID_TOKEN_REQUEST_TOKEN: OIDC, ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/oidc' },
+      );
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      cli.api.assertAllConsumed();
+      for (const req of cli.api.messageRequests()) {
+        const body = JSON.stringify(req.body);
+        for (const secret of [KEY, RUNTIME, OIDC]) assert.ok(!body.includes(secret), `request #${req.index} carries ${secret}`);
+      }
+      const out = String(lastToolResults(cli.api.messageRequests()[1] ?? ({} as never))[0]?.content ?? '');
+      assert.match(out, /--- action\n[^]*GITHUB_ACTIONS=true[^]*--- all/, "the action's environ was read");
+      assert.match(out, /--- end/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('a release checkout (no node_modules, no build) runs a delegation: the bundles are self-contained', async () => {

@@ -105,4 +105,14 @@ describe('the action: inputs', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('tool-env names become --tool-env flags; the runner\'s tokens stay with the action', () => {
+    const env = { PATH: '/bin', ACTIONS_RUNTIME_TOKEN: 'rt', ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc', ACTIONS_ID_TOKEN_REQUEST_URL: 'https://t', GITHUB_TOKEN: 'gh', AWS_SECRET_ACCESS_KEY: 'aws' };
+    const inputs = readInputs(get({ prompt: 'p', 'tool-env': 'AWS_SECRET_ACCESS_KEY, GH_X' }), env);
+    assert.deepEqual(inputs.args.filter((a) => a.startsWith('--tool-env')), ['--tool-env=AWS_SECRET_ACCESS_KEY', '--tool-env=GH_X']);
+    assert.deepEqual(Object.keys(inputs.env).filter((k) => k.startsWith('ACTIONS_')), []);
+    // The CLI withholds these from the agent's commands itself (and lets the named one through).
+    assert.equal(inputs.env.AWS_SECRET_ACCESS_KEY, 'aws');
+    assert.equal(inputs.env.GITHUB_TOKEN, 'gh');
+  });
 });

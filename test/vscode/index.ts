@@ -19,6 +19,7 @@ export function run(): Promise<void> {
     proxy: () => require('./proxy.test'),
     // Only in a launch of its own, with workspace trust on and never granted (scripts/test-vscode.mjs).
     untrusted: () => require('./untrusted.test'),
+    'tool-env': () => require('./tool-env.test'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const apart = new Set(['untrusted']);

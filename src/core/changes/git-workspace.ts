@@ -11,6 +11,7 @@
  * `--no-optional-locks` everywhere: a look must not take the index lock another git (the user's) may want.
  */
 import { execFile, spawn } from 'node:child_process';
+import { ToolEnv } from '../secrets/tool-env';
 import { createHash } from 'node:crypto';
 
 export interface GitWorkspace {
@@ -20,10 +21,12 @@ export interface GitWorkspace {
 }
 
 const MAX_BUFFER = 256 * 1024 * 1024;
+/** A repository's config can make git run commands (core.fsmonitor…): they get no credential either. */
+const GIT_ENV = new ToolEnv();
 
 function git(cwd: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
+    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: GIT_ENV.build({ GIT_OPTIONAL_LOCKS: '0' }) }, (err, stdout) => {
       if (err) reject(err);
       else resolve(stdout);
     });
@@ -88,7 +91,7 @@ export function readBlobs(workdir: string, oids: string[]): Promise<Map<string, 
   const wanted = [...new Set(oids)];
   if (wanted.length === 0) return Promise.resolve(new Map());
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--no-optional-locks', 'cat-file', '--batch'], { cwd: workdir, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('git', ['--no-optional-locks', 'cat-file', '--batch'], { cwd: workdir, env: GIT_ENV.build(), stdio: ['pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => chunks.push(b));
     child.on('error', reject);

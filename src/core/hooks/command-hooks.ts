@@ -19,6 +19,7 @@ import type { EventBus } from '../events';
 import type { HookRegistry, PreToolUseContext, PreToolUseDecision } from '../policy/hooks';
 import { fromClaudeInput, toolNameAliases } from '../tools/tool-names';
 import type { ProcessGroups } from '../tools/process-groups';
+import type { ToolEnv } from '../secrets/tool-env';
 import { agentTypeOf, basePayload, claudeToolInput, toolPayload, toolResponse, type Payload, type PayloadSession } from './hook-payload';
 import { runHookProcess } from './hook-process';
 import { clip, readReply, type HookReply } from './hook-reply';
@@ -29,6 +30,8 @@ export interface CommandHookSession extends PayloadSession {
   bus: EventBus;
   /** The session's live process groups: every exit path of both hosts kills what a hook left running. */
   processes: ProcessGroups;
+  /** The commands' environment, credentials withheld (the session's, with what the user named); the defaults when omitted. */
+  env?: ToolEnv;
   /** A subagent's own transcript (SubagentStop's `agent_transcript_path`). */
   agentTranscriptPath(agentId: string): string;
   /** Which of the matching hooks may run (the folder's own wait for its trust: session/folder-trust.ts); all when absent. */
@@ -66,7 +69,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
     const env = { CLAUDE_PROJECT_DIR: session.workdir, DELEGATE_PROJECT_DIR: session.workdir };
     return Promise.all(
       hooks.map(async (hook): Promise<Ran> => {
-        const ran = await runHookProcess(hook.command, stdin, { cwd: session.workdir, env, timeoutMs: hook.timeoutMs, groups: session.processes, ...(signal ? { signal } : {}) });
+        const ran = await runHookProcess(hook.command, stdin, { cwd: session.workdir, env, ...(session.env ? { toolEnv: session.env } : {}), timeoutMs: hook.timeoutMs, groups: session.processes, ...(signal ? { signal } : {}) });
         const reply = readReply(ran, hook.timeoutMs);
         // Stopped with its agent is what the user asked for, not a failure to report.
         if (reply.kind === 'error' && !ran.cancelled) await note(agent, event, 'error', reply.message, hook);

@@ -14,11 +14,14 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProcessGroups } from '../tools/process-groups';
+import { ToolEnv } from '../secrets/tool-env';
 
 export interface HookProcessOptions {
   cwd: string;
-  /** Added to this process's environment. */
+  /** Added to the environment commands get (this process's, credentials withheld: `toolEnv`). */
   env: Record<string, string>;
+  /** The session's command environment; the defaults (every credential withheld, nothing named) when omitted. */
+  toolEnv?: ToolEnv;
   timeoutMs: number;
   signal?: AbortSignal;
   groups: ProcessGroups;
@@ -42,6 +45,7 @@ export interface HookProcessResult {
 const OUTPUT_LIMIT = 1_000_000;
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+const DEFAULT_ENV = new ToolEnv();
 
 export function runHookProcess(command: string, stdin: string, opts: HookProcessOptions): Promise<HookProcessResult> {
   const started = Date.now();
@@ -55,7 +59,7 @@ export function runHookProcess(command: string, stdin: string, opts: HookProcess
       cwd: opts.cwd,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...opts.env },
+      env: (opts.toolEnv ?? DEFAULT_ENV).build(opts.env),
     });
     const pid = child.pid;
     if (pid !== undefined) opts.groups.add(pid, `hook: ${command}`);

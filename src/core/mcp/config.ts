@@ -65,7 +65,10 @@ export interface McpConfigFile {
 
 export interface LoadOptions {
   workspaceFolder: string;
+  /** What `${VAR}` expands from: the tools' environment (credentials withheld), so a config cannot carry one out. */
   env: Record<string, string | undefined>;
+  /** A variable set but withheld from tools: its `${VAR}` says how to pass it rather than "not set". */
+  withheld?: (name: string) => boolean;
   userHome: string;
 }
 
@@ -107,7 +110,7 @@ async function parseMcpConfig(text: string, file: McpConfigFile, opts: LoadOptio
   if (!dialect) return { servers: [], problems: [problem('has no "mcpServers" object (Claude Code) nor "servers" object (VS Code)')] };
   const entries = (dialect === 'claude' ? root.mcpServers : root.servers) as Record<string, unknown>;
   const inputs = dialect === 'vscode' ? readInputs(root.inputs) : new Map<string, McpInputSpec>();
-  const ctx: ExpandContext = { env: opts.env, workspaceFolder: opts.workspaceFolder, userHome: opts.userHome, dialect };
+  const ctx: ExpandContext = { env: opts.env, workspaceFolder: opts.workspaceFolder, userHome: opts.userHome, dialect, ...(opts.withheld ? { withheld: opts.withheld } : {}) };
   const servers: McpServerConfig[] = [];
   const problems: McpConfigProblem[] = [];
   for (const [name, raw] of Object.entries(entries)) {

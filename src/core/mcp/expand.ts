@@ -11,6 +11,8 @@
 
 export interface ExpandContext {
   env: Record<string, string | undefined>;
+  /** Set in the host's environment but withheld from commands and servers (a credential): said so when missing. */
+  withheld?: (name: string) => boolean;
   workspaceFolder: string;
   userHome: string;
   /** Values of `${input:id}`, when the host has them (VS Code files only). */
@@ -32,7 +34,9 @@ export function expandPlaceholders(text: string, ctx: ExpandContext): Expanded {
           // As in the shell: `:-` takes the default for an empty value too; a plain ${VAR} keeps the empty one.
           if (set !== undefined && (set !== '' || fallback === undefined)) return set;
           if (fallback !== undefined) return fallback;
-          missing ??= `the environment variable ${name} is not set (write \${${name}:-default} to give a default)`;
+          missing ??= ctx.withheld?.(name)
+            ? `the environment variable ${name} holds a credential, which MCP servers and commands do not get unless it is named in the tool environment (--tool-env ${name}, delegate.toolEnv)`
+            : `the environment variable ${name} is not set (write \${${name}:-default} to give a default)`;
           return whole;
         })
       : text.replace(VSCODE, (whole, key: string) => {

@@ -18,6 +18,7 @@
  * Every server process is in the manager's own process-group list; close() / killNow() end them all.
  */
 import { errorText } from '../errors';
+import type { ToolEnv } from '../secrets/tool-env';
 import { ProcessGroups } from '../tools/process-groups';
 import type { AnyTool, ToolResult } from '../tools/types';
 import type { McpServerConfig } from './config';
@@ -36,6 +37,8 @@ export interface McpHost {
 
 export interface McpManagerOptions {
   workdir: string;
+  /** The environment stdio servers inherit from (the session's: credentials withheld, what the user named passed). */
+  toolEnv?: ToolEnv;
   host?: McpHost;
   /** Per start attempt (MCP_TIMEOUT in Claude Code). Default 30 s. */
   connectTimeoutMs?: number;
@@ -100,6 +103,7 @@ export class McpManager {
     const connection = new McpServerConnection(ready, {
       workdir: this.opts.workdir,
       groups: this.groups,
+      ...(this.opts.toolEnv ? { toolEnv: this.opts.toolEnv } : {}),
       connectTimeoutMs: this.connectTimeoutMs,
       toolTimeoutMs: this.opts.toolTimeoutMs ?? 600_000,
       clientVersion: this.opts.clientVersion ?? '0.0.0',

@@ -14,6 +14,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorText } from '../errors';
 import type { ProcessGroups } from '../tools/process-groups';
+import type { ToolEnv } from '../secrets/tool-env';
 import type { ToolResult } from '../tools/types';
 import { describeServer, type McpServerConfig } from './config';
 import { mcpResultToToolResult } from './mcp-result';
@@ -42,6 +43,8 @@ export interface McpServerStatus {
 export interface ConnectionOptions {
   workdir: string;
   groups: ProcessGroups;
+  /** The environment stdio servers inherit from (credentials withheld). */
+  toolEnv?: ToolEnv;
   connectTimeoutMs: number;
   toolTimeoutMs: number;
   clientVersion: string;
@@ -103,7 +106,7 @@ export class McpServerConnection {
     // A stdio server is spawned before the SDK is loaded: its boot and the load overlap.
     const stdio =
       config.transport === 'stdio'
-        ? new GroupStdioTransport({ command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd ?? this.opts.workdir, label: config.name }, this.opts.groups)
+        ? new GroupStdioTransport({ command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd ?? this.opts.workdir, label: config.name, ...(this.opts.toolEnv ? { toolEnv: this.opts.toolEnv } : {}) }, this.opts.groups)
         : undefined;
     const spawned = stdio?.start().then(
       () => undefined,

@@ -8,13 +8,15 @@
  *   stderr ──▶ last lines kept                            "why it died" for the error results
  *   close() ──▶ stdin end, TERM the group, ≤ grace, KILL ──▶ groups.remove
  *
- * The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the config's `env`: the
+ * The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER…) plus what the user named in the tool
+ * environment (--tool-env, delegate.toolEnv), both through secrets/tool-env.ts, plus the config's `env`: the
  * session's own secrets (ANTHROPIC_API_KEY) are not handed to a third-party server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroups } from '../tools/process-groups';
+import { ToolEnv } from '../secrets/tool-env';
 
 /** The part of the SDK's shared/stdio module this needs (loaded lazily with the rest of the SDK). */
 export interface StdioFraming {
@@ -29,10 +31,13 @@ export interface StdioServerParams {
   cwd: string;
   /** A label for the group list (diagnostics). */
   label: string;
+  /** The session's command environment; the defaults when omitted. */
+  toolEnv?: ToolEnv;
 }
 
 const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR'];
 const STDERR_KEEP = 4000;
+const DEFAULT_ENV = new ToolEnv();
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -82,10 +87,9 @@ export class GroupStdioTransport implements Transport {
 
   private spawn(): Promise<void> {
     const env: Record<string, string> = {};
-    for (const key of INHERITED) {
-      const value = process.env[key];
+    for (const [key, value] of Object.entries((this.params.toolEnv ?? DEFAULT_ENV).pick(INHERITED))) {
       // Exported shell functions ("() { …") are skipped, as the SDK does.
-      if (value !== undefined && !value.startsWith('()')) env[key] = value;
+      if (!value.startsWith('()')) env[key] = value;
     }
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
@@ -95,10 +99,9 @@ export class GroupStdioTransport implements Transport {
         detached: true,
       });
       this.child = child;
-      child.once('spawn', () => {
-        if (child.pid !== undefined) this.groups.add(child.pid, `mcp ${this.params.label}`);
-        resolve();
-      });
+      // Listed at once (a pid means it was forked), not at 'spawn': a kill -9 of ours in between would miss it.
+      if (child.pid !== undefined) this.groups.add(child.pid, `mcp ${this.params.label}`);
+      child.once('spawn', () => resolve());
       child.once('error', (err) => {
         // ENOENT and the like: no process, so no group to remember.
         reject(err);

@@ -9,6 +9,7 @@
  * Asynchronous on purpose: the CLI starts it before loading the SDK, so it costs no start-up time.
  */
 import { spawn } from 'node:child_process';
+import { ToolEnv } from '../secrets/tool-env';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
@@ -33,7 +34,8 @@ function runProbe(): Promise<ProbeResult> {
     const args = [...NAMESPACE_ARGS, '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', '/bin/bash', '-c', ':'];
     let child;
     try {
-      child = spawn('bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      // No credential in its environment: /proc/<pid>/environ of any process we start is readable by the user's others.
+      child = spawn('bwrap', args, { env: new ToolEnv().build(), stdio: ['ignore', 'ignore', 'pipe'] });
     } catch (err) {
       resolve({ ok: false, reason: `bwrap could not be started: ${err instanceof Error ? err.message : String(err)}` });
       return;

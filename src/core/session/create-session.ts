@@ -52,6 +52,7 @@ import { createWebFetchTool } from '../tools/web-fetch';
 import { envProxyTakes, httpFetch } from '../llm/http-fetch';
 import { maxTokensFor } from '../llm/thinking';
 import { DEFAULT_SANDBOX, Sandbox } from '../sandbox/sandbox';
+import { ToolEnv } from '../secrets/tool-env';
 import { installCommandHooks } from '../hooks/command-hooks';
 import { createPromptGate } from './prompt-gate';
 import { emptyUsage } from '../vocabulary';
@@ -132,6 +133,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const changes = new ChangeTracker({ workdir: config.workdir, blobs: new BlobStore(blobDirOf(store.sessionDir)), bus });
   // Probed on the first status() call (the host's, or the first bash command's): a spawn the start path need not pay.
   const sandbox = new Sandbox(config.sandbox ?? DEFAULT_SANDBOX);
+  // What every command of the session inherits: never the credentials, unless the user named one.
+  const toolEnv = config.toolEnv ?? new ToolEnv();
   const threshold = config.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
   // Agent ids are unique for the life of the session, resumes included.
   const usedIds = new Set(resume?.agentIds ?? []);
@@ -172,6 +175,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     // bash keeps this much in memory and streams a larger output whole to the call's file beside the transcript.
     maxOutputChars: 1_000_000,
     groups: processes,
+    env: toolEnv,
     ...(config.ripgrepPath ? { ripgrepPath: config.ripgrepPath } : {}),
     launcher: sandbox,
     changes,
@@ -189,7 +193,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   // The folder's own hooks and servers wait for the host's word on the folder (the CLI, ACP; folder-trust.ts).
   const folder = gateFolderCommands(config.folderTrust, config.workdir, config.commandHooks, config.mcp);
   // MCP servers start now; their tools join the catalog as each connects.
-  const mcp = attachMcp(folder.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool));
+  const mcp = attachMcp(folder.mcp, config.workdir, catalog, (name) => permissions.offers(name), notify, (tool) => changes.wrapCall(tool), toolEnv);
   const agentCatalog = config.agentFiles
     ? await loadAgentCatalog({ workdir: config.workdir, ...(config.agentFiles.home ? { home: config.agentFiles.home } : {}), includeProject: config.agentFiles.includeProject, knownTools: new Set([...baseTools.names(), 'task', ...(config.webSearch ? ['web_search'] : [])]) })
     : undefined;
@@ -270,6 +274,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       bus,
       processes,
       ...(folder.admit ? { admit: folder.admit } : {}),
+      env: toolEnv,
     });
   }
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };

@@ -10,9 +10,10 @@
  *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
  *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
  *
- * Two pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
- * the editor builds lazily (session/model.ts), and the bubblewrap probe the CLI starts before anything else
- * (session/sandbox-probe.ts).
+ * Three pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
+ * the editor builds lazily (session/model.ts), the bubblewrap probe the CLI starts before anything else
+ * (session/sandbox-probe.ts), and the clearing of credentials out of the process's environment block
+ * (session/process-environment.ts).
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export {
@@ -55,3 +56,4 @@ export { findRipgrep } from '../tools/ripgrep';
 export type { FileOps } from '../tools/types';
 export { createNodeFileOps } from '../tools/node-file-ops';
 export { createHttpFetch } from '../llm/http-fetch';
+export { ToolEnv } from '../secrets/tool-env';

@@ -21,6 +21,7 @@ import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
 import { McpManager, type McpHost } from '../mcp/mcp-manager';
 import { seconds, type McpServerStatus, type McpStartPhase } from '../mcp/server-connection';
 import type { ToolCatalog } from './tool-catalog';
+import type { ToolEnv } from '../secrets/tool-env';
 
 export interface SessionMcpConfig {
   servers: McpServerConfig[];
@@ -68,6 +69,7 @@ export function attachMcp(
   offers: (name: string) => boolean,
   notify: Notify,
   watch: (tool: AnyTool) => AnyTool = (tool) => tool,
+  toolEnv?: ToolEnv,
 ): SessionMcp | undefined {
   if (!config || (config.servers.length === 0 && !config.problems?.length)) return undefined;
   const pending: [NoticeLevel, string, string | undefined, string?][] = [];
@@ -88,6 +90,7 @@ export function attachMcp(
       ? undefined
       : new McpManager(config.servers, {
           workdir,
+          ...(toolEnv ? { toolEnv } : {}),
           host: {
             ...(config.host?.prepare ? { prepare: config.host.prepare } : {}),
             onStatus: (status) => {

@@ -12,6 +12,7 @@ import type { ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver } from '../policy/types';
 import type { SandboxSettings } from '../sandbox/sandbox';
+import type { ToolEnv } from '../secrets/tool-env';
 import type { UserQuestions } from '../tools/ask-user';
 import type { FileOps } from '../tools/types';
 import type { PermissionMode, ThinkingSetting } from '../vocabulary';
@@ -39,6 +40,8 @@ export interface SessionConfig {
   bashTimeoutMs?: number;
   /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
   sandbox?: SandboxSettings;
+  /** The environment of bash, hooks and MCP servers: the host's less its credentials, plus what the user named (secrets/tool-env.ts). */
+  toolEnv?: ToolEnv;
   transcriptRoot: string;
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */

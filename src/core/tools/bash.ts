@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { OutputCapture } from './output-capture';
 import { ProcessGroups } from './process-groups';
+import { ToolEnv } from '../secrets/tool-env';
 import { asRecord, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
 
 export interface BashInput {
@@ -28,6 +29,8 @@ export interface BashToolOptions {
   groups?: ProcessGroups;
   /** Wraps each command (e.g. in a sandbox) or refuses it; plain /bin/bash -c when omitted. */
   launcher?: CommandLauncher;
+  /** The commands' environment, credentials withheld (secrets/tool-env.ts); the defaults when omitted. */
+  env?: ToolEnv;
 }
 
 /** The process that runs a command: its argv and extra environment. */
@@ -45,6 +48,7 @@ export interface CommandLauncher {
 }
 
 const DEFAULT_KILL_GRACE_MS = 1000;
+const DEFAULT_ENV = new ToolEnv();
 
 export function createBashTool(workdir: string, opts: BashToolOptions): Tool<BashInput> {
   const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -106,8 +110,8 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
       detached: true,
       stdio: plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-      // Pagers and credential prompts would wait forever on a closed stdin.
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env },
+      // Pagers and credential prompts would wait forever on a closed stdin. bwrap hands this same environment on.
+      env: (opts.env ?? DEFAULT_ENV).build({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env }),
     });
     if (child.pid !== undefined) groups.add(child.pid, input.command);
 

@@ -6,18 +6,26 @@
  *   Stop / Ctrl-C / SIGHUP / crash / deactivate ──▶ terminateAll(): TERM every group, wait ≤ grace, KILL the rest
  *   process 'exit' (last resort, synchronous)   ──▶ killAllNow(): KILL every group still listed
  *
+ *   this process killed (kill -9: no handler runs) ──▶ the watchdog (group-watchdog.ts) KILLs every group listed
+ *
  * A group whose TERM finds nobody (ESRCH) is removed at once, so a pid reused later is never signalled.
  */
+import { processWatchdog, type GroupWatch } from './group-watchdog';
+
 export class ProcessGroups {
   private readonly groups = new Map<number, string>();
+
+  constructor(private readonly watchdog: GroupWatch = processWatchdog) {}
 
   /** Records a group (its leader's pid) with a label for diagnostics (the command). */
   add(pgid: number, label: string): void {
     this.groups.set(pgid, label);
+    this.watchdog.watch(pgid);
   }
 
   remove(pgid: number): void {
     this.groups.delete(pgid);
+    this.watchdog.unwatch(pgid);
   }
 
   /** Sends `signal` to the group; false (and the group forgotten) when it no longer exists. */
@@ -27,7 +35,7 @@ export class ProcessGroups {
       return true;
     } catch {
       // ESRCH: the whole group is gone.
-      this.groups.delete(pgid);
+      this.remove(pgid);
       return false;
     }
   }
@@ -54,7 +62,7 @@ export class ProcessGroups {
   killAllNow(): void {
     for (const pgid of [...this.groups.keys()]) {
       this.signal(pgid, 'SIGKILL');
-      this.groups.delete(pgid);
+      this.remove(pgid);
     }
   }
 

@@ -4,6 +4,7 @@
  * The binary is the host's to find (the CLI: @vscode/ripgrep; the editor: the one VS Code ships).
  */
 import { spawn } from 'node:child_process';
+import { ToolEnv } from '../secrets/tool-env';
 import { accessSync, constants } from 'node:fs';
 
 /**
@@ -33,6 +34,9 @@ export function lazyDefaultRipgrepPath(): () => string {
   let found: string | undefined;
   return () => (found ??= defaultRipgrepPath());
 }
+
+/** rg searches what the model asks for in the workspace: it gets no credential either. */
+const RG_ENV = new ToolEnv();
 
 /** The first candidate that is an executable file (`rg` alone is looked up on PATH by spawn). */
 export function findRipgrep(candidates: readonly string[]): string | undefined {
@@ -65,7 +69,7 @@ export function runRipgrep(rgPath: string, args: string[], opts: { cwd: string; 
   return new Promise((resolve) => {
     if (opts.signal.aborted) return resolve({ code: 2, stdout: '', stderr: 'cancelled', truncated: false });
     // --no-require-git: .gitignore applies in a folder that is not a git repository too.
-    const child = spawn(rgPath, ['--no-require-git', '--no-config', ...args], { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal });
+    const child = spawn(rgPath, ['--no-require-git', '--no-config', ...args], { cwd: opts.cwd, env: RG_ENV.build(), stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal });
     let stdout = '';
     let stderr = '';
     let truncated = false;
