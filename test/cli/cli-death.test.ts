@@ -4,36 +4,13 @@
  * the marker in every process's command line afterwards (pids inside the sandbox are not host pids).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { reply } from '../fixtures/messages-api-server';
 import { runDelegate } from '../support/run-cli';
 import { cliSuite } from '../support/cli-suite';
-
-/** Host pids of live (not zombie) processes whose command line contains `marker`. */
-function pidsWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z' && readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
-}
+import { pidsWith, waitUntil } from '../support/processes';
 
 let serial = 0;
 /** A `sleep` argument no other process has: 300 s and a unique fraction. */

@@ -12,30 +12,7 @@ import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../support/run-cli';
 import { cliSuite } from '../support/cli-suite';
-
-/** Host pids of live processes whose command line contains `marker`. */
-function pidsWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z' && readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
-}
+import { pidsWith, waitUntil } from '../support/processes';
 
 /** Private /tmp folders of sandboxes that ran commands in `workdir` (bwrap leaves the workspace's mount point in them). */
 function sandboxTemps(workdir: string): string[] {

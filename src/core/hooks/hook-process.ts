@@ -55,14 +55,15 @@ export function runHookProcess(command: string, stdin: string, opts: HookProcess
       resolve({ code: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 });
       return;
     }
-    const child = spawn(SHELL, ['-c', command], {
-      cwd: opts.cwd,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: (opts.toolEnv ?? DEFAULT_ENV).build(opts.env),
-    });
+    const child = opts.groups.spawn(`hook: ${command}`, () =>
+      spawn(SHELL, ['-c', command], {
+        cwd: opts.cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: (opts.toolEnv ?? DEFAULT_ENV).build(opts.env),
+      }),
+    );
     const pid = child.pid;
-    if (pid !== undefined) opts.groups.add(pid, `hook: ${command}`);
     const out = { stdout: '', stderr: '' };
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
     const take = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {

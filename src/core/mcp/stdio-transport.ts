@@ -92,15 +92,16 @@ export class GroupStdioTransport implements Transport {
       if (!value.startsWith('()')) env[key] = value;
     }
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
-        cwd: this.params.cwd,
-        env: { ...env, ...this.params.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-      });
-      this.child = child;
       // Listed at once (a pid means it was forked), not at 'spawn': a kill -9 of ours in between would miss it.
-      if (child.pid !== undefined) this.groups.add(child.pid, `mcp ${this.params.label}`);
+      const child = this.groups.spawn(`mcp ${this.params.label}`, () =>
+        spawn(this.params.command, this.params.args, {
+          cwd: this.params.cwd,
+          env: { ...env, ...this.params.env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: true,
+        }),
+      );
+      this.child = child;
       child.once('spawn', () => resolve());
       child.once('error', (err) => {
         // ENOENT and the like: no process, so no group to remember.

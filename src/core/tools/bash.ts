@@ -105,15 +105,16 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
   return new Promise<ToolResult>((resolve) => {
     // Bounded in memory; a larger output goes whole to ctx.outputPath (the model is told exactly what it sees).
     const out = new OutputCapture(opts.maxOutputChars, ctx.outputPath);
-    const child = spawn(plan.file, plan.args, {
-      cwd: workdir,
-      // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
-      detached: true,
-      stdio: plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-      // Pagers and credential prompts would wait forever on a closed stdin. bwrap hands this same environment on.
-      env: (opts.env ?? DEFAULT_ENV).build({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env }),
-    });
-    if (child.pid !== undefined) groups.add(child.pid, input.command);
+    const child = groups.spawn(input.command, () =>
+      spawn(plan.file, plan.args, {
+        cwd: workdir,
+        // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
+        detached: true,
+        stdio: plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        // Pagers and credential prompts would wait forever on a closed stdin. bwrap hands this same environment on.
+        env: (opts.env ?? DEFAULT_ENV).build({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env }),
+      }),
+    );
 
     let timedOut = false;
     let aborted = false;

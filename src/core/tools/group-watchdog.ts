@@ -17,6 +17,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Where groups are registered: the watchdog, or nothing (tests, platforms without /bin/sh). */
 export interface GroupWatch {
+  /** Starts the watchdog if it is not running: called before a group is forked, since starting it is itself a fork
+   *  (ms under load) during which a kill -9 of ours would leave the group just started unwatched. */
+  ready(): void;
   watch(pgid: number): void;
   unwatch(pgid: number): void;
 }
@@ -36,6 +39,10 @@ class ShellWatchdog implements GroupWatch {
   private unavailable = process.platform === 'win32';
   /** What the watchdog lists, so that a new one (the old one was killed) is told again. */
   private readonly listed = new Set<number>();
+
+  ready(): void {
+    this.start();
+  }
 
   watch(pgid: number): void {
     if (this.listed.has(pgid)) return;

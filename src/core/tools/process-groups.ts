@@ -17,6 +17,18 @@ export class ProcessGroups {
 
   constructor(private readonly watchdog: GroupWatch = processWatchdog) {}
 
+  /**
+   * Forks a group through `start` (a spawn with `detached: true`) and records it: the watchdog is started first, so
+   * that it is already running when the group's commands are (a kill -9 of ours while the watchdog itself was being
+   * forked left a bash call's sleeps running; seen under load).
+   */
+  spawn<C extends { pid?: number | undefined }>(label: string, start: () => C): C {
+    this.watchdog.ready();
+    const child = start();
+    if (child.pid !== undefined) this.add(child.pid, label);
+    return child;
+  }
+
   /** Records a group (its leader's pid) with a label for diagnostics (the command). */
   add(pgid: number, label: string): void {
     this.groups.set(pgid, label);
