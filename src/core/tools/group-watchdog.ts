@@ -1,7 +1,8 @@
 /**
  * What ends our process groups when this process dies without running a single handler (`kill -9`, the OOM killer,
- * a crash of the runtime): a tiny `sh`, started once per process just before the first group is forked, in a session of its own (a
- * terminal's Ctrl-C or hang-up does not reach it), reading a pipe whose write end only this process holds.
+ * a crash of the runtime): a tiny `sh`, started once per process just before the first group is forked, in a
+ * session of its own (a terminal's Ctrl-C or hang-up does not reach it), reading a pipe whose write end only this
+ * process holds.
  *
  *   ProcessGroups.add(pgid)      ──"+ pgid"──▶  sh: adds it to its list
  *   the group is forgotten       ──"- pgid"──▶  sh: drops it
