@@ -55,7 +55,8 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .notice-text { white-space: pre-wrap; user-select: text; overflow-wrap: anywhere; }
 
 /* The flat tree (renderer.ts): rows absolutely placed in a container as tall as the whole list. */
-.log-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+/* Basis 0: the conversation takes the room the inbox, the changes bar and the prompt box leave (it scrolls), never theirs. */
+.log-wrap { flex: 1 1 0; min-height: 0; display: flex; flex-direction: column; }
 .log-wrap[hidden] { display: none; }
 .log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
 .log-area > .log { flex: 1 1 auto; min-height: 0; }
