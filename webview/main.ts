@@ -86,7 +86,11 @@ let needsReset = true;
 let barRunning = false;
 
 const composer = new Composer(expansion.draft, {
-  send: (text) => post({ type: 'prompt', text }),
+  send: (text) => {
+    // The user's own prompt: back to the end (also when they had scrolled up), where its row will come.
+    renderer.jumpToLatest();
+    post({ type: 'prompt', text });
+  },
   stop: () => post({ type: 'stop' }),
   draftChanged: (text) => {
     expansion.draft = text;
@@ -207,6 +211,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       flush();
       return;
     case 'events':
+      // A prompt sent from elsewhere (the palette's Ask, the Chat view) is the user's too: follow it.
+      if (msg.events.some((e) => e.type === 'prompt')) renderer.following = true;
       applyEvents(state, msg.events, pending);
       break;
     case 'node_detail':

@@ -1,8 +1,9 @@
 /**
  * While the user scrolls inside an open task, its header (description, live counters, Stop) stays pinned at
  * the top of the panel — the innermost task whose own row has scrolled out of view; a click on it goes back
- * to the row. And when the user has scrolled away from the end while something runs, a "Jump to latest"
- * button brings the newest row back and follows it again.
+ * to the row. And when the user has scrolled away from the end while something runs, or rows have arrived
+ * below the view since (the final answer of a run that ended meanwhile), a "Jump to latest" button brings the
+ * newest row back and follows it again.
  */
 import { el, setHidden } from './dom';
 import type { ConversationRenderer } from './renderer';
@@ -66,7 +67,8 @@ export class StickyHeader {
       this.view.update(node, Date.now(), state, true);
       setHidden(this.element, false);
     }
-    setHidden(this.jump, this.renderer.following || !(state?.running ?? false) || this.renderer.rowCount === 0);
+    // While it runs, or once rows came below the view: a user scrolled up sees the final answer arrive through it.
+    setHidden(this.jump, this.renderer.following || this.renderer.rowCount === 0 || !((state?.running ?? false) || this.renderer.arrivedBelow));
   }
 
   tick(now: number): void {
