@@ -11,7 +11,7 @@ import { applyEvents, createSessionView } from '../../src/view-model/session-vie
 import { PanelInbox } from '../../src/vscode/panel-inbox';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
 import { bigSession, ROOT } from './fixtures';
-import { notInView } from './in-view';
+import { notInView as notInViewOf } from '../support/in-view';
 
 const child = (agentId: string, description: string): AgentIdentity => ({ agentId, parentId: 'root', depth: 1, description, agentType: 'general-purpose' });
 
@@ -146,6 +146,7 @@ function longConversation(): { state: ReturnType<typeof createSessionView>; more
   return { state, more };
 }
 
+const notInView = (page: Page, selector: string): Promise<string[]> => notInViewOf(page.locator('body'), selector);
 const FIRST = '.inbox-list > .inbox-card:first-child';
 /** What the user reads and answers on a card: the question, every button, the text box. */
 const controls = (card: string): string => [' .inbox-title', ' .inbox-button', ' .inbox-text'].map((c) => card + c).join(',');

@@ -1,9 +1,10 @@
 /**
  * Whether a user sees and can click elements of the panel without scrolling anything: each one has a size, lies
- * inside the page's viewport, is not cut by any scrolling (or clipping) ancestor, and is what the pointer hits at
- * its centre. Returns what is wrong, one line per problem (empty: all fine), so a failure names the control.
+ * inside the document's viewport (the panel's, also inside the real editor's webview frame), is not cut by any
+ * scrolling (or clipping) ancestor, and is what the pointer hits at its centre. Returns what is wrong, one line per
+ * problem (empty: all fine), so a failure names the control. `within`: any element of that document (its body).
  */
-import type { Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 
 interface Rect {
   top: number;
@@ -32,10 +33,10 @@ interface Win {
   getComputedStyle(node: Node): { overflowX: string; overflowY: string };
 }
 
-export async function notInView(page: Page, selector: string): Promise<string[]> {
+export async function notInView(within: Locator, selector: string): Promise<string[]> {
   // No named functions in page code (tsx's keepNames would wrap them in `__name`, absent in the page).
-  return page.evaluate((sel) => {
-    const w = globalThis as unknown as Win;
+  return within.evaluate((body, sel) => {
+    const w = (body as unknown as { ownerDocument: { defaultView: Win } }).ownerDocument.defaultView;
     const problems: string[] = [];
     const nodes = Array.from(w.document.querySelectorAll(sel));
     if (nodes.length === 0) problems.push(`nothing matches ${sel}`);
