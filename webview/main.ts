@@ -76,7 +76,7 @@ const renderer = new ConversationRenderer(log, conversation, expansion, actions)
 const sticky = new StickyHeader(renderer, actions);
 renderer.onRender = () => sticky.update();
 const findBar = new FindBar(renderer);
-findBar.install(document);
+findBar.install(document, () => find());
 
 let state: SessionViewState = createSessionView();
 let hostRunning = false;
@@ -110,6 +110,12 @@ const history = new HistoryView({
   rename: (id, title) => post({ type: 'rename_session', id, title }),
   delete: (id, title) => post({ type: 'delete_session', id, title }),
 });
+
+/** Ctrl/Cmd+F: the History list's search while it shows, else the conversation's find bar. */
+function find(): void {
+  if (history.visible) history.focusSearch();
+  else findBar.open();
+}
 
 /** The history list replaces the conversation and the prompt box until the user goes back. */
 function showConversation(): void {
@@ -236,6 +242,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'inbox':
       inbox.update(msg.items);
       return;
+    case 'find':
+      find();
+      return;
     case 'history':
       logWrap.hidden = true;
       composer.element.hidden = true;
@@ -254,6 +263,11 @@ setInterval(() => {
   sticky.tick(Date.now());
 }, 1000);
 
+// The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
+window.addEventListener('focus', () => post({ type: 'focus', focused: true }));
+window.addEventListener('blur', () => post({ type: 'focus', focused: false }));
+
 schedule();
 composer.focus();
 post({ type: 'ready' });
+if (document.hasFocus()) post({ type: 'focus', focused: true });

@@ -145,6 +145,10 @@ ${levelRules()}
 .find-next-error:focus-visible, .find-close:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .find-next-error .codicon { color: var(--vscode-errorForeground); }
 @media (max-width: 340px) { .find-next-error > span:not(.codicon) { display: none; } }
+@media (max-width: 280px) {
+  .find-bar { gap: 4px; padding: 4px 6px; }
+  .find-count-word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+}
 
 /* The pinned header of the task one scrolls inside (sticky-header.ts), and the jump button. */
 .sticky-task {
