@@ -39,7 +39,8 @@ const CSS = String.raw`
   font: inherit; font-weight: normal; color: var(--vscode-textLink-foreground);
 }
 .inbox-show:hover { text-decoration: underline; }
-.inbox-title { margin: 2px 0 4px; }
+/* A question may be 2,000 characters: it scrolls in its own box, its answers stay in view below it. */
+.inbox-title { margin: 2px 0 4px; max-height: 30vh; overflow-y: auto; }
 .inbox-input {
   margin: 0 0 4px; padding: 4px 6px; max-height: min(8em, 20vh); overflow: auto; white-space: pre-wrap; user-select: text;
   font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px);
@@ -48,10 +49,10 @@ const CSS = String.raw`
 .inbox-detail { font-size: 11px; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
 .inbox-detail > summary { cursor: pointer; width: fit-content; }
 .inbox-detail > summary:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-.inbox-detail-text { white-space: pre-wrap; margin-top: 2px; }
+.inbox-detail-text { white-space: pre-wrap; margin-top: 2px; max-height: 20vh; overflow-y: auto; }
 .inbox-buttons, .inbox-reply { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
 .inbox-button {
-  padding: 2px 8px; min-height: 22px; border-radius: 2px; cursor: pointer; font: inherit; font-size: 12px;
+  max-width: 100%; text-align: start; padding: 2px 8px; min-height: 22px; border-radius: 2px; cursor: pointer; font: inherit; font-size: 12px;
   border: 1px solid var(--vscode-button-border, transparent);
   color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground);
 }

@@ -7,7 +7,8 @@
  * update adds and removes cards but leaves a card that still waits untouched (focus and typed text stay).
  *
  * Never squeezed: the inbox is at least as high as its heading and its tallest card (a ResizeObserver keeps
- * `min-height` so), so the first card is whole and every other one is, once scrolled to in the list.
+ * `min-height` so), so the first card is whole and every other one is, once scrolled to in the list — as far as
+ * the panel's height allows once the prompt box has its room (`room`); beyond that the list scrolls.
  */
 import type { InboxItem } from '../src/protocol';
 import { waitingLine } from '../src/protocol';
@@ -31,7 +32,11 @@ export class InboxView {
   private readonly moreText = el('span', '');
   private readonly sizes = new ResizeObserver(() => this.keepWhole());
 
-  constructor(private readonly actions: InboxActions) {
+  constructor(
+    private readonly actions: InboxActions,
+    /** The most the inbox may take: the panel's height less what must stay (the prompt box). */
+    private readonly room: () => number = () => Infinity,
+  ) {
     this.element.setAttribute('aria-label', 'Subagents waiting for you');
     this.heading.setAttribute('role', 'status');
     this.more.type = 'button';
@@ -51,7 +56,7 @@ export class InboxView {
     for (const card of this.cards.values()) tallest = Math.max(tallest, card.offsetHeight);
     this.countBelow();
     const chrome = this.element.offsetHeight - this.list.clientHeight;
-    const floor = tallest === 0 ? '' : `${Math.ceil(chrome + tallest)}px`;
+    const floor = tallest === 0 ? '' : `${Math.max(0, Math.floor(Math.min(Math.ceil(chrome + tallest), this.room())))}px`;
     if (this.element.style.minHeight !== floor) this.element.style.minHeight = floor;
   }
 

@@ -138,7 +138,7 @@ const inbox = new InboxView({
     revealAgent = agentId;
     schedule();
   },
-});
+}, () => app.clientHeight - composer.element.offsetHeight - changesBar.element.offsetHeight);
 
 const app = el('div', 'app');
 logWrap.prepend(findBar.element);

@@ -180,6 +180,11 @@ export class ConversationRenderer {
     return this.window.items;
   }
 
+  /** The list's visible height (no layout once observed). */
+  get viewportHeight(): number {
+    return this.scroll.viewport;
+  }
+
   /** Where the list is scrolled to, as the renderer placed it (no layout). */
   get scrollOffset(): number {
     return this.scroll.offset;

@@ -9,6 +9,9 @@ import { el, setHidden } from './dom';
 import type { ConversationRenderer } from './renderer';
 import { TaskRow, type TaskRowHost } from './task-row';
 
+/** Below this list height (three one-line rows) nothing is pinned. */
+const MIN_LIST_FOR_PIN = 66;
+
 export class StickyHeader {
   readonly element: HTMLDivElement;
   readonly jump: HTMLButtonElement;
@@ -39,8 +42,10 @@ export class StickyHeader {
     const scrollTop = this.renderer.scrollOffset;
     const top = this.renderer.visibleItems().find((item) => item.end > scrollTop + 1);
     let pinned: string | null = null;
+    // A list the inbox squeezed to a few rows shows them rather than a pinned header over all of them.
+    const roomy = this.renderer.viewportHeight >= MIN_LIST_FOR_PIN;
     // Up the parents by index (no key lookups: this runs on every frame).
-    for (let i = top ? this.renderer.rowAtIndex(top.index)?.parentIndex ?? -1 : -1, guard = 0; i >= 0 && guard < 64; guard++) {
+    for (let i = top && roomy ? this.renderer.rowAtIndex(top.index)?.parentIndex ?? -1 : -1, guard = 0; i >= 0 && guard < 64; guard++) {
       const row = this.renderer.rowAtIndex(i);
       if (!row) break;
       // The innermost open task whose header has scrolled above the top.

@@ -58,7 +58,8 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 /* Basis 0: the conversation takes the room the inbox, the changes bar and the prompt box leave (it scrolls), never theirs. */
 .log-wrap { flex: 1 1 0; min-height: 0; display: flex; flex-direction: column; }
 .log-wrap[hidden] { display: none; }
-.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+/* Clips what floats over the list (the pinned header, Jump): the list may be squeezed to nothing by the inbox. */
+.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; overflow: hidden; }
 .log-area > .log { flex: 1 1 auto; min-height: 0; }
 .conversation { position: relative; width: 100%; outline: none; }
 .tree-row {

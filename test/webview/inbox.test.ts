@@ -151,6 +151,24 @@ const FIRST = '.inbox-list > .inbox-card:first-child';
 /** What the user reads and answers on a card: the question, every button, the text box. */
 const controls = (card: string): string => [' .inbox-title', ' .inbox-button', ' .inbox-text'].map((c) => card + c).join(',');
 
+/** What covers any point of the prompt box (a 10 px grid): the classes of elements outside it hit there. */
+async function coveringComposer(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    interface El { className: string; getBoundingClientRect(): { left: number; top: number; right: number; bottom: number }; contains(e: unknown): boolean }
+    const d = (globalThis as unknown as { document: { querySelector(s: string): El; elementFromPoint(x: number, y: number): El | null } }).document;
+    const box = d.querySelector('.composer');
+    const r = box.getBoundingClientRect();
+    const found = new Set<string>();
+    for (let y = r.top + 2; y < r.bottom - 1; y += 10) {
+      for (let x = r.left + 2; x < r.right - 1; x += 10) {
+        const hit = d.elementFromPoint(x, y);
+        if (hit && !box.contains(hit)) found.add(hit.className);
+      }
+    }
+    return [...found];
+  });
+}
+
 async function themed(page: Page, theme: 'dark' | 'light', file: string): Promise<void> {
   await page.evaluate((t) => {
     (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = `vscode-${t}`;
@@ -214,6 +232,45 @@ describe('panel: the inbox over a long conversation stays whole', function () {
       }
     });
   }
+
+  it('a 2,000-character question at 250 px: its answers stay in view, the question scrolls in its own box', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 250, height: 420 });
+    try {
+      await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+      const { inbox, sent } = hostInbox(page);
+      const question = `${'Which of these settings should win when the file and the environment disagree? '.repeat(24)}Pick one.`.slice(0, 2000);
+      void inbox.askQuestion({ agent: child('q1', 'settings'), question, options: ['The file', 'The environment'] }, new AbortController().signal);
+      await sent();
+      await frames(page, 3);
+      assert.deepEqual(await notInView(page, controls(FIRST)), []);
+      const title = await page.locator(`${FIRST} .inbox-title`).evaluate((e) => ({ shown: e.clientHeight, all: e.scrollHeight }));
+      assert.ok(title.all > title.shown * 2, `the question scrolls (${title.shown} of ${title.all} px)`);
+      assert.deepEqual(await notInView(page, '.send-button, .prompt-input'), [], 'the prompt box keeps its room');
+      assert.deepEqual(await coveringComposer(page), [], 'nothing of the squeezed conversation (its pinned header) lies over the prompt box');
+      await themed(page, 'dark', 'inbox-long-question-250');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a panel too short for the card and the prompt box: the prompt box stays, the card scrolls in the inbox', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 250, height: 300 });
+    try {
+      await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+      const { inbox, sent } = hostInbox(page);
+      const ask = request(child('c1', 'build the docs'), 'bash', 'exec', { command: 'npm run docs -- --out site/' }, 'npm run docs -- --out site/');
+      void inbox.askPermission({ who: 'Subagent “build the docs”', toolName: 'bash', summary: ask.summary, reason: 'asks', request: ask }, new AbortController().signal);
+      await sent();
+      await frames(page, 3);
+      assert.deepEqual(await notInView(page, '.send-button'), [], 'the prompt box keeps its room');
+      const deny = page.locator(`${FIRST} [data-decision="deny"]`);
+      await deny.scrollIntoViewIfNeeded();
+      assert.deepEqual(await notInView(page, `${FIRST} [data-decision="deny"]`), [], 'Deny reached by scrolling the inbox');
+      await themed(page, 'dark', 'inbox-300-tall-panel-250');
+    } finally {
+      await page.close();
+    }
+  });
 
   it('several cards: the first whole, the count said, each of the others whole once scrolled to', async () => {
     const page = await openPanel(panel.browser, undefined, { width: 300, height: 560 });
