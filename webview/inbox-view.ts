@@ -46,8 +46,10 @@ export class InboxView {
     this.list.addEventListener('scroll', () => this.countBelow(), { passive: true });
     this.element.append(this.heading, this.list, this.more);
     this.element.hidden = true;
+    // Not the list: its height follows the min-height written here, and a report of it would come back in the same
+    // frame ("ResizeObserver loop completed with undelivered notifications"). The panel's height changes the room.
     this.sizes.observe(this.heading);
-    this.sizes.observe(this.list);
+    window.addEventListener('resize', () => this.keepWhole());
   }
 
   /** Reported after layout: the inbox's floor is its heading, padding and "more" line plus its tallest card. */

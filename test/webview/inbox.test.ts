@@ -275,6 +275,12 @@ describe('panel: the inbox over a long conversation stays whole', function () {
   it('several cards: the first whole, the count said, each of the others whole once scrolled to', async () => {
     const page = await openPanel(panel.browser, undefined, { width: 300, height: 560 });
     try {
+      // Errors the page reports on window (a ResizeObserver loop is one, not a thrown exception).
+      await page.evaluate(() => {
+        const w = globalThis as unknown as { addEventListener(t: string, f: (e: { message: string }) => void): void; __errors: string[] };
+        w.__errors = [];
+        w.addEventListener('error', (e) => w.__errors.push(e.message));
+      });
       await send(page, { type: 'snapshot', state: longConversation().state, running: true });
       const { inbox, sent } = hostInbox(page);
       const signal = new AbortController().signal;
@@ -304,6 +310,13 @@ describe('panel: the inbox over a long conversation stays whole', function () {
       assert.equal(await page.locator('.inbox-list > .inbox-card:nth-child(4) .inbox-text').evaluate((e) => e === (e.ownerDocument as unknown as { activeElement: unknown }).activeElement), true, 'the last card\'s answer box has focus');
       const log = await page.locator('.log').evaluate((e) => e.clientHeight);
       assert.ok(log >= 60, `the conversation keeps some room (${log} px)`);
+      await page.setViewportSize({ width: 250, height: 480 });
+      await frames(page, 4);
+      // Narrower, the cards above grew: scrolled to again, the last card is whole in the resized inbox.
+      await page.locator('.inbox-list > .inbox-card:nth-child(4)').scrollIntoViewIfNeeded();
+      await frames(page, 2);
+      assert.deepEqual(await notInView(page, controls('.inbox-list > .inbox-card:nth-child(4)')), [], 'the panel resized: still whole');
+      assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __errors: string[] }).__errors), [], 'no errors (no ResizeObserver loop)');
     } finally {
       await page.close();
     }
