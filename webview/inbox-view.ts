@@ -56,10 +56,15 @@ export class InboxView {
   private keepWhole(): void {
     let tallest = 0;
     for (const card of this.cards.values()) tallest = Math.max(tallest, card.offsetHeight);
+    // Twice at most: the floor changes what is below, and the "more" line that says so changes the chrome.
+    for (let pass = 0; pass < 2; pass++) {
+      this.countBelow();
+      const chrome = this.element.offsetHeight - this.list.clientHeight;
+      const floor = tallest === 0 ? '' : `${Math.max(0, Math.floor(Math.min(Math.ceil(chrome + tallest), this.room())))}px`;
+      if (this.element.style.minHeight === floor) return;
+      this.element.style.minHeight = floor;
+    }
     this.countBelow();
-    const chrome = this.element.offsetHeight - this.list.clientHeight;
-    const floor = tallest === 0 ? '' : `${Math.max(0, Math.floor(Math.min(Math.ceil(chrome + tallest), this.room())))}px`;
-    if (this.element.style.minHeight !== floor) this.element.style.minHeight = floor;
   }
 
   /** The cards whose end is below the list's visible part. */
