@@ -70,7 +70,9 @@ export type HostToWebview =
   /** Opens, scrolls to and marks the task node of this subagent (the Chat view's "Show in Delegate panel"). */
   | { type: 'reveal'; agentId: string }
   /** Every subagent question waiting for the user, oldest first (the whole list: it is short). */
-  | { type: 'inbox'; items: InboxItem[] };
+  | { type: 'inbox'; items: InboxItem[] }
+  /** Ctrl/Cmd+F while the panel has focus (the editor's keybinding, `delegate.find`): open the panel's find bar. */
+  | { type: 'find' };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -110,4 +112,6 @@ export type WebviewToHost =
   /** The inbox: a waiting permission request answered in place. */
   | { type: 'inbox_answer'; id: string; decision: PermissionDecision }
   /** The inbox: a waiting ask_user question answered (an option picked or an answer typed). */
-  | { type: 'inbox_reply'; id: string; text: string };
+  | { type: 'inbox_reply'; id: string; text: string }
+  /** The panel's document got or lost focus: the host keeps the `delegate.panelFocus` context for its keybindings. */
+  | { type: 'focus'; focused: boolean };

@@ -1,6 +1,10 @@
 /**
  * Find in the panel: Ctrl/Cmd+F (the webview has no find widget of its own) opens a filter box over the
- * conversation. What is typed filters every call and task of the session (row-filter.ts: text, tool:, path:,
+ * conversation. In the editor the panel keeps Ctrl/Cmd+F to itself: the keydown stops here, before the webview's
+ * host passes it on to the workbench, whose own Ctrl+F (`actions.find`, "editorFocus || editorIsOpen") would
+ * open the editor's find widget and take focus. The `delegate.find` keybinding (when `delegate.panelFocus`: the
+ * host learns of focus one IPC round trip late, so it cannot be all) and the palette's command send a `find`
+ * message instead; opening is idempotent, so what the user types meanwhile is never selected and replaced. What is typed filters every call and task of the session (row-filter.ts: text, tool:, path:,
  * status:), the tasks around the matches shown open; Enter moves to the next match, Escape closes the box
  * and shows everything again. "Next error" (and F8) goes to the next failed call or task, filtered or not.
  *
@@ -56,12 +60,14 @@ export class FindBar {
     });
   }
 
-  /** Ctrl/Cmd+F and F8 on the document. */
-  install(doc: Document): void {
+  /** Ctrl/Cmd+F (`find`: this bar, or where else the panel searches) and F8 on the document. */
+  install(doc: Document, find: () => void = () => this.open()): void {
     doc.addEventListener('keydown', (ev) => {
-      if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && ev.key.toLowerCase() === 'f') {
+      if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && !ev.shiftKey && ev.key.toLowerCase() === 'f') {
         ev.preventDefault();
-        this.open();
+        // Not on to the webview's host (a window listener), which would hand it to the workbench's keybindings.
+        ev.stopPropagation();
+        find();
       } else if (ev.key === 'F8') {
         ev.preventDefault();
         this.nextError();
@@ -70,6 +76,8 @@ export class FindBar {
   }
 
   open(): void {
+    // Open with the caret in it already: leave the box (and what is being typed) alone.
+    if (!this.element.hidden && document.activeElement === this.input) return;
     setHidden(this.element, false);
     this.input.focus();
     this.input.select();
@@ -86,7 +94,9 @@ export class FindBar {
     this.timer = undefined;
     const filter = parseFilter(this.input.value);
     const n = this.renderer.setFilter(filter);
-    setText(this.count, filter ? (n === 0 ? 'No matches' : `${n.toLocaleString('en-US')} match${n === 1 ? '' : 'es'}`) : '');
+    if (!filter || n === 0) setText(this.count, filter ? 'No matches' : '');
+    // "2 matches"; a narrow side bar shows the number only (the word stays for screen readers): the box keeps the room.
+    else this.count.replaceChildren(n.toLocaleString('en-US'), el('span', 'find-count-word', ` match${n === 1 ? '' : 'es'}`));
     this.element.classList.toggle('no-match', filter !== null && n === 0);
   }
 

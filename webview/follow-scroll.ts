@@ -7,6 +7,10 @@
  *   following  the user is at the end: new rows scroll into view
  *   stops      only when the user scrolls away (wheel, touch, keys, the scroll bar) — rows growing under a
  *              programmatic scroll do not count
+ *   resumes    at the end again (scrolled there, Jump to latest, a new snapshot, a prompt sent)
+ *
+ * `arrivedBelow` remembers that rows came below the view since the user stopped following (Jump to latest
+ * shows for them, also once the run has ended).
  */
 const FOLLOW_SLACK = 40;
 const USER_INPUT_MS = 1000;
@@ -16,7 +20,9 @@ export class FollowScroll {
   private height = 0;
   /** The offset the rows are placed for: the last one read from a scroll event or asked for. */
   offset = 0;
-  following = true;
+  private follows = true;
+  /** Rows arrived below the view while the user was not following. */
+  arrivedBelow = false;
   private pending: number | null = null;
   private userAt = 0;
 
@@ -37,6 +43,15 @@ export class FollowScroll {
       this.height = h;
       this.changed();
     }).observe(scroller);
+  }
+
+  get following(): boolean {
+    return this.follows;
+  }
+
+  set following(on: boolean) {
+    this.follows = on;
+    if (on) this.arrivedBelow = false;
   }
 
   get viewport(): number {

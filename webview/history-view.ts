@@ -106,6 +106,13 @@ export class HistoryView {
     this.element.hidden = true;
   }
 
+  /** Ctrl/Cmd+F while the list shows: its search box. */
+  focusSearch(): void {
+    if (this.search.hidden) return;
+    this.search.focus();
+    this.search.select();
+  }
+
   private row(s: SessionListItem, current: boolean, now: number): HTMLElement {
     const status = STATUS[s.status];
     const row = el('li', `history-row${current ? ' is-current' : ''}`);

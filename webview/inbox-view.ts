@@ -5,6 +5,10 @@
  * a question card shows the question, its options as buttons and a text box for another answer.
  * Plain <button>s and an <input>: Tab reaches them, Enter/Space answer. Cards are keyed by id: an
  * update adds and removes cards but leaves a card that still waits untouched (focus and typed text stay).
+ *
+ * Never squeezed: the inbox is at least as high as its heading and its tallest card (a ResizeObserver keeps
+ * `min-height` so), so the first card is whole and every other one is, once scrolled to in the list — as far as
+ * the panel's height allows once the prompt box has its room (`room`); beyond that the list scrolls.
  */
 import type { InboxItem } from '../src/protocol';
 import { waitingLine } from '../src/protocol';
@@ -23,12 +27,64 @@ export class InboxView {
   private readonly heading = el('div', 'inbox-heading');
   private readonly list = el('div', 'inbox-list');
   private readonly cards = new Map<string, HTMLElement>();
+  /** "2 more below": the cards the list has not shown whole yet, one click (or Enter) to the next. */
+  private readonly more = el('button', 'inbox-more');
+  private readonly moreText = el('span', '');
+  private readonly sizes = new ResizeObserver(() => this.keepWhole());
 
-  constructor(private readonly actions: InboxActions) {
+  constructor(
+    private readonly actions: InboxActions,
+    /** The most the inbox may take: the panel's height less what must stay (the prompt box). */
+    private readonly room: () => number = () => Infinity,
+  ) {
     this.element.setAttribute('aria-label', 'Subagents waiting for you');
     this.heading.setAttribute('role', 'status');
-    this.element.append(this.heading, this.list);
+    this.more.type = 'button';
+    this.more.hidden = true;
+    this.more.append(codicon('arrow-down'), this.moreText);
+    this.more.addEventListener('click', () => this.showNextBelow());
+    this.list.addEventListener('scroll', () => this.countBelow(), { passive: true });
+    this.element.append(this.heading, this.list, this.more);
     this.element.hidden = true;
+    // Not the list: its height follows the min-height written here, and a report of it would come back in the same
+    // frame ("ResizeObserver loop completed with undelivered notifications"). The panel's height changes the room.
+    this.sizes.observe(this.heading);
+    window.addEventListener('resize', () => this.keepWhole());
+  }
+
+  /** Reported after layout: the inbox's floor is its heading, padding and "more" line plus its tallest card. */
+  private keepWhole(): void {
+    let tallest = 0;
+    for (const card of this.cards.values()) tallest = Math.max(tallest, card.offsetHeight);
+    // Twice at most: the floor changes what is below, and the "more" line that says so changes the chrome.
+    for (let pass = 0; pass < 2; pass++) {
+      this.countBelow();
+      const chrome = this.element.offsetHeight - this.list.clientHeight;
+      const floor = tallest === 0 ? '' : `${Math.max(0, Math.floor(Math.min(Math.ceil(chrome + tallest), this.room())))}px`;
+      if (this.element.style.minHeight === floor) return;
+      this.element.style.minHeight = floor;
+    }
+    this.countBelow();
+  }
+
+  /** The cards whose end is below the list's visible part. */
+  private below(): HTMLElement[] {
+    const bottom = this.list.getBoundingClientRect().bottom + 1;
+    return [...this.cards.values()].filter((card) => card.getBoundingClientRect().bottom > bottom);
+  }
+
+  private countBelow(): void {
+    const n = this.element.hidden ? 0 : this.below().length;
+    setText(this.moreText, `${n} more below`);
+    this.more.title = n === 1 ? 'Show the next question' : `Show the next of ${n} more questions`;
+    setHidden(this.more, n === 0);
+  }
+
+  private showNextBelow(): void {
+    const next = this.below()[0];
+    if (!next) return;
+    next.scrollIntoView({ block: 'nearest' });
+    next.querySelector<HTMLElement>('button:not(.inbox-show), input')?.focus({ preventScroll: true });
   }
 
   update(items: InboxItem[]): void {
@@ -38,6 +94,7 @@ export class InboxView {
       // The answered card goes; focus moves to the next card's first button rather than to the page.
       const hadFocus = card.contains(document.activeElement) || card.classList.contains('is-answered');
       card.remove();
+      this.sizes.unobserve(card);
       this.cards.delete(id);
       if (hadFocus) this.list.querySelector<HTMLElement>('button, input')?.focus();
     }
@@ -46,10 +103,13 @@ export class InboxView {
       const card = this.card(item);
       this.cards.set(item.id, card);
       this.list.append(card);
+      this.sizes.observe(card);
     }
     const agents = new Set(items.map((i) => i.agentId)).size;
     setText(this.heading, agents ? waitingLine(agents) : '');
     setHidden(this.element, items.length === 0);
+    // A card that went may have been the tallest (the observer reports sizes, not removals).
+    this.keepWhole();
   }
 
   private card(item: InboxItem): HTMLElement {

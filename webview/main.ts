@@ -76,7 +76,7 @@ const renderer = new ConversationRenderer(log, conversation, expansion, actions)
 const sticky = new StickyHeader(renderer, actions);
 renderer.onRender = () => sticky.update();
 const findBar = new FindBar(renderer);
-findBar.install(document);
+findBar.install(document, () => find());
 
 let state: SessionViewState = createSessionView();
 let hostRunning = false;
@@ -86,7 +86,11 @@ let needsReset = true;
 let barRunning = false;
 
 const composer = new Composer(expansion.draft, {
-  send: (text) => post({ type: 'prompt', text }),
+  send: (text) => {
+    // The user's own prompt: back to the end (also when they had scrolled up), where its row will come.
+    renderer.jumpToLatest();
+    post({ type: 'prompt', text });
+  },
   stop: () => post({ type: 'stop' }),
   draftChanged: (text) => {
     expansion.draft = text;
@@ -106,6 +110,12 @@ const history = new HistoryView({
   rename: (id, title) => post({ type: 'rename_session', id, title }),
   delete: (id, title) => post({ type: 'delete_session', id, title }),
 });
+
+/** Ctrl/Cmd+F: the History list's search while it shows, else the conversation's find bar. */
+function find(): void {
+  if (history.visible) history.focusSearch();
+  else findBar.open();
+}
 
 /** The history list replaces the conversation and the prompt box until the user goes back. */
 function showConversation(): void {
@@ -128,7 +138,7 @@ const inbox = new InboxView({
     revealAgent = agentId;
     schedule();
   },
-});
+}, () => app.clientHeight - composer.element.offsetHeight - changesBar.element.offsetHeight);
 
 const app = el('div', 'app');
 logWrap.prepend(findBar.element);
@@ -207,6 +217,8 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       flush();
       return;
     case 'events':
+      // A prompt sent from elsewhere (the palette's Ask, the Chat view) is the user's too: follow it.
+      if (msg.events.some((e) => e.type === 'prompt')) renderer.following = true;
       applyEvents(state, msg.events, pending);
       break;
     case 'node_detail':
@@ -230,6 +242,9 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'inbox':
       inbox.update(msg.items);
       return;
+    case 'find':
+      find();
+      return;
     case 'history':
       logWrap.hidden = true;
       composer.element.hidden = true;
@@ -248,6 +263,11 @@ setInterval(() => {
   sticky.tick(Date.now());
 }, 1000);
 
+// The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
+window.addEventListener('focus', () => post({ type: 'focus', focused: true }));
+window.addEventListener('blur', () => post({ type: 'focus', focused: false }));
+
 schedule();
 composer.focus();
 post({ type: 'ready' });
+if (document.hasFocus()) post({ type: 'focus', focused: true });

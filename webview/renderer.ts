@@ -70,9 +70,10 @@ export class ConversationRenderer {
     this.scroll.following = on;
   }
 
-  /** Full render (snapshot). */
+  /** Full render (snapshot: a new or reopened session, a reload), at the conversation's end. */
   reset(state: SessionViewState): void {
     this.state = state;
+    this.scroll.following = true;
     this.indexes = new ContainerIndexes(state);
     this.window.clear();
     this.layout.measured.clear();
@@ -88,6 +89,28 @@ export class ConversationRenderer {
     this.touched = touchedSet;
     this.relayout();
     this.touched = NONE;
+    if (!this.following && !this.scroll.arrivedBelow) this.noteArrivals(touchedSet);
+  }
+
+  /** Whether a changed node's row is below the view (the user, scrolled up, has something new to jump to). */
+  private noteArrivals(touched: ReadonlySet<string>): void {
+    const last = this.layout.indexAt(this.scroll.offset + this.scroll.viewport);
+    let looked = 0;
+    for (const id of touched) {
+      if (this.list.indexOf(id) > last) {
+        this.scroll.arrivedBelow = true;
+        // The render has told the jump button already: tell it again.
+        this.onRender();
+        return;
+      }
+      // A burst touches thousands of calls; the first few hundred tell.
+      if (++looked > 500) return;
+    }
+  }
+
+  /** Rows arrived below the view since the user scrolled away from the end. */
+  get arrivedBelow(): boolean {
+    return this.scroll.arrivedBelow;
   }
 
   /**
@@ -155,6 +178,11 @@ export class ConversationRenderer {
   /** The rows in view and their places, in list order (for the pinned header). */
   visibleItems(): readonly VisibleItem[] {
     return this.window.items;
+  }
+
+  /** The list's visible height (no layout once observed). */
+  get viewportHeight(): number {
+    return this.scroll.viewport;
   }
 
   /** Where the list is scrolled to, as the renderer placed it (no layout). */

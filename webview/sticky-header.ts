@@ -1,12 +1,16 @@
 /**
  * While the user scrolls inside an open task, its header (description, live counters, Stop) stays pinned at
  * the top of the panel — the innermost task whose own row has scrolled out of view; a click on it goes back
- * to the row. And when the user has scrolled away from the end while something runs, a "Jump to latest"
- * button brings the newest row back and follows it again.
+ * to the row. And when the user has scrolled away from the end while something runs, or rows have arrived
+ * below the view since (the final answer of a run that ended meanwhile), a "Jump to latest" button brings the
+ * newest row back and follows it again.
  */
 import { el, setHidden } from './dom';
 import type { ConversationRenderer } from './renderer';
 import { TaskRow, type TaskRowHost } from './task-row';
+
+/** Below this list height (three one-line rows) nothing is pinned. */
+const MIN_LIST_FOR_PIN = 66;
 
 export class StickyHeader {
   readonly element: HTMLDivElement;
@@ -38,8 +42,10 @@ export class StickyHeader {
     const scrollTop = this.renderer.scrollOffset;
     const top = this.renderer.visibleItems().find((item) => item.end > scrollTop + 1);
     let pinned: string | null = null;
+    // A list the inbox squeezed to a few rows shows them rather than a pinned header over all of them.
+    const roomy = this.renderer.viewportHeight >= MIN_LIST_FOR_PIN;
     // Up the parents by index (no key lookups: this runs on every frame).
-    for (let i = top ? this.renderer.rowAtIndex(top.index)?.parentIndex ?? -1 : -1, guard = 0; i >= 0 && guard < 64; guard++) {
+    for (let i = top && roomy ? this.renderer.rowAtIndex(top.index)?.parentIndex ?? -1 : -1, guard = 0; i >= 0 && guard < 64; guard++) {
       const row = this.renderer.rowAtIndex(i);
       if (!row) break;
       // The innermost open task whose header has scrolled above the top.
@@ -66,7 +72,8 @@ export class StickyHeader {
       this.view.update(node, Date.now(), state, true);
       setHidden(this.element, false);
     }
-    setHidden(this.jump, this.renderer.following || !(state?.running ?? false) || this.renderer.rowCount === 0);
+    // While it runs, or once rows came below the view: a user scrolled up sees the final answer arrive through it.
+    setHidden(this.jump, this.renderer.following || this.renderer.rowCount === 0 || !((state?.running ?? false) || this.renderer.arrivedBelow));
   }
 
   tick(now: number): void {

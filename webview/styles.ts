@@ -55,9 +55,11 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 .notice-text { white-space: pre-wrap; user-select: text; overflow-wrap: anywhere; }
 
 /* The flat tree (renderer.ts): rows absolutely placed in a container as tall as the whole list. */
-.log-wrap { flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+/* Basis 0: the conversation takes the room the inbox, the changes bar and the prompt box leave (it scrolls), never theirs. */
+.log-wrap { flex: 1 1 0; min-height: 0; display: flex; flex-direction: column; }
 .log-wrap[hidden] { display: none; }
-.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; }
+/* Clips what floats over the list (the pinned header, Jump): the list may be squeezed to nothing by the inbox. */
+.log-area { position: relative; flex: 1 1 auto; min-height: 0; display: flex; flex-direction: column; overflow: hidden; }
 .log-area > .log { flex: 1 1 auto; min-height: 0; }
 .conversation { position: relative; width: 100%; outline: none; }
 .tree-row {
@@ -144,6 +146,10 @@ ${levelRules()}
 .find-next-error:focus-visible, .find-close:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .find-next-error .codicon { color: var(--vscode-errorForeground); }
 @media (max-width: 340px) { .find-next-error > span:not(.codicon) { display: none; } }
+@media (max-width: 280px) {
+  .find-bar { gap: 4px; padding: 4px 6px; }
+  .find-count-word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+}
 
 /* The pinned header of the task one scrolls inside (sticky-header.ts), and the jump button. */
 .sticky-task {

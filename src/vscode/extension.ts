@@ -108,6 +108,8 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
       if (!message?.trim()) return undefined;
       return controller.messageSubagent(agentId, message);
     }),
+    // Ctrl/Cmd+F while the panel has focus (package.json's keybinding), so the editor's find widget does not open.
+    vscode.commands.registerCommand('delegate.find', () => view.find()),
     // The Chat view's "Show in Delegate panel" buttons.
     vscode.commands.registerCommand('delegate.revealAgent', (agentId: unknown) => typeof agentId === 'string' && view.reveal(agentId)),
   );

@@ -18,6 +18,12 @@ import { TaskRetry } from './task-retry';
 import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
+/**
+ * True while the panel's document has focus (the webview says so). VS Code 1.139 sets no context for a focused
+ * webview view: its iframe is an overlay appended to the workbench's root, outside the view's pane, so neither
+ * `focusedView` nor `sideBarFocus` follows it. The `delegate.find` keybinding (Ctrl/Cmd+F) is on this one.
+ */
+const PANEL_FOCUS = 'delegate.panelFocus';
 const BATCH_MS = 16;
 const SHOW_PANEL = 'Show';
 
@@ -26,6 +32,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   /** The webview said `ready` (it has a snapshot): a reveal can go now, else after its snapshot. */
   private ready = false;
   private pendingReveal: string | undefined;
+  /** `delegate.find` ran before the panel was ready: its find bar opens once it is. */
+  private pendingFind = false;
   private queue: DelegateEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -72,8 +80,14 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     view.webview.onDidReceiveMessage((message: WebviewToHost) => this.onMessage(message), undefined, this.disposables);
     view.onDidDispose(() => {
       if (this.view === view) this.view = undefined;
+      setPanelFocus(false);
     });
-    view.onDidChangeVisibility(() => void (view.visible ? undefined : this.nudgeIfWaiting()), undefined, this.disposables);
+    view.onDidChangeVisibility(() => {
+      if (view.visible) return;
+      // A hidden panel holds no focus (its document may not say so before it goes).
+      setPanelFocus(false);
+      void this.nudgeIfWaiting();
+    }, undefined, this.disposables);
   }
 
   /** A message from the webview (public so the extension tests can post as the panel does). */
@@ -86,6 +100,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.ready = true;
         this.sendInbox();
         this.sendReveal();
+        this.sendFind();
+        break;
+      case 'focus':
+        setPanelFocus(message.focused);
         break;
       case 'inbox_answer':
         this.inbox?.answer(message.id, message.decision);
@@ -174,6 +192,20 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     this.pendingReveal = agentId;
     await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
     if (this.ready) this.sendReveal();
+  }
+
+  /** Ctrl/Cmd+F in the panel (the `delegate.find` keybinding), or the command from the palette: the panel's find bar. */
+  async find(): Promise<void> {
+    this.pendingFind = true;
+    // Shown and focused (from the palette the editor had focus: what the user types next must reach the panel).
+    await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    if (this.ready) this.sendFind();
+  }
+
+  private sendFind(): void {
+    if (!this.pendingFind || !this.view) return;
+    this.pendingFind = false;
+    this.post({ type: 'find' });
   }
 
   private sendReveal(): void {
@@ -288,6 +320,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function setPanelFocus(focused: boolean): void {
+  void vscode.commands.executeCommand('setContext', PANEL_FOCUS, focused);
 }
 
 /** How many subagents have a question waiting (one may have several). */

@@ -101,3 +101,39 @@ export async function notification(page: Page, text: string, timeoutMs = 20_000)
     return mod.findNotification(page, text, timeoutMs);
   }
 }
+
+/**
+ * Drags the side bar's edge (its sash) until the side bar is `width` px wide, as a user resizing it does; returns
+ * the width reached. The Delegate panel's webview is 3 px narrower (the part's border and padding).
+ */
+export async function setSideBarWidth(page: Page, width: number): Promise<number> {
+  const bar = page.locator('.part.sidebar');
+  const sash = page.locator('.monaco-sash.vertical.primary-sidebar-sash');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = (await bar.boundingBox())?.width ?? 0;
+    if (Math.abs(now - width) <= 1) return now;
+    const at = await sash.boundingBox();
+    if (!at) throw new Error('the side bar has no sash (is it shown?)');
+    const x = at.x + at.width / 2;
+    const y = at.y + at.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + (width - now), y, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+  }
+  return (await bar.boundingBox())?.width ?? 0;
+}
+
+/** Opens a workspace file in an editor through Quick Open (Ctrl+P), as a user does, and waits for its text. */
+export async function openFileInEditor(page: Page, relativePath: string): Promise<Locator> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(relativePath);
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  const editor = page.locator('.editor-group-container .monaco-editor').first();
+  await editor.locator('.view-lines').waitFor({ state: 'visible', timeout: 15_000 });
+  return editor;
+}

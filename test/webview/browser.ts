@@ -117,8 +117,10 @@ export async function frames(page: Page, n: number): Promise<void> {
   }, n);
 }
 
+/** What the panel posted, but its `focus` reports (they keep an editor context; when Chromium sends them varies). */
 export async function posted(page: Page): Promise<WebviewToHost[]> {
-  return page.evaluate(() => (globalThis as unknown as HarnessWindow).__harness.posted);
+  const all = await page.evaluate(() => (globalThis as unknown as HarnessWindow).__harness.posted);
+  return all.filter((m) => m.type !== 'focus');
 }
 
 export async function savedState(page: Page): Promise<unknown> {

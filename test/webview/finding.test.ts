@@ -141,6 +141,47 @@ describe('finding one\'s way in the panel (headless Chromium)', function () {
     }
   });
 
+  it('the editor\'s Ctrl+F (its keybinding\'s find message) opens the bar once: what the user types right after stays; with History open, its search', async () => {
+    const page = panel.page;
+    await send(page, { type: 'snapshot', state: snapshotOf(finishedSession().events), running: false });
+    // In the editor the key comes twice: the panel's own keydown, then the keybinding's message a moment later.
+    await page.locator('.prompt-input').click();
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type('tool:gr');
+    await send(page, { type: 'find' });
+    await page.keyboard.type('ep');
+    assert.equal(await page.locator('.find-input').inputValue(), 'tool:grep', 'nothing typed was selected and replaced');
+    await page.waitForTimeout(150);
+    assert.equal(await page.locator('.find-count').textContent(), '1 match');
+    await page.locator('.find-input').press('Escape');
+    // The message alone (the command from the palette) opens it too, with the caret in it.
+    await send(page, { type: 'find' });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.className), 'find-input');
+    await page.locator('.find-input').press('Escape');
+    await send(page, { type: 'history', sessions: [{ id: 's1', title: 'Fix the flaky test', startedAt: 1, updatedAt: 2, prompts: 1, turns: 2, tokens: 10, status: 'completed' }] });
+    await send(page, { type: 'find' });
+    assert.equal(await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.className), 'history-search', 'History: its search box');
+  });
+
+  it('screenshots: the find bar with a filter at 300 and 250 px, dark and light', async () => {
+    for (const width of [300, 250]) {
+      const page = await openPanel(panel.browser, undefined, { width, height: 480 });
+      try {
+        await send(page, { type: 'snapshot', state: snapshotOf(finishedSession().events), running: false }, { type: 'find' });
+        await page.keyboard.type('status:error');
+        await page.waitForTimeout(200);
+        assert.equal(await page.locator('.find-count').textContent(), '2 matches');
+        for (const theme of ['dark', 'light']) {
+          await page.evaluate((t) => ((globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = `vscode-${t}`), theme);
+          await frames(page, 2);
+          await page.screenshot({ path: join(ARTIFACTS, `find-bar-${width}-${theme}.png`) });
+        }
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   it('what the user opened stays open across a switch to another session and back', async () => {
     const a = snapshotOf(finishedSession().events);
     const b = snapshotOf(runningSession().events);

@@ -7,9 +7,11 @@ import type { Page } from 'playwright-core';
 import type { AgentIdentity, PermissionDecision } from '../../src/core/vocabulary';
 import type { ToolCallRequest } from '../../src/core/session';
 import type { InboxItem, WebviewToHost } from '../../src/protocol';
-import { createSessionView } from '../../src/view-model/session-view';
+import { applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { PanelInbox } from '../../src/vscode/panel-inbox';
-import { ARTIFACTS, frames, posted, send, panelSuite } from './browser';
+import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
+import { bigSession, ROOT } from './fixtures';
+import { notInView as notInViewOf } from '../support/in-view';
 
 const child = (agentId: string, description: string): AgentIdentity => ({ agentId, parentId: 'root', depth: 1, description, agentType: 'general-purpose' });
 
@@ -133,5 +135,190 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     assert.equal(await never, 'deny', 'no answer is never an allow');
     await sent();
     assert.equal(await page.locator('.inbox').isHidden(), true, 'the stopped run\'s question is gone');
+  });
+});
+
+/** A running task of 300 calls: the conversation is many times taller than any panel. */
+function longConversation(): { state: ReturnType<typeof createSessionView>; more: ReturnType<typeof bigSession> } {
+  const more = bigSession(300);
+  const state = createSessionView();
+  applyEvents(state, more.take());
+  return { state, more };
+}
+
+const notInView = (page: Page, selector: string): Promise<string[]> => notInViewOf(page.locator('body'), selector);
+const FIRST = '.inbox-list > .inbox-card:first-child';
+/** What the user reads and answers on a card: the question, every button, the text box. */
+const controls = (card: string): string => [' .inbox-title', ' .inbox-button', ' .inbox-text'].map((c) => card + c).join(',');
+
+/** What covers any point of the prompt box (a 10 px grid): the classes of elements outside it hit there. */
+async function coveringComposer(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    interface El { className: string; getBoundingClientRect(): { left: number; top: number; right: number; bottom: number }; contains(e: unknown): boolean }
+    const d = (globalThis as unknown as { document: { querySelector(s: string): El; elementFromPoint(x: number, y: number): El | null } }).document;
+    const box = d.querySelector('.composer');
+    const r = box.getBoundingClientRect();
+    const found = new Set<string>();
+    for (let y = r.top + 2; y < r.bottom - 1; y += 10) {
+      for (let x = r.left + 2; x < r.right - 1; x += 10) {
+        const hit = d.elementFromPoint(x, y);
+        if (hit && !box.contains(hit)) found.add(hit.className);
+      }
+    }
+    return [...found];
+  });
+}
+
+async function themed(page: Page, theme: 'dark' | 'light', file: string): Promise<void> {
+  await page.evaluate((t) => {
+    (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = `vscode-${t}`;
+  }, theme);
+  await frames(page, 2);
+  await page.screenshot({ path: join(ARTIFACTS, `${file}-${theme}.png`) });
+}
+
+describe('panel: the inbox over a long conversation stays whole', function () {
+  this.timeout(120_000);
+  const panel = panelSuite({ pagePerTest: false });
+  const sizes = [
+    { width: 300, height: 640, name: '300' },
+    { width: 250, height: 640, name: '250' },
+    { width: 300, height: 420, name: '300-short' },
+  ];
+
+  for (const size of sizes) {
+    it(`${size.name}: a command to allow; the question and all its buttons in view, the conversation scrolls`, async () => {
+      const page = await openPanel(panel.browser, undefined, size);
+      try {
+        await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+        const { inbox, sent } = hostInbox(page);
+        const ask = request(child('c1', 'build the docs'), 'bash', 'exec', { command: 'npm run docs -- --out site/' }, 'npm run docs -- --out site/');
+        void inbox.askPermission({ who: 'Subagent “build the docs”', toolName: 'bash', summary: ask.summary, reason: 'asks', request: ask }, new AbortController().signal);
+        await sent();
+        await frames(page, 3);
+        assert.equal(await page.locator(`${FIRST} .inbox-button`).count(), 5);
+        assert.deepEqual(await notInView(page, controls(FIRST)), []);
+        const log = await page.locator('.log').evaluate((e) => ({ height: e.clientHeight, content: e.scrollHeight }));
+        assert.ok(log.content > log.height * 3, `the conversation scrolls (${log.height} of ${log.content} px)`);
+        await themed(page, 'dark', `inbox-long-${size.name}`);
+        await themed(page, 'light', `inbox-long-${size.name}`);
+        assert.deepEqual(await notInView(page, controls(FIRST)), [], 'in the light theme too');
+      } finally {
+        await page.close();
+      }
+    });
+
+    it(`${size.name}: an ask_user question; its options and text box stay in view while the user types and rows arrive`, async () => {
+      const page = await openPanel(panel.browser, undefined, size);
+      try {
+        const { state, more } = longConversation();
+        await send(page, { type: 'snapshot', state, running: true });
+        const { inbox, sent } = hostInbox(page);
+        void inbox.askQuestion({ agent: child('q1', 'pick a port'), question: 'Which port should the dev server listen on? The default one is taken.', options: ['8080', '3000', '5173'] }, new AbortController().signal);
+        await sent();
+        await frames(page, 3);
+        assert.deepEqual(await notInView(page, controls(FIRST)), []);
+        await page.locator(`${FIRST} .inbox-text`).click();
+        await page.keyboard.type('4000, and keep 8080 free');
+        for (let i = 0; i < 5; i++) more.tool('agent-big', ROOT, `late-${i}`, 'read_file', { path: `src/late-${i}.ts` }, 'ok');
+        await send(page, { type: 'events', events: more.take() });
+        await frames(page, 3);
+        assert.equal(await page.locator(`${FIRST} .inbox-text`).inputValue(), '4000, and keep 8080 free');
+        assert.deepEqual(await notInView(page, controls(FIRST)), [], 'while typing, with rows arriving');
+        await themed(page, 'dark', `inbox-question-${size.name}`);
+        await themed(page, 'light', `inbox-question-${size.name}`);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  it('a 2,000-character question at 250 px: its answers stay in view, the question scrolls in its own box', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 250, height: 420 });
+    try {
+      await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+      const { inbox, sent } = hostInbox(page);
+      const question = `${'Which of these settings should win when the file and the environment disagree? '.repeat(24)}Pick one.`.slice(0, 2000);
+      void inbox.askQuestion({ agent: child('q1', 'settings'), question, options: ['The file', 'The environment'] }, new AbortController().signal);
+      await sent();
+      await frames(page, 3);
+      assert.deepEqual(await notInView(page, controls(FIRST)), []);
+      const title = await page.locator(`${FIRST} .inbox-title`).evaluate((e) => ({ shown: e.clientHeight, all: e.scrollHeight }));
+      assert.ok(title.all > title.shown * 2, `the question scrolls (${title.shown} of ${title.all} px)`);
+      assert.deepEqual(await notInView(page, '.send-button, .prompt-input'), [], 'the prompt box keeps its room');
+      assert.deepEqual(await coveringComposer(page), [], 'nothing of the squeezed conversation (its pinned header) lies over the prompt box');
+      await themed(page, 'dark', 'inbox-long-question-250');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a panel too short for the card and the prompt box: the prompt box stays, the card scrolls in the inbox', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 250, height: 300 });
+    try {
+      await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+      const { inbox, sent } = hostInbox(page);
+      const ask = request(child('c1', 'build the docs'), 'bash', 'exec', { command: 'npm run docs -- --out site/' }, 'npm run docs -- --out site/');
+      void inbox.askPermission({ who: 'Subagent “build the docs”', toolName: 'bash', summary: ask.summary, reason: 'asks', request: ask }, new AbortController().signal);
+      await sent();
+      await frames(page, 3);
+      assert.deepEqual(await notInView(page, '.send-button'), [], 'the prompt box keeps its room');
+      const deny = page.locator(`${FIRST} [data-decision="deny"]`);
+      await deny.scrollIntoViewIfNeeded();
+      assert.deepEqual(await notInView(page, `${FIRST} [data-decision="deny"]`), [], 'Deny reached by scrolling the inbox');
+      await themed(page, 'dark', 'inbox-300-tall-panel-250');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('several cards: the first whole, the count said, each of the others whole once scrolled to', async () => {
+    const page = await openPanel(panel.browser, undefined, { width: 300, height: 560 });
+    try {
+      // Errors the page reports on window (a ResizeObserver loop is one, not a thrown exception).
+      await page.evaluate(() => {
+        const w = globalThis as unknown as { addEventListener(t: string, f: (e: { message: string }) => void): void; __errors: string[] };
+        w.__errors = [];
+        w.addEventListener('error', (e) => w.__errors.push(e.message));
+      });
+      await send(page, { type: 'snapshot', state: longConversation().state, running: true });
+      const { inbox, sent } = hostInbox(page);
+      const signal = new AbortController().signal;
+      for (const [id, name] of [['p1', 'lint'], ['p2', 'test'], ['p3', 'bench']] as const) {
+        const ask = request(child(id, name), 'bash', 'exec', { command: `npm run ${name}` }, `npm run ${name}`);
+        void inbox.askPermission({ who: `Subagent “${name}”`, toolName: 'bash', summary: ask.summary, reason: 'asks', request: ask }, signal);
+      }
+      void inbox.askQuestion({ agent: child('q9', 'name'), question: 'What should the package be called?', options: [] }, signal);
+      await sent();
+      await frames(page, 3);
+      assert.equal(await page.locator('.inbox-heading').textContent(), '4 subagents are waiting for you');
+      assert.deepEqual(await notInView(page, controls(FIRST)), [], 'the first card whole');
+      await themed(page, 'dark', 'inbox-several');
+      await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { className: string } } }).document.documentElement.className = 'vscode-dark');
+      const more = page.locator('.inbox-more');
+      assert.match((await more.textContent()) ?? '', /^[1-3] more below$/, 'how many cards wait below');
+      assert.deepEqual(await notInView(page, '.inbox-more'), []);
+      // The user goes through them with the "more below" button: each next card whole, its first answer focused.
+      for (let n = 2; n <= 4; n++) {
+        const card = `.inbox-list > .inbox-card:nth-child(${n})`;
+        if (await more.isVisible()) await more.click();
+        else await page.locator(card).scrollIntoViewIfNeeded();
+        await frames(page, 2);
+        assert.deepEqual(await notInView(page, controls(card)), [], `card ${n} once scrolled to`);
+      }
+      assert.equal(await more.isHidden(), true, 'nothing more below the last card');
+      assert.equal(await page.locator('.inbox-list > .inbox-card:nth-child(4) .inbox-text').evaluate((e) => e === (e.ownerDocument as unknown as { activeElement: unknown }).activeElement), true, 'the last card\'s answer box has focus');
+      const log = await page.locator('.log').evaluate((e) => e.clientHeight);
+      assert.ok(log >= 60, `the conversation keeps some room (${log} px)`);
+      await page.setViewportSize({ width: 250, height: 480 });
+      await frames(page, 4);
+      // Narrower, the cards above grew: scrolled to again, the last card is whole in the resized inbox.
+      await page.locator('.inbox-list > .inbox-card:nth-child(4)').scrollIntoViewIfNeeded();
+      await frames(page, 2);
+      assert.deepEqual(await notInView(page, controls('.inbox-list > .inbox-card:nth-child(4)')), [], 'the panel resized: still whole');
+      assert.deepEqual(await page.evaluate(() => (globalThis as unknown as { __errors: string[] }).__errors), [], 'no errors (no ResizeObserver loop)');
+    } finally {
+      await page.close();
+    }
   });
 });
