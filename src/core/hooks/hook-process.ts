@@ -55,6 +55,7 @@ export function runHookProcess(command: string, stdin: string, opts: HookProcess
       resolve({ code: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 });
       return;
     }
+    opts.groups.beforeSpawn();
     const child = spawn(SHELL, ['-c', command], {
       cwd: opts.cwd,
       detached: true,

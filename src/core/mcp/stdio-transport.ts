@@ -92,6 +92,7 @@ export class GroupStdioTransport implements Transport {
       if (!value.startsWith('()')) env[key] = value;
     }
     return new Promise((resolve, reject) => {
+      this.groups.beforeSpawn();
       const child = spawn(this.params.command, this.params.args, {
         cwd: this.params.cwd,
         env: { ...env, ...this.params.env },

@@ -105,6 +105,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
   return new Promise<ToolResult>((resolve) => {
     // Bounded in memory; a larger output goes whole to ctx.outputPath (the model is told exactly what it sees).
     const out = new OutputCapture(opts.maxOutputChars, ctx.outputPath);
+    groups.beforeSpawn();
     const child = spawn(plan.file, plan.args, {
       cwd: workdir,
       // Own process group: one kill(-pid) reaches every descendant that did not setsid away.

@@ -1,6 +1,6 @@
 /**
  * What ends our process groups when this process dies without running a single handler (`kill -9`, the OOM killer,
- * a crash of the runtime): a tiny `sh`, started once per process on the first group, in a session of its own (a
+ * a crash of the runtime): a tiny `sh`, started once per process before the first group, in a session of its own (a
  * terminal's Ctrl-C or hang-up does not reach it), reading a pipe whose write end only this process holds.
  *
  *   ProcessGroups.add(pgid)      ──"+ pgid"──▶  sh: adds it to its list
@@ -17,6 +17,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Where groups are registered: the watchdog, or nothing (tests, platforms without /bin/sh). */
 export interface GroupWatch {
+  /** Called before a group is spawned: the watchdog is up by the time the group's command runs. */
+  ready(): void;
   watch(pgid: number): void;
   unwatch(pgid: number): void;
 }
@@ -36,6 +38,12 @@ class ShellWatchdog implements GroupWatch {
   private unavailable = process.platform === 'win32';
   /** What the watchdog lists, so that a new one (the old one was killed) is told again. */
   private readonly listed = new Set<number>();
+
+  ready(): void {
+    // Started after the first group's spawn, its own spawn (a few ms, more under load) would be a window in which
+    // that group runs unlisted, and a kill -9 then would leave it running.
+    this.start();
+  }
 
   watch(pgid: number): void {
     if (this.listed.has(pgid)) return;

@@ -2,7 +2,7 @@
  * Every process group a session's `bash` calls started, until it is known to be gone, so that no exit
  * path leaves one running under init:
  *
- *   bash call ──spawn (own group)──▶ add(pgid) ── command ends ──▶ TERM group ─grace─▶ KILL ──▶ remove
+ *   bash call ──beforeSpawn (the watchdog up)──spawn (own group)──▶ add(pgid) ── command ends ──▶ TERM group ─grace─▶ KILL ──▶ remove
  *   Stop / Ctrl-C / SIGHUP / crash / deactivate ──▶ terminateAll(): TERM every group, wait ≤ grace, KILL the rest
  *   process 'exit' (last resort, synchronous)   ──▶ killAllNow(): KILL every group still listed
  *
@@ -16,6 +16,11 @@ export class ProcessGroups {
   private readonly groups = new Map<number, string>();
 
   constructor(private readonly watchdog: GroupWatch = processWatchdog) {}
+
+  /** Called before each spawn of a group (its watchdog is then up when the group starts). */
+  beforeSpawn(): void {
+    this.watchdog.ready();
+  }
 
   /** Records a group (its leader's pid) with a label for diagnostics (the command). */
   add(pgid: number, label: string): void {
