@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
@@ -63,6 +65,30 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     assert.deepEqual(notices.map((n) => [n.level, String(n.text).startsWith('this folder is not trusted, so 1 hook of .claude/settings.json and the MCP server "evil"')]), [['warning', true]]);
     assert.equal(trustLines(json.stderr).length, 1);
     assert.deepEqual(marks(marker), []);
+  });
+
+  it('untrusted: a .claude/settings.local.json hook and a url (HTTP) server of .mcp.json are skipped too: nothing runs, nothing is sent to the URL', async () => {
+    const plain = join(root, 'plain');
+    mkdirSync(join(plain, '.claude'), { recursive: true });
+    writeFileSync(join(plain, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo local-hook >> '${marker}'` }] }] } }));
+    let hits = 0;
+    const listener = createServer((_req, res) => {
+      hits++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (listener.address() as AddressInfo).port;
+      writeFileSync(join(plain, '.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp?what=this-workspace` } } }));
+      cli.api.script(reply.text('Answered.'));
+      const run = await runDelegate(['-p', 'hi', '--cwd', plain], { env: cli.env() });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(marks(marker), []);
+      assert.equal(hits, 0, 'no request reached the URL');
+      assert.match(trustLines(run.stderr)[0] ?? '', /so 1 hook of \.claude\/settings\.local\.json and the MCP server "web" of \.mcp\.json did not run/);
+    } finally {
+      listener.close();
+    }
   });
 
   it('--trust-folder runs them', async () => {
