@@ -40,10 +40,11 @@ const TOKEN = /<\|\s*\/?\s*([\w.\u2581-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s
 const KNOWN_TOKENS = /^(?:im_start|im_end|im_sep|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|system|user|assistant|end|INST|SYS)$/i;
 
 const TURN_WORDS = 'human|assistant|system|user|developer';
-/** A turn marker at a line's start, after list bullets, quote marks, a heading or emphasis: `- Human:`, `**System**:`. */
+/** A turn marker at a line's start, after list bullets, quote marks, a heading, emphasis or a link: `- Human:`, `**System**:`, `[System](x):`. */
 const TURN = new RegExp(
-  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:\\*\\*|__|\\*|_|#{1,6}[ \\t]+|\\[)?)(${TURN_WORDS})` +
-    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\*\\*|__|\\*|_|\\])?[ \\t]*:',
+  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:(?:\\*\\*|__|\\*|_)?\\[|\\*\\*|__|\\*|_|#{1,6}[ \\t]+)?)(${TURN_WORDS})` +
+    // …and what closes it: emphasis, a bracket, a markdown link's target (`[System](https://x):`), or both.
+    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\](?:\\([^)\\n]*\\))?(?:\\*\\*|__|\\*|_)?|\\*\\*|__|\\*|_)?[ \\t]*:',
   'gimu',
 );
 
