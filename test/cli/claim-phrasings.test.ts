@@ -64,6 +64,11 @@ describe('delegate CLI: the claim check reads real phrasings', function () {
     assert.match(result, /\n\[changes\] ran `cat src\/parse\.js && sh test\.sh` \(exit 1\)\n\[unverified\] "Updated `src\/parse\.js` to handle empty input\.": no write or edit of src\/parse\.js in the record, and no command changed it\n/);
   });
 
+  it('a writing command that changed nothing (`sed -i` that matched nothing) backs no edit claim about a watched file', async () => {
+    const result = await delegate([reply.toolUse({ name: 'bash', input: { command: "sed -i 's/no such text/x/' src/parse.js" } }), reply.text('Updated `src/parse.js` to handle empty input.')]);
+    assert.match(result, /\n\[unverified\] "Updated `src\/parse\.js` to handle empty input\.": no write or edit of src\/parse\.js in the record, and no command changed it\n/);
+  });
+
   it('[deliverables] lists the file the child wrote, not one it only touched', async () => {
     writeFileSync(join(cli.dirs.workdir, 'report.md'), 'an old report\n');
     utimesSync(join(cli.dirs.workdir, 'report.md'), new Date(2020, 0, 1), new Date(2020, 0, 1));
