@@ -29,7 +29,7 @@ export interface GitWorkspace {
 const MAX_BUFFER = 256 * 1024 * 1024;
 /** Should a command still run (a git config we did not foresee), it gets no credential either. */
 const GIT_ENV = new ToolEnv();
-/** Before every subcommand: no index read runs the repository's fsmonitor hook (git < 2.36 reads `false` as the hook's command: `false`, harmless). */
+/** Before every subcommand: no index read runs the repository's fsmonitor hook (git < 2.36 runs `false` as the hook). */
 const GIT_OPTIONS = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
 
 function git(cwd: string, args: string[]): Promise<Buffer> {
