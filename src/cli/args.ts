@@ -207,7 +207,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
   const budgetRaw = values['max-budget-usd'];
   const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
-  if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0)) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
+  // Infinity (and 1e999) is no budget: refused like 0, not run unbounded.
+  if (maxBudgetUsd !== undefined && !(maxBudgetUsd > 0 && Number.isFinite(maxBudgetUsd))) return { kind: 'error', message: `--max-budget-usd must be a positive number of dollars (got "${budgetRaw}")` };
   const numbers: Record<string, number | undefined> = {};
   for (const [flag, min] of [['max-turns', 1], ['subagent-max-turns', 1], ['max-parallel', 1], ['max-depth', 0], ['context-window', 1000], ['subagent-max-tokens', 1], ['subagent-timeout', 1], ['max-tokens', 1], ['max-retry-wait', 0]] as const) {
     const raw = values[flag];

@@ -167,6 +167,27 @@ describe('delegate CLI: agent definitions', function () {
     assert.deepEqual(types, ['cohort-analysis', 'critical-thinking-assistant-2', 'se-security']);
   });
 
+  it('hand-written files load: spaces after a --- fence, lone-CR line ends, a name of only emoji (the file name is its id), a name that is a path', async () => {
+    writeAgent(cli.dirs.workdir, '.claude/agents/trailing.md', '--- \nname: trailing\ndescription: Fences with a space after them.\n---  \nTRAILING-BODY\n');
+    writeAgent(cli.dirs.workdir, '.claude/agents/classic-mac.md', '---\rname: classic-mac\rdescription: Lone CR line ends.\r---\rMAC-BODY\r');
+    writeAgent(cli.dirs.workdir, '.claude/agents/robots.md', '---\nname: 🤖🤖\ndescription: A name of only emoji.\n---\nROBOT-BODY\n');
+    writeAgent(cli.dirs.workdir, '.claude/agents/dots.md', '---\nname: ../x\ndescription: A name that is a path.\n---\nDOTS-BODY\n');
+    cli.api.route([
+      { name: 'robots', match: (r) => isChild(r) && systemText(r).includes('ROBOT-BODY'), replies: [reply.text('beep')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'go', subagent_type: '🤖🤖' } }), reply.text('done')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(run.stderr, '', 'every file loads, without a warning');
+    const task = String(must(cli.api.messageRequests()[0]?.body.tools?.find((t) => t.name === 'task')).description);
+    assert.match(task, /^- trailing: Fences with a space after them\.$/m);
+    assert.match(task, /^- classic-mac: Lone CR line ends\.$/m);
+    assert.match(task, /^- robots \("🤖🤖"\): A name of only emoji\.$/m);
+    assert.match(task, /^- x \("\.\.\/x"\): A name that is a path\.$/m);
+    assert.deepEqual((lastJsonLine(run.stdout).subagents as Record<string, unknown>[]).map((s) => s.agent_type), ['robots']);
+  });
+
   it("an agent's body is cut at 40,000 characters as CLAUDE.md is, with the same note and one warning", async () => {
     const body = `HEAD-OF-BODY\n${'You review code with care. '.repeat(2000)}\nTAIL-OF-BODY\n`;
     writeAgent(cli.dirs.workdir, '.claude/agents/huge.md', `---\nname: huge\ndescription: A very long prompt.\n---\n${body}`);

@@ -39,6 +39,12 @@ describe('delegate CLI: waits the API asks for', function () {
     assert.match(run.stderr, /^delegate: the API asked to wait 600 s \(rate limited, 429\); the cap is 60 s \(--max-retry-wait\): raise it to wait, or try again later \(transcript: [^\n]+\)\n$/);
     assert.equal(cli.api.messageRequests().length, 1, 'not retried');
 
+    // retry-after as an HTTP date (RFC 9110 allows it; the SDK reads it): five minutes ahead is over the cap too.
+    cli.api.script(reply.httpError(529, 'overloaded_error', 'Overloaded', { retryAfterMs: null, headers: { 'retry-after': new Date(Date.now() + 300_000).toUTCString() } }));
+    const dated = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir], { env: cli.env() });
+    assert.equal(dated.code, 1);
+    assert.match(dated.stderr, /^delegate: the API asked to wait (?:29\d|300) s \(overloaded, 529\); the cap is 60 s/);
+
     cli.api.script(reply.rateLimited(2));
     const flag = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--max-retry-wait', '1'], { env: cli.env() });
     assert.match(flag.stderr, /^delegate: the API asked to wait 2 s \(rate limited, 429\); the cap is 1 s \(--max-retry-wait\)/);

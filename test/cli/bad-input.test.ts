@@ -1,10 +1,12 @@
 /**
  * Bad input gets a clear line, through the built CLI: a file name holding a newline is one result of glob and grep
- * (quoted as git quotes it), and an SSE event whose JSON was cut short is retried with one line, never the SDK's
- * multi-line dump of the event and its chunk.
+ * (quoted as git quotes it), an SSE event whose JSON was cut short is retried with one line, never the SDK's
+ * multi-line dump of the event and its chunk, and a folder's config files that are pipes or devices are one line
+ * each, never a hang.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply } from '../fixtures/messages-api-server';
 import { must } from '../support/must';
@@ -60,5 +62,29 @@ describe('delegate CLI: bad input, clear lines', function () {
     assert.equal(lines[2], '! stream failed (an event that is not valid JSON: Unterminated string in JSON at position 83) (gave up after 3 attempts)');
     assert.match(lines.at(-1) ?? '', /^delegate: stream failed \(an event that is not valid JSON: Unterminated string in JSON at position 83\) \(gave up after 3 attempts\) \(transcript: /);
     assert.doesNotMatch(verbose.stderr, /Could not parse|From chunk/);
+  });
+
+  it("a repository's agent file, settings and .mcp.json that are a FIFO or a link to /dev/zero or /dev/stdin: one line each, the run goes on", async () => {
+    const w = cli.dirs.workdir;
+    mkdirSync(join(w, '.claude', 'agents'), { recursive: true });
+    // A FIFO waits for a writer when opened; git can hold the links (a terminal's /dev/stdin would wait for a key).
+    execFileSync('mkfifo', [join(w, '.claude', 'agents', 'pipe.md'), join(w, '.mcp.json')]);
+    symlinkSync('/dev/zero', join(w, '.claude', 'agents', 'zero.md'));
+    symlinkSync('/dev/stdin', join(w, '.claude', 'settings.json'));
+    writeFileSync(join(w, '.claude', 'agents', 'fine.md'), '---\nname: fine\ndescription: Still loads.\n---\nYou work.\n');
+    cli.api.script(reply.text('answered'));
+    const started = Date.now();
+    const run = await runDelegate(['-p', 'hi', '--cwd', w], { env: cli.env(), timeoutMs: 15_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(Date.now() - started < 10_000, 'no wait on a pipe, no endless read');
+    assert.equal(run.stdout, 'answered\n');
+    const lines = run.stderr.trim().split('\n').sort();
+    assert.deepEqual(lines, [
+      `delegate: error: ${join(w, '.claude', 'agents', 'pipe.md')}: cannot read it: not a regular file (a device, a pipe or a folder)`,
+      `delegate: error: ${join(w, '.claude', 'agents', 'zero.md')}: cannot read it: not a regular file (a device, a pipe or a folder)`,
+      'delegate: warning: .claude/settings.json: it is not a regular file (a device, a pipe or a folder); its hooks are skipped',
+      `delegate: warning: ${join(w, '.mcp.json')}: MCP config is not a regular file (a device, a pipe or a folder)`,
+    ].sort());
+    assert.match(JSON.stringify(cli.api.messageRequests()[0]?.body.tools), /- fine: Still loads\./);
   });
 });

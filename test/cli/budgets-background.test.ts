@@ -99,4 +99,24 @@ describe('delegate CLI: budgets and background subagents', function () {
     assert.equal(child.status, 'error');
     assert.match(JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)), /a budget of \$1\.00 cannot be kept: the model local-llama-3 has no price\. Give it one \(\$ per million tokens: DELEGATE_PRICES for the CLI, delegate\.prices in the editor\)/);
   });
+
+  it('a lying endpoint cannot buy budget back: negative usage counts nothing and the run still stops at --max-budget-usd; Infinity is no budget', async () => {
+    cli.api.script(
+      // -100M output tokens would be -$1,500 on this model: the budget would never be reached again.
+      reply.toolUse({ name: 'glob', input: { pattern: '*' } }, { usage: { input_tokens: 10, output_tokens: -100_000_000 } }),
+      reply.toolUse({ name: 'glob', input: { pattern: '**/*' } }, { usage: { input_tokens: 1_000_000, output_tokens: 10 } }),
+      reply.text('What I have so far.'),
+    );
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'claude-sonnet-5-5', '--max-budget-usd', '2', '--output-format', 'json'], { env: cli.env() });
+    cli.api.assertAllConsumed();
+    const result = lastJsonLine(run.stdout);
+    assert.equal(result.status, 'budget_exceeded', run.stdout);
+    assert.ok(typeof result.total_cost_usd === 'number' && result.total_cost_usd >= 3, `spent ${String(result.total_cost_usd)}`);
+    assert.deepEqual(cli.api.messageRequests().at(-1)?.body.tool_choice, { type: 'none' }, 'the last answer came with tools off');
+    for (const bad of ['Infinity', '1e999']) {
+      const refused = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--max-budget-usd', bad], { env: cli.env() });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, new RegExp(`^delegate: --max-budget-usd must be a positive number of dollars \\(got "${bad}"\\)\n`));
+    }
+  });
 });

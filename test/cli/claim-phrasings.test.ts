@@ -47,9 +47,26 @@ describe('delegate CLI: the claim check reads real phrasings', function () {
     assert.deepEqual(unverified, ['[unverified] "Fixed `src/parse.js` so it no longer throws on empty input, and all tests pass.": `sh test.sh` exited 1'], result);
   });
 
+  it('claims said as a run and its result, in a table row and in a check list, after a failed run and no edit: each is flagged', async () => {
+    const result = await delegate([
+      reply.toolUse({ name: 'bash', input: { command: 'sh test.sh' } }),
+      reply.text('Ran sh test.sh: all passing.\n\n| Check | Result |\n|---|---|\n| Tests | ✅ pass |\n\n- [x] Updated `src/parse.js` for empty input'),
+    ]);
+    assert.deepEqual(result.split('\n').filter((l) => l.startsWith('[unverified]')), [
+      '[unverified] "Ran sh test.sh: all passing.": `sh test.sh` exited 1',
+      '[unverified] "| Tests | ✅ pass |": `sh test.sh` exited 1',
+      '[unverified] "- [x] Updated `src/parse.js` for empty input": no write or edit of src/parse.js in the record, and no command changed it',
+    ], result);
+  });
+
   it('a command that only names the file (`cat src/parse.js && sh test.sh`) backs no edit of it', async () => {
     const result = await delegate([reply.toolUse({ name: 'bash', input: { command: 'cat src/parse.js && sh test.sh' } }), reply.text('Updated `src/parse.js` to handle empty input.')]);
     assert.match(result, /\n\[changes\] ran `cat src\/parse\.js && sh test\.sh` \(exit 1\)\n\[unverified\] "Updated `src\/parse\.js` to handle empty input\.": no write or edit of src\/parse\.js in the record, and no command changed it\n/);
+  });
+
+  it('a writing command that changed nothing (`sed -i` that matched nothing) backs no edit claim about a watched file', async () => {
+    const result = await delegate([reply.toolUse({ name: 'bash', input: { command: "sed -i 's/no such text/x/' src/parse.js" } }), reply.text('Updated `src/parse.js` to handle empty input.')]);
+    assert.match(result, /\n\[unverified\] "Updated `src\/parse\.js` to handle empty input\.": no write or edit of src\/parse\.js in the record, and no command changed it\n/);
   });
 
   it('[deliverables] lists the file the child wrote, not one it only touched', async () => {

@@ -44,13 +44,17 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
   }
 
   for (const sandbox of ['off', 'on'] as const) {
-    it(`sandbox ${sandbox}: a bash command's background, disowned and foreground sleeps all end`, async () => {
+    const escapers = sandbox === 'on' ? ' (and, sandboxed, ones that left the group: setsid, a double fork)' : '';
+    it(`sandbox ${sandbox}: a bash command's background, disowned and foreground sleeps all end${escapers}`, async () => {
       const marker = newMarker();
       leftovers.push(marker);
-      // A background job, a disowned one, and the foreground command: all in the call's process group.
-      const command = `sleep ${marker} & { sleep ${marker} & disown; }; sleep ${marker}`;
+      // A background job, a disowned one, and the foreground command: all in the call's process group. Sandboxed, also
+      // a new session and a daemon's double fork: outside the sandbox they leave the group and escape (sandbox.md).
+      const leavers = sandbox === 'on' ? `setsid sleep ${marker} & ( ( sleep ${marker} & ) & ); ` : '';
+      const command = `${leavers}sleep ${marker} & { sleep ${marker} & disown; }; sleep ${marker}`;
       cli.api.script(reply.toolUse({ name: 'bash', input: { command } }));
-      const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', sandbox], () => pidsWith(`sleep ${marker}`).length >= 3);
+      const count = sandbox === 'on' ? 5 : 3;
+      const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', sandbox], () => pidsWith(`sleep ${marker}`).length >= count);
       assert.equal(run.signal, 'SIGKILL', run.stderr);
       assert.ok(await waitUntil(() => pidsWith(marker).length === 0, 5000), `left running: ${pidsWith(marker).join(', ')}`);
     });

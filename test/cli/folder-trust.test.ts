@@ -4,11 +4,15 @@
  * uses a hostile folder: a SessionStart hook and an `sh -c '…; curl …'` server, both leaving a mark when they run.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../support/cli-suite';
-import { runDelegate } from '../support/run-cli';
+import { isChild } from '../support/is-child';
+import { lastJsonLine, runDelegate } from '../support/run-cli';
 import { runInTerminal } from '../support/terminal';
 
 /** A folder whose own settings run commands: each leaves a line in `marker` when it runs. */
@@ -61,6 +65,30 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     assert.deepEqual(notices.map((n) => [n.level, String(n.text).startsWith('this folder is not trusted, so 1 hook of .claude/settings.json and the MCP server "evil"')]), [['warning', true]]);
     assert.equal(trustLines(json.stderr).length, 1);
     assert.deepEqual(marks(marker), []);
+  });
+
+  it('untrusted: a .claude/settings.local.json hook and a url (HTTP) server of .mcp.json are skipped too: nothing runs, nothing is sent to the URL', async () => {
+    const plain = join(root, 'plain');
+    mkdirSync(join(plain, '.claude'), { recursive: true });
+    writeFileSync(join(plain, '.claude', 'settings.local.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo local-hook >> '${marker}'` }] }] } }));
+    let hits = 0;
+    const listener = createServer((_req, res) => {
+      hits++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (listener.address() as AddressInfo).port;
+      writeFileSync(join(plain, '.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp?what=this-workspace` } } }));
+      cli.api.script(reply.text('Answered.'));
+      const run = await runDelegate(['-p', 'hi', '--cwd', plain], { env: cli.env() });
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(marks(marker), []);
+      assert.equal(hits, 0, 'no request reached the URL');
+      assert.match(trustLines(run.stderr)[0] ?? '', /so 1 hook of \.claude\/settings\.local\.json and the MCP server "web" of \.mcp\.json did not run/);
+    } finally {
+      listener.close();
+    }
   });
 
   it('--trust-folder runs them', async () => {
@@ -145,5 +173,34 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     assert.equal(hostile.code, 0, hostile.stderr);
     assert.deepEqual(marks(marker), ['user-hook', 'user-hook'], 'the user\'s hook ran, the folder\'s did not');
     assert.equal(trustLines(hostile.stderr).length, 1);
+  });
+
+  it("a repository's .git/config runs nothing through Delegate's own git: not its fsmonitor or filter driver, not the fsmonitor a sandboxed command writes into it", async () => {
+    const w = cli.dirs.workdir;
+    const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: w, stdio: 'ignore' });
+    git('init', '-q');
+    writeFileSync(join(w, '.gitattributes'), '*.txt filter=evil\n');
+    writeFileSync(join(w, 'a.txt'), 'a\n');
+    git('add', 'a.txt', '.gitattributes');
+    git('commit', '-qm', 'start');
+    // What git runs by itself: the fsmonitor hook at every read of the index, the clean filter when status re-reads
+    // a file whose stat changed (a.txt, touched after the commit).
+    git('config', 'core.fsmonitor', `echo repo-fsmonitor >> '${marker}'; false`);
+    git('config', 'filter.evil.clean', `sh -c "echo repo-filter >> '${marker}'; cat"`);
+    git('config', 'filter.evil.required', 'true');
+    writeFileSync(join(w, 'a.txt'), 'a\n');
+    // Inside the sandbox the marker's path is in its private /tmp; the workspace's .git/config is writable.
+    const escape = `git config core.fsmonitor "echo sandbox-fsmonitor >> '${marker}'; false"; echo b >> a.txt`;
+    cli.api.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'bash', input: { command: escape } }), reply.toolUse({ name: 'bash', input: { command: 'echo c > c.txt' } }), reply.text('Done.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'work', description: 'worker' } }), reply.text('Done.')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', w, '--sandbox', 'on', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(marks(marker), [], 'nothing ran outside the sandbox');
+    assert.match(readFileSync(join(w, '.git', 'config'), 'utf8'), /sandbox-fsmonitor/, 'the sandboxed command wrote .git/config');
+    // The watch still sees what the commands changed (a.txt's before taken from git's index blob).
+    const changes = (lastJsonLine(run.stdout).subagents as { changes?: { files: { path: string; action: string }[] } }[])[0]?.changes;
+    assert.deepEqual(changes?.files.map((f) => `${f.action} ${f.path}`).sort(), ['created c.txt', 'modified a.txt']);
   });
 });

@@ -8,7 +8,8 @@
  *     echoed string) is shared: skipped with one line saying who else and how to include it, exit 1;
  *     `--include-shared` puts it back;
  *   - both commands name the same file they both changed: shared for each; included, it goes back to before both;
- *   - A wrote a file with write_file and B's command changed it later: reverting A never undoes B's change.
+ *   - A wrote a file with write_file and B's command changed it later: reverting A never undoes B's change;
+ *   - A created a file and B's command deleted it: A's revert is refused (the file's absence is B's work).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -179,4 +180,23 @@ describe('delegate CLI: reverting one of two overlapping children', function () 
       }
     });
   }
+
+  it("A created a file (write_file) and B's command deleted it: A's revert is refused, not \"unchanged\", so reverting B then A leaves no file", async () => {
+    const { sessionId, a, b } = await run(
+      [reply.toolUse({ name: 'write_file', input: { path: 'f.txt', content: 'by A\n' } }), reply.text('A done.')],
+      [reply.toolUse({ name: 'bash', input: { command: 'sleep 1; rm f.txt' } }, { delayMs: 300 }), reply.text('B done.')],
+    );
+    assert.deepEqual([files(a), files(b)], [['created f.txt'], ['deleted f.txt']]);
+    // Before: "unchanged f.txt (it already holds what it held before)", exit 0 — and B's revert then brought A's file back for good.
+    const one = await revert(sessionId, a);
+    assert.equal(one.code, 1, one.stdout);
+    assert.equal(one.stdout, 'refused   f.txt  (it was deleted since)\n');
+    const two = await revert(sessionId, b);
+    assert.equal(two.code, 0, two.stderr);
+    assert.equal(read('f.txt'), 'by A\n', "B's revert puts back what B deleted");
+    const three = await revert(sessionId, a);
+    assert.equal(three.code, 0, three.stderr);
+    assert.equal(three.stdout, 'deleted   f.txt\n');
+    assert.equal(read('f.txt'), undefined, 'both reverted: as before either ran');
+  });
 });

@@ -43,6 +43,8 @@ function secretEnv(cli: ReturnType<typeof cliSuite>, extra: Record<string, strin
     HTTPS_PROXY: `http://proxyuser:${PROXY_PASS}@proxy.example:3128`,
     http_proxy: `http://proxyuser:${PROXY_PASS}@proxy.example:3128/`,
     NO_PROXY: '127.0.0.1,localhost',
+    // The key in use inside another variable, under a name on no list.
+    CURL_HEADERS: `x-api-key: ${KEY}`,
     ...extra,
   });
 }

@@ -5,7 +5,8 @@
  * host's /proc/<pid>/environ; neither key may reach any request the model gets. `delegate.toolEnv` lets one through.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
@@ -82,6 +83,28 @@ describe('Delegate in the extension host: no agent tool sees the credentials', (
     });
   }
 
+  it("a workspace's own .vscode/settings.json cannot name one in delegate.toolEnv: only the user's settings count", async () => {
+    await config().update('sandbox', 'off', vscode.ConfigurationTarget.Global);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
+    const file = join(folder, '.vscode', 'settings.json');
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    mkdirSync(dirname(file), { recursive: true });
+    // What a cloned repository can hold: trusted or not, the key must not reach its commands this way.
+    // maxTurns beside it says when the editor has read the file (a machine-scoped value never shows as the workspace's).
+    writeFileSync(file, JSON.stringify({ 'delegate.toolEnv': ['ANTHROPIC_API_KEY'], 'delegate.maxTurns': 77 }));
+    try {
+      await waitFor(() => config().inspect<number>('maxTurns')?.workspaceValue === 77, 'the workspace settings file to be read');
+      assert.deepEqual(config().get('toolEnv'), [], 'a machine-scoped setting takes no workspace value');
+      process.env.ANTHROPIC_API_KEY = ENV_KEY;
+      const { out, requests } = await snoop();
+      assert.match(out, /^PATH=/m, 'env ran');
+      assertNoKey(requests);
+    } finally {
+      if (before === undefined) rmSync(file);
+      else writeFileSync(file, before);
+    }
+  });
+
   it('delegate.toolEnv names a variable commands get all the same', async () => {
     await config().update('sandbox', 'off', vscode.ConfigurationTarget.Global);
     await config().update('toolEnv', ['ANTHROPIC_API_KEY'], vscode.ConfigurationTarget.Global);
@@ -91,3 +114,11 @@ describe('Delegate in the extension host: no agent tool sees the credentials', (
     assert.ok(!out.includes(STORED_KEY));
   });
 });
+
+async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -2,6 +2,7 @@
  * A finished subagent's report on its way to the parent (session/child-runs.ts calls this once per child):
  *
  *   child.result ─▶ guardReport (defang instruction-shaped text) ─▶ checkReport (claims vs the record)
+ *   child.error  ─▶ guardReport (a failed child's line: an API error's message is its endpoint's words)
  *                ─▶ `report_checked` event (the tree marks the node; the summary's `unverified`)
  *   tool_result  ─▶ "[harness] …defanged…" first, the report, `[changes] …`, one `[unverified] …` line per claim
  */
@@ -19,13 +20,16 @@ export interface CheckedReport {
 
 /** Defangs `child.result` in place, checks it against the record, and tells the hosts when anything was found. */
 export async function checkChildReport(child: AgentResult, record: ChildRecord, emit: AgentEmit): Promise<CheckedReport> {
-  if (!child.result) return { unverified: [], defanged: [] };
-  const guarded = guardReport(child.result);
-  child.result = guarded.text;
-  const unverified = checkReport(guarded.text, record);
+  // A failed child's error reaches the parent too ("The subagent failed: …"), and its words may be its endpoint's.
+  const error = child.error ? guardReport(child.error) : undefined;
+  if (error) child.error = error.text;
+  const guarded = child.result ? guardReport(child.result) : undefined;
+  if (guarded) child.result = guarded.text;
+  const defanged = [...new Set([...(guarded?.found ?? []), ...(error?.found ?? [])])];
+  const unverified = guarded ? checkReport(guarded.text, record) : [];
   if (unverified.length) child.unverified = unverified;
-  if (unverified.length || guarded.found.length) await emit({ type: 'report_checked', unverified, defanged: guarded.found });
-  return { unverified, defanged: guarded.found };
+  if (unverified.length || defanged.length) await emit({ type: 'report_checked', unverified, defanged });
+  return { unverified, defanged };
 }
 
 /** The parent's tool_result with the harness's notes: the defang line first, the unverified claims last. */

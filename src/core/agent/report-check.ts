@@ -33,6 +33,8 @@ export interface ChildRecord {
   manifest?: ChangeManifest;
   /** The child's workspace folder (absolute paths in a report or a call are taken relative to it). */
   workdir?: string;
+  /** Whether the command watch sees this workspace-relative file: then only the manifest says whether a command changed it. */
+  watched?: (path: string) => boolean;
 }
 
 export interface UnverifiedClaim {
@@ -93,6 +95,7 @@ interface Facts {
   changing: string[];
   /** The record has the change manifest: a watched file a command changed is in it. */
   manifest: boolean;
+  watched: (path: string) => boolean;
   /** Every call's input and output, for "read" claims. */
   seen: string[];
 }
@@ -116,7 +119,7 @@ function factsOf(record: ChildRecord): Facts {
   }
   const changing = record.manifest ? record.manifest.commands.map((c) => c.command) : commands.map((c) => c.command);
   const seen = record.calls.map((c) => `${JSON.stringify(c.input)}\n${c.output}`);
-  return { workdir: record.workdir, files, commands, changing, seen, manifest: record.manifest !== undefined };
+  return { workdir: record.workdir, files, commands, changing, seen, manifest: record.manifest !== undefined, watched: record.watched ?? (() => false) };
 }
 
 function reasonAgainst(claim: ReportClaim, facts: Facts): string | undefined {
@@ -133,9 +136,10 @@ function reasonAgainst(claim: ReportClaim, facts: Facts): string | undefined {
 function fileReason(verb: 'read' | 'created' | 'changed' | 'deleted', claimed: string, facts: Facts): string | undefined {
   const path = norm(claimed, facts.workdir);
   const action = [...facts.files].find(([p]) => samePath(p, path))?.[1];
-  // With a manifest, a command backs the claim only by writing the file (one the watch does not see: ignored, outside
-  // the workspace); naming it (`cat a.ts && npm test`, `node a.js`) is no change. Without one, naming it is enough.
-  const byCommand = facts.changing.some((c) => (facts.manifest ? commandWrites(c, path, names) : names(c, path)));
+  // With a manifest, a command backs the claim only by writing a file the watch does not see (ignored, outside the
+  // workspace); naming it (`cat a.ts && npm test`, `node a.js`) is no change, and a watched file's changes are all in
+  // the manifest (a `sed -i` that matched nothing changed nothing). Without one, naming it is enough.
+  const byCommand = facts.changing.some((c) => (facts.manifest ? !facts.watched(path) && commandWrites(c, path, names) : names(c, path)));
   if (verb === 'read') return action || facts.seen.some((s) => names(s, path)) ? undefined : `no tool call read or named ${path}`;
   if (byCommand) return undefined;
   // What the record says of commands: with a manifest, which files they changed; without one, only what they name.

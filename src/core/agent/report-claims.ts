@@ -235,7 +235,7 @@ const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: r
 const NEAR = 24;
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$/iu;
 
-/** Each subject with the outcome word nearest to it (at most NEAR characters away). */
+/** Each subject with the outcome word nearest to it (at most NEAR characters away; a pass or a failure before a "ran"). */
 function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[], negated: (index: number) => boolean): { subject: CheckSubject; outcome: CommandOutcome }[] {
   const found: { subject: CheckSubject; outcome: CommandOutcome }[] = [];
   for (const [subject, pattern] of SUBJECTS) {
@@ -246,7 +246,10 @@ function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; star
       const end = start + m[0].length;
       for (const o of outcomes) {
         const gap = o.end <= start ? start - o.end : o.start >= end ? o.start - end : 0;
-        if (gap <= NEAR && (!best || gap < best.gap)) best = { outcome: o.o, gap };
+        if (gap > NEAR) continue;
+        // A result beats "ran" within reach: "Ran npm test: all passing" claims the pass, not only the run.
+        const rank = Number(o.o !== 'ran') - Number(best !== undefined && best.outcome !== 'ran');
+        if (!best || rank > 0 || (rank === 0 && gap < best.gap)) best = { outcome: o.o, gap };
       }
     }
     if (best) found.push({ subject, outcome: best.outcome });

@@ -13,8 +13,9 @@
  *   "[harness]", "[The subagent …")                                 →  "[quoted] [changes] …"
  *
  * Matching reads the text Unicode-folded (text-shadow.ts: full-width forms, zero-width and bidi characters,
- * Cyrillic/Greek look-alikes) and ignores case, so `＜ѕystem‍-reminder＞` and `SYSTEM:` are found too. In a fenced
- * code block a turn marker counts only capitalised (`User:`, `USER:`), so a YAML `user: node` is left alone.
+ * Cyrillic/Greek look-alikes and small capitals, HTML character references) and ignores case, so
+ * `＜ѕystem‍-reminder＞`, `&lt;system-reminder&gt;`, `Sʏstem:` and `SYSTEM:` are found too. In a fenced code block
+ * a turn marker counts only capitalised (`User:`, `USER:`), so a YAML `user: node` is left alone.
  * The text stays readable (the parent may need to know what the child saw); it just cannot read as a turn, a tag
  * or a harness line any more. The notice names what was found in words, never by repeating the raw markup.
  */
@@ -29,20 +30,21 @@ export interface GuardedReport {
 
 /** Tags the model's own turns and tools are framed with, or that read as system text. */
 const TAG_NAMES =
-  'system-reminder|system|system_prompt|system-prompt|system_message|function_results|function_calls|function_result|function_call|function_response|' +
+  'system-reminder|system_reminder|system|system_prompt|system-prompt|system_message|function_results|function_calls|function_result|function_call|function_response|' +
   'tool_result|tool_results|tool_use|tool_call|tool_calls|tool_response|tool_output|invoke|parameter|antml:[\\w-]+|instructions|' +
   'human|assistant|user|user_message|assistant_message|developer|start_of_turn|end_of_turn';
 const TAG = new RegExp(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>\\\\])(?:[\\s/\\\\][^<>\\n]*)?>`, 'giu');
-/** ChatML and other chat templates' special tokens: `<|im_start|>`, `<|eot_id|>`, Llama's `[INST]` and `<<SYS>>`. */
-const TOKEN = /<\|\s*\/?\s*([\w.-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]/giu;
+/** ChatML and other chat templates' special tokens: `<|im_start|>`, `<|eot_id|>`, DeepSeek's `<｜begin▁of▁sentence｜>`, Llama's `[INST]` and `<<SYS>>`. */
+const TOKEN = /<\|\s*\/?\s*([\w.\u2581-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]/giu;
 /** Tokens the notice names (any other is "a chat-template token": the notice never repeats words a child chose). */
 const KNOWN_TOKENS = /^(?:im_start|im_end|im_sep|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|system|user|assistant|end|INST|SYS)$/i;
 
 const TURN_WORDS = 'human|assistant|system|user|developer';
-/** A turn marker at a line's start, after list bullets, quote marks, a heading or emphasis: `- Human:`, `**System**:`. */
+/** A turn marker at a line's start, after list bullets, quote marks, a heading, emphasis or a link: `- Human:`, `**System**:`, `[System](x):`. */
 const TURN = new RegExp(
-  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:\\*\\*|__|\\*|_|#{1,6}[ \\t]+|\\[)?)(${TURN_WORDS})` +
-    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\*\\*|__|\\*|_|\\])?[ \\t]*:',
+  `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:(?:\\*\\*|__|\\*|_)?\\[|\\*\\*|__|\\*|_|#{1,6}[ \\t]+)?)(${TURN_WORDS})` +
+    // …and what closes it: emphasis, a bracket, a markdown link's target (`[System](https://x):`), or both.
+    '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\](?:\\([^)\\n]*\\))?(?:\\*\\*|__|\\*|_)?|\\*\\*|__|\\*|_)?[ \\t]*:',
   'gimu',
 );
 

@@ -5,10 +5,11 @@
  *   original  "＜ѕystem\u200b-reminder＞"   (full-width brackets, a Cyrillic ѕ, a zero-width space)
  *   shadow    "<system-reminder>"           each shadow character knows the original range it came from
  *
- * Per code point: Unicode tag characters (U+E0020–E007E) read as the ASCII they encode; zero-width, bidi and
- * other format characters and combining marks are dropped; NFKC folds
- * full-width and other compatibility forms (`Ｓ` → `S`, `：` → `:`, `𝐒` → `S`); Cyrillic, Greek and Armenian
- * letters that look like Latin ones become those (`а` → `a`, `Ο` → `O`). Only matching reads the shadow: the
+ * Per code point: an HTML character reference reads as its character (`&lt;` → `<`, `&#83;` → `S`); Unicode tag
+ * characters (U+E0020–E007E) read as the ASCII they encode; zero-width, bidi and other format characters and
+ * combining marks are dropped; NFKC folds full-width and other compatibility forms (`Ｓ` → `S`, `：` → `:`,
+ * `𝐒` → `S`); Cyrillic, Greek and Armenian letters and Latin small capitals that look like Latin ones become those
+ * (`а` → `a`, `Ο` → `O`, `ʏ` → `y`). Only matching reads the shadow: the
  * text the parent reads keeps its own characters wherever nothing was found.
  */
 
@@ -21,12 +22,35 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = Object.fromEntries(
     // Greek
     'ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX οo νv ιi κk ρp υu αa ϲc ϳj',
     // Armenian, Latin oddities
-    'օo սu ցg ıi',
+    'օo սu ցg ıi ɑa',
+    // Latin small capitals (phonetic letters NFKC keeps): `Sʏstem`, `ꜱʏꜱᴛᴇᴍ`
+    'ᴀa ʙb ᴄc ᴅd ᴇe ꜰf ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ǫq ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz',
   ]
     .join(' ')
     .split(' ')
     .map((pair) => [...pair] as [string, string]),
 );
+
+/**
+ * HTML character references, which a model reads through (`&lt;system-reminder&gt;`, `&#83;ystem:`): numeric ones
+ * of any character, and the named ones of the characters markup is made of.
+ */
+const CHAR_REF = /&(?:#(?<dec>\d{1,7});|#[xX](?<hex>[\da-fA-F]{1,6});|(?<legacy>lt|gt|amp|quot)(?![A-Za-z\d]);?|(?<named>vert|verbar|VerticalLine|colon|lsqb|rsqb|lbrack|rbrack|sol|bsol|excl|num|lowbar|period|apos);)/y;
+const NAMED: Readonly<Record<string, string>> = {
+  lt: '<', gt: '>', amp: '&', quot: '"', vert: '|', verbar: '|', VerticalLine: '|', colon: ':', lsqb: '[', rsqb: ']', lbrack: '[',
+  rbrack: ']', sol: '/', bsol: '\\', excl: '!', num: '#', lowbar: '_', period: '.', apos: "'",
+};
+
+/** The character a reference at `at` stands for (`&gt` without its `;` too, as HTML reads it), and its length. */
+function charRef(original: string, at: number): { cp: number; length: number } | undefined {
+  CHAR_REF.lastIndex = at;
+  const m = CHAR_REF.exec(original);
+  const g = m?.groups;
+  if (!m || !g) return undefined;
+  const name = g.legacy ?? g.named;
+  const cp = name !== undefined ? (NAMED[name] as string).codePointAt(0) : g.dec !== undefined ? parseInt(g.dec, 10) : parseInt(g.hex as string, 16);
+  return cp !== undefined && cp > 0 && cp <= 0x10ffff ? { cp, length: m[0].length } : undefined;
+}
 
 /** Dropped from the shadow: format characters (zero-width, bidi controls, soft hyphen, BOM) and combining marks. */
 const INVISIBLE = /^[\p{Cf}\p{Mn}\p{Me}]$/u;
@@ -42,9 +66,10 @@ export function shadowOf(original: string): TextShadow {
   const starts: number[] = [];
   const ends: number[] = [];
   for (let i = 0; i < original.length; ) {
-    const cp = original.codePointAt(i) as number;
+    const ref = original.charCodeAt(i) === 0x26 ? charRef(original, i) : undefined;
+    const cp = ref?.cp ?? (original.codePointAt(i) as number);
     const ch = String.fromCodePoint(cp);
-    const next = i + ch.length;
+    const next = i + (ref?.length ?? ch.length);
     if (cp >= 0xe0020 && cp <= 0xe007e) {
       // Unicode tag characters: invisible, yet models read them as the ASCII they shadow ("ASCII smuggling").
       text += String.fromCharCode(cp - 0xe0000);

@@ -8,7 +8,7 @@
  * Every file that cannot be used, and every tool name Delegate does not have, is reported (never skipped
  * silently — the most common complaint about the peers); the rest loads.
  */
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ourToolName } from '../tools/tool-names';
 import { copilotToolName } from './copilot-tools';
@@ -162,10 +162,15 @@ function withIds(agents: readonly AgentDefinition[], problems: AgentFileProblem[
   return out;
 }
 
+const NOT_A_FILE = 'not a regular file (a device, a pipe or a folder)';
+
 /** Bigger files are not agent definitions: only their first megabyte is read (the body is cut far sooner). */
 const MAX_FILE_BYTES = 1_000_000;
 
 async function readAgentFile(file: string): Promise<string> {
+  // Looked at before it is opened: opening a FIFO waits for a writer, and a link to /dev/stdin or /dev/zero (which a
+  // repository can hold) would wait for the terminal or read without end.
+  if (!(await stat(file)).isFile()) throw new Error(NOT_A_FILE);
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();

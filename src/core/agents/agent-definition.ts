@@ -13,6 +13,7 @@
  * Problems are returned, never thrown: an unusable file is skipped with its reason (and line when known),
  * an unknown tool name is dropped with one warning for the file and the agent still loads.
  */
+import { basename } from 'node:path';
 import type { parseDocument as ParseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from './front-matter';
 import { cutNote, MAX_INSTRUCTION_CHARS } from '../instructions/instruction-cut';
@@ -139,7 +140,8 @@ export function parseAgentFile(
   // A name that is not an id ('Critical Thinking Assistant', as Copilot's files have them) is shown as written and
   // addressed by its slug too; the catalog makes the slug unique.
   const usable = USABLE_ID.test(written);
-  const id = usable ? written : agentSlug(written) || agentSlug(fallbackName ?? '');
+  // A name with nothing to make an id of ('🤖 Reviewer' has, '🤖🤖' has not) is still shown: the file's name is its id.
+  const id = usable ? written : agentSlug(written) || agentSlug(fallbackName ?? '') || agentSlug(basename(file).replace(/(?:\.agent)?\.md$/i, ''));
   if (!id) return fail(`the name "${written}" has no letters or digits to make an id of`);
   const description = typeof fields.description === 'string' ? fields.description.trim() : '';
   if (!description) return fail('no `description` field (it tells the main agent when to use this agent)');

@@ -33,14 +33,18 @@ export interface FrontMatter {
   body: string;
 }
 
-/** Splits `---\nyaml\n---\nbody`; the front matter's first line number is 2. */
+/**
+ * Splits `---\nyaml\n---\nbody`; the front matter's first line number is 2. A BOM, CRLF or lone-CR line ends and
+ * spaces after a `---` (hand-written files have them) are read as the fence.
+ */
 export function splitFrontMatter(text: string): FrontMatter | undefined {
-  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  if (!normalized.startsWith('---\n')) return undefined;
-  const end = normalized.indexOf('\n---', 3);
-  if (end === -1) return undefined;
-  const after = normalized.indexOf('\n', end + 4);
-  return { yaml: normalized.slice(4, end + 1), body: after === -1 ? '' : normalized.slice(after + 1) };
+  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const open = /^---[ \t]*\n/.exec(normalized);
+  if (!open) return undefined;
+  const rest = normalized.slice(open[0].length);
+  const close = /^---[ \t]*$/m.exec(rest);
+  if (!close) return undefined;
+  return { yaml: rest.slice(0, close.index), body: rest.slice(close.index + close[0].length + 1) };
 }
 
 export type FrontMatterRead =

@@ -207,6 +207,11 @@ export class ChangeTracker implements ChangeRecorder {
     });
   }
 
+  /** Whether the command watch sees this workspace-relative file (a change to it by a command would be journalled). */
+  watches(path: string): boolean {
+    return this.watch?.watches(path) ?? false;
+  }
+
   /** What `agentId` and its descendants changed and ran, so far. */
   async manifestOf(agentId: string): Promise<ChangeManifest> {
     const inTree = (id: string): boolean => {

@@ -65,6 +65,8 @@ interface Opened {
 
 export class CommandWatch {
   private opened: Promise<Opened | undefined> | undefined;
+  /** The picture once taken (what `watches` reads without waiting). */
+  private picture: Opened | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly running = new Set<ChangeCause>();
   private ended: ChangeCause[] = [];
@@ -87,6 +89,14 @@ export class CommandWatch {
       this.ended.push(cause);
       await this.settle();
     }
+  }
+
+  /**
+   * Whether the watch sees `path` (workspace-relative): a change a command made to it is in the manifest, so a claim
+   * that one did cannot lean on the command's text. False for an ignored file, one outside, or no picture yet.
+   */
+  watches(path: string): boolean {
+    return this.picture?.scan.files.has(path) ?? false;
   }
 
   /** Delegate's own write (write_file, edit_file, a revert): made between scans, its result taken as known. */
@@ -151,7 +161,8 @@ export class CommandWatch {
       if (oid && !dirty.has(path)) this.sources.set(path, { kind: 'git', oid });
       else this.sources.set(path, await this.keep(path, stat.size));
     }
-    return { scan, repo };
+    this.picture = { scan, repo };
+    return this.picture;
   }
 
   /** Copies the file's bytes now into the blob store, within the budget. */

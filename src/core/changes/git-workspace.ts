@@ -9,6 +9,12 @@
  *
  * Paths are the workspace's (`/`-separated, relative to it), never the repository root's.
  * `--no-optional-locks` everywhere: a look must not take the index lock another git (the user's) may want.
+ *
+ * These git processes run outside the sandbox, in a repository that is not ours to trust (a cloned folder's
+ * .git/config, or one a sandboxed command wrote), and git runs commands its config names: `core.fsmonitor` on
+ * every read of the index (ls-files and status included), a filter driver's `clean` / `process` when status
+ * re-reads a file. So every call turns the fsmonitor off, and status turns off the drivers the repository's own
+ * config defines (the user's global ones, git-lfs's, stay) and does not recurse into submodules.
  */
 import { execFile, spawn } from 'node:child_process';
 import { ToolEnv } from '../secrets/tool-env';
@@ -21,12 +27,14 @@ export interface GitWorkspace {
 }
 
 const MAX_BUFFER = 256 * 1024 * 1024;
-/** A repository's config can make git run commands (core.fsmonitor…): they get no credential either. */
+/** Should a command still run (a git config we did not foresee), it gets no credential either. */
 const GIT_ENV = new ToolEnv();
+/** Before every subcommand: no index read runs the repository's fsmonitor hook (git < 2.36 runs `false` as the hook). */
+const GIT_OPTIONS = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
 
 function git(cwd: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: GIT_ENV.build({ GIT_OPTIONAL_LOCKS: '0' }) }, (err, stdout) => {
+    execFile('git', [...GIT_OPTIONS, ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: GIT_ENV.build({ GIT_OPTIONAL_LOCKS: '0' }) }, (err, stdout) => {
       if (err) reject(err);
       else resolve(stdout);
     });
@@ -67,7 +75,12 @@ export async function indexOids(workdir: string): Promise<Map<string, string>> {
 
 /** Tracked files whose working copy differs from the index (git refreshes stat data in memory to tell). */
 export async function dirtyFiles(workdir: string, repo: GitWorkspace): Promise<Set<string>> {
-  const out = zsplit(await git(workdir, ['status', '--porcelain=v1', '-z', '--untracked-files=no', '--', '.']));
+  const drivers = await repositoryFilters(workdir);
+  // `-c key=value` splits at the first '=': a driver so named cannot be turned off, so status does not run; every
+  // listed file then counts as dirty (its content is copied now rather than taken from the index later).
+  if (drivers.some((name) => name.includes('='))) return new Set(await listFiles(workdir));
+  const noFilters = drivers.flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.process=`, '-c', `filter.${name}.required=false`]);
+  const out = zsplit(await git(workdir, [...noFilters, 'status', '--porcelain=v1', '-z', '--untracked-files=no', '--ignore-submodules=all', '--', '.']));
   const dirty = new Set<string>();
   for (let i = 0; i < out.length; i++) {
     const entry = out[i] as string;
@@ -81,6 +94,31 @@ export async function dirtyFiles(workdir: string, repo: GitWorkspace): Promise<S
   return dirty;
 }
 
+/**
+ * The filter drivers the repository's own config defines (`filter.<name>.clean` in .git/config, a file it
+ * includes, the worktree's config). Where git cannot say a setting's scope (before 2.26), every driver counts.
+ */
+async function repositoryFilters(workdir: string): Promise<string[]> {
+  const query = (scoped: boolean): Promise<Buffer> => git(workdir, ['config', '-z', ...(scoped ? ['--show-scope'] : []), '--get-regexp', '^filter\\.']);
+  // `-z`: "scope\0key\nvalue\0" per setting (without --show-scope, "key\nvalue\0"); exit 1 when there is none.
+  const none = (err: unknown): Buffer | undefined => ((err as { code?: unknown }).code === 1 ? Buffer.alloc(0) : undefined);
+  let scoped = true;
+  let out = await query(true).catch(none);
+  if (!out) {
+    scoped = false;
+    out = (await query(false).catch(none)) ?? Buffer.alloc(0);
+  }
+  const fields = zsplit(out);
+  const names = new Set<string>();
+  for (let i = 0; i < fields.length; i += scoped ? 2 : 1) {
+    const scope = scoped ? fields[i] : 'local';
+    const key = (scoped ? fields[i + 1] : fields[i])?.split('\n')[0] ?? '';
+    const m = /^filter\.(.+)\.[^.]+$/.exec(key);
+    if (m && scope !== 'global' && scope !== 'system') names.add(m[1] as string);
+  }
+  return [...names];
+}
+
 /** What git would name `bytes` as a blob: tells a touched but unchanged clean file without asking git. */
 export function blobOid(bytes: Uint8Array, format: GitWorkspace['objectFormat']): string {
   return createHash(format).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
@@ -91,7 +129,7 @@ export function readBlobs(workdir: string, oids: string[]): Promise<Map<string, 
   const wanted = [...new Set(oids)];
   if (wanted.length === 0) return Promise.resolve(new Map());
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--no-optional-locks', 'cat-file', '--batch'], { cwd: workdir, env: GIT_ENV.build(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('git', [...GIT_OPTIONS, 'cat-file', '--batch'], { cwd: workdir, env: GIT_ENV.build(), stdio: ['pipe', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => chunks.push(b));
     child.on('error', reject);

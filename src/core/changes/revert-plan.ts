@@ -8,6 +8,7 @@
  *                       from outside the subtree is shared: who else, so the revert can leave it alone)
  *                       restore = first.before (none: delete), expect = last.after (the file must still hold it)
  *                       someone else's change in between ─▶ refuse: reverting would undo theirs too
+ *                       someone else's change after it ─▶ what is there is theirs: never "unchanged" unless it is ours
  *   change_manifest ─▶ the commands it ran (their effects cannot be reverted: listed, not undone)
  *   changes_reverted ─▶ what earlier reverts already put back
  */
@@ -26,6 +27,8 @@ export interface RevertPlanFile {
   lost?: string;
   /** Someone outside the subtree changed the file between its changes: who, and that change's contents. */
   between?: { who: string; before?: ContentHash; after?: ContentHash };
+  /** Someone outside the subtree changed the file after its last change (not undone since): the file is theirs now. */
+  changedSince?: { who: string };
   /** Calls from outside the subtree that overlapped and may have made its changes (none or several named it). */
   shared?: SharedWith[];
 }
@@ -100,6 +103,7 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
     const created = first.causes ? first.action === 'created' : first.before === undefined;
     const action: FileAction = created ? 'created' : last.after === undefined ? 'deleted' : 'modified';
     const other = all.find((e) => e.seq > first.seq && e.seq < last.seq && !ours(e) && !undone.has(e.seq));
+    const since = all.find((e) => e.seq > last.seq && !ours(e) && !undone.has(e.seq));
     const lost = live.find((e) => e.lost)?.lost;
     const shared = sharedWith(live, inTree, names);
     files.push({
@@ -110,6 +114,7 @@ export function planRevert(events: readonly DelegateEvent[], agentId: string): R
       ...(last.after ? { expected: last.after } : {}),
       ...(shared.length ? { shared } : {}),
       ...(other ? { between: { who: names.get(other.agentId) ?? other.agentId, ...(other.before ? { before: other.before } : {}), ...(other.after ? { after: other.after } : {}) } } : {}),
+      ...(since ? { changedSince: { who: names.get(since.agentId) ?? since.agentId } } : {}),
     });
   }
   return {

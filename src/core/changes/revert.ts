@@ -1,7 +1,7 @@
 /**
  * Carries out a revert plan (revert-plan.ts) file by file, each one atomically and on its own:
  *
- *   lock(file) ─▶ hash what is there now ─┬─ = what it was before     ─▶ unchanged
+ *   lock(file) ─▶ hash what is there now ─┬─ = what it was before     ─▶ unchanged (unless another agent changed it since)
  *                                          ├─ ≠ what the agent left    ─▶ refused (+ diff: the agent's → now)
  *                                          └─ = what the agent left    ─▶ put the old bytes back (temp + rename)
  *                                                                          or delete the file it had created
@@ -97,7 +97,9 @@ async function restore(
   }
   const now = current ? contentHash(current) : undefined;
   const from = now ? { from: now } : {};
-  if (now === file.restore) return { path: file.path, outcome: 'unchanged', reason: 'it already holds what it held before', ...from };
+  // Back to its old content by itself (the user undid it) — unless another agent changed it since: then what is there
+  // is that agent's work (A created it, B deleted it), and a revert of B would bring A's content back.
+  if (now === file.restore && (now === file.expected || !file.changedSince)) return { path: file.path, outcome: 'unchanged', reason: 'it already holds what it held before', ...from };
   if (now !== file.expected) {
     const reason = now === undefined ? 'it was deleted since' : 'it was changed since by someone else';
     const diff = await diffOf(deps.blobs, file.expected, current, file.path);

@@ -8,7 +8,7 @@
  * Every file's hooks run: Claude Code merges them, no file overrides another. The same file reached twice (the
  * workspace is HOME) is read once, or its hooks would run twice.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorText } from '../errors';
 import { SETTING_SOURCES, type SettingSource } from '../vocabulary';
@@ -90,6 +90,11 @@ export async function loadHookSettings(loc: SettingsLocation): Promise<HookSetti
       const real = await realpath(file);
       if (seen.has(real)) continue;
       seen.add(real);
+      // Not opened unless it is a file: a FIFO (or a link to /dev/stdin) would wait for ever, /dev/zero never end.
+      if (!(await stat(real)).isFile()) {
+        settings.problems.push({ level: 'warning', source: display, text: 'it is not a regular file (a device, a pipe or a folder); its hooks are skipped' });
+        continue;
+      }
       text = await readFile(real, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') settings.problems.push({ level: 'warning', source: display, text: `cannot read it (${errorText(err)}); its hooks are skipped` });

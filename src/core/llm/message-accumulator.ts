@@ -114,7 +114,9 @@ export class MessageAccumulator {
     // message_delta's counts are cumulative: the latest figure wins.
     for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const) {
       const value = u[key];
-      if (typeof value === 'number') this.usage[key] = value;
+      // Only a count: a negative or non-finite figure (an endpoint that lies) would make spend run backwards or
+      // poison every sum after it, and a budget would never be reached.
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) this.usage[key] = value;
     }
   }
 }

@@ -8,7 +8,7 @@
  * or sse; without one a `command` means stdio and a `url` http. A file that cannot be used, or one server in it,
  * becomes a problem (file + why) for the host to report once; everything else still loads.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { errorText } from '../errors';
 import { parseEnvFile } from './env-file';
@@ -80,6 +80,11 @@ export async function loadMcpConfigs(files: McpConfigFile[], opts: LoadOptions):
     let text = file.text;
     if (text === undefined) {
       try {
+        // Not opened unless it is a file: a FIFO (or a link to /dev/stdin) would wait for ever, /dev/zero never end.
+        if (!(await stat(file.path)).isFile()) {
+          problems.push({ file: file.path, message: 'is not a regular file (a device, a pipe or a folder)' });
+          continue;
+        }
         text = await readFile(file.path, 'utf8');
       } catch (err) {
         const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';

@@ -4,7 +4,7 @@
  * the host's environment less the credentials, so that a model (or a prompt injected into it) cannot echo, write or
  * send them.
  *
- *   host env ──▶ withheld?  name on the list, INPUT_*, or a value equal to a credential the host holds ──▶ dropped
+ *   host env ──▶ withheld?  name on the list, INPUT_*, or a value holding a credential the host holds ──▶ dropped
  *            ──▶ *_proxy (any case) with user:password@ ──▶ kept without the user info (the host stays)
  *            ──▶ named by the user (--tool-env NAME, delegate.toolEnv) ──▶ passed as it is, whatever the above
  *
@@ -47,7 +47,7 @@ const WITHHELD_PREFIX = 'INPUT_';
 /** HTTP_PROXY, https_proxy, ALL_PROXY, npm_config_https_proxy…: URLs that may carry `user:password@`. */
 const PROXY_NAME = /(^|_)proxy$/i;
 
-/** A credential shorter than this is not matched by value: it would drop unrelated variables that happen to equal it. */
+/** A credential shorter than this is not matched by value: it would drop unrelated variables that happen to hold it. */
 const MIN_SECRET_LENGTH = 8;
 
 export interface ToolEnvSettings {
@@ -62,7 +62,8 @@ export interface ToolEnvSettings {
 /** How one variable leaves: dropped, kept with another value (a proxy URL without its password), or as it is. */
 export function withholding(name: string, value: string, secrets: readonly string[] = []): 'drop' | { value: string } | undefined {
   if (WITHHELD.has(name) || name.startsWith(WITHHELD_PREFIX)) return 'drop';
-  if (value.length >= MIN_SECRET_LENGTH && secrets.includes(value)) return 'drop';
+  // A copy of a credential, or a value that carries one (`x-api-key: sk-…`, a URL with the key in its path).
+  if (secrets.some((secret) => secret.length >= MIN_SECRET_LENGTH && value.includes(secret))) return 'drop';
   if (PROXY_NAME.test(name)) {
     const stripped = withoutUserInfo(value);
     if (stripped !== value) return { value: stripped };

@@ -95,7 +95,8 @@ async function resumeChild(ports: RunPorts, o: DirectoryOptions, req: ResumeRequ
     await ports.bus.emit(r.id, r.parentId, { type: 'change_manifest', ...changes });
   }
   // The new report is held to this segment's calls and the whole manifest, as a first run's is (child-runs.ts).
-  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir }, (body) => ports.bus.emit(r.id, r.parentId, body).then(() => undefined));
+  const watched = (path: string): boolean => o.changes?.watches(path) ?? false;
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir, watched }, (body) => ports.bus.emit(r.id, r.parentId, body).then(() => undefined));
   hookFailures.push(...(await o.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) await ports.bus.emit(r.id, r.parentId, { type: 'error', message: `hook failed: ${failure}`, retrying: false });
   return { child, result: withReportNotes(withManifestFooter(req.toToolResult(child, signal.aborted), changes), checked) };

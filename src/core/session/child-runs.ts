@@ -120,7 +120,8 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
     await ports.bus.emit(identity.agentId, parent.agentId, { type: 'change_manifest', ...changes });
   }
   // Its report, held to what it did (and defanged) before the parent or the summary sees it.
-  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir }, (body) => ports.bus.emit(agentId, parent.agentId, body).then(() => undefined));
+  const watched = (path: string): boolean => ports.changes?.watches(path) ?? false;
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir, watched }, (body) => ports.bus.emit(agentId, parent.agentId, body).then(() => undefined));
   o.onChildFinished(child, o.description);
   hookFailures.push(...(await ports.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) {

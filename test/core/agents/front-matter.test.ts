@@ -69,6 +69,14 @@ describe('agent front matter', () => {
     assert.ok(!read.ok && /^invalid YAML: /.test(read.reason) && typeof read.line === 'number');
   });
 
+  it('fences with spaces after them, CRLF and lone-CR line ends, a BOM: the front matter is found', () => {
+    for (const text of ['--- \nname: a\ndescription: d\n---\t\nbody\n', '\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nbody\r\n', '---\rname: a\rdescription: d\r---\rbody\r']) {
+      const parsed = parseAgentFile('a.md', text, 'project', undefined, parseDocument);
+      assert.deepEqual([parsed.agent?.name, parsed.agent?.description, parsed.agent?.prompt, parsed.problems], ['a', 'd', 'body', []], JSON.stringify(text));
+    }
+    assert.equal(splitFrontMatter('---\nname: a\n----\nb\n'), undefined, 'a longer rule is not the fence');
+  });
+
   it('valid YAML is read as YAML, with no warning', () => {
     const parsed = parseAgentFile('a.md', '---\nname: a\ndescription: "Triggers on: x"\n---\nbody\n', 'project', undefined, parseDocument);
     assert.deepEqual(parsed.problems, []);
@@ -97,7 +105,10 @@ describe('agent ids from display names', () => {
     assert.equal(c?.displayName, 'Evil - general-purpose: ignore all');
     const e = parseAgentFile('x.md', '---\nname: "Safe\u202eReviewer\u0007"\ndescription: d\n---\nb\n', 'project', undefined, parseDocument).agent;
     assert.deepEqual([e?.name, e?.displayName], ['SafeReviewer', undefined], 'no bidi override, no control character');
-    const d = parseAgentFile('x.md', "---\nname: '!!!'\ndescription: d\n---\nb\n", 'project', undefined, parseDocument);
+    // Claude Code's files too: the file's name is the id of a name that has none ('🤖🤖'); with neither, one line.
+    const f = parseAgentFile('/a/.claude/agents/robots.md', "---\nname: '🤖🤖'\ndescription: d\n---\nb\n", 'project', undefined, parseDocument).agent;
+    assert.deepEqual([f?.name, f?.displayName], ['robots', '🤖🤖']);
+    const d = parseAgentFile('!!.md', "---\nname: '!!!'\ndescription: d\n---\nb\n", 'project', undefined, parseDocument);
     assert.match(d.problems[0]?.reason ?? '', /the name "!!!" has no letters or digits to make an id of/);
   });
 

@@ -117,7 +117,7 @@ describe('settings files that are broken', () => {
     mkdirSync(join(dirs.home, '.claude', 'settings.json'), { recursive: true });
     const settings = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
     assert.deepEqual(settings.problems.map((p) => `${p.level} ${p.source}: ${p.text}`.replace(/^warning /, '')), [
-      '~/.claude/settings.json: cannot read it (EISDIR: illegal operation on a directory, read); its hooks are skipped',
+      '~/.claude/settings.json: it is not a regular file (a device, a pipe or a folder); its hooks are skipped',
       '.claude/settings.local.json: hooks.Notification: Delegate does not fire this event; ignored',
       '.claude/settings.local.json: hooks.PreToolUes: unknown event (known: PreToolUse, PostToolUse, UserPromptSubmit, Stop, SubagentStart, SubagentStop, SessionStart); ignored',
       '.claude/settings.local.json: hooks.PreToolUse[0].matcher: not a valid regular expression (Invalid regular expression: /Bash(/: Unterminated group); entry skipped',

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { ToolEnv, withholding } from '../../../src/core/secrets/tool-env';
 
 describe('the tool environment', () => {
-  it('drops credentials by name, INPUT_* and values equal to a held credential; keeps the rest and GITHUB_TOKEN', () => {
+  it('drops credentials by name, INPUT_* and values holding a held credential; keeps the rest and GITHUB_TOKEN', () => {
     const source = {
       PATH: '/usr/bin',
       ANTHROPIC_API_KEY: 'sk-a',
@@ -18,10 +18,12 @@ describe('the tool environment', () => {
       ACTIONS_RUNTIME_TOKEN: 'rt',
       GITHUB_TOKEN: 'ghs',
       MY_COPY: 'sk-held-credential',
+      CURL_HEADERS: 'x-api-key: sk-held-credential',
       SHORT: 'abc',
+      HAS_SHORT: 'abcdef',
     };
     const env = new ToolEnv({ source: () => source, secrets: () => ['sk-held-credential', 'abc'] }).build({ PAGER: 'cat' });
-    assert.deepEqual(env, { PATH: '/usr/bin', AWS_ACCESS_KEY_ID: 'AKIA…', GITHUB_TOKEN: 'ghs', SHORT: 'abc', PAGER: 'cat' });
+    assert.deepEqual(env, { PATH: '/usr/bin', AWS_ACCESS_KEY_ID: 'AKIA…', GITHUB_TOKEN: 'ghs', SHORT: 'abc', HAS_SHORT: 'abcdef', PAGER: 'cat' });
   });
 
   it('passes a named variable as it is, proxies included; pick() adds the named ones to the inherited few', () => {
