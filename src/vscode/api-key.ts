@@ -1,7 +1,8 @@
 /** The API key: kept in SecretStorage, with ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN as fallback. */
 import * as vscode from 'vscode';
 
-const SECRET = 'delegate.anthropicApiKey';
+/** The SecretStorage entry (model-setup.ts watches it: the panel confirms a saved key). */
+export const API_KEY_SECRET = 'delegate.anthropicApiKey';
 
 export interface Credentials {
   apiKey?: string;
@@ -9,7 +10,7 @@ export interface Credentials {
 }
 
 export async function readCredentials(secrets: vscode.SecretStorage): Promise<Credentials | undefined> {
-  const stored = (await secrets.get(SECRET))?.trim();
+  const stored = (await secrets.get(API_KEY_SECRET))?.trim();
   if (stored) return { apiKey: stored };
   const envKey = process.env.ANTHROPIC_API_KEY?.trim();
   if (envKey) return { apiKey: envKey };
@@ -20,8 +21,8 @@ export async function readCredentials(secrets: vscode.SecretStorage): Promise<Cr
 
 /** Stores the key (empty: removes it). `delegate.setApiKey` with a string argument comes here without asking. */
 export async function storeApiKey(secrets: vscode.SecretStorage, key: string): Promise<void> {
-  if (key.trim()) await secrets.store(SECRET, key.trim());
-  else await secrets.delete(SECRET);
+  if (key.trim()) await secrets.store(API_KEY_SECRET, key.trim());
+  else await secrets.delete(API_KEY_SECRET);
 }
 
 export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
@@ -34,13 +35,4 @@ export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<bo
   if (key === undefined) return false;
   await storeApiKey(secrets, key);
   return true;
-}
-
-/** A missing key gets a message with a button, never a stack trace. */
-export async function explainMissingKey(): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(
-    'Delegate needs an Anthropic API key: set one, or start VS Code with ANTHROPIC_API_KEY in its environment.',
-    'Set API Key',
-  );
-  if (choice === 'Set API Key') await vscode.commands.executeCommand('delegate.setApiKey');
 }

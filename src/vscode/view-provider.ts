@@ -13,7 +13,7 @@ import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { PanelInbox } from './panel-inbox';
-import type { SessionController } from './session-controller';
+import type { CannotRun, SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
 import { AgentRecordView } from './agent-record-view';
 
@@ -55,6 +55,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
       controller.onReset(() => this.sendSnapshot()),
+      controller.onCannotRun((r) => this.showCannotRun(r)),
+      controller.setup.onDidChange(() => void this.sendSetup()),
+      controller.setup.onKeySaved(() => this.post({ type: 'key_saved' })),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.sendWorkspace()),
     );
   }
@@ -86,6 +89,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.ready = true;
         this.sendInbox();
         this.sendReveal();
+        void this.sendSetup();
         break;
       case 'inbox_answer':
         this.inbox?.answer(message.id, message.decision);
@@ -153,6 +157,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'retry_task':
         await this.retry.retry(message.agentId, message.edit);
+        break;
+      case 'setup_action':
+        await this.controller.setup.act(message.action);
         break;
       case 'open_diff':
         if (!(await this.changes.openToolChange(message.toolUseId))) {
@@ -225,6 +232,19 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private async nudgeIfWaiting(): Promise<void> {
     const agents = waitingAgents(this.inbox?.items() ?? []);
     if (agents > 0 && (await this.notifyWaiting(waitingLine(agents)))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+  }
+
+  /** Whether a prompt can run now (the empty panel shows a setup card when not). */
+  private async sendSetup(): Promise<void> {
+    if (!this.view) return;
+    const problem = await this.controller.setup.problem();
+    this.post(problem ? { type: 'setup', problem } : { type: 'setup' });
+  }
+
+  /** Said in the panel, under its composer, while the panel shows; else a toast with the same buttons. */
+  private showCannotRun(r: CannotRun): void {
+    if (this.view?.visible) this.post({ type: 'cannot_run', problem: r.problem, ...(r.prompt !== undefined ? { prompt: r.prompt } : {}) });
+    else void this.controller.setup.toast(r.problem);
   }
 
   private sendWorkspace(): void {
