@@ -7,11 +7,16 @@ export const API_KEY_SECRET = 'delegate.anthropicApiKey';
 export interface Credentials {
   apiKey?: string;
   authToken?: string;
+  /** Where it came from, for a 401's "check …" (the variables name themselves). */
+  keyHint?: string;
 }
+
+/** A stored key that the API refuses is fixed where it was set, not in a variable. */
+const STORED_KEY_HINT = 'the key set with “Delegate: Set API Key”';
 
 export async function readCredentials(secrets: vscode.SecretStorage): Promise<Credentials | undefined> {
   const stored = (await secrets.get(API_KEY_SECRET))?.trim();
-  if (stored) return { apiKey: stored };
+  if (stored) return { apiKey: stored, keyHint: STORED_KEY_HINT };
   const envKey = process.env.ANTHROPIC_API_KEY?.trim();
   if (envKey) return { apiKey: envKey };
   const envToken = process.env.ANTHROPIC_AUTH_TOKEN?.trim();

@@ -68,7 +68,7 @@ export class ModelChoice implements vscode.Disposable {
     const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
     if (this.anthropic?.key !== key) {
       // A key from the secret storage may also sit in some variable of ours (MY_KEY=…): out of the environment block too.
-      for (const value of Object.values(credentials)) if (typeof value === 'string') this.credentials.add(value);
+      for (const value of [credentials.apiKey, credentials.authToken]) if (value) this.credentials.add(value);
       sealProcessEnvironment([], [...this.credentials]);
       // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
       const { createAnthropicModel } = await import('../core/session/model');

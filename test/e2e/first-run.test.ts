@@ -101,6 +101,8 @@ describe('Delegate in a real VS Code: first run without a key', function () {
     assert.equal(server.messageRequests().length, before + 1, 'one request, refused (a 401 is not retried)');
     assert.deepEqual(await line().locator('button').allTextContents(), ['Set API Key']);
     assert.equal(await page.locator('.notifications-toasts .notification-toast').count(), 0, 'no corner toast');
+    // The conversation's record names where the key was set, not a variable the user never touched.
+    await panel.frame.getByText('check the key set with “Delegate: Set API Key”').first().waitFor({ timeout: STEP_TIMEOUT });
     await sideBarShots(page, panel, 'rejected', [300]);
 
     await line().locator('button[data-action="set_api_key"]').click();
