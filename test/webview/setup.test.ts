@@ -156,13 +156,18 @@ describe('panel: first run without a key or a model', function () {
         try {
           if (theme === 'light') await page.evaluate(() => ((globalThis as unknown as PageDoc).document.documentElement.className = 'vscode-light'));
           await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'setup', problem: NO_CREDENTIALS });
+          const card = page.locator('.setup-card');
+          assert.ok(await card.isVisible());
+          const right = await card.locator('button').evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right));
+          assert.ok(right.length > 0 && right.every((r) => r <= width), `the card's buttons fit ${width} px`);
           await page.screenshot({ path: join(ARTIFACTS, `setup-card-${width}-${theme}.png`) });
           await typeAndSend(page, 'Explain the build');
           await send(page, { type: 'cannot_run', problem: NO_CREDENTIALS, prompt: 'Explain the build' });
           const buttons = await notice(page).locator('button').evaluateAll((els) => els.map((e) => (e as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right));
-          assert.ok(buttons.every((r) => r <= width), `nothing cut at ${width} px`);
+          assert.ok(buttons.length > 0 && buttons.every((r) => r <= width), `the line's buttons fit ${width} px`);
           await page.screenshot({ path: join(ARTIFACTS, `setup-refused-${width}-${theme}.png`) });
           await send(page, { type: 'key_saved' }, { type: 'setup' });
+          assert.ok(await notice(page).locator('button.send-draft').isVisible());
           await page.screenshot({ path: join(ARTIFACTS, `setup-saved-${width}-${theme}.png`) });
         } finally {
           await page.close();
