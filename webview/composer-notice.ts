@@ -13,7 +13,7 @@ import { codicon, el, setHidden } from './dom';
 export interface NoticeCallbacks {
   act(action: SetupAction): void;
   sendDraft(): void;
-  /** The line was dismissed: focus goes back to the prompt box (never to the page body). */
+  /** The line was dismissed, or went while it had the focus: focus goes back to the prompt box (never the page body). */
   dismissed(): void;
 }
 
@@ -37,20 +37,29 @@ export class ComposerNotice {
 
   /** Why no prompt could run, and what fixes it. */
   showProblem(problem: SetupProblem): void {
+    const focused = this.hasFocus();
     this.showing = problem.kind;
     this.show('error', 'alert', problemBrief(problem), 'error');
     this.message.title = problemSentence(problem);
     // No Dismiss: the line goes once the problem is fixed or a run starts, and it leaves room for the words.
-    this.buttons.replaceChildren(...setupButtons(problem).map((b, i) => this.button(b.label, i === 0, () => this.callbacks.act(b.action), b.action)));
+    const buttons = setupButtons(problem).map((b, i) => this.button(b.label, i === 0, () => this.callbacks.act(b.action), b.action));
+    this.buttons.replaceChildren(...buttons);
+    if (focused) buttons[0]?.focus();
   }
 
   /** The key was stored; with a draft in the box, a button sends it. */
   showSaved(hasDraft: boolean): void {
+    const focused = this.hasFocus();
     this.showing = 'saved';
     this.show('saved', 'status', 'Key saved.', 'pass');
     this.message.title = '';
     setHidden(this.sendDraft, !hasDraft);
     this.buttons.replaceChildren(this.sendDraft, this.closeButton());
+    // The user was on this line's Set API Key: the next step is where the focus goes (never the page body).
+    if (focused) {
+      if (hasDraft) this.sendDraft.focus();
+      else this.callbacks.dismissed();
+    }
   }
 
   /** The box's text changed: Send draft shows only while there is one. */
@@ -64,10 +73,15 @@ export class ComposerNotice {
   }
 
   clear(): void {
+    if (this.hasFocus()) this.callbacks.dismissed();
     this.showing = undefined;
     setHidden(this.element, true);
     this.message.replaceChildren();
     this.buttons.replaceChildren();
+  }
+
+  private hasFocus(): boolean {
+    return this.element.contains(document.activeElement);
   }
 
   /** A fresh text element each time: a screen reader reads an alert when it is inserted, even with the same words. */
@@ -95,6 +109,7 @@ export class ComposerNotice {
     b.append(codicon('close'));
     b.addEventListener('click', () => {
       this.clear();
+      // A mouse click may leave the focus where it was: the box either way.
       this.callbacks.dismissed();
     });
     return b;

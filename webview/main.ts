@@ -236,10 +236,14 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
     case 'inbox':
       inbox.update(msg.items);
       return;
-    case 'setup':
+    case 'setup': {
+      // A card that goes while one of its buttons has the focus hands it to the prompt box, not the page body.
+      const focused = setupCard.element.contains(document.activeElement);
       setupCard.update(msg.problem);
       composer.setSetupNeeded(msg.problem !== undefined);
+      if (focused && setupCard.element.hidden) composer.focus();
       return;
+    }
     case 'cannot_run':
       showConversation();
       composer.cannotRun(msg.problem, msg.prompt);

@@ -26,6 +26,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   /** The webview said `ready` (it has a snapshot): a reveal can go now, else after its snapshot. */
   private ready = false;
   private pendingReveal: string | undefined;
+  /** A prompt that could not run while the panel was still loading (Ask… from the palette opens it): said once it is. */
+  private pendingCannotRun: CannotRun | undefined;
   private queue: DelegateEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -90,6 +92,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.sendInbox();
         this.sendReveal();
         void this.sendSetup();
+        if (this.pendingCannotRun) this.postCannotRun(this.pendingCannotRun);
+        this.pendingCannotRun = undefined;
         break;
       case 'inbox_answer':
         this.inbox?.answer(message.id, message.decision);
@@ -243,8 +247,13 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
   /** Said in the panel, under its composer, while the panel shows; else a toast with the same buttons. */
   private showCannotRun(r: CannotRun): void {
-    if (this.view?.visible) this.post({ type: 'cannot_run', problem: r.problem, ...(r.prompt !== undefined ? { prompt: r.prompt } : {}) });
-    else void this.controller.setup.toast(r.problem);
+    if (!this.view?.visible) void this.controller.setup.toast(r.problem);
+    else if (this.ready) this.postCannotRun(r);
+    else this.pendingCannotRun = r;
+  }
+
+  private postCannotRun(r: CannotRun): void {
+    this.post({ type: 'cannot_run', problem: r.problem, ...(r.prompt !== undefined ? { prompt: r.prompt } : {}) });
   }
 
   private sendWorkspace(): void {

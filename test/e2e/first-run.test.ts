@@ -14,7 +14,7 @@ import { openDelegateEditor, ROOT_DIR, screenshot, type EditorSession } from './
 import { createWorkspace } from './fixtures';
 import { Panel, STEP_TIMEOUT } from './panel';
 import { waitUntil } from './wait';
-import { answerInputBox, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
+import { answerInputBox, askFromPalette, openDelegateView, runCommand, setApiKeyFromPalette } from './workbench';
 
 const API_KEY = 'sk-e2e-first-run';
 const SHOTS = join(ROOT_DIR, 'test-artifacts', 'e2e');
@@ -108,6 +108,21 @@ describe('Delegate in a real VS Code: first run without a key', function () {
     await line().locator('button[data-action="set_api_key"]').click();
     await answerInputBox(page, 'Delegate: Set API Key', API_KEY);
     await line().locator('[role="status"]').filter({ hasText: 'Key saved.' }).waitFor({ timeout: STEP_TIMEOUT });
+  });
+  it('c. the key removed: the card is back; Ask… from the palette with the side bar closed opens the panel with the prompt as the draft and the line', async () => {
+    await runCommand(page, 'Delegate: New Session');
+    await runCommand(page, 'Delegate: Set API Key');
+    await answerInputBox(page, 'Delegate: Set API Key', '');
+    await card().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await runCommand(page, 'View: Close Primary Side Bar');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    const before = server.messageRequests().length;
+    await askFromPalette(page, 'Summarise the README');
+    await line().locator('[role="alert"]').filter({ hasText: 'No API key or editor model.' }).waitFor({ timeout: STEP_TIMEOUT });
+    assert.equal(await box().inputValue(), 'Summarise the README', 'the palette\'s prompt is the draft');
+    assert.ok(await card().isVisible());
+    assert.equal(server.messageRequests().length, before);
+    assert.deepEqual(await keyNotifications(page), [], 'no toast');
   });
 });
 

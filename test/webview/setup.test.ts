@@ -76,9 +76,10 @@ describe('panel: first run without a key or a model', function () {
     await frames(page, 2);
     assert.deepEqual((await actions(page)).at(-1), { type: 'setup_action', action: 'choose_model' });
 
-    // A prompt can run now: the card goes; a conversation of its own never shows it.
+    // A prompt can run now: the card goes (the focus on its button goes to the prompt box); a conversation never shows it.
     await send(page, { type: 'setup' });
     assert.equal(await card.isVisible(), false);
+    assert.ok(await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.tagName === 'VSCODE-TEXTAREA'), 'focus in the prompt box, not on the page');
     await send(page, { type: 'setup', problem: NO_CREDENTIALS }, { type: 'snapshot', state: snapshotOf(finishedSession().events), running: false });
     assert.equal(await card.isVisible(), false, 'not over a conversation');
   });
@@ -114,6 +115,7 @@ describe('panel: first run without a key or a model', function () {
     assert.equal(await line.locator('[role="status"]').textContent(), 'Key saved.');
     const sendDraft = line.locator('button.send-draft');
     assert.ok(await sendDraft.isVisible());
+    assert.ok(await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.matches('button.send-draft') ?? false), 'the focus was on Set API Key: it moves to Send draft');
     await page.screenshot({ path: join(ARTIFACTS, 'setup-saved-300-dark.png') });
     await sendDraft.click();
     await frames(page, 2);
