@@ -14,6 +14,13 @@ import { API_KEY_SECRET, readCredentials } from './api-key';
 import type { ModelChoice } from './model-choice';
 import { NO_EDITOR_MODELS, problemSentence, setupButtons, type SetupAction, type SetupProblem } from '../view-model/setup-problem';
 
+/** A prompt that could not run, or ran on a key the API refused: the panel's line under its composer, or a toast. */
+export interface CannotRun {
+  problem: SetupProblem;
+  /** The prompt that did not start (the panel puts it back as the draft). */
+  prompt?: string;
+}
+
 export class ModelSetup implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly saved = new vscode.EventEmitter<void>();

@@ -20,12 +20,12 @@ import type { EditorApprover } from './approver';
 import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
-import { ModelSetup } from './model-setup';
+import { ModelSetup, type CannotRun } from './model-setup';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
-import { rejectedKey, type SetupProblem } from '../view-model/setup-problem';
+import { rejectedKey } from '../view-model/setup-problem';
 import { createSession, loadWorkspaceFiles, ToolEnv, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
@@ -35,13 +35,6 @@ export interface ControllerStatus {
   costUsd: number;
   /** What confines bash in the current session (describeSandbox), once known. */
   sandbox?: string;
-}
-
-/** A prompt that could not run, or ran on a key the API refused: the panel's line under its composer, or a toast. */
-export interface CannotRun {
-  problem: SetupProblem;
-  /** The prompt that did not start (the panel puts it back as the draft). */
-  prompt?: string;
 }
 
 export class SessionController implements vscode.Disposable {

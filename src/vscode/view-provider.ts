@@ -13,7 +13,8 @@ import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { PanelInbox } from './panel-inbox';
-import type { CannotRun, SessionController } from './session-controller';
+import type { CannotRun } from './model-setup';
+import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
 import { AgentRecordView } from './agent-record-view';
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
 import { createSession } from '../../src/core/session';
 import type { DelegateApi } from '../../src/vscode/extension';
-import type { CannotRun } from '../../src/vscode/session-controller';
+import type { CannotRun } from '../../src/vscode/model-setup';
 import { setupButtons } from '../../src/view-model/setup-problem';
 import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
