@@ -5,6 +5,7 @@
 import type { DelegateEvent } from './core/events';
 import type { PermissionDecision, SessionStatus } from './core/vocabulary';
 import type { SessionViewState, ToolCallNode } from './view-model/session-view';
+import type { SetupAction, SetupProblem } from './view-model/setup-problem';
 
 /** One row of the history list (a session of this workspace). */
 export interface SessionListItem {
@@ -72,7 +73,13 @@ export type HostToWebview =
   /** Every subagent question waiting for the user, oldest first (the whole list: it is short). */
   | { type: 'inbox'; items: InboxItem[] }
   /** Ctrl/Cmd+F while the panel has focus (the editor's keybinding, `delegate.find`): open the panel's find bar. */
-  | { type: 'find' };
+  | { type: 'find' }
+  /** Whether a prompt can run now: a problem shows the empty panel's setup card (src/vscode/model-setup.ts). */
+  | { type: 'setup'; problem?: SetupProblem }
+  /** A prompt did not start (or the API refused the key): the line under the composer says why; `prompt` goes back as the draft. */
+  | { type: 'cannot_run'; problem: SetupProblem; prompt?: string }
+  /** Delegate: Set API Key stored a key: the panel confirms and offers to send the draft. */
+  | { type: 'key_saved' };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -114,4 +121,6 @@ export type WebviewToHost =
   /** The inbox: a waiting ask_user question answered (an option picked or an answer typed). */
   | { type: 'inbox_reply'; id: string; text: string }
   /** The panel's document got or lost focus: the host keeps the `delegate.panelFocus` context for its keybindings. */
-  | { type: 'focus'; focused: boolean };
+  | { type: 'focus'; focused: boolean }
+  /** A button of the setup card or of the line under the composer (Set API Key, Use an editor model…). */
+  | { type: 'setup_action'; action: SetupAction };

@@ -3,9 +3,13 @@
  * newline, IME composition is respected), Send and "Stop all" buttons, and the session totals line.
  * "Stop all" (the run: every agent) has its own glyph, apart from a task row's "Stop this subagent"; it
  * shows only while something runs, after Send in the Tab order (Tab from the text box reaches Send, not it).
+ * Under the box, one line (composer-notice.ts) says why a Send did not start; while the host says no prompt can run
+ * (no key, no model), Send keeps the draft in the box, and once a key is saved the line offers to send it.
  */
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import type { VscodeTextarea } from '@vscode-elements/elements/dist/vscode-textarea/vscode-textarea.js';
+import type { SetupAction, SetupProblem } from '../src/view-model/setup-problem';
+import { ComposerNotice } from './composer-notice';
 import { el } from './dom';
 import { TotalsFit, type TotalsLine } from './totals-line';
 
@@ -13,6 +17,8 @@ export interface ComposerCallbacks {
   send(text: string): void;
   stop(): void;
   draftChanged(text: string): void;
+  /** A button of the line under the box (Set API Key, Use an editor model…). */
+  setupAction(action: SetupAction): void;
 }
 
 export class Composer {
@@ -22,6 +28,11 @@ export class Composer {
   private readonly stopButton: VscodeButton;
   private readonly totals: HTMLElement;
   private readonly fit: TotalsFit;
+  private readonly notice: ComposerNotice;
+  /** No prompt can run now (the host's `setup`): Send keeps the draft. */
+  private setupNeeded = false;
+  /** The draft a Send kept: cleared after all if the host started the run (it had a key the panel did not know of). */
+  private kept: string | undefined;
 
   constructor(draft: string, private readonly callbacks: ComposerCallbacks) {
     this.element = el('footer', 'composer');
@@ -32,7 +43,7 @@ export class Composer {
     this.input.placeholder = 'Ask Delegate…  (Enter to send, Shift+Enter for a new line)';
     this.input.value = draft;
     this.input.addEventListener('keydown', (ev) => this.onKeyDown(ev));
-    this.input.addEventListener('input', () => this.callbacks.draftChanged(this.input.value));
+    this.input.addEventListener('input', () => this.changed());
 
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.className = 'send-button';
@@ -53,12 +64,21 @@ export class Composer {
       if (!this.stopButton.disabled) this.callbacks.stop();
     });
 
+    this.notice = new ComposerNotice({
+      act: (action) => this.callbacks.setupAction(action),
+      sendDraft: () => {
+        this.input.focus();
+        this.submit();
+      },
+      dismissed: () => this.input.focus(),
+    });
+
     this.totals = el('span', 'totals');
     const bar = el('div', 'composer-bar');
     const buttons = el('div', 'composer-buttons');
     buttons.append(this.sendButton, this.stopButton);
     bar.append(this.totals, buttons);
-    this.element.append(this.input, bar);
+    this.element.append(this.input, this.notice.element, bar);
     this.fit = new TotalsFit(this.totals, bar);
   }
 
@@ -71,6 +91,29 @@ export class Composer {
     this.stopButton.disabled = !running;
     this.stopButton.hidden = !running;
     this.element.classList.toggle('is-running', running);
+    if (!running) return;
+    // A run started: what the line said is done with, and a kept draft that ran after all leaves the box.
+    this.notice.clear();
+    if (this.kept !== undefined && this.input.value === this.kept) this.setDraft('');
+    this.kept = undefined;
+  }
+
+  /** Whether a prompt can run now (the host's `setup`). */
+  setSetupNeeded(needed: boolean): void {
+    this.setupNeeded = needed;
+    if (!needed) this.notice.setupResolved();
+  }
+
+  /** A prompt did not start, or its key was refused: say why under the box; a prompt that did not start is the draft again. */
+  cannotRun(problem: SetupProblem, prompt?: string): void {
+    this.kept = undefined;
+    if (prompt !== undefined && this.input.value.trim() === '') this.setDraft(prompt);
+    this.notice.showProblem(problem);
+  }
+
+  /** A key was stored: confirm, and offer to send the draft. */
+  keySaved(): void {
+    this.notice.showSaved(this.input.value.trim() !== '');
   }
 
   setTotals(line: TotalsLine, tooltip = ''): void {
@@ -88,7 +131,21 @@ export class Composer {
     const text = this.input.value;
     if (text.trim() === '') return;
     this.callbacks.send(text);
-    this.input.value = '';
-    this.callbacks.draftChanged('');
+    // Nothing to run on yet: the host says why under the box, and the draft stays for after the key is set.
+    if (this.setupNeeded) {
+      this.kept = text;
+      return;
+    }
+    this.setDraft('');
+  }
+
+  private setDraft(text: string): void {
+    this.input.value = text;
+    this.changed();
+  }
+
+  private changed(): void {
+    this.callbacks.draftChanged(this.input.value);
+    this.notice.draftChanged(this.input.value.trim() !== '');
   }
 }

@@ -30,6 +30,7 @@ import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
 import { post } from './vscode-api';
 import { SharedChoices } from './shared-choices';
+import { installSetupStyles, SetupCard } from './setup-card';
 
 installStyles();
 installSessionStyles();
@@ -38,6 +39,7 @@ installChangesBarStyles();
 installTaskOutcomeStyles();
 installMarkdownStyles();
 installInboxStyles();
+installSetupStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
   openExternal: (url) => post({ type: 'open_external', url }),
@@ -47,6 +49,9 @@ const expansion = new Expansion();
 const log = el('main', 'log');
 const conversation = el('div', 'conversation');
 const hint = emptyHint();
+// First run: no key and no editor model make the empty state a setup card (its buttons run the host's commands).
+const setupCard = new SetupCard((action) => post({ type: 'setup_action', action }));
+hint.append(setupCard.element);
 log.append(hint, conversation);
 const logWrap = el('div', 'log-wrap');
 // The list and what floats over it (the pinned task header, Jump to latest); the find bar sits above.
@@ -95,6 +100,7 @@ const composer = new Composer(expansion.draft, {
   draftChanged: (text) => {
     expansion.draft = text;
   },
+  setupAction: (action) => post({ type: 'setup_action', action }),
 });
 
 const history = new HistoryView({
@@ -244,6 +250,21 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       return;
     case 'find':
       find();
+      return;
+    case 'setup': {
+      // A card that goes while one of its buttons has the focus hands it to the prompt box, not the page body.
+      const focused = setupCard.element.contains(document.activeElement);
+      setupCard.update(msg.problem);
+      composer.setSetupNeeded(msg.problem !== undefined);
+      if (focused && setupCard.element.hidden) composer.focus();
+      return;
+    }
+    case 'cannot_run':
+      showConversation();
+      composer.cannotRun(msg.problem, msg.prompt);
+      return;
+    case 'key_saved':
+      composer.keySaved();
       return;
     case 'history':
       logWrap.hidden = true;

@@ -1,16 +1,22 @@
 /** The API key: kept in SecretStorage, with ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN as fallback. */
 import * as vscode from 'vscode';
 
-const SECRET = 'delegate.anthropicApiKey';
+/** The SecretStorage entry (model-setup.ts watches it: the panel confirms a saved key). */
+export const API_KEY_SECRET = 'delegate.anthropicApiKey';
 
 export interface Credentials {
   apiKey?: string;
   authToken?: string;
+  /** Where it came from, for a 401's "check …" (the variables name themselves). */
+  keyHint?: string;
 }
 
+/** A stored key that the API refuses is fixed where it was set, not in a variable. */
+const STORED_KEY_HINT = 'the key set with “Delegate: Set API Key”';
+
 export async function readCredentials(secrets: vscode.SecretStorage): Promise<Credentials | undefined> {
-  const stored = (await secrets.get(SECRET))?.trim();
-  if (stored) return { apiKey: stored };
+  const stored = (await secrets.get(API_KEY_SECRET))?.trim();
+  if (stored) return { apiKey: stored, keyHint: STORED_KEY_HINT };
   const envKey = process.env.ANTHROPIC_API_KEY?.trim();
   if (envKey) return { apiKey: envKey };
   const envToken = process.env.ANTHROPIC_AUTH_TOKEN?.trim();
@@ -20,8 +26,8 @@ export async function readCredentials(secrets: vscode.SecretStorage): Promise<Cr
 
 /** Stores the key (empty: removes it). `delegate.setApiKey` with a string argument comes here without asking. */
 export async function storeApiKey(secrets: vscode.SecretStorage, key: string): Promise<void> {
-  if (key.trim()) await secrets.store(SECRET, key.trim());
-  else await secrets.delete(SECRET);
+  if (key.trim()) await secrets.store(API_KEY_SECRET, key.trim());
+  else await secrets.delete(API_KEY_SECRET);
 }
 
 export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
@@ -34,13 +40,4 @@ export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<bo
   if (key === undefined) return false;
   await storeApiKey(secrets, key);
   return true;
-}
-
-/** A missing key gets a message with a button, never a stack trace. */
-export async function explainMissingKey(): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(
-    'Delegate needs an Anthropic API key: set one, or start VS Code with ANTHROPIC_API_KEY in its environment.',
-    'Set API Key',
-  );
-  if (choice === 'Set API Key') await vscode.commands.executeCommand('delegate.setApiKey');
 }

@@ -6,16 +6,22 @@
  *                      vscode, or auto without a key ───────────▶ delegate.vscodeModel (lm-catalog.ts)
  *
  * Ports are kept per model (their caches of converted messages and token counts live on), the Anthropic
- * client per credentials and endpoint. A choice that cannot be made is told to the user, with the button
- * that fixes it, and the run does not start.
+ * client per credentials and endpoint. A choice that cannot be made is a SetupProblem: the caller tells the user
+ * (the panel's line under its composer, or a toast; model-setup.ts) and the run does not start. `route()` is the
+ * same decision without building anything, for the panel's setup card.
  */
 import * as vscode from 'vscode';
-import { explainMissingKey, readCredentials } from './api-key';
+import { readCredentials, type Credentials } from './api-key';
 import { LmCatalog, modelKey } from './lm-catalog';
+import { supportsToolCalling } from './lm-errors';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
 import type { ModelPort } from '../core/session';
 import { sealProcessEnvironment } from '../core/session/process-environment';
+import type { SetupProblem } from '../view-model/setup-problem';
+
+/** Where the next run goes, or why it can go nowhere. */
+export type Route = { credentials: Credentials } | { model: vscode.LanguageModelChat } | { problem: SetupProblem };
 
 export interface ModelSelection {
   port: ModelPort;
@@ -38,37 +44,46 @@ export class ModelChoice implements vscode.Disposable {
     private readonly notice: (text: string) => void,
   ) {}
 
-  /** The model of the next run, or undefined after telling the user why there is none. */
-  async forRun(chatModel?: vscode.LanguageModelChat): Promise<ModelSelection | undefined> {
-    if (chatModel) return this.vscodeSelection(chatModel);
+  /** Where the next run goes (settings, the key, the editor's models), or why it cannot go anywhere. */
+  async route(): Promise<Route> {
     const settings = readSettings();
     const credentials = settings.provider === 'vscode' ? undefined : await readCredentials(this.secrets);
-    if (settings.provider === 'anthropic' || (settings.provider === 'auto' && credentials)) {
-      if (!credentials) {
-        void explainMissingKey();
-        return undefined;
-      }
-      const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
-      if (this.anthropic?.key !== key) {
-        // A key from the secret storage may also sit in some variable of ours (MY_KEY=…): out of the environment block too.
-        for (const value of Object.values(credentials)) if (typeof value === 'string') this.credentials.add(value);
-        sealProcessEnvironment([], [...this.credentials]);
-        // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
-        const { createAnthropicModel } = await import('../core/session/model');
-        const { createHttpFetch } = await import('../core/session/model');
-        // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
-        const fetch = createHttpFetch('host');
-        const retryWait = { maxMs: settings.maxRetryWaitMs, setting: 'delegate.maxRetryWaitSeconds' };
-        this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
-      }
-      return { port: this.anthropic.port, modelId: settings.model, provider: 'anthropic' };
-    }
+    if (credentials && settings.provider !== 'vscode') return { credentials };
+    if (settings.provider === 'anthropic') return { problem: await this.problem('key', 'delegate.provider is "anthropic" and no Anthropic API key is set') };
     const picked = await this.catalog.pick(settings.vscodeModel);
-    if ('problem' in picked) {
-      void explainNoModel(picked.problem);
-      return undefined;
+    if (settings.provider === 'vscode') return 'problem' in picked ? { problem: await this.problem('model', picked.problem) } : { model: picked.model };
+    // auto without a key: a model that cannot call tools would only fail its first request, so it counts as none.
+    if ('model' in picked && supportsToolCalling(picked.model) !== false) return { model: picked.model };
+    return { problem: await this.problem('credentials', 'Delegate needs an Anthropic API key or a language model from the editor') };
+  }
+
+  /** The model of the next run, or the problem that keeps it from starting (for the caller to tell). */
+  async forRun(chatModel?: vscode.LanguageModelChat): Promise<ModelSelection | { problem: SetupProblem }> {
+    if (chatModel) return this.vscodeSelection(chatModel);
+    const route = await this.route();
+    if ('problem' in route) return route;
+    if ('model' in route) return this.vscodeSelection(route.model);
+    const credentials = route.credentials;
+    const settings = readSettings();
+    const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
+    if (this.anthropic?.key !== key) {
+      // A key from the secret storage may also sit in some variable of ours (MY_KEY=…): out of the environment block too.
+      for (const value of [credentials.apiKey, credentials.authToken]) if (value) this.credentials.add(value);
+      sealProcessEnvironment([], [...this.credentials]);
+      // Loaded on the first prompt, not at activation: the SDK is most of the bundle's start-up cost.
+      const { createAnthropicModel } = await import('../core/session/model');
+      const { createHttpFetch } = await import('../core/session/model');
+      // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
+      const fetch = createHttpFetch('host');
+      const retryWait = { maxMs: settings.maxRetryWaitMs, setting: 'delegate.maxRetryWaitSeconds' };
+      this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
     }
-    return this.vscodeSelection(picked.model);
+    return { port: this.anthropic.port, modelId: settings.model, provider: 'anthropic' };
+  }
+
+  /** A problem, with how many models the editor has (the buttons that fix it depend on it). */
+  async problem(kind: SetupProblem['kind'], message: string): Promise<SetupProblem> {
+    return { kind, message, editorModels: (await this.catalog.models()).length };
   }
 
   /** What the session's tool environment withholds by value (the key in use, wherever it came from). */
@@ -88,10 +103,4 @@ export class ModelChoice implements vscode.Disposable {
   dispose(): void {
     this.catalog.dispose();
   }
-}
-
-async function explainNoModel(problem: string): Promise<void> {
-  const choice = await vscode.window.showErrorMessage(`Delegate: ${problem}.`, 'Choose Model', 'Set API Key');
-  if (choice === 'Choose Model') await vscode.commands.executeCommand('delegate.chooseModel');
-  if (choice === 'Set API Key') await vscode.commands.executeCommand('delegate.setApiKey');
 }

@@ -20,10 +20,12 @@ import type { EditorApprover } from './approver';
 import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
+import { ModelSetup, type CannotRun } from './model-setup';
 import { ResultReview } from './result-review';
 import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from './session-history';
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
+import { rejectedKey } from '../view-model/setup-problem';
 import { createSession, loadWorkspaceFiles, ToolEnv, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
@@ -49,13 +51,18 @@ export class SessionController implements vscode.Disposable {
   readonly models: ModelChoice;
   /** The port and model id the open session runs on now. */
   private sessionModel: ModelSelection | undefined;
+  /** Whether a prompt can run now, and what changes that (the panel's setup card). */
+  readonly setup: ModelSetup;
 
   private readonly eventsEmitter = new vscode.EventEmitter<DelegateEvent[]>();
   private readonly statusEmitter = new vscode.EventEmitter<ControllerStatus>();
   private readonly resetEmitter = new vscode.EventEmitter<void>();
+  private readonly cannotRunEmitter = new vscode.EventEmitter<CannotRun>();
   readonly onEvents = this.eventsEmitter.event;
   readonly onStatus = this.statusEmitter.event;
   readonly onReset = this.resetEmitter.event;
+  /** A prompt found no model to run on (no key, no editor model), or the API refused the key. */
+  readonly onCannotRun = this.cannotRunEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -65,6 +72,7 @@ export class SessionController implements vscode.Disposable {
     private readonly fanout?: EditorFanout,
   ) {
     this.models = new ModelChoice(context.secrets, (text) => void this.session?.notify('warning', text));
+    this.setup = new ModelSetup(context.secrets, this.models);
   }
 
   get isRunning(): boolean {
@@ -101,7 +109,7 @@ export class SessionController implements vscode.Disposable {
       void vscode.window.showInformationMessage('Delegate is still working on the last prompt: stop it first, or wait.');
       return undefined;
     }
-    const session = await this.sessionFor(options.model);
+    const session = await this.sessionFor(options.model, text);
     if (!session) return undefined;
     // The prompt reaches the view and the panel as the run's first event (`prompt`), before any hook runs.
     this.running = new AbortController();
@@ -109,7 +117,7 @@ export class SessionController implements vscode.Disposable {
     this.setContext();
     try {
       const result = await session.run(text, this.running.signal);
-      if (result.status === 'error') this.notices.runError(result.error ?? 'the run failed');
+      if (result.status === 'error') this.runFailed(result.error ?? 'the run failed');
       return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
@@ -142,7 +150,7 @@ export class SessionController implements vscode.Disposable {
     }
     try {
       const result = await session.messageSubagent(agentId, text, (own ?? this.running)?.signal ?? new AbortController().signal);
-      if (result !== 'queued' && result.status === 'error') this.notices.runError(result.error ?? 'the subagent failed');
+      if (result !== 'queued' && result.status === 'error') this.runFailed(result.error ?? 'the subagent failed');
       return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
@@ -260,15 +268,28 @@ export class SessionController implements vscode.Disposable {
     this.session?.permissions.setTrusted(trusted);
   }
 
-  /** The session on the model this prompt uses (model-choice.ts); a running session changes model between prompts. */
-  private async sessionFor(chatModel?: vscode.LanguageModelChat): Promise<Session | undefined> {
+  /** A failed run: a key the Anthropic API refused goes where Set API Key is offered; anything else is one line. */
+  private runFailed(error: string): void {
+    const rejected = this.sessionModel?.provider === 'anthropic' ? rejectedKey(error) : undefined;
+    if (rejected) this.cannotRunEmitter.fire({ problem: rejected });
+    else this.notices.runError(error);
+  }
+
+  /**
+   * The session on the model this prompt uses (model-choice.ts); a running session changes model between prompts.
+   * No model to run on: said where the user is (onCannotRun), with `prompt` to put back.
+   */
+  private async sessionFor(chatModel?: vscode.LanguageModelChat, prompt?: string): Promise<Session | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') {
       void vscode.window.showErrorMessage('Delegate works in a folder: open a folder first.');
       return undefined;
     }
     const selection = await this.models.forRun(chatModel);
-    if (!selection) return undefined;
+    if ('problem' in selection) {
+      this.cannotRunEmitter.fire({ problem: selection.problem, ...(prompt !== undefined ? { prompt } : {}) });
+      return undefined;
+    }
     let session: Session;
     try {
       session = await this.ensureSession(folder, selection);
@@ -371,6 +392,8 @@ export class SessionController implements vscode.Disposable {
     this.eventsEmitter.dispose();
     this.statusEmitter.dispose();
     this.resetEmitter.dispose();
+    this.cannotRunEmitter.dispose();
+    this.setup.dispose();
     this.models.dispose();
   }
 }

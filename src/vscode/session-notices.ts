@@ -1,7 +1,7 @@
 /**
  * What the editor says about a session outside the panel, each at most as often as it helps: a bash sandbox that
- * is missing (once a window) or refused (every session), a failed run (an authentication failure offers to set the
- * key), and an untrusted workspace's read-only agents (once a prompt).
+ * is missing (once a window) or refused (every session), a failed run, and an untrusted workspace's read-only agents
+ * (once a prompt). A key the API refused is model-setup.ts's (the panel's line, with Set API Key).
  */
 import * as vscode from 'vscode';
 import type { SandboxStatus } from '../core/session';
@@ -26,16 +26,9 @@ export class SessionNotices {
     }
   }
 
-  /** One line; an authentication failure offers to set the key (the core's hint names the env variable). */
+  /** One line. */
   runError(message: string): void {
-    const auth = /\b(401|403)\b|authentication|permission_error/.test(message);
-    if (!auth) {
-      void vscode.window.showErrorMessage(`Delegate: ${message}`);
-      return;
-    }
-    void vscode.window.showErrorMessage(`Delegate: ${message.replace(/ — check \w+.*$/, '')}. Check the API key.`, 'Set API Key').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('delegate.setApiKey');
-    });
+    void vscode.window.showErrorMessage(`Delegate: ${message}`);
   }
 
   untrusted(): void {

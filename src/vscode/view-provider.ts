@@ -13,6 +13,7 @@ import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
 import type { HistoryActions } from './history-actions';
 import type { PanelInbox } from './panel-inbox';
+import type { CannotRun } from './model-setup';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
 import { AgentRecordView } from './agent-record-view';
@@ -34,6 +35,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private pendingReveal: string | undefined;
   /** `delegate.find` ran before the panel was ready: its find bar opens once it is. */
   private pendingFind = false;
+  /** A prompt that could not run while the panel was still loading (Ask… from the palette opens it): said once it is. */
+  private pendingCannotRun: CannotRun | undefined;
   private queue: DelegateEvent[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -63,6 +66,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       controller.onEvents((events) => this.enqueue(events)),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
       controller.onReset(() => this.sendSnapshot()),
+      controller.onCannotRun((r) => this.showCannotRun(r)),
+      controller.setup.onDidChange(() => void this.sendSetup()),
+      controller.setup.onKeySaved(() => this.post({ type: 'key_saved' })),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.sendWorkspace()),
     );
   }
@@ -101,6 +107,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.sendInbox();
         this.sendReveal();
         this.sendFind();
+        void this.sendSetup();
+        if (this.pendingCannotRun) this.postCannotRun(this.pendingCannotRun);
+        this.pendingCannotRun = undefined;
         break;
       case 'focus':
         setPanelFocus(message.focused);
@@ -171,6 +180,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'retry_task':
         await this.retry.retry(message.agentId, message.edit);
+        break;
+      case 'setup_action':
+        await this.controller.setup.act(message.action);
         break;
       case 'open_diff':
         if (!(await this.changes.openToolChange(message.toolUseId))) {
@@ -257,6 +269,24 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private async nudgeIfWaiting(): Promise<void> {
     const agents = waitingAgents(this.inbox?.items() ?? []);
     if (agents > 0 && (await this.notifyWaiting(waitingLine(agents)))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+  }
+
+  /** Whether a prompt can run now (the empty panel shows a setup card when not). */
+  private async sendSetup(): Promise<void> {
+    if (!this.view) return;
+    const problem = await this.controller.setup.problem();
+    this.post(problem ? { type: 'setup', problem } : { type: 'setup' });
+  }
+
+  /** Said in the panel, under its composer, while the panel shows; else a toast with the same buttons. */
+  private showCannotRun(r: CannotRun): void {
+    if (!this.view?.visible) void this.controller.setup.toast(r.problem);
+    else if (this.ready) this.postCannotRun(r);
+    else this.pendingCannotRun = r;
+  }
+
+  private postCannotRun(r: CannotRun): void {
+    this.post({ type: 'cannot_run', problem: r.problem, ...(r.prompt !== undefined ? { prompt: r.prompt } : {}) });
   }
 
   private sendWorkspace(): void {

@@ -11,6 +11,8 @@ import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
 import { createSession } from '../../src/core/session';
 import type { DelegateApi } from '../../src/vscode/extension';
+import type { CannotRun } from '../../src/vscode/model-setup';
+import { setupButtons } from '../../src/view-model/setup-problem';
 import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
@@ -59,6 +61,38 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
     const models = await api.controller.models.catalog.models();
     const ours = models.filter((m) => m.vendor === TEST_LM_VENDOR).map((m) => `${m.id}:${m.maxInputTokens}`);
     assert.deepEqual(ours.sort(), ['script-no-tools:8000', 'script-other:50000', 'script-tools:120000']);
+  });
+
+  it('first run: no key and delegate.provider anthropic stops before the run, offering the editor\'s models; auto without a key runs on one', async () => {
+    const envKey = process.env.ANTHROPIC_API_KEY;
+    Reflect.deleteProperty(process.env, 'ANTHROPIC_API_KEY');
+    await vscode.commands.executeCommand('delegate.setApiKey', '');
+    const seen: CannotRun[] = [];
+    const refused = api.controller.onCannotRun((r) => seen.push(r));
+    try {
+      const changed = new Promise<void>((resolve) => api.controller.setup.onDidChange(() => resolve()));
+      await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
+      await changed;
+      const problem = await api.controller.setup.problem();
+      assert.equal(problem?.kind, 'key');
+      assert.equal(problem.editorModels, (await api.controller.models.catalog.models()).length);
+      assert.deepEqual(setupButtons(problem).map((b) => b.label), ['Set API Key', 'Use an editor model…'], 'the editor has models: they are offered');
+      assert.equal(await api.controller.ask('hello there'), undefined, 'nothing ran');
+      assert.deepEqual(seen.map((r) => [r.problem.kind, r.prompt]), [['key', 'hello there']], 'said once, with the prompt to put back');
+      assert.equal(requests().length, 0);
+
+      // auto, no key: the editor's first model that can call tools, no problem to show.
+      await config().update('provider', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('vscodeModel', undefined, vscode.ConfigurationTarget.Global);
+      assert.equal(await api.controller.setup.problem(), undefined);
+      const route = await api.controller.models.route();
+      assert.ok('model' in route && route.model.vendor === TEST_LM_VENDOR && route.model.id !== TEST_MODELS.noTools, 'a model that can call tools');
+    } finally {
+      refused.dispose();
+      if (envKey !== undefined) process.env.ANTHROPIC_API_KEY = envKey;
+      await config().update('provider', 'vscode', vscode.ConfigurationTarget.Global);
+      await config().update('vscodeModel', { vendor: TEST_LM_VENDOR, id: TEST_MODELS.tools }, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('runs a delegation through it: the child\'s calls in the tree, the parent\'s requests free of the child\'s context', async () => {

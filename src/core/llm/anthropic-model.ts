@@ -41,6 +41,8 @@ export interface AnthropicModelOptions {
   apiKey?: string;
   /** Used only when no apiKey is given. */
   authToken?: string;
+  /** Where the credential came from, for an authentication failure's "check …". Default: the variable's name. */
+  keyHint?: string;
   /** Defaults to the SDK's (ANTHROPIC_BASE_URL, else https://api.anthropic.com). */
   baseURL?: string;
   /** SDK retries of connection errors and 408/409/429/5xx before a stream starts. Default 2. */
@@ -106,7 +108,7 @@ const NOT_RETRIED_IN_STREAM = new Set(['invalid_request_error', 'authentication_
 export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const maxRetries = opts.maxRetries ?? 2;
   const credential = opts.apiKey ? { apiKey: opts.apiKey } : opts.authToken ? { authToken: opts.authToken } : null;
-  const keyHint = opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN';
+  const keyHint = opts.keyHint ?? (opts.apiKey ? 'ANTHROPIC_API_KEY' : 'ANTHROPIC_AUTH_TOKEN');
   const client =
     credential &&
     new MessagesClient({

@@ -154,6 +154,12 @@ describe('anthropic model (real SDK against the local Messages API server)', () 
     assert.deepEqual(onRetry, []);
   });
 
+  it('a 401 names where the key came from when the host says (the editor: its secret storage, not a variable)', async () => {
+    api.script(reply.authError());
+    const err = await rejection(createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL, keyHint: 'the key set with “Delegate: Set API Key”' }).stream(request('a'), never(), {}));
+    assert.equal(err.message, 'authentication failed (401): invalid x-api-key — check the key set with “Delegate: Set API Key”');
+  });
+
   it('maps 400 to bad_request with the server message, and an exhausted 529 to api', async () => {
     api.script(
       reply.httpError(400, 'invalid_request_error', 'messages: roles must alternate'),
