@@ -116,8 +116,12 @@ function showConversation(): void {
 }
 
 const changesBar = new ChangesBar({
-  review: () => post({ type: 'review_changes' }),
-  revert: (agentIds) => post({ type: 'revert_agents', agentIds }),
+  review: (path) => post({ type: 'review_changes', kept: [...expansion.keptFiles()], ...(path === undefined ? {} : { path }) }),
+  revert: (agentIds, paths) => post(paths ? { type: 'revert_agents', agentIds, paths } : { type: 'revert_agents', agentIds }),
+  keep: (keys) => {
+    expansion.keepFiles(keys);
+    if (!(hostRunning || state.running)) changesBar.update(runChanges(state, expansion.keptFiles()));
+  },
 });
 
 // Subagents' questions waiting for the user, above the conversation.
@@ -154,7 +158,7 @@ function flush(): void {
   // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
   if (running) changesBar.update(null);
   else if (snapshot) barAfterPaint(state);
-  else if (changed || running !== barRunning) changesBar.update(runChanges(state));
+  else if (changed || running !== barRunning) changesBar.update(runChanges(state, expansion.keptFiles()));
   barRunning = running;
   const t = state.totals;
   composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
@@ -167,7 +171,7 @@ function flush(): void {
 function barAfterPaint(of: SessionViewState): void {
   changesBar.update(null);
   requestIdleCallback(() => {
-    if (state === of && !(hostRunning || state.running)) changesBar.update(runChanges(state));
+    if (state === of && !(hostRunning || state.running)) changesBar.update(runChanges(state, expansion.keptFiles()));
   }, { timeout: 250 });
 }
 
