@@ -68,6 +68,10 @@ const actions = {
   includesShared: (agentId: string, path: string) => sharedChoices.has(agentId, path),
   setIncludeShared: (agentId: string, path: string, on: boolean) => sharedChoices.set(agentId, path, on),
   retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
+  showNode: (nodeId: string) => {
+    showConversation();
+    renderer.reveal(nodeId, true);
+  },
   needDetail: (id: string) => post({ type: 'node_detail', id }),
   openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
   messageAgent: (agentId: string) => post({ type: 'message_agent', agentId }),
@@ -155,6 +159,8 @@ function flush(): void {
   hint.hidden = state.items.length > 0;
   const running = hostRunning || state.running;
   composer.setRunning(running);
+  // What waits for the run's end (a task's Retry) is hidden while anything runs.
+  app.classList.toggle('is-running', running);
   // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
   if (running) changesBar.update(null);
   else if (snapshot) barAfterPaint(state);

@@ -35,6 +35,10 @@ body {
   background: var(--vscode-input-background);
   border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
 }
+.msg-retry { display: flex; align-items: center; gap: 4px; padding-top: 3px; padding-bottom: 3px; font-size: 12px; }
+.msg-retry .codicon { font-size: 12px; flex: 0 0 auto; color: var(--vscode-descriptionForeground); }
+.msg-retry-who { font-weight: 600; color: var(--vscode-descriptionForeground); margin-right: 4px; }
+.msg-retry-text { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .msg-who { display: flex; align-items: center; gap: 4px; font-size: 11px; font-weight: 600; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
 .msg-who .codicon { font-size: 12px; }
 .msg-text { white-space: pre-wrap; user-select: text; }

@@ -21,6 +21,8 @@ export interface TaskRowHost {
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** Retry / Re-run with an edited prompt, on a task that ended early (task-outcome.ts). */
   retryTask(agentId: string, edit: boolean): void;
+  /** "Retried ↓": the new run of a retried task. */
+  showNode(nodeId: string): void;
   /** *Open in editor*: the subagent's whole record in an editor tab. */
   openRecord(agentId: string, description: string): void;
   /** *Send a message…* to a finished subagent: it resumes on this node with its whole history (the host asks the text). */

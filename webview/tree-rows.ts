@@ -26,6 +26,8 @@ export interface RowActions {
   setIncludeShared(agentId: string, path: string, on: boolean): void;
   /** Runs a task that ended early again (`edit`: the user edits its prompt first). */
   retryTask(agentId: string, edit: boolean): void;
+  /** Scrolls to a node's row and focuses it (a retried task's "Retried ↓"). */
+  showNode(nodeId: string): void;
 }
 
 /**
