@@ -23,8 +23,8 @@ const { HistoryActions } = require('../../src/vscode/history-actions') as typeof
 const { ChangeActions } = require('../../src/vscode/change-actions') as typeof import('../../src/vscode/change-actions');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; newSessions: number } {
-  const record = { asked: [] as string[], newSessions: 0 };
+function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; options: unknown[]; newSessions: number } {
+  const record = { asked: [] as string[], options: [] as unknown[], newSessions: 0 };
   const controller = {
     snapshot: () => ({ state, running: opts.running ?? false }),
     get isRunning() {
@@ -33,10 +33,13 @@ function fakeController(state: SessionViewState, opts: { running?: boolean; open
     openSessionId: opts.openSessionId,
     current: opts.current,
     showRecorded: () => undefined,
-    ask: async (prompt: string) => void record.asked.push(prompt),
+    ask: async (prompt: string, options?: unknown) => {
+      record.asked.push(prompt);
+      record.options.push(options);
+    },
     newSession: () => void record.newSessions++,
   };
-  return { controller: controller as unknown as SessionController, ...record, get asked() { return record.asked; }, get newSessions() { return record.newSessions; } };
+  return { controller: controller as unknown as SessionController, ...record, get asked() { return record.asked; }, get options() { return record.options; }, get newSessions() { return record.newSessions; } };
 }
 
 const viewOf = (s: Script): SessionViewState => {
@@ -62,6 +65,16 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     assert.match(fake.asked[1] ?? '', /which I edited:\n\nGrep for timing-dependent waits\. Report what you found in a short summary\. Only 5 runs\.$/);
     retry.askText = async () => undefined;
     assert.equal(await retry.retry('agent-b', true), false, 'a dismissed edit sends nothing');
+    // The panel shows what the user did, not the written prompt: the run says it is a Retry of that task.
+    assert.deepEqual(fake.options, [{ retryOf: { agentId: 'agent-c', description: 'Reproduce the flaky test' } }, { retryOf: { agentId: 'agent-b', description: 'Grep for timing-dependent waits', edited: true } }]);
+    // Retried once: the row offers it no more, and the host refuses it too.
+    const retried = viewOf(finishedSession());
+    const old = retried.nodes['task:tu-c'];
+    if (old?.kind === 'task') old.retriedBy = { promptId: 'user:9' };
+    const again = fakeController(retried);
+    assert.equal(await new TaskRetry(again.controller).retry('agent-c', false), false);
+    assert.deepEqual(again.asked, []);
+    assert.match(stub.messages.at(-1)?.text ?? '', /was retried already/);
 
     const busy = fakeController(state, { running: true });
     assert.equal(await new TaskRetry(busy.controller).retry('agent-c', false), false);
