@@ -3,7 +3,7 @@
  * updated in place while it is in view (the virtual list drops it when it scrolls out). A row's detail
  * (input, output, full text) is a row of its own under it (row-detail.ts), built when it comes into view.
  */
-import { toolStateLabel } from '../src/view-model/format';
+import { toolStateLabel, toolStateTitle } from '../src/view-model/format';
 import type { ToolCallNode } from '../src/view-model/session-view';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
 import { fillCounts } from './tool-change';
@@ -135,7 +135,7 @@ export class ToolRow {
     setClassName(this.stateText, `row-state ${state.tone}`);
     setText(this.stateText, label);
     setHidden(this.stateText, label === '');
-    setAttr(this.stateText, 'title', label === 'approval?' ? 'waiting for your approval' : null);
+    setAttr(this.stateText, 'title', toolStateTitle(node) ?? null);
     setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
     if (this.change) {
       fillCounts(this.change.counts, node.change);

@@ -101,6 +101,8 @@ export interface ToolCallNode {
   change?: { path: string; before?: string; after?: string; added?: number; removed?: number; diff?: string; diffTruncated?: boolean };
   /** A slim snapshot left the input, output and hunks out (slim-snapshot.ts): the panel asks for them on open. */
   detailOmitted?: boolean;
+  /** A write the stale-write guard refused: the file changed since the agent read it, or it never read it. */
+  refusal?: 'stale' | 'unread';
 }
 
 export interface TaskNode {
