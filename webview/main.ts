@@ -129,9 +129,17 @@ const changesBar = new ChangesBar({
 });
 
 // Subagents' questions waiting for the user, above the conversation.
+/** Inbox cards the user answered whose removal has not come yet: focus goes on from them (focusAfterInbox). */
+const answeredCards = new Set<string>();
 const inbox = new InboxView({
-  answer: (id, decision) => post({ type: 'inbox_answer', id, decision }),
-  reply: (id, text) => post({ type: 'inbox_reply', id, text }),
+  answer: (id, decision) => {
+    answeredCards.add(id);
+    post({ type: 'inbox_answer', id, decision });
+  },
+  reply: (id, text) => {
+    answeredCards.add(id);
+    post({ type: 'inbox_reply', id, text });
+  },
   show: (agentId) => {
     revealAgent = agentId;
     schedule();
@@ -239,6 +247,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       break;
     case 'inbox':
       inbox.update(msg.items);
+      focusAfterInbox(msg.items.map((i) => i.id));
       return;
     case 'history':
       logWrap.hidden = true;
@@ -257,6 +266,27 @@ setInterval(() => {
   renderer.tick(Date.now());
   sticky.tick(Date.now());
 }, 1000);
+
+/** Where focus is when no control has it: the page itself (a screen reader says "document", keys do nothing). */
+const focusLost = (): boolean => document.activeElement === null || document.activeElement === document.body;
+
+/** An answered card went: focus stays in the inbox (its next card) when one is left, else goes to the prompt box. */
+function focusAfterInbox(ids: readonly string[]): void {
+  const gone = [...answeredCards].filter((id) => !ids.includes(id));
+  for (const id of gone) answeredCards.delete(id);
+  if (gone.length > 0 && focusLost()) composer.focus();
+}
+
+// "Focus on Delegate View" (and any way into the panel that focuses the page, not a control): the prompt box.
+// Not for a click into the panel: its own focus (a row, a button) or a text selection it starts is the user's.
+let pointerAt = -Infinity;
+window.addEventListener('pointerdown', () => (pointerAt = performance.now()), { capture: true });
+window.addEventListener('focus', () => {
+  setTimeout(() => {
+    if (performance.now() - pointerAt < 500) return;
+    if (focusLost() && !app.classList.contains('showing-history')) composer.focus();
+  }, 0);
+});
 
 schedule();
 composer.focus();

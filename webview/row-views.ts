@@ -16,7 +16,7 @@ import { TASK_STATUS_LABEL } from '../src/view-model/format';
 import { thinkingRow } from './thinking-row';
 import { TextRow, ToolRow } from './tree-rows';
 import { isFileChangeTool } from './icons';
-import { stoppedByUser } from './task-outcome';
+import { outcomeReason, stoppedByUser } from './task-outcome';
 
 export interface RowView {
   readonly element: HTMLElement;
@@ -133,11 +133,14 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
         if (task?.kind !== 'task') return;
         if (row.kind === 'prompt') return view.set('comment', 'tone-muted', 'Prompt', task.prompt || task.description);
         if (row.kind === 'message') return view.set('comment-discussion', 'tone-muted', `Message · run ${task.segments ?? 2}`, task.lastMessage ?? '');
+        // The task row says why it ended (task-outcome.ts): this row does not say it again, it holds the whole text.
+        const said = outcomeReason(task) !== '';
         if (task.status === 'cancelled') {
-          const why = [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n');
-          return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, why || 'before it reported anything', true);
+          const why = [stoppedByUser(task.error) || said ? undefined : task.error, task.result].filter(Boolean).join('\n\n');
+          if (why) return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, why, true);
+          return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, said ? 'the full message' : 'before it reported anything', false, true);
         }
-        if (task.error !== undefined) return view.set('error', 'tone-error', 'Error', task.error);
+        if (task.error !== undefined) return said ? view.set('error', 'tone-error', 'Error', 'the full message', false, true) : view.set('error', 'tone-error', 'Error', task.error);
         view.set('reply', 'tone-ok', 'Result', task.result ?? '', true);
       };
       fill(state);

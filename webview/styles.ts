@@ -94,7 +94,13 @@ ${levelRules()}
 .task-line > * { flex: 0 0 auto; }
 .task-line > .task-title, .task-line > .task-meta { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .task-title { font-weight: 600; }
-.task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); }
+/* The title wraps (up to three lines) rather than losing its end in a narrow side bar; so do the figures under it. */
+.task-line:first-child { height: auto; min-height: 22px; align-items: flex-start; }
+.task-line:first-child > * { line-height: 22px; }
+.task-line > .task-title { white-space: normal; overflow-wrap: anywhere; line-height: 18px; padding: 2px 0; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
+.task-line:first-child > .task-agent, .task-line:first-child > .task-fork { margin-top: 3px; line-height: 16px; }
+.task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: normal; flex-wrap: wrap; }
+.task-sub > .task-meta { white-space: normal; overflow-wrap: anywhere; }
 .task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
 /* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
 .task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }

@@ -39,7 +39,7 @@ const PLAIN: [RegExp, string][] = [
 ];
 
 /** Why the task ended early, in one line ('' when the status word says it all). */
-function outcomeReason(node: TaskNode): string {
+export function outcomeReason(node: TaskNode): string {
   const error = node.error?.trim();
   switch (node.status) {
     case 'max_turns':

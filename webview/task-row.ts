@@ -9,7 +9,7 @@ import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/v
 import type { SessionViewState, TaskNode } from '../src/view-model/session-view';
 import { taskNow } from '../src/view-model/task-now';
 import { UnverifiedMark } from './unverified-mark';
-import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
+import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { TaskOutcome } from './task-outcome';
 import { treeRow } from './tree-rows';
@@ -120,6 +120,8 @@ export class TaskRow {
     // The icon already says completed or running (spinner); the word is for the states that need reading.
     const word = node.status === 'completed' || node.status === 'running' ? '' : TASK_STATUS_LABEL[node.status];
     setText(this.statusWord, word);
+    // Without the word (completed, running) the icon speaks for itself to a screen reader.
+    setIconLabel(this.icon, word === '' ? TASK_STATUS_LABEL[node.status] : null);
     setClassName(this.statusWord, `row-state ${tone}`);
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));

@@ -28,7 +28,13 @@ describe('failures you can act on (headless Chromium)', function () {
     assert.equal(await failed.locator(':scope > .task-text .task-reason').getAttribute('title'), 'Model request failed: overloaded', 'the raw error on hover');
     assert.equal((await failed.locator(':scope > .task-text .row-state').innerText()).trim(), 'Failed');
     assert.equal(await failed.getAttribute('aria-expanded'), 'true', 'a failed task stays open');
-    await panel.page.locator(item('outcome:task:tu-c')).waitFor();
+    const errorRow = panel.page.locator(item('outcome:task:tu-c'));
+    await errorRow.waitFor();
+    // Said once: the row under it holds the whole message (opened), not the same words again.
+    assert.equal((await errorRow.innerText()).replace(/\s+/g, ' ').trim(), 'Error the full message');
+    await errorRow.locator('.text-row-title').click();
+    await panel.page.locator(item('detail:outcome:task:tu-c')).getByText('Model request failed: overloaded').waitFor();
+    await errorRow.locator('.text-row-title').click();
 
     const limited = panel.page.locator(item('task:tu-b'));
     assert.equal(await limited.locator(':scope > .task-text .task-reason').innerText(), 'It used all its 8 turns before finishing');
