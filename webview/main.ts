@@ -215,7 +215,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       // Trimming the saved choices of other sessions can wait: an id of another session is looked for in every call.
       requestIdleCallback(() => {
         const nodes = state.nodes;
-        expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in nodes);
+        expansion.retain((id) => id.replace(/^(prompt|outcome|changes|fold):/, '') in nodes);
       }, { timeout: 1000 });
       hostRunning = msg.running;
       pending = new Set();

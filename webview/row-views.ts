@@ -158,6 +158,18 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
     case 'change-command':
     case 'change-note':
       return rebuiltRow(row, state, ctx);
+    case 'fold': {
+      const view = new TextRow(row.key, 'fold-row');
+      const fill = (s: SessionViewState, r: FlatRow): void => {
+        const task = s.nodes[r.nodeId];
+        if (task?.kind !== 'task') return;
+        const words = foldWords(task.children.slice(0, r.index ?? 0));
+        view.set('ellipsis', 'tone-muted', words.title, words.more, false, true);
+        view.item.title = `${words.title}${words.more ? ` (${words.more})` : ''}, before the last ones: open to see them`;
+      };
+      fill(state, row);
+      return { element: view.item, update: fill };
+    }
     case 'detail': {
       const owner = row.parent === null ? undefined : ownerRow(row);
       if (!owner) return emptyRow(row);
@@ -166,6 +178,20 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
       return { element: view.item, update: (s) => view.update(s) };
     }
   }
+}
+
+/** "312 earlier calls", and what else the fold holds ("2 subagents · 3 other rows"). */
+function foldWords(ids: readonly string[]): { title: string; more: string } {
+  let calls = 0;
+  let tasks = 0;
+  for (const id of ids) {
+    if (id.startsWith('tool:')) calls++;
+    else if (id.startsWith('task:')) tasks++;
+  }
+  const other = ids.length - calls - tasks;
+  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const more = [tasks ? plural(tasks, 'subagent') : '', other ? plural(other, 'other row') : ''].filter(Boolean).join(' · ');
+  return { title: `${plural(calls, 'earlier call')}`, more };
 }
 
 /** The owner of a detail row, rebuilt from the detail's key (`detail:<owner key>`). */

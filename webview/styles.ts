@@ -75,7 +75,7 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 ${levelRules()}
 .tree-row > * { flex: 0 0 auto; }
 /* One-line rows are exactly 22 px: the virtual list places them without measuring (renderer.ts FIXED). */
-.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note { height: 22px; overflow: hidden; }
+.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note, .fold-row { height: 22px; overflow: hidden; }
 .tree-row:hover { background-color: var(--vscode-list-hoverBackground); }
 .tree-row:focus { background-color: var(--vscode-list-inactiveSelectionBackground); }
 .tree-row:focus-visible { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
