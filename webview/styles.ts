@@ -99,8 +99,9 @@ ${levelRules()}
 .task-line:first-child > * { line-height: 22px; }
 .task-line > .task-title { white-space: normal; overflow-wrap: anywhere; line-height: 18px; padding: 2px 0; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
 .task-line:first-child > .task-agent, .task-line:first-child > .task-fork { margin-top: 3px; line-height: 16px; }
-.task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: normal; flex-wrap: wrap; }
-.task-sub > .task-meta { white-space: normal; overflow-wrap: anywhere; }
+/* Inline text, not a flex line: "Failed · 2 turns · …" wraps as words do, its separator stays with the word. */
+.task-sub { display: block; height: auto; line-height: 16px; padding: 0 0 4px 20px; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: normal; overflow-wrap: anywhere; }
+.task-sub > .row-state[hidden] { display: none; }
 .task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
 /* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
 .task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }

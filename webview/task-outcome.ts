@@ -133,7 +133,7 @@ export class TaskOutcome {
 }
 
 const CSS = String.raw`
-.task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
+.task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
 .task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
 .task-reason[hidden], .task-retry[hidden], .task-retry-buttons[hidden], .task-retried[hidden] { display: none; }
 /* Retry waits for the run's end: nothing to press while the main agent still works. */
