@@ -64,8 +64,8 @@ export function taskOpenByDefault(node: TaskNode): boolean {
 }
 
 /** A task with this many children or more folds all but its last FOLD_KEEP into one "N earlier calls" row. */
-export const FOLD_AT = 40;
-export const FOLD_KEEP = 10;
+const FOLD_AT = 40;
+const FOLD_KEEP = 10;
 
 /**
  * How many of a task's first children its "N earlier calls" row folds (0: none): a long subagent's finished calls,

@@ -47,7 +47,7 @@ export interface RunChanges {
 }
 
 /** The key Keep remembers a file by: the run (its prompt's id and time: ids restart in each session) and the path. */
-export function keptKey(runKey: string, path: string): string {
+function keptKey(runKey: string, path: string): string {
   return `${runKey}\n${path}`;
 }
 
