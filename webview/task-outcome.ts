@@ -125,9 +125,9 @@ export class TaskOutcome {
     // The raw error on hover; the Error row under the task has it whole.
     this.reason.title = node.error && node.error !== reason ? node.error : '';
     setHidden(this.bar, !(early && node.agentId !== null && node.review !== 'pending'));
-    const retried = node.retriedBy !== undefined;
-    setHidden(this.buttons, retried);
-    setHidden(this.retried, !retried);
+    // Retried and run again: no second Retry. A Retry the main agent did not delegate (or a hook blocked) leaves it.
+    setHidden(this.buttons, node.retriedBy?.taskId !== undefined);
+    setHidden(this.retried, node.retriedBy === undefined);
     this.retried.title = node.retriedBy?.taskId ? 'Retried: go to the new run of this task' : 'Retried: go to your Retry (the main agent has not delegated it yet)';
   }
 }

@@ -19,7 +19,7 @@ export class TaskRetry {
   async retry(agentId: string, edit: boolean): Promise<boolean> {
     const task = allTasks(this.controller.snapshot().state).find((t) => t.agentId === agentId);
     if (!task) return false;
-    if (task.retriedBy) {
+    if (task.retriedBy?.taskId) {
       void vscode.window.showInformationMessage(`Delegate: "${task.description}" was retried already; retry the new task if it ended early too.`);
       return false;
     }

@@ -70,7 +70,7 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     // Retried once: the row offers it no more, and the host refuses it too.
     const retried = viewOf(finishedSession());
     const old = retried.nodes['task:tu-c'];
-    if (old?.kind === 'task') old.retriedBy = { promptId: 'user:9' };
+    if (old?.kind === 'task') old.retriedBy = { promptId: 'user:9', taskId: 'task:tu-c2' };
     const again = fakeController(retried);
     assert.equal(await new TaskRetry(again.controller).retry('agent-c', false), false);
     assert.deepEqual(again.asked, []);

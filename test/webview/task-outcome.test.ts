@@ -97,7 +97,7 @@ describe('Retry that says what happened (headless Chromium)', function () {
     await you.waitFor();
     assert.equal((await you.innerText()).replace(/\s+/g, ' ').trim(), 'You Retry: Reproduce the flaky test');
     assert.equal(await panel.page.getByText('Run the subagent task', { exact: false }).count(), 0, 'the written prompt is not shown');
-    assert.equal(await failed.locator(':scope > .task-text [data-action="retry"]').isVisible(), false, 'retried: no Retry again');
+    assert.equal(await failed.locator(':scope > .task-text [data-action="retry"]').isVisible(), false, 'no Retry while the retry runs');
     const retried = failed.locator(':scope > .task-text .task-retried');
     assert.equal(await retried.isVisible(), true);
     assert.equal((await retried.innerText()).trim(), 'Retried');
@@ -107,7 +107,7 @@ describe('Retry that says what happened (headless Chromium)', function () {
     s.taskEnd(ROOT, null, 'tu-c2', 'It reproduces 1 run in 20.');
     s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 1, toolCalls: 1, usage: usage(100, 10), durationMs: 900 });
     await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: false });
-    assert.equal(await failed.locator(':scope > .task-text [data-action="retry"]').isVisible(), false, 'still no Retry once the retry ended');
+    assert.equal(await failed.locator(':scope > .task-text [data-action="retry"]').isVisible(), false, 'retried and run again: no Retry once the retry ended');
     await panel.page.waitForTimeout(200);
     await panel.page.screenshot({ path: join(ARTIFACTS, 'task-retried.png') });
     await retried.click();
@@ -127,5 +127,16 @@ describe('Retry that says what happened (headless Chromium)', function () {
     const old = state.nodes['task:tu-c'];
     assert.ok(old?.kind === 'task');
     assert.deepEqual(old.retriedBy, { promptId: prompts[1]?.id, taskId: 'task:tu-c2' }, 'linked to the task with its description, not the first one started');
+
+    // A Retry the main agent answered without delegating: no new run to lead to, so Retry stays possible.
+    const t = untilRootEnd();
+    t.s.rootStart(RETRY_PROMPT, { agentId: 'agent-c', description: 'Reproduce the flaky test' });
+    t.s.rootText(3, 'I will not run it again.');
+    t.s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'no', turns: 1, toolCalls: 0, usage: usage(10, 1), durationMs: 100 });
+    const declined = createSessionView();
+    applyEvents(declined, [...t.running, ...t.end, ...t.s.take()]);
+    const kept = declined.nodes['task:tu-c'];
+    assert.ok(kept?.kind === 'task' && kept.retriedBy && kept.retriedBy.taskId === undefined);
+    assert.equal(declined.retrying, undefined, 'the run ended: nothing waits for a new task');
   });
 });
