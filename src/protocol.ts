@@ -106,10 +106,13 @@ export type WebviewToHost =
   | { type: 'open_change'; agentId: string; path: string }
   /** The Changes row's Revert action: the host confirms with a modal listing the files, then reverts (`includeShared`: the shared files the user checked). */
   | { type: 'revert_agent'; agentId: string; includeShared?: string[] }
-  /** The changes bar's Review: every file the last run changed, in one multi-file diff. */
-  | { type: 'review_changes' }
-  /** The changes bar's Revert: these subagents' changes (one confirmation for all). */
-  | { type: 'revert_agents'; agentIds: string[] }
+  /**
+   * The changes bar's Review: every file it shows in one multi-file diff (`path`: one file's diff); `kept`: the files
+   * the user kept in the bar (run-changes.ts keptKey), which it no longer shows.
+   */
+  | { type: 'review_changes'; kept?: string[]; path?: string }
+  /** The changes bar's Revert: these subagents' changes (one confirmation for all); `paths`: only these files (a file's Undo). */
+  | { type: 'revert_agents'; agentIds: string[]; paths?: string[] }
   /** Retry (or, `edit`, re-run with a prompt the user edits first) a task that failed, was stopped or hit a limit. */
   | { type: 'retry_task'; agentId: string; edit: boolean }
   /** History: name a session (an empty title goes back to its first prompt). */

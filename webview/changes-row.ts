@@ -11,7 +11,7 @@
  *       ⓘ Only files in the workspace are reverted
  */
 import type { TaskChangeFile, TaskChanges, TaskNode } from '../src/view-model/session-view';
-import { codicon, el, setHidden, setText } from './dom';
+import { codicon, el, setHidden, setIconLabel, setText } from './dom';
 import { treeRow } from './tree-rows';
 
 export interface ChangeActions {
@@ -112,7 +112,9 @@ export function changeFileRow(key: string, task: TaskNode, index: number, action
     if (task.agentId) actions.openChange(task.agentId, file.path);
   });
   const counts = el('span', 'change-counts', file.action === 'created' ? `+${file.added}` : file.action === 'deleted' ? `−${file.removed}` : `+${file.added} −${file.removed}`);
-  item.append(codicon(ACTION_ICON[file.action], `row-icon change-${file.action}`), link, counts);
+  const icon = codicon(ACTION_ICON[file.action], `row-icon change-${file.action}`);
+  setIconLabel(icon, file.action);
+  item.append(icon, link, counts);
   if (file.sharedWith?.length && task.agentId && isOpen(file)) item.append(sharedChoice(task.agentId, file, actions, label));
   if (file.revert) {
     const word = REVERT_WORD[file.revert.outcome];

@@ -46,3 +46,13 @@ export function codicon(name: string, extra = ''): HTMLSpanElement {
 export function setCodicon(node: HTMLElement, name: string, extra = ''): void {
   setClassName(node, `codicon codicon-${name}${extra ? ` ${extra}` : ''}`);
 }
+
+/**
+ * A status icon that screen readers read (`label`), or hide (null: a visible word beside it says it). Codicons are
+ * glyphs of a private-use font: without a label they read as nothing, or as a stray character.
+ */
+export function setIconLabel(node: HTMLElement, label: string | null): void {
+  setAttr(node, 'role', label === null ? null : 'img');
+  setAttr(node, 'aria-label', label);
+  setAttr(node, 'aria-hidden', label === null ? 'true' : null);
+}

@@ -3,12 +3,15 @@
  * unless the user toggled it (or was reading inside it when it ended: renderer.ts): user choices win,
  * are saved with `setState` and survive a reload (the host re-sends a snapshot; the rows re-open from
  * the saved choices) and a switch to another session and back (node ids never repeat across sessions,
- * so the choices of sessions not shown are kept too, the newest OTHER_CHOICES of them).
+ * so the choices of sessions not shown are kept too, the newest OTHER_CHOICES of them). It also keeps the files
+ * the user kept in the changes bar.
  */
 import { loadState, saveState, type PersistedState } from './vscode-api';
 
 /** Choices kept for nodes the open session does not have (other sessions'). */
 const OTHER_CHOICES = 500;
+/** Files kept in the changes bar that are remembered (the newest; an old session's bar may show again). */
+const KEPT_FILES = 500;
 
 export class Expansion {
   private readonly state: PersistedState;
@@ -47,6 +50,17 @@ export class Expansion {
     const kept = entries.filter(([id]) => !dropped.has(id));
     if (kept.length === entries.length) return;
     this.state.expanded = Object.fromEntries(kept);
+    this.save();
+  }
+
+  /** The files the user kept in the changes bar (run-changes.ts keptKey): saved, so a reload does not bring them back. */
+  keptFiles(): ReadonlySet<string> {
+    return new Set(this.state.kept ?? []);
+  }
+
+  keepFiles(keys: readonly string[]): void {
+    const all = [...(this.state.kept ?? []).filter((k) => !keys.includes(k)), ...keys];
+    this.state.kept = all.slice(Math.max(0, all.length - KEPT_FILES));
     this.save();
   }
 

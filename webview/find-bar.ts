@@ -8,7 +8,7 @@
  * status:), the tasks around the matches shown open; Enter moves to the next match, Escape closes the box
  * and shows everything again. "Next error" (and F8) goes to the next failed call or task, filtered or not.
  *
- *   [⌕ status:error tool:bash          ] 3 matches  [⚠ Next error] [×]
+ *   [⌕ status:error tool:bash          ] 3 matches  [↓ Next error] [×]
  */
 import { parseFilter } from '../src/view-model/row-filter';
 import { codicon, el, setHidden, setText } from './dom';
@@ -33,7 +33,8 @@ export class FindBar {
     const nextError = el('button', 'find-next-error');
     nextError.type = 'button';
     nextError.title = 'Next error (F8): the next failed call or task';
-    nextError.append(codicon('error'), el('span', '', 'Next error'));
+    // Not the error glyph: a circled × beside the close button read as a second close.
+    nextError.append(codicon('arrow-down'), el('span', '', 'Next error'));
     nextError.addEventListener('click', () => this.nextError());
     const close = el('button', 'find-close codicon codicon-close');
     close.type = 'button';

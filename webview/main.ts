@@ -73,6 +73,10 @@ const actions = {
   includesShared: (agentId: string, path: string) => sharedChoices.has(agentId, path),
   setIncludeShared: (agentId: string, path: string, on: boolean) => sharedChoices.set(agentId, path, on),
   retryTask: (agentId: string, edit: boolean) => post({ type: 'retry_task', agentId, edit }),
+  showNode: (nodeId: string) => {
+    showConversation();
+    renderer.reveal(nodeId, true);
+  },
   needDetail: (id: string) => post({ type: 'node_detail', id }),
   openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
   messageAgent: (agentId: string) => post({ type: 'message_agent', agentId }),
@@ -132,14 +136,26 @@ function showConversation(): void {
 }
 
 const changesBar = new ChangesBar({
-  review: () => post({ type: 'review_changes' }),
-  revert: (agentIds) => post({ type: 'revert_agents', agentIds }),
+  review: (path) => post({ type: 'review_changes', kept: [...expansion.keptFiles()], ...(path === undefined ? {} : { path }) }),
+  revert: (agentIds, paths) => post(paths ? { type: 'revert_agents', agentIds, paths } : { type: 'revert_agents', agentIds }),
+  keep: (keys) => {
+    expansion.keepFiles(keys);
+    if (!(hostRunning || state.running)) changesBar.update(runChanges(state, expansion.keptFiles()));
+  },
 });
 
 // Subagents' questions waiting for the user, above the conversation.
+/** Inbox cards the user answered whose removal has not come yet: focus goes on from them (focusAfterInbox). */
+const answeredCards = new Set<string>();
 const inbox = new InboxView({
-  answer: (id, decision) => post({ type: 'inbox_answer', id, decision }),
-  reply: (id, text) => post({ type: 'inbox_reply', id, text }),
+  answer: (id, decision) => {
+    answeredCards.add(id);
+    post({ type: 'inbox_answer', id, decision });
+  },
+  reply: (id, text) => {
+    answeredCards.add(id);
+    post({ type: 'inbox_reply', id, text });
+  },
   show: (agentId) => {
     revealAgent = agentId;
     schedule();
@@ -167,10 +183,12 @@ function flush(): void {
   hint.hidden = state.items.length > 0;
   const running = hostRunning || state.running;
   composer.setRunning(running);
+  // What waits for the run's end (a task's Retry) is hidden while anything runs.
+  app.classList.toggle('is-running', running);
   // The run's changes are gathered once it has ended (a walk of the run), not on every frame of it.
   if (running) changesBar.update(null);
   else if (snapshot) barAfterPaint(state);
-  else if (changed || running !== barRunning) changesBar.update(runChanges(state));
+  else if (changed || running !== barRunning) changesBar.update(runChanges(state, expansion.keptFiles()));
   barRunning = running;
   const t = state.totals;
   composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
@@ -183,7 +201,7 @@ function flush(): void {
 function barAfterPaint(of: SessionViewState): void {
   changesBar.update(null);
   requestIdleCallback(() => {
-    if (state === of && !(hostRunning || state.running)) changesBar.update(runChanges(state));
+    if (state === of && !(hostRunning || state.running)) changesBar.update(runChanges(state, expansion.keptFiles()));
   }, { timeout: 250 });
 }
 
@@ -213,7 +231,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       // Trimming the saved choices of other sessions can wait: an id of another session is looked for in every call.
       requestIdleCallback(() => {
         const nodes = state.nodes;
-        expansion.retain((id) => id.replace(/^(prompt|outcome|changes):/, '') in nodes);
+        expansion.retain((id) => id.replace(/^(prompt|outcome|changes|fold):/, '') in nodes);
       }, { timeout: 1000 });
       hostRunning = msg.running;
       pending = new Set();
@@ -247,6 +265,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       break;
     case 'inbox':
       inbox.update(msg.items);
+      focusAfterInbox(msg.items.map((i) => i.id));
       return;
     case 'find':
       find();
@@ -287,6 +306,26 @@ setInterval(() => {
 // The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
 window.addEventListener('focus', () => post({ type: 'focus', focused: true }));
 window.addEventListener('blur', () => post({ type: 'focus', focused: false }));
+/** Where focus is when no control has it: the page itself (a screen reader says "document", keys do nothing). */
+const focusLost = (): boolean => document.activeElement === null || document.activeElement === document.body;
+
+/** An answered card went: focus stays in the inbox (its next card) when one is left, else goes to the prompt box. */
+function focusAfterInbox(ids: readonly string[]): void {
+  const gone = [...answeredCards].filter((id) => !ids.includes(id));
+  for (const id of gone) answeredCards.delete(id);
+  if (gone.length > 0 && focusLost()) composer.focus();
+}
+
+// "Focus on Delegate View" (and any way into the panel that focuses the page, not a control): the prompt box.
+// Not for a click into the panel: its own focus (a row, a button) or a text selection it starts is the user's.
+let pointerAt = -Infinity;
+window.addEventListener('pointerdown', () => (pointerAt = performance.now()), { capture: true });
+window.addEventListener('focus', () => {
+  setTimeout(() => {
+    if (performance.now() - pointerAt < 500) return;
+    if (focusLost() && !app.classList.contains('showing-history')) composer.focus();
+  }, 0);
+});
 
 schedule();
 composer.focus();

@@ -7,6 +7,7 @@
 import type { Token } from 'markdown-it';
 import { CodeBlock, fenceLanguage } from './code-block';
 import { codicon, el } from './dom';
+import { scrollableTable } from './table-scroll';
 import { appendTextWithRefs, codeRefLink } from './file-refs';
 import { linkTarget, type LinkTarget } from './link-target';
 
@@ -67,10 +68,8 @@ function openBlock(t: Token, parent: Node): Node {
     if (align) node.classList.add(`md-align-${align}`);
   }
   if (node instanceof HTMLTableElement) {
-    // A wide table scrolls inside its own box instead of widening the side bar.
-    const wrap = el('div', 'md-table-wrap');
-    wrap.append(node);
-    parent.appendChild(wrap);
+    // A wide table scrolls inside its own box instead of widening the side bar, with a bar that shows it does.
+    parent.appendChild(scrollableTable(node));
   } else {
     parent.appendChild(node);
   }

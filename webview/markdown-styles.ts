@@ -9,7 +9,7 @@ const CSS = String.raw`
 .md { line-height: 1.5; min-width: 0; overflow-wrap: anywhere; user-select: text; }
 .md > :first-child { margin-top: 0; }
 .md > :last-child { margin-bottom: 0; }
-.md p, .md ul, .md ol, .md blockquote, .md .md-table-wrap, .md .md-code, .md .md-hr { margin: 0 0 8px; }
+.md p, .md ul, .md ol, .md blockquote, .md .md-table-box, .md .md-code, .md .md-hr { margin: 0 0 8px; }
 .md :is(h1, h2, h3, h4, h5, h6) { margin: 14px 0 6px; font-weight: 600; line-height: 1.3; }
 .md h1 { font-size: 1.3em; }
 .md h2 { font-size: 1.15em; }
@@ -32,7 +32,18 @@ const CSS = String.raw`
 .md .md-hr { border: 0; border-top: 1px solid var(--vscode-widget-border, var(--vscode-panel-border, currentColor)); }
 .md .md-image-alt { font-style: italic; color: var(--vscode-descriptionForeground); }
 
+/* A table wider than the side bar scrolls in its box, and shows it can (table-scroll.ts). */
 .md .md-table-wrap { max-width: 100%; overflow-x: auto; }
+.md .md-table-bar {
+  position: relative; height: 6px; margin-top: 2px; border-radius: 3px; cursor: pointer;
+  background: var(--vscode-textCodeBlock-background, rgba(127, 127, 127, 0.15));
+}
+.md .md-table-bar[hidden] { display: none; }
+.md .md-table-thumb {
+  position: absolute; top: 0; bottom: 0; min-width: 16px; border-radius: 3px;
+  background: var(--vscode-scrollbarSlider-hoverBackground, rgba(100, 100, 100, 0.7));
+}
+.md .md-table-bar:hover .md-table-thumb { background: var(--vscode-scrollbarSlider-activeBackground, rgba(191, 191, 191, 0.4)); }
 .md table { border-collapse: collapse; font-size: 12px; line-height: 1.4; }
 .md :is(th, td) {
   padding: 3px 8px; text-align: left; vertical-align: top;

@@ -10,11 +10,25 @@ import { MarkdownView } from './markdown';
 const NOTICE_ICON: Record<NoticeNode['level'], string> = { error: 'error', warning: 'warning', info: 'info' };
 
 export function userBlock(node: UserPromptNode): HTMLElement {
+  if (node.retryOf) return retryBlock(node, node.retryOf);
   const block = el('div', 'msg msg-user');
   block.dataset.id = node.id;
   const who = el('div', 'msg-who');
   who.append(codicon('account'), el('span', '', 'You'));
   block.append(who, el('div', 'msg-text', node.text));
+  return block;
+}
+
+/**
+ * A Retry the user pressed: one compact line saying what they did, not the prompt the host wrote for the main
+ * agent (that one is on hover).
+ */
+function retryBlock(node: UserPromptNode, retry: NonNullable<UserPromptNode['retryOf']>): HTMLElement {
+  const block = el('div', 'msg msg-user msg-retry');
+  block.dataset.id = node.id;
+  const what = retry.edited ? 'Re-run with an edited prompt' : 'Retry';
+  block.title = `You pressed ${what} on the task "${retry.description}". The main agent was asked:\n\n${node.text}`;
+  block.append(codicon('account'), el('span', 'msg-retry-who', 'You'), codicon(retry.edited ? 'edit' : 'refresh'), el('span', 'msg-retry-text', `${what}: ${retry.description}`));
   return block;
 }
 

@@ -198,6 +198,8 @@ export class ConversationRenderer {
   setOpen(key: string, open: boolean): void {
     const row = this.rowAt(key);
     if (!row?.expandable || row.expanded === open) return;
+    // Opening a long task's earlier calls is looking back: the fold row stays where it is, the end is not followed.
+    if (open && row.kind === 'fold') this.scroll.following = false;
     this.expansion.setChoice(key, open);
     this.relayout();
   }
@@ -248,6 +250,12 @@ export class ConversationRenderer {
       taskId = task?.kind === 'task' ? state.agents[task.parentAgentId]?.taskId : null;
     }
     this.relayout();
+    // A long task's first calls are folded (flat-rows.ts foldedCount): open the folds around the node too.
+    const folds = this.list.foldsAround(nodeId).filter((key) => !this.rowAt(key)?.expanded);
+    if (folds.length > 0) {
+      for (const key of folds) this.expansion.setChoice(key, true);
+      this.relayout();
+    }
     const i = this.indexOf(nodeId);
     if (i < 0) return false;
     this.revealedKey = nodeId;

@@ -13,7 +13,7 @@ import type { FlatList, Segment } from '../src/view-model/flat-list';
 /** One-line rows are exactly this tall (styles.ts fixes it): placed without measuring. */
 const ROW_HEIGHT = 22;
 /** Kinds always ROW_HEIGHT tall; the others are measured once they are in the DOM. */
-export const FIXED: ReadonlySet<FlatKind> = new Set(['tool', 'prompt', 'message', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note']);
+export const FIXED: ReadonlySet<FlatKind> = new Set(['tool', 'prompt', 'message', 'outcome', 'thinking', 'compaction', 'changes', 'change-file', 'change-command', 'change-note', 'fold']);
 const ESTIMATE: Partial<Record<FlatKind, number>> = { task: 44, user: 56, text: 60, notice: 30, 'compaction-block': 30, detail: 160 };
 const PAD_START = 6;
 const PAD_END = 10;

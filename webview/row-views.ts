@@ -16,7 +16,7 @@ import { TASK_STATUS_LABEL } from '../src/view-model/format';
 import { thinkingRow } from './thinking-row';
 import { TextRow, ToolRow } from './tree-rows';
 import { isFileChangeTool } from './icons';
-import { stoppedByUser } from './task-outcome';
+import { outcomeReason, stoppedByUser } from './task-outcome';
 
 export interface RowView {
   readonly element: HTMLElement;
@@ -133,11 +133,14 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
         if (task?.kind !== 'task') return;
         if (row.kind === 'prompt') return view.set('comment', 'tone-muted', 'Prompt', task.prompt || task.description);
         if (row.kind === 'message') return view.set('comment-discussion', 'tone-muted', `Message · run ${task.segments ?? 2}`, task.lastMessage ?? '');
+        // The task row says why it ended (task-outcome.ts): this row does not say it again, it holds the whole text.
+        const said = outcomeReason(task) !== '';
         if (task.status === 'cancelled') {
-          const why = [stoppedByUser(task.error) ? undefined : task.error, task.result].filter(Boolean).join('\n\n');
-          return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, why || 'before it reported anything', true);
+          const why = [stoppedByUser(task.error) || said ? undefined : task.error, task.result].filter(Boolean).join('\n\n');
+          if (why) return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, why, true);
+          return view.set('circle-slash', 'tone-muted', TASK_STATUS_LABEL.cancelled, said ? 'the full message' : 'before it reported anything', false, true);
         }
-        if (task.error !== undefined) return view.set('error', 'tone-error', 'Error', task.error);
+        if (task.error !== undefined) return said ? view.set('error', 'tone-error', 'Error', 'the full message', false, true) : view.set('error', 'tone-error', 'Error', task.error);
         view.set('reply', 'tone-ok', 'Result', task.result ?? '', true);
       };
       fill(state);
@@ -155,6 +158,18 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
     case 'change-command':
     case 'change-note':
       return rebuiltRow(row, state, ctx);
+    case 'fold': {
+      const view = new TextRow(row.key, 'fold-row');
+      const fill = (s: SessionViewState, r: FlatRow): void => {
+        const task = s.nodes[r.nodeId];
+        if (task?.kind !== 'task') return;
+        const words = foldWords(task.children.slice(0, r.index ?? 0));
+        view.set('ellipsis', 'tone-muted', words.title, words.more, false, true);
+        view.item.title = `${words.title}${words.more ? ` (${words.more})` : ''}, before the last ones: open to see them`;
+      };
+      fill(state, row);
+      return { element: view.item, update: fill };
+    }
     case 'detail': {
       const owner = row.parent === null ? undefined : ownerRow(row);
       if (!owner) return emptyRow(row);
@@ -163,6 +178,20 @@ export function createRowView(row: FlatRow, state: SessionViewState, ctx: RowVie
       return { element: view.item, update: (s) => view.update(s) };
     }
   }
+}
+
+/** "312 earlier calls", and what else the fold holds ("2 subagents · 3 other rows"). */
+function foldWords(ids: readonly string[]): { title: string; more: string } {
+  let calls = 0;
+  let tasks = 0;
+  for (const id of ids) {
+    if (id.startsWith('tool:')) calls++;
+    else if (id.startsWith('task:')) tasks++;
+  }
+  const other = ids.length - calls - tasks;
+  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const more = [tasks ? plural(tasks, 'subagent') : '', other ? plural(other, 'other row') : ''].filter(Boolean).join(' · ');
+  return { title: `${plural(calls, 'earlier call')}`, more };
 }
 
 /** The owner of a detail row, rebuilt from the detail's key (`detail:<owner key>`). */

@@ -35,6 +35,10 @@ body {
   background: var(--vscode-input-background);
   border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
 }
+.msg-retry { display: flex; align-items: center; gap: 4px; padding-top: 3px; padding-bottom: 3px; font-size: 12px; }
+.msg-retry .codicon { font-size: 12px; flex: 0 0 auto; color: var(--vscode-descriptionForeground); }
+.msg-retry-who { font-weight: 600; color: var(--vscode-descriptionForeground); margin-right: 4px; }
+.msg-retry-text { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .msg-who { display: flex; align-items: center; gap: 4px; font-size: 11px; font-weight: 600; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
 .msg-who .codicon { font-size: 12px; }
 .msg-text { white-space: pre-wrap; user-select: text; }
@@ -73,7 +77,7 @@ code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBloc
 ${levelRules()}
 .tree-row > * { flex: 0 0 auto; }
 /* One-line rows are exactly 22 px: the virtual list places them without measuring (renderer.ts FIXED). */
-.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note { height: 22px; overflow: hidden; }
+.tool-row, .text-row, .compaction-row, .changes-row, .change-file, .change-command, .change-note, .fold-row { height: 22px; overflow: hidden; }
 .tree-row:hover { background-color: var(--vscode-list-hoverBackground); }
 .tree-row:focus { background-color: var(--vscode-list-inactiveSelectionBackground); }
 .tree-row:focus-visible { outline: 1px solid var(--vscode-list-focusOutline, var(--vscode-focusBorder)); outline-offset: -1px; }
@@ -92,7 +96,14 @@ ${levelRules()}
 .task-line > * { flex: 0 0 auto; }
 .task-line > .task-title, .task-line > .task-meta { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .task-title { font-weight: 600; }
-.task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); }
+/* The title wraps (up to three lines) rather than losing its end in a narrow side bar; so do the figures under it. */
+.task-line:first-child { height: auto; min-height: 22px; align-items: flex-start; }
+.task-line:first-child > * { line-height: 22px; }
+.task-line > .task-title { white-space: normal; overflow-wrap: anywhere; line-height: 18px; padding: 2px 0; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; }
+.task-line:first-child > .task-agent, .task-line:first-child > .task-fork { margin-top: 3px; line-height: 16px; }
+/* Inline text, not a flex line: "Failed · 2 turns · …" wraps as words do, its separator stays with the word. */
+.task-sub { display: block; height: auto; line-height: 16px; padding: 0 0 4px 20px; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: normal; overflow-wrap: anywhere; }
+.task-sub > .row-state[hidden] { display: none; }
 .task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
 /* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
 .task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }

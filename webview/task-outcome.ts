@@ -9,7 +9,9 @@
  *     [Retry] [Re-run with an edited prompt…]
  *
  * Retry asks the main agent to delegate the same prompt again; the edited re-run lets the user change the
- * prompt first (the host opens it in an editor). Styles at the end.
+ * prompt first (the host opens it in an editor). Both wait for the run to end (hidden while anything runs: the
+ * app's `is-running` class). Once retried the row offers it no more: "Retried ↓" goes to the new task (or to
+ * the Retry's prompt, until the main agent has delegated it). Styles at the end.
  */
 import type { TaskNode } from '../src/view-model/session-view';
 import { codicon, el, setHidden, setText } from './dom';
@@ -37,7 +39,7 @@ const PLAIN: [RegExp, string][] = [
 ];
 
 /** Why the task ended early, in one line ('' when the status word says it all). */
-function outcomeReason(node: TaskNode): string {
+export function outcomeReason(node: TaskNode): string {
   const error = node.error?.trim();
   switch (node.status) {
     case 'max_turns':
@@ -67,12 +69,16 @@ function firstLine(text: string): string {
 export interface OutcomeActions {
   /** Runs the task again (`edit`: with a prompt the user edits first). */
   retryTask(agentId: string, edit: boolean): void;
+  /** Scrolls to a row and focuses it (a retried task's new run). */
+  showNode(nodeId: string): void;
 }
 
 /** The reason line and the Retry buttons of a task row (hidden unless it ended early). */
 export class TaskOutcome {
   readonly reason: HTMLDivElement;
   readonly bar: HTMLDivElement;
+  private readonly buttons: HTMLDivElement;
+  private readonly retried: HTMLButtonElement;
   private node: TaskNode | null = null;
 
   constructor(private readonly actions: OutcomeActions) {
@@ -91,10 +97,22 @@ export class TaskOutcome {
       b.addEventListener('keydown', (ev) => ev.stopPropagation());
       return b;
     };
-    this.bar.append(
+    this.buttons = el('div', 'task-retry-buttons');
+    this.buttons.append(
       button('Retry', false, 'Run this task again with the same prompt (the main agent delegates it again)'),
-      button('Re-run with an edited prompt…', true, 'Edit the prompt, then run this task again'),
+      button('Re-run…', true, 'Re-run with an edited prompt: edit the prompt, then run this task again'),
     );
+    this.retried = el('button', 'task-retried');
+    this.retried.type = 'button';
+    this.retried.dataset.action = 'show-retry';
+    this.retried.append(codicon('arrow-down'), el('span', '', 'Retried'));
+    this.retried.addEventListener('click', (ev) => {
+      ev.stopPropagation();
+      const to = this.node?.retriedBy;
+      if (to) this.actions.showNode(to.taskId ?? to.promptId);
+    }, { capture: true });
+    this.retried.addEventListener('keydown', (ev) => ev.stopPropagation());
+    this.bar.append(this.buttons, this.retried);
     this.bar.addEventListener('click', (ev) => ev.stopPropagation());
   }
 
@@ -107,14 +125,27 @@ export class TaskOutcome {
     // The raw error on hover; the Error row under the task has it whole.
     this.reason.title = node.error && node.error !== reason ? node.error : '';
     setHidden(this.bar, !(early && node.agentId !== null && node.review !== 'pending'));
+    // Retried and run again: no second Retry. A Retry the main agent did not delegate (or a hook blocked) leaves it.
+    setHidden(this.buttons, node.retriedBy?.taskId !== undefined);
+    setHidden(this.retried, node.retriedBy === undefined);
+    this.retried.title = node.retriedBy?.taskId ? 'Retried: go to the new run of this task' : 'Retried: go to your Retry (the main agent has not delegated it yet)';
   }
 }
 
 const CSS = String.raw`
-.task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
+.task-reason { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; font-size: 12px; line-height: 16px; color: var(--vscode-foreground); overflow: hidden; white-space: normal; overflow-wrap: anywhere; }
 .task-row[data-status='error'] .task-reason { color: var(--vscode-errorForeground); }
-.task-reason[hidden], .task-retry[hidden] { display: none; }
+.task-reason[hidden], .task-retry[hidden], .task-retry-buttons[hidden], .task-retried[hidden] { display: none; }
+/* Retry waits for the run's end: nothing to press while the main agent still works. */
+.is-running .task-retry-buttons { display: none; }
 .task-retry { display: flex; flex-wrap: wrap; gap: 4px; margin: 3px 0 2px; }
+.task-retry-buttons { display: flex; flex-wrap: wrap; gap: 4px; }
+.task-retried {
+  display: inline-flex; align-items: center; gap: 4px; font: inherit; font-size: 12px; padding: 1px 4px; border: 0; cursor: pointer;
+  background: transparent; color: var(--vscode-textLink-foreground);
+}
+.task-retried:hover { text-decoration: underline; }
+.task-retried:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
 .retry-button {
   display: inline-flex; align-items: center; gap: 4px; font: inherit; font-size: 12px; padding: 1px 8px; border-radius: 2px; cursor: pointer;
   color: var(--vscode-button-secondaryForeground, var(--vscode-foreground));

@@ -9,7 +9,7 @@ import { budgetShare, cacheTooltip, TASK_STATUS_LABEL, taskMeta } from '../src/v
 import type { SessionViewState, TaskNode } from '../src/view-model/session-view';
 import { taskNow } from '../src/view-model/task-now';
 import { UnverifiedMark } from './unverified-mark';
-import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
+import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { TaskOutcome } from './task-outcome';
 import { treeRow } from './tree-rows';
@@ -21,6 +21,8 @@ export interface TaskRowHost {
   review(agentId: string, action: 'accept' | 'edit' | 'rerun'): void;
   /** Retry / Re-run with an edited prompt, on a task that ended early (task-outcome.ts). */
   retryTask(agentId: string, edit: boolean): void;
+  /** "Retried ↓": the new run of a retried task. */
+  showNode(nodeId: string): void;
   /** *Open in editor*: the subagent's whole record in an editor tab. */
   openRecord(agentId: string, description: string): void;
   /** *Send a message…* to a finished subagent: it resumes on this node with its whole history (the host asks the text). */
@@ -118,6 +120,8 @@ export class TaskRow {
     // The icon already says completed or running (spinner); the word is for the states that need reading.
     const word = node.status === 'completed' || node.status === 'running' ? '' : TASK_STATUS_LABEL[node.status];
     setText(this.statusWord, word);
+    // Without the word (completed, running) the icon speaks for itself to a screen reader.
+    setIconLabel(this.icon, word === '' ? TASK_STATUS_LABEL[node.status] : null);
     setClassName(this.statusWord, `row-state ${tone}`);
     setHidden(this.statusWord, word === '');
     setHidden(this.warning, !(node.status === 'running' && node.warning));

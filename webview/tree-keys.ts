@@ -39,6 +39,8 @@ function rowLabel(state: SessionViewState, row: FlatRow): string {
       return 'Changes';
     case 'thinking':
       return 'Thinking';
+    case 'fold':
+      return 'Earlier calls';
     case 'change-file':
       return node?.kind === 'task' ? node.changes?.files[row.index ?? 0]?.path ?? '' : '';
     case 'change-command':

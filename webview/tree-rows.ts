@@ -3,9 +3,9 @@
  * updated in place while it is in view (the virtual list drops it when it scrolls out). A row's detail
  * (input, output, full text) is a row of its own under it (row-detail.ts), built when it comes into view.
  */
-import { toolStateLabel } from '../src/view-model/format';
+import { toolStateLabel, toolStateTitle } from '../src/view-model/format';
 import type { ToolCallNode } from '../src/view-model/session-view';
-import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setText } from './dom';
+import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { fillCounts } from './tool-change';
 import { openDiffButton } from './diff-view';
 import { isFileChangeTool, toolIcon, toolStateIcon } from './icons';
@@ -26,6 +26,8 @@ export interface RowActions {
   setIncludeShared(agentId: string, path: string, on: boolean): void;
   /** Runs a task that ended early again (`edit`: the user edits its prompt first). */
   retryTask(agentId: string, edit: boolean): void;
+  /** Scrolls to a node's row and focuses it (a retried task's "Retried ↓"). */
+  showNode(nodeId: string): void;
 }
 
 /**
@@ -133,8 +135,10 @@ export class ToolRow {
     setClassName(this.stateText, `row-state ${state.tone}`);
     setText(this.stateText, label);
     setHidden(this.stateText, label === '');
-    setAttr(this.stateText, 'title', label === 'approval?' ? 'waiting for your approval' : null);
+    setAttr(this.stateText, 'title', toolStateTitle(node) ?? null);
     setCodicon(this.stateIcon, state.icon, `${state.extra} row-status ${state.tone}`.trim());
+    // The word beside it says a state that needs reading; a plain success is the icon alone, so it speaks.
+    setIconLabel(this.stateIcon, label === '' ? (node.status === 'ok' ? 'succeeded' : null) : null);
     if (this.change) {
       fillCounts(this.change.counts, node.change);
       // Nothing to diff for a call still running, failed or refused (an older session's rows lack the change: ok ones keep it).
@@ -158,13 +162,17 @@ export class TextRow {
     this.item.append(this.icon, this.title, this.line);
   }
 
-  /** `markdown`: the one-line summary leaves out a heading's, quote's or list item's marker, and emphasis marks. */
-  set(icon: string, tone: string, title: string, text: string, markdown = false): void {
+  /**
+   * `markdown`: the one-line summary leaves out a heading's, quote's or list item's marker, and emphasis marks.
+   * `hint`: the line is a word about the row (dimmed), not its text's first line.
+   */
+  set(icon: string, tone: string, title: string, text: string, markdown = false, hint = false): void {
     setCodicon(this.icon, icon, `row-icon ${tone}`);
     setText(this.title, title);
     const line = text.trim().split('\n', 1)[0] ?? '';
     const first = markdown ? line.replace(/^(?:#{1,6}|>|[-*+]|\d+[.)])\s+/, '').replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2') : line;
     setText(this.line, first);
+    this.line.classList.toggle('tone-muted', hint);
     this.line.title = first;
   }
 }

@@ -10,6 +10,8 @@ export interface PersistedState {
   /** Node id → open, only for nodes the user toggled. */
   expanded: Record<string, boolean>;
   draft: string;
+  /** Files the user kept in the changes bar (run-changes.ts keptKey), newest last. */
+  kept?: string[];
 }
 
 interface VsCodeApi {
@@ -35,7 +37,8 @@ export function loadState(): PersistedState {
   if (typeof r.expanded === 'object' && r.expanded !== null) {
     for (const [id, open] of Object.entries(r.expanded)) if (typeof open === 'boolean') expanded[id] = open;
   }
-  return { v: 1, expanded, draft: typeof r.draft === 'string' ? r.draft : '' };
+  const kept = Array.isArray(r.kept) ? r.kept.filter((k): k is string => typeof k === 'string') : [];
+  return { v: 1, expanded, draft: typeof r.draft === 'string' ? r.draft : '', ...(kept.length ? { kept } : {}) };
 }
 
 export function saveState(state: PersistedState): void {

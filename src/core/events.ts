@@ -12,7 +12,7 @@ import type { ChangeCause, ChangedFile, CommandRun, ContentHash, FileAction, Rev
 import type { MessageParam, RetryInfo } from './llm/types';
 import type { ToolKind } from './tools/types';
 
-import type { AgentStatus, PermissionDecision, Usage } from './vocabulary';
+import type { AgentStatus, PermissionDecision, RetryOf, Usage } from './vocabulary';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
@@ -22,7 +22,12 @@ export type EventBody =
    * follows, unless a UserPromptSubmit hook blocked the prompt. Live only: the transcript does not keep it
    * (agent_started holds the prompt; a blocked one stays off the disk).
    */
-  | { type: 'prompt'; text: string }
+  | {
+      type: 'prompt';
+      text: string;
+      /** The prompt is a Retry the host wrote for the user (`text` is what the model gets). */
+      retryOf?: RetryOf;
+    }
   | {
       type: 'agent_started';
       /** Prompt the agent starts from (the user's prompt for the root, the task prompt for a child). */
@@ -53,6 +58,8 @@ export type EventBody =
       segment?: number;
       /** Who sent the message that resumed it (with `segment`). */
       resumedBy?: 'parent' | 'user';
+      /** The root's prompt is a Retry the host wrote for the user (the `prompt` event's; the transcript keeps this one). */
+      retryOf?: RetryOf;
     }
   | {
       type: 'agent_finished';

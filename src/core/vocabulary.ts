@@ -96,3 +96,15 @@ export function parseThinkingSetting(raw: unknown): ThinkingSetting | { error: s
   }
   return { error: `${JSON.stringify(raw)}: ${expected}` };
 }
+
+/**
+ * A root prompt the host wrote for the user: Retry (or a re-run with an edited prompt) of a subagent's task that
+ * ended early. The model gets the written prompt; the hosts show what the user did ("Retry: <description>").
+ */
+export interface RetryOf {
+  /** The subagent whose task is run again. */
+  agentId: string;
+  description: string;
+  /** The user edited the task's prompt first. */
+  edited?: boolean;
+}

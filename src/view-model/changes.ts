@@ -67,7 +67,13 @@ export function agentLabel(state: SessionViewState, agentId: string): string {
   return task ? `"${task.description}"` : 'the main agent';
 }
 
-/** A write the stale-write guard refused (the row says "stale" rather than a bare "error"). */
-export function isStaleRefusal(output: string | undefined): boolean {
-  return output !== undefined && /^Refused: .* (changed since you last read it|and you have not read it)/.test(output);
+/**
+ * A write the stale-write guard refused, and why (the row says so rather than a bare "error"): the file changed
+ * since the agent read it (`stale`), or the agent never read it (`unread`). The words are stale-guard.ts's.
+ */
+export function refusalOf(output: string | undefined): 'stale' | 'unread' | undefined {
+  if (output === undefined || !output.startsWith('Refused: ')) return undefined;
+  if (/^Refused: .* changed since you last read it/.test(output)) return 'stale';
+  if (/^Refused: .* and you have not read it/.test(output)) return 'unread';
+  return undefined;
 }

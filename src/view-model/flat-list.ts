@@ -4,6 +4,8 @@
  * asked for (`at`), e.g. the few dozen in view.
  *
  *   segments   [task row][Prompt row][run: children 0‥4211][task row (nested)][…its rows…][run: 4213‥49999][Result row]
+ *   folded     [task row][Prompt row][fold row "49,990 earlier calls"][run: children 49990‥49999][Result row]
+ *              (flat-rows.ts foldedCount: a long task's first children go under one row, open on demand)
  *   a run      consecutive leaf children of one container (folded calls, thinking and compaction rows): one
  *              22 px row each, same level and parent, posInSet = posBase + position
  *
@@ -12,7 +14,7 @@
  * container and extended with the new children only (`ContainerIndex`). A build is then O(tasks + opened
  * rows + segments + new children); `at(i)` and `indexOf(key)` are O(log segments).
  */
-import { outcomeText, taskOpenByDefault, type FlatKind, type FlatRow, type IsOpen } from './flat-rows';
+import { foldedCount, outcomeText, taskOpenByDefault, type FlatKind, type FlatRow, type IsOpen } from './flat-rows';
 import type { SessionViewState, TaskNode, ViewNode } from './types';
 
 interface Run {
@@ -189,6 +191,25 @@ export class FlatList {
     return -1;
   }
 
+  /**
+   * The fold rows that hide a node (flat-rows.ts foldedCount), innermost first: what to open to show it (a reveal,
+   * the next error). Empty when no fold hides it.
+   */
+  foldsAround(nodeId: string): string[] {
+    const indexes = this.indexes;
+    const out: string[] = [];
+    let node = indexes?.state.nodes[nodeId];
+    for (let guard = 0; indexes && node && guard < 64; guard++) {
+      const task = indexes.containerOf(node);
+      if (!task) break;
+      const index = indexes.of(task.id, task.children);
+      const p = index.position(node.id);
+      if (p !== undefined && p < foldedCount(indexes.state, task, index.breaks)) out.push(`fold:${task.id}`);
+      node = task;
+    }
+    return out;
+  }
+
   /** Every row, made (tests, and callers that walk them all). */
   toArray(): FlatRow[] {
     const out: FlatRow[] = [];
@@ -243,11 +264,14 @@ class Builder {
     if (row.expanded) this.push(`detail:${row.key}`, 'detail', row.nodeId, row.level + 1, row.key, this.n - 1, 1, 1, false);
   }
 
-  /** The rows of a container's children: runs of leaves between the children that break them or are open. */
-  private container(key: string, ids: readonly string[], level: number, parent: string | null, parentIndex: number, setSize: number, posBase: number): void {
+  /**
+   * The rows of a container's children `lo`‥`hi` (all by default): runs of leaves between the children that break
+   * them or are open.
+   */
+  private container(key: string, ids: readonly string[], level: number, parent: string | null, parentIndex: number, setSize: number, posBase: number, lo = 0, hi = ids.length): void {
     const index = this.indexes.of(key, ids);
-    const breaks = mergeSorted(index.breaks, this.opened.get(key));
-    let from = 0;
+    const breaks = mergeSorted(index.breaks, this.opened.get(key)).filter((p) => p >= lo && p < hi);
+    let from = lo;
     const run = (to: number): void => {
       if (to <= from) return;
       const seg: Segment = { start: this.n, count: to - from, run: { ids, from, level, parent, parentIndex, setSize, posBase } };
@@ -262,7 +286,7 @@ class Builder {
       this.child(key === '', ids[p] as string, level, parent, parentIndex, setSize, posBase + p);
       from = p + 1;
     }
-    run(ids.length);
+    run(hi);
   }
 
   private child(top: boolean, id: string, level: number, parent: string | null, parentIndex: number, setSize: number, posInSet: number): void {
@@ -282,17 +306,29 @@ class Builder {
     }
   }
 
-  /** A task's Prompt row (and Message row of a resumed one), its children, its Changes rows and its Result row. */
+  /**
+   * A task's Prompt row (and Message row of a resumed one), its children (a long task's first ones under its fold
+   * row), its Changes rows and its Result row.
+   */
   private taskChildren(task: TaskNode, level: number, taskIndex: number): void {
     const showChanges = task.changes !== undefined && task.status !== 'running';
     const outcome = outcomeText(task) !== '';
     const message = (task.segments ?? 1) > 1 && task.lastMessage ? 1 : 0;
-    const size = 1 + message + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
     const id = task.id;
+    const fold = foldedCount(this.indexes.state, task, this.indexes.of(id, task.children).breaks);
+    const shown = task.children.length - fold + (fold > 0 ? 1 : 0);
+    const size = 1 + message + shown + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
     this.withDetail(this.push(`prompt:${id}`, 'prompt', id, level, id, taskIndex, size, 1, true));
     if (message) this.withDetail(this.push(`message:${id}`, 'message', id, level, id, taskIndex, size, 2, true));
-    this.container(id, task.children, level, id, taskIndex, size, 2 + message);
-    let n = task.children.length + 2 + message;
+    let pos = 2 + message;
+    if (fold > 0) {
+      const at = this.n;
+      const row = this.push(`fold:${id}`, 'fold', id, level, id, taskIndex, size, pos++, true);
+      row.index = fold;
+      if (row.expanded) this.container(id, task.children, level + 1, row.key, at, fold, 1, 0, fold);
+    }
+    this.container(id, task.children, level, id, taskIndex, size, pos - fold, fold);
+    let n = pos + task.children.length - fold;
     if (showChanges && task.changes) {
       const changes = task.changes;
       const count = changes.files.length + changes.commands.length;

@@ -32,10 +32,11 @@ export type FlatKind =
   | 'change-file'
   | 'change-command'
   | 'change-note'
+  | 'fold'
   | 'detail';
 
 export interface FlatRow {
-  /** Unique and stable: the node id, or `prompt:<task>`, `outcome:<task>`, `changes:<task>`, `detail:<row>`, `changes:<task>#<i>`. */
+  /** Unique and stable: the node id, or `prompt:<task>`, `outcome:<task>`, `changes:<task>`, `fold:<task>`, `detail:<row>`, `changes:<task>#<i>`. */
   key: string;
   kind: FlatKind;
   /** The view node the row shows (the task of a prompt/outcome/changes row). */
@@ -50,7 +51,7 @@ export interface FlatRow {
   posInSet: number;
   expandable: boolean;
   expanded: boolean;
-  /** For change-file / change-command rows: the index in the manifest's files / commands. */
+  /** For change-file / change-command rows: the index in the manifest's files / commands; for a fold row: how many children it folds. */
   index?: number;
 }
 
@@ -60,6 +61,31 @@ export type IsOpen = (key: string, byDefault: boolean) => boolean;
 /** A task is open while it runs, and stays open when it ended early (failed, stopped, at a limit). */
 export function taskOpenByDefault(node: TaskNode): boolean {
   return node.status === 'running' || node.status === 'error' || node.status === 'cancelled' || node.status === 'max_turns' || node.status === 'budget_exceeded';
+}
+
+/** A task with this many children or more folds all but its last FOLD_KEEP into one "N earlier calls" row. */
+const FOLD_AT = 40;
+const FOLD_KEEP = 10;
+
+/**
+ * How many of a task's first children its "N earlier calls" row folds (0: none): a long subagent's finished calls,
+ * as Copilot collapses a subagent's calls, so its newest ones and what follows stay in sight. A nested subagent
+ * still running is never folded (nor anything after it). `breaks`: the positions of the children that are not
+ * calls, thinking or compaction rows (flat-list.ts ContainerIndex), ascending.
+ */
+export function foldedCount(state: SessionViewState, task: TaskNode, breaks: readonly number[]): number {
+  const n = task.children.length;
+  if (n < FOLD_AT) return 0;
+  let fold = n - FOLD_KEEP;
+  for (const p of breaks) {
+    if (p >= fold) break;
+    const child = state.nodes[task.children[p] as string];
+    if (child?.kind === 'task' && child.status === 'running') {
+      fold = p;
+      break;
+    }
+  }
+  return fold >= FOLD_KEEP ? fold : 0;
 }
 
 /** The text of a task's Result/Error row ('' when it has none yet). */

@@ -2,7 +2,7 @@
  * Display strings for view nodes (pure): token counts, durations, the task meta line
  * ("3 turns · 12 tools · 8.1k tokens · 42s") and status words.
  */
-import { isStaleRefusal } from './changes';
+import { refusalOf } from './changes';
 import type { TaskNode, TaskStatus, TokenCount, ToolCallNode } from './types';
 
 export function formatTokens(tokens: TokenCount): string {
@@ -81,13 +81,29 @@ export function toolStateLabel(tool: ToolCallNode): string {
   switch (tool.status) {
     case 'running':
       return 'running';
-    case 'error':
-      // Refused by the stale-write guard: someone changed the file since this agent read it.
-      return isStaleRefusal(tool.output) ? 'stale' : 'error';
+    case 'error': {
+      // Refused by the stale-write guard: the file changed since this agent read it, or it never read it.
+      const refusal = tool.refusal ?? refusalOf(tool.output);
+      return refusal === 'stale' ? 'stale' : refusal === 'unread' ? 'not read' : 'error';
+    }
     case 'cancelled':
       return 'stopped';
     default:
       return '';
+  }
+}
+
+/** What a call's state word means, for its tooltip and screen readers (undefined: the word says it). */
+export function toolStateTitle(tool: ToolCallNode): string | undefined {
+  switch (toolStateLabel(tool)) {
+    case 'approval?':
+      return 'waiting for your approval';
+    case 'stale':
+      return 'refused: the file changed since the agent last read it';
+    case 'not read':
+      return 'refused: the agent had not read the file before writing it';
+    default:
+      return undefined;
   }
 }
 

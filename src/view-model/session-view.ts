@@ -23,7 +23,7 @@ import {
   type TextNode,
   type TokenCount,
 } from './types';
-import type { Usage } from '../core/vocabulary';
+import type { RetryOf, Usage } from '../core/vocabulary';
 
 export * from './types';
 export type { Touched } from './store';
@@ -57,7 +57,7 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
   switch (event.type) {
     case 'prompt':
       if (event.parentId === null) {
-        addPrompt(state, event.text, event.time, touched);
+        addPrompt(state, event.text, event.time, touched, event.retryOf);
         state.promptShown = true;
       }
       break;
@@ -205,7 +205,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.parentId === null) {
     state.agents[e.agentId] = { parentId: null, depth: e.depth, taskId: null, turn: 0, running: true };
     // The `prompt` event showed it; a transcript written before that event existed has only this.
-    if (!state.promptShown) addPrompt(state, e.prompt, e.time, touched);
+    if (!state.promptShown) addPrompt(state, e.prompt, e.time, touched, e.retryOf);
     delete state.promptShown;
     setRunning(state, true, touched);
     return;
@@ -235,6 +235,23 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   task.startedAt = e.time;
   touched.add(task.id);
   state.agents[e.agentId] = { parentId: e.parentId, depth: e.depth, taskId: task.id, turn: 0, running: true };
+  if (!e.segment && isRoot(state, e.parentId)) noteRetryTask(state, task, touched);
+}
+
+/** A task the main agent started during a Retry: the retried one's new run if it has its description (else the first). */
+function noteRetryTask(state: SessionViewState, task: TaskNode, touched: Touched): void {
+  const retrying = state.retrying;
+  if (!retrying || task.id === retrying.taskId) return;
+  if (task.description === retrying.description) linkRetry(state, task.id, touched);
+  else retrying.candidate ??= task.id;
+}
+
+function linkRetry(state: SessionViewState, taskId: string | undefined, touched: Touched): void {
+  const old = getTask(state, state.retrying?.taskId);
+  delete state.retrying;
+  if (!old?.retriedBy || !taskId) return;
+  old.retriedBy.taskId = taskId;
+  touched.add(old.id);
 }
 
 function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, touched: Touched): void {
@@ -242,6 +259,7 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   if (entry) entry.running = false;
   const task = getTask(state, entry?.taskId);
   if (!task) {
+    if (state.retrying) linkRetry(state, state.retrying.candidate, touched);
     settleOpenCalls(state, state.items, e.agentId, touched);
     if (e.status === 'error') addNotice(state, 'error', e.error ?? (e.result || 'The agent failed.'), e.time, touched);
     else if (e.status === 'cancelled' && e.error?.startsWith('interrupted')) addNotice(state, 'warning', `${capitalize(e.error)}.`, e.time, touched);
@@ -334,10 +352,17 @@ function textNode(state: SessionViewState, agentId: string, turn: number, touche
   return node;
 }
 
-/** A root prompt: its row in the conversation. */
-function addPrompt(state: SessionViewState, text: string, time: number, touched: Touched): void {
+/** A root prompt: its row in the conversation; a Retry's marks the retried task (it offers Retry no more). */
+function addPrompt(state: SessionViewState, text: string, time: number, touched: Touched, retryOf?: RetryOf): void {
+  delete state.retrying;
   if (text.trim() === '') return;
-  placeNode(state, { kind: 'user', id: nextLocalId(state, 'user'), text, time }, null, touched);
+  const id = nextLocalId(state, 'user');
+  placeNode(state, { kind: 'user', id, text, time, ...(retryOf ? { retryOf } : {}) }, null, touched);
+  const old = retryOf ? getTask(state, state.agents[retryOf.agentId]?.taskId) : undefined;
+  if (!old) return;
+  old.retriedBy = { promptId: id };
+  state.retrying = { taskId: old.id, description: old.description };
+  touched.add(old.id);
 }
 
 function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info', text: string, time: number, touched: Touched): void {

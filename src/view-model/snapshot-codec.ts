@@ -80,6 +80,7 @@ const _carried: Record<keyof ToolCallNode, string> = {
   durationMs: 'Packed.durations',
   change: 'Packed.changes, without its hunks',
   detailOmitted: 'implied: true',
+  refusal: 'none: a refused write is a whole node',
 };
 
 /** The text to post: decodes to a state deep-equal to `slimSnapshot(state)`. `state` is not changed. */
@@ -95,7 +96,7 @@ export function encodeSnapshot(state: SessionViewState): string {
   for (const key of Object.keys(nodes)) {
     const node = nodes[key] as ViewNode;
     // A row must give back exactly this node: its id from its toolUseId, its start from the previous one's.
-    const row = node.kind === 'tool' && node.status !== 'running' && key === `tool:${node.toolUseId}` && node.id === key && lastStart + (node.startedAt - lastStart) === node.startedAt;
+    const row = node.kind === 'tool' && node.status !== 'running' && node.refusal === undefined && key === `tool:${node.toolUseId}` && node.id === key && lastStart + (node.startedAt - lastStart) === node.startedAt;
     if (row !== inTable) {
       packed.runs.push(run);
       run = 0;

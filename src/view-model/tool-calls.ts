@@ -5,6 +5,7 @@
 import type { EventOf } from '../core/events';
 import type { ToolKind } from '../core/tools/types';
 import { getTask, getTool, placeNode, taskNodeId, taskOfAgent, toolNodeId, type Touched } from './store';
+import { refusalOf } from './changes';
 import { inputJson, inputPaths, oneLine, preview, summarizeInput, taskDescription } from './summarize';
 import { TASK_TOOL_NAME, TOTALS_KEY, type SessionViewState, type TaskNode, type ToolCallNode } from './types';
 
@@ -124,6 +125,9 @@ export function onToolFinished(state: SessionViewState, e: EventOf<'tool_finishe
   const tool = getTool(state, toolNodeId(e.toolUseId)) ??
     ensureToolNode(state, { agentId: e.agentId, toolUseId: e.toolUseId, name: e.name, input: undefined, time: e.time }, touched);
   tool.status = e.isError ? 'error' : 'ok';
+  // Kept on the node: a slim snapshot drops the output the words are read from.
+  const refusal = e.isError ? refusalOf(e.output) : undefined;
+  if (refusal) tool.refusal = refusal;
   const out = preview(e.output);
   tool.output = out.text;
   tool.outputTruncated = out.truncated || e.fullOutputPath !== undefined;

@@ -13,7 +13,7 @@
  */
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
 import type { ToolKind } from '../core/tools/types';
-import type { AgentStatus } from '../core/vocabulary';
+import type { AgentStatus, RetryOf } from '../core/vocabulary';
 
 export const VIEW_STATE_VERSION = 2;
 
@@ -42,8 +42,11 @@ export interface TokenCount {
 export interface UserPromptNode {
   kind: 'user';
   id: string;
+  /** What the model got (a Retry's prompt is written by the host). */
   text: string;
   time: number;
+  /** A Retry of a task the user asked for: shown as what they did, not as the written prompt. */
+  retryOf?: RetryOf;
 }
 
 /** The root agent's text for one turn: text_delta accumulates, the `message` event finalises. */
@@ -98,6 +101,8 @@ export interface ToolCallNode {
   change?: { path: string; before?: string; after?: string; added?: number; removed?: number; diff?: string; diffTruncated?: boolean };
   /** A slim snapshot left the input, output and hunks out (slim-snapshot.ts): the panel asks for them on open. */
   detailOmitted?: boolean;
+  /** A write the stale-write guard refused: the file changed since the agent read it, or it never read it. */
+  refusal?: 'stale' | 'unread';
 }
 
 export interface TaskNode {
@@ -150,6 +155,8 @@ export interface TaskNode {
   children: string[];
   /** What it and its descendants changed and ran (its manifest, when it finished), and what reverts did. */
   changes?: TaskChanges;
+  /** The user retried it: the Retry's prompt row, and the task that runs it again once the main agent delegated it. */
+  retriedBy?: { promptId: string; taskId?: string };
   /** Claims of its report that its record does not support, and instruction-shaped text defanged in it (`report_checked`). */
   unverified?: { claim: string; reason: string }[];
   defanged?: string[];
@@ -217,6 +224,8 @@ export interface SessionViewState {
   nextLocalId: number;
   /** The last root prompt came as a `prompt` event: the `agent_started` that follows does not add it again. */
   promptShown?: boolean;
+  /** A Retry runs: the retried task, until the main agent's new task for it starts (or the run ends). */
+  retrying?: { taskId: string; description: string; candidate?: string };
 }
 
 /** Key added to the touched set when session totals or the running flag changed. */

@@ -13,20 +13,22 @@
  *                   offer their diffs
  */
 import * as vscode from 'vscode';
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
 import { describePlanFile, describeRunRevert, reviewTitle, runRevertSummary, sharedInRun } from './run-review';
 import { getTool, toolNodeId } from '../view-model/store';
 import { runChanges } from '../view-model/run-changes';
 import type { SessionController } from './session-controller';
 import { blobDirOf, isContentHash, loadRevertPlan, revertSubagent, type RevertPlan, type RevertReport } from '../core/session';
+import { CHANGE_SCHEME, keptContentOf, keptContentParts, reviewEntry } from './kept-content';
 
-export const CHANGE_SCHEME = 'delegate-change';
+export { CHANGE_SCHEME };
 
-/** A kept content of the session (none: the side where the file did not exist), named like the file. */
-const keptContentUri = (sessionId: string, hash: string | undefined, path: string): vscode.Uri =>
-  vscode.Uri.from({ scheme: CHANGE_SCHEME, path: `/${sessionId}/${hash ?? 'none'}/${basename(path)}` });
+const folderPath = (): string | undefined => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+
+/** A kept content of the session (none: the side where the file did not exist), under the workspace file's path. */
+const keptContentUri = (sessionId: string, hash: string | undefined, path: string): vscode.Uri => vscode.Uri.from(keptContentParts(folderPath(), sessionId, hash, path));
 
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */
 export type ConfirmRevert = (message: string, detail: string) => Promise<boolean>;
@@ -44,10 +46,10 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     private readonly transcriptRoot: () => string,
   ) {}
 
-  /** `delegate-change:/<session>/<hash or "none">/<file name>`: kept content, read-only. */
+  /** `delegate-change:<the file's path>?session=<id>&blob=<hash or "none">`: kept content, read-only (kept-content.ts). */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const [, sessionId, hash] = uri.path.split('/');
-    if (!sessionId || !isContentHash(hash) || sessionId.includes('..')) return '';
+    const { sessionId, hash } = keptContentOf(uri.query) ?? {};
+    if (!sessionId || !isContentHash(hash)) return '';
     const bytes = await readFile(join(blobDirOf(join(this.transcriptRoot(), sessionId)), hash)).catch(() => undefined);
     return bytes ? bytes.toString('utf8') : '';
   }
@@ -120,29 +122,49 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     if (choice) for (const f of refused) await this.openChange(agentId, f.path);
   }
 
-  /** The changes bar's Review; false when the run changed nothing Delegate kept. */
-  async reviewRun(): Promise<boolean> {
+  /**
+   * The changes bar's Review (`path`: one file's row in the bar); false when nothing Delegate kept changed.
+   * `kept`: the files the user kept in the bar (run-changes.ts keptKey), which it no longer shows.
+   */
+  async reviewRun(kept: readonly string[] = [], path?: string): Promise<boolean> {
     const sessionId = this.controller.openSessionId;
-    const run = runChanges(this.controller.snapshot().state);
-    if (!sessionId || run.files.length === 0) return false;
+    const run = runChanges(this.controller.snapshot().state, new Set(kept));
+    const files = path === undefined ? run.files : run.files.filter((f) => f.path === path);
+    if (!sessionId || files.length === 0) return false;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const side = (hash: string | undefined, path: string): vscode.Uri => keptContentUri(sessionId, hash, path);
-    const resources = run.files.map((f) => [folder ? vscode.Uri.joinPath(folder, f.path) : side(f.after, f.path), side(f.before, f.path), side(f.after, f.path)]);
+    const uris = {
+      workspaceFile: (p: string): vscode.Uri => (folder ? vscode.Uri.joinPath(folder, p) : keptContentUri(sessionId, undefined, p)),
+      kept: (hash: string, p: string): vscode.Uri => keptContentUri(sessionId, hash, p),
+    };
+    const exists = async (p: string): Promise<boolean> => (folder ? stat(join(folder.fsPath, p)).then(() => true, () => false) : false);
+    const resources = await Promise.all(files.map(async (f) => reviewEntry(f, uris, await exists(f.path))));
+    const first = resources[0];
+    if (path !== undefined && first) {
+      // One file: its own diff (an added or deleted file against an empty side), labelled by its path.
+      const [, original, modified] = first;
+      await vscode.commands.executeCommand('vscode.diff', original ?? keptContentUri(sessionId, undefined, path), modified ?? keptContentUri(sessionId, undefined, path), `${path} (Delegate: ${runFileWord(files[0])})`, { preview: true });
+      return true;
+    }
     try {
       await vscode.commands.executeCommand('vscode.changes', reviewTitle(run), resources);
     } catch {
       // An editor without the multi-file diff: the first file's diff (the others are one click away in the panel).
-      const first = run.files[0];
-      if (first) await vscode.commands.executeCommand('vscode.diff', side(first.before, first.path), side(first.after, first.path), `${first.path} (Delegate change)`, { preview: true });
+      const one = run.files[0];
+      if (one) await vscode.commands.executeCommand('vscode.diff', keptContentUri(sessionId, one.before, one.path), keptContentUri(sessionId, one.after, one.path), `${one.path} (Delegate change)`, { preview: true });
     }
     return true;
   }
 
-  /** The changes bar's Revert: one modal for the run's subagents, then each one's revert; one message. */
-  async revertRun(agentIds: string[]): Promise<void> {
+  /**
+   * The changes bar's Revert (every file it shows) and a file's Undo (`paths`: that file): one modal for the run's
+   * subagents when there are several (none for one file's Undo: its row named it), then each one's revert, the
+   * last to change first (an earlier one's content check would refuse a file a later one changed after it); one
+   * message. `paths` limits each revert to those files; a file shared with a call outside the run is left alone.
+   */
+  async revertRun(agentIds: string[], paths?: readonly string[]): Promise<void> {
     const sessionId = this.controller.openSessionId;
     if (!sessionId || agentIds.length === 0) return;
-    if (agentIds.length === 1) return this.revert(agentIds[0] as string);
+    if (agentIds.length === 1 && paths === undefined) return this.revert(agentIds[0] as string);
     const root = this.transcriptRoot();
     const plans: RevertPlan[] = [];
     for (const agentId of agentIds) {
@@ -151,18 +173,20 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
         void vscode.window.showWarningMessage(`Delegate: cannot revert: ${plan.error}.`);
         return;
       }
-      if (plan.files.length) plans.push(plan);
+      const files = paths === undefined ? plan.files : plan.files.filter((f) => paths.includes(f.path));
+      if (files.length) plans.push({ ...plan, files });
     }
     if (plans.length === 0) {
-      void vscode.window.showInformationMessage('Delegate: nothing to revert: the run has no file changes left to undo.');
+      void vscode.window.showInformationMessage(`Delegate: nothing to revert: ${paths?.length === 1 ? `${paths[0]} has` : 'the run has'} no change left to undo.`);
       return;
     }
+    const oneFile = paths?.length === 1;
     const run = runChanges(this.controller.snapshot().state);
-    if (!(await this.confirm(`Revert the changes of the last run's ${plans.length} subagents?`, describeRunRevert(plans, run.byMainAgent, agentIds)))) return;
+    if (!oneFile && !(await this.confirm(`Revert the changes of the last run's ${plans.length} subagent${plans.length === 1 ? '' : 's'}?`, describeRunRevert(plans, run.byMainAgent, agentIds)))) return;
     const live = this.controller.current;
     const refused: { path: string; reason?: string }[] = [];
     let done = 0;
-    for (const plan of plans) {
+    for (const plan of [...plans].reverse()) {
       let report: Awaited<ReturnType<typeof revertSubagent>>;
       try {
         // A file shared only among the run's own subagents is theirs together: put back; shared with others: left alone.
@@ -178,7 +202,8 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
         else done++;
       }
     }
-    const text = runRevertSummary(done, refused);
+    // One file's Undo: a file reverted by two subagents is one file put back.
+    const text = oneFile ? fileUndoSummary(paths[0] as string, refused) : runRevertSummary(done, refused);
     if (refused.length === 0) void vscode.window.showInformationMessage(text);
     else void vscode.window.showWarningMessage(text);
   }
@@ -188,6 +213,17 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const file = task?.changes?.files.find((f) => f.path === path);
     return task && file ? { task, file } : undefined;
   }
+}
+
+/** The word of a file's own diff title. */
+function runFileWord(file: { before?: string; after?: string } | undefined): string {
+  return file?.before === undefined ? 'added' : file.after === undefined ? 'deleted' : 'changed';
+}
+
+/** The message after one file's Undo. */
+function fileUndoSummary(path: string, refused: { path: string; reason?: string }[]): string {
+  const why = refused.find((f) => f.path === path);
+  return why ? `Delegate: ${path} not put back: ${why.reason ?? 'refused'}.` : `Delegate: ${path} put back as it was before the run.`;
 }
 
 /** The modal's detail: each file and what the revert will do to it, then the commands it cannot undo. */

@@ -6,9 +6,9 @@ import type { RevertPlan } from '../core/session';
 import { sharedReason } from '../core/session';
 import type { RunChanges } from '../view-model/run-changes';
 
-export function reviewTitle(run: RunChanges): string {
+export function reviewTitle(run: Pick<RunChanges, 'files' | 'runs'>): string {
   const n = run.files.length;
-  return `Delegate: ${n} file${n === 1 ? '' : 's'} changed by the last run`;
+  return `Delegate: ${n} file${n === 1 ? '' : 's'} changed by the last ${run.runs > 1 ? `${run.runs} runs` : 'run'}`;
 }
 
 type PlanFile = RevertPlan['files'][number];

@@ -19,6 +19,10 @@ export class TaskRetry {
   async retry(agentId: string, edit: boolean): Promise<boolean> {
     const task = allTasks(this.controller.snapshot().state).find((t) => t.agentId === agentId);
     if (!task) return false;
+    if (task.retriedBy?.taskId) {
+      void vscode.window.showInformationMessage(`Delegate: "${task.description}" was retried already; retry the new task if it ended early too.`);
+      return false;
+    }
     if (this.controller.isRunning) {
       void vscode.window.showInformationMessage(`Delegate: the run is still going; retry "${task.description}" once it has ended (or stop it first).`);
       return false;
@@ -29,7 +33,9 @@ export class TaskRetry {
       if (text === undefined || !text.trim()) return false;
       prompt = text;
     }
-    await this.controller.ask(retryPrompt(task, prompt, edit));
+    // The model gets the written prompt; the panel shows what the user did ("Retry: <description>").
+    const retryOf = { agentId, description: task.description, ...(edit ? { edited: true } : {}) };
+    await this.controller.ask(retryPrompt(task, prompt, edit), { retryOf });
     return true;
   }
 }

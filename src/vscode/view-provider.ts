@@ -166,10 +166,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         await this.changes.revert(message.agentId, message.includeShared ?? []);
         break;
       case 'review_changes':
-        if (!(await this.changes.reviewRun())) void vscode.window.showInformationMessage('Delegate: the last run changed no file Delegate kept.');
+        if (!(await this.changes.reviewRun(message.kept ?? [], message.path))) void vscode.window.showInformationMessage('Delegate: the last run changed no file Delegate kept.');
         break;
       case 'revert_agents':
-        await this.changes.revertRun(message.agentIds);
+        await this.changes.revertRun(message.agentIds, message.paths);
         break;
       case 'rename_session':
         await this.historyActions.rename(message.id, message.title);

@@ -118,6 +118,21 @@ describe('session: follow-ups, history and resume', () => {
     model2.assertDone();
   });
 
+  it('a Retry the host wrote: the model gets the written prompt, the prompt event and the transcript\'s agent_started say what the user did', async () => {
+    const dirs = sessionDirs();
+    const model = new ScriptedModel().script('default', { text: 'again' }, { text: 'plain answer' });
+    const { session, events } = await open(model, dirs);
+    const retryOf = { agentId: 'agent-7', description: 'Reproduce the flaky test' };
+    await session.run('Run the subagent task "Reproduce the flaky test" again.', new AbortController().signal, { retryOf });
+    assert.equal(firstUserText(must(model.requests[0]).request), 'Run the subagent task "Reproduce the flaky test" again.');
+    assert.deepEqual(events.find((e) => e.type === 'prompt'), { ...must(events.find((e) => e.type === 'prompt')), text: 'Run the subagent task "Reproduce the flaky test" again.', retryOf });
+    const saved = must(await readTranscript(dirs.transcriptRoot, session.id)).find((e) => e.type === 'agent_started' && e.parentId === null);
+    assert.deepEqual(saved?.type === 'agent_started' && saved.retryOf, retryOf, 'a reopened session shows the Retry too');
+    await session.run('plain', new AbortController().signal);
+    const plain = events.filter((e) => e.type === 'agent_started' && e.parentId === null).at(-1);
+    assert.equal(plain?.type === 'agent_started' && plain.retryOf, undefined);
+  });
+
   it('lists an interrupted session as interrupted and never reuses an agent id on resume', async () => {
     const dirs = sessionDirs();
     const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))

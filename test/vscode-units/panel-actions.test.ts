@@ -4,7 +4,7 @@
  * Review (change-actions.ts reviewRun: one multi-file diff of the run's files).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
@@ -12,6 +12,7 @@ import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model'
 import { createSession } from '../../src/core/session';
 import type { SessionController } from '../../src/vscode/session-controller';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
+import { runChanges } from '../../src/view-model/run-changes';
 import { finishedSession, ROOT, Script } from '../webview/fixtures';
 import { installVscodeStub } from './vscode-stub';
 
@@ -22,8 +23,8 @@ const { HistoryActions } = require('../../src/vscode/history-actions') as typeof
 const { ChangeActions } = require('../../src/vscode/change-actions') as typeof import('../../src/vscode/change-actions');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; newSessions: number } {
-  const record = { asked: [] as string[], newSessions: 0 };
+function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; options: unknown[]; newSessions: number } {
+  const record = { asked: [] as string[], options: [] as unknown[], newSessions: 0 };
   const controller = {
     snapshot: () => ({ state, running: opts.running ?? false }),
     get isRunning() {
@@ -32,10 +33,13 @@ function fakeController(state: SessionViewState, opts: { running?: boolean; open
     openSessionId: opts.openSessionId,
     current: opts.current,
     showRecorded: () => undefined,
-    ask: async (prompt: string) => void record.asked.push(prompt),
+    ask: async (prompt: string, options?: unknown) => {
+      record.asked.push(prompt);
+      record.options.push(options);
+    },
     newSession: () => void record.newSessions++,
   };
-  return { controller: controller as unknown as SessionController, ...record, get asked() { return record.asked; }, get newSessions() { return record.newSessions; } };
+  return { controller: controller as unknown as SessionController, ...record, get asked() { return record.asked; }, get options() { return record.options; }, get newSessions() { return record.newSessions; } };
 }
 
 const viewOf = (s: Script): SessionViewState => {
@@ -61,6 +65,16 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     assert.match(fake.asked[1] ?? '', /which I edited:\n\nGrep for timing-dependent waits\. Report what you found in a short summary\. Only 5 runs\.$/);
     retry.askText = async () => undefined;
     assert.equal(await retry.retry('agent-b', true), false, 'a dismissed edit sends nothing');
+    // The panel shows what the user did, not the written prompt: the run says it is a Retry of that task.
+    assert.deepEqual(fake.options, [{ retryOf: { agentId: 'agent-c', description: 'Reproduce the flaky test' } }, { retryOf: { agentId: 'agent-b', description: 'Grep for timing-dependent waits', edited: true } }]);
+    // Retried once: the row offers it no more, and the host refuses it too.
+    const retried = viewOf(finishedSession());
+    const old = retried.nodes['task:tu-c'];
+    if (old?.kind === 'task') old.retriedBy = { promptId: 'user:9', taskId: 'task:tu-c2' };
+    const again = fakeController(retried);
+    assert.equal(await new TaskRetry(again.controller).retry('agent-c', false), false);
+    assert.deepEqual(again.asked, []);
+    assert.match(stub.messages.at(-1)?.text ?? '', /was retried already/);
 
     const busy = fakeController(state, { running: true });
     assert.equal(await new TaskRetry(busy.controller).retry('agent-c', false), false);
@@ -96,25 +110,45 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     assert.match(stub.messages.at(-1)?.text ?? '', /stop it before deleting it/);
   });
 
-  it('Review opens the run\'s files in one multi-file diff: the workspace file, its content before and after', async () => {
+  it('Review opens the run\'s files in one multi-file diff, each entry under the workspace file\'s path (added: no original side; deleted: no modified side)', async () => {
     const s = new Script();
-    s.rootStart('Edit two files.');
+    s.rootStart('Edit three files.');
     s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'w1', name: 'write_file', input: { path: 'a.txt' } });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'w1', path: 'a.txt', action: 'created', after: 'b'.repeat(64), added: 1, removed: 0 });
     s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'e1', name: 'edit_file', input: { path: 'src/b.ts' } });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'e1', path: 'src/b.ts', action: 'modified', before: 'c'.repeat(64), after: 'd'.repeat(64), added: 1, removed: 1 });
-    stub.workspaceFolder = '/work/project';
-    const fake = fakeController(viewOf(s), { openSessionId: 'sess' });
-    const changes = new ChangeActions(fake.controller, () => '/unused');
-    assert.equal(await changes.reviewRun(), true);
-    const call = stub.commands.at(-1);
-    assert.equal(call?.command, 'vscode.changes');
-    assert.equal(call?.args[0], 'Delegate: 2 files changed by the last run');
-    assert.deepEqual((call?.args[1] as { toString(): string }[][]).map((r) => r.map(String)), [
-      ['file:/work/project/a.txt', 'delegate-change:/sess/none/a.txt', `delegate-change:/sess/${'b'.repeat(64)}/a.txt`],
-      ['file:/work/project/src/b.ts', `delegate-change:/sess/${'c'.repeat(64)}/b.ts`, `delegate-change:/sess/${'d'.repeat(64)}/b.ts`],
-    ]);
-    assert.equal(await new ChangeActions(fakeController(createSessionView(), { openSessionId: 'sess' }).controller, () => '/unused').reviewRun(), false, 'nothing changed: nothing to review');
+    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'x1', name: 'bash', input: { command: 'rm gone.txt' } });
+    s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'x1', path: 'gone.txt', action: 'deleted', before: 'e'.repeat(64), added: 0, removed: 2 });
+    const folder = mkdtempSync(join(tmpdir(), 'delegate-review-ws-'));
+    mkdirSync(join(folder, 'src'));
+    writeFileSync(join(folder, 'a.txt'), 'new\n');
+    writeFileSync(join(folder, 'src', 'b.ts'), 'changed\n');
+    stub.workspaceFolder = folder;
+    try {
+      const fake = fakeController(viewOf(s), { openSessionId: 'sess' });
+      const changes = new ChangeActions(fake.controller, () => '/unused');
+      assert.equal(await changes.reviewRun(), true);
+      const call = stub.commands.at(-1);
+      assert.equal(call?.command, 'vscode.changes');
+      assert.equal(call?.args[0], 'Delegate: 3 files changed by the last run');
+      const kept = (hash: string, path: string): string => `delegate-change:${folder}/${path}?session=sess&blob=${hash.repeat(64)}`;
+      assert.deepEqual((call?.args[1] as ({ toString(): string } | undefined)[][]).map((r) => r.map((u) => u?.toString())), [
+        // The multi-file diff labels an entry by its URIs' paths: the same path on both sides reads as the file itself.
+        [`file:${folder}/a.txt`, undefined, `file:${folder}/a.txt`],
+        [`file:${folder}/src/b.ts`, kept('c', 'src/b.ts'), `file:${folder}/src/b.ts`],
+        [`file:${folder}/gone.txt`, kept('e', 'gone.txt'), undefined],
+      ]);
+      // One file's row in the bar: its own diff; an added file against an empty side.
+      assert.equal(await changes.reviewRun([], 'a.txt'), true);
+      assert.deepEqual([stub.commands.at(-1)?.command, ...(stub.commands.at(-1)?.args.slice(0, 3) ?? []).map(String)], ['vscode.diff', `delegate-change:${folder}/a.txt?session=sess&blob=none`, `file:${folder}/a.txt`, 'a.txt (Delegate: added)']);
+      // A file the user kept in the bar is not reviewed again.
+      const key = `${viewOf(s).items[0]}@${(viewOf(s).nodes[viewOf(s).items[0] ?? ''] as { time: number }).time}\nsrc/b.ts`;
+      await changes.reviewRun([key]);
+      assert.equal((stub.commands.at(-1)?.args[1] as unknown[]).length, 2);
+      assert.equal(await new ChangeActions(fakeController(createSessionView(), { openSessionId: 'sess' }).controller, () => '/unused').reviewRun(), false, 'nothing changed: nothing to review');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('Revert on the bar: one modal for the run\'s two subagents, then both put back', async () => {
@@ -149,6 +183,38 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
       assert.ok(readFileSync(join(transcriptRoot, `${session.id}.jsonl`), 'utf8').includes('changes_reverted'));
     } finally {
       session.close();
+    }
+  });
+
+  it('a file\'s Undo in the bar: no modal, only that file; two subagents that changed it one after the other are reverted last first', async () => {
+    const workdir = mkdtempSync(join(tmpdir(), 'delegate-undo-ws-'));
+    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-undo-tr-'));
+    writeFileSync(join(workdir, 'x.txt'), 'original\n');
+    const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID-A') ? 'a' : firstUserText(req).startsWith('KID-B') ? 'b' : 'main'))
+      .script('a', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from a\n' } }, { name: 'write_file', input: { path: 'y.txt', content: 'y from a\n' } }] }, { text: 'a done' })
+      .script('b', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from b\n' } }] }, { text: 'b done' })
+      .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write x.txt', description: 'write a' } }] }, { toolUses: [{ name: 'task', input: { prompt: 'KID-B: write x.txt', description: 'write b' } }] }, { text: 'done' });
+    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } });
+    const events: DelegateEvent[] = [];
+    session.bus.subscribe((e) => void events.push(e));
+    try {
+      await session.run('two subagents, one file', new AbortController().signal);
+      const state = createSessionView();
+      applyEvents(state, events);
+      const run = runChanges(state);
+      const x = run.files.find((f) => f.path === 'x.txt');
+      assert.equal(x?.agents.length, 2, 'both subagents changed x.txt');
+      const fake = fakeController(state, { openSessionId: session.id, current: { id: session.id, bus: session.bus, changes: session.changes } });
+      const changes = new ChangeActions(fake.controller, () => transcriptRoot);
+      changes.confirm = async () => assert.fail('a file\'s Undo asks nothing');
+      await changes.revertRun(x?.agents ?? [], ['x.txt']);
+      assert.equal(readFileSync(join(workdir, 'x.txt'), 'utf8'), 'original\n', 'b\'s change undone, then a\'s');
+      assert.equal(readFileSync(join(workdir, 'y.txt'), 'utf8'), 'y from a\n', 'the other file stays');
+      assert.deepEqual(stub.messages.at(-1), { level: 'info', text: 'Delegate: x.txt put back as it was before the run.' });
+    } finally {
+      session.close();
+      rmSync(workdir, { recursive: true, force: true });
+      rmSync(transcriptRoot, { recursive: true, force: true });
     }
   });
 });

@@ -41,7 +41,8 @@ describe('vscode/run-review', () => {
   });
 
   it('titles the review and sums up the revert', () => {
-    assert.equal(reviewTitle({ runId: 'user:1', files: [{ path: 'a', added: 1, removed: 0 }], revertible: [], byMainAgent: 0 }), 'Delegate: 1 file changed by the last run');
+    assert.equal(reviewTitle({ files: [{ path: 'a', added: 1, removed: 0, key: 'user:1@1\na', agents: [], byMain: true }], runs: 1 }), 'Delegate: 1 file changed by the last run');
+    assert.equal(reviewTitle({ files: [], runs: 2 }), 'Delegate: 0 files changed by the last 2 runs');
     assert.equal(runRevertSummary(3, []), 'Delegate: reverted 3 files of the last run.');
     assert.equal(runRevertSummary(1, [{ path: 'a.ts', reason: 'changed since' }]), 'Delegate: reverted 1 file of the last run; 1 not reverted: a.ts (changed since).');
   });

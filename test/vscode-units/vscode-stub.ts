@@ -16,10 +16,12 @@ export interface VscodeStub {
 interface StubUri {
   scheme: string;
   path: string;
+  query: string;
+  fsPath: string;
   toString(): string;
 }
 
-const uri = (scheme: string, path: string): StubUri => ({ scheme, path, toString: () => `${scheme}:${path}` });
+const uri = (scheme: string, path: string, query = ''): StubUri => ({ scheme, path, query, fsPath: path, toString: () => `${scheme}:${path}${query ? `?${query}` : ''}` });
 
 export function installVscodeStub(): VscodeStub {
   const state: VscodeStub = { messages: [], commands: [], warningAnswer: undefined, workspaceFolder: undefined };
@@ -41,7 +43,7 @@ export function installVscodeStub(): VscodeStub {
       },
     },
     Uri: {
-      from: (parts: { scheme: string; path: string }) => uri(parts.scheme, parts.path),
+      from: (parts: { scheme: string; path: string; query?: string }) => uri(parts.scheme, parts.path, parts.query),
       joinPath: (base: StubUri, ...segments: string[]) => uri(base.scheme, [base.path, ...segments].join('/')),
     },
   };

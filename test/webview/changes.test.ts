@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { toolStateLabel } from '../../src/view-model/format';
+import { toolStateLabel, toolStateTitle } from '../../src/view-model/format';
+import { notReadMessage, staleMessage } from '../../src/core/changes/stale-guard';
+import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
 import { applyEvents, createSessionView, type SessionViewState, type ToolCallNode } from '../../src/view-model/session-view';
 import { ARTIFACTS, posted, send, panelSuite } from './browser';
 import { ROOT, Script } from './fixtures';
@@ -98,6 +100,19 @@ function viewOf(s: Script): SessionViewState {
 }
 
 describe('several subagents in one folder: the view', () => {
+  it('a write refused because the agent never read the file says "not read", not "stale"; both survive the packed snapshot', () => {
+    const s = new Script();
+    s.rootStart('Write two files.');
+    s.tool(ROOT, null, 'w1', 'write_file', { path: 'a.txt' }, notReadMessage('a.txt', 'write', undefined), true);
+    s.tool(ROOT, null, 'w2', 'edit_file', { path: 'b.txt' }, staleMessage('b.txt', 'edit', 'the subagent "x"'), true);
+    s.tool(ROOT, null, 'w3', 'write_file', { path: 'c.txt' }, 'Error: EACCES: permission denied', true);
+    const state = viewOf(s);
+    const labels = (st: typeof state): string[] => ['tool:w1', 'tool:w2', 'tool:w3'].map((id) => toolStateLabel(st.nodes[id] as ToolCallNode));
+    assert.deepEqual(labels(state), ['not read', 'stale', 'error']);
+    assert.deepEqual(labels(decodeSnapshot(encodeSnapshot(state))), ['not read', 'stale', 'error'], 'the slim snapshot has no output to read the words from');
+    assert.equal(toolStateTitle(state.nodes['tool:w1'] as ToolCallNode), 'refused: the agent had not read the file before writing it');
+  });
+
   it('a finished task holds its manifest; a refused stale write is a "stale" row; a revert marks the files and leaves a notice', () => {
     const s = changesSession();
     const state = viewOf(s);

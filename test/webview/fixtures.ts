@@ -4,7 +4,7 @@
  * session with three tasks, a running one with a nested subagent, and a 5,000-call task.
  */
 import type { DelegateEvent, EventBody } from '../../src/core/events';
-import type { AgentStatus, Usage } from '../../src/core/vocabulary';
+import type { AgentStatus, RetryOf, Usage } from '../../src/core/vocabulary';
 
 export const ROOT = 'root';
 
@@ -37,9 +37,9 @@ export class Script {
   }
 
   /** A root run's start as the core sends it: the prompt event, then the agent's start and its opening message. */
-  rootStart(prompt: string): void {
-    this.emit(ROOT, null, { type: 'prompt', text: prompt });
-    this.emit(ROOT, null, { type: 'agent_started', prompt, depth: 0, model: 'claude-sonnet' });
+  rootStart(prompt: string, retryOf?: RetryOf): void {
+    this.emit(ROOT, null, { type: 'prompt', text: prompt, ...(retryOf ? { retryOf } : {}) });
+    this.emit(ROOT, null, { type: 'agent_started', prompt, depth: 0, model: 'claude-sonnet', ...(retryOf ? { retryOf } : {}) });
     this.emit(ROOT, null, { type: 'message', message: { role: 'user', content: prompt } });
   }
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { ContainerIndexes, FlatList } from '../../src/view-model/flat-list';
-import { outcomeText, taskOpenByDefault, type FlatKind, type FlatRow, type IsOpen } from '../../src/view-model/flat-rows';
+import { foldedCount, outcomeText, taskOpenByDefault, type FlatKind, type FlatRow, type IsOpen } from '../../src/view-model/flat-rows';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import type { TaskNode, ViewNode } from '../../src/view-model/types';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
@@ -39,18 +39,34 @@ function oracle(state: SessionViewState, isOpen: IsOpen): FlatRow[] {
     const showChanges = task.changes !== undefined && task.status !== 'running';
     const outcome = outcomeText(task) !== '';
     const message = (task.segments ?? 1) > 1 && task.lastMessage ? 1 : 0;
-    const size = 1 + message + task.children.length + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
+    // A long task folds its first children into one row (flat-rows.ts foldedCount).
+    const leaf = (id: string): boolean => id.startsWith('tool:') || id.startsWith('thinking:') || id.startsWith('compaction:');
+    const breaks = task.children.flatMap((id, i) => (leaf(id) ? [] : [i]));
+    const fold = foldedCount(state, task, breaks);
+    const size = 1 + message + task.children.length - fold + (fold > 0 ? 1 : 0) + (showChanges ? 1 : 0) + (outcome ? 1 : 0);
     const prompt = row(`prompt:${task.id}`, 'prompt', task.id, level, task.id, at, size, 1, true);
     if (push(prompt)) detail(prompt);
     if (message) {
       const m = row(`message:${task.id}`, 'message', task.id, level, task.id, at, size, 2, true);
       if (push(m)) detail(m);
     }
-    task.children.forEach((id, i) => {
+    let pos = 2 + message;
+    if (fold > 0) {
+      const f = row(`fold:${task.id}`, 'fold', task.id, level, task.id, at, size, pos++, true);
+      f.index = fold;
+      const fAt = out.length;
+      if (push(f)) {
+        task.children.slice(0, fold).forEach((id, i) => {
+          const child = state.nodes[id];
+          if (child) addNode(child, level + 1, f.key, fAt, fold, i + 1);
+        });
+      }
+    }
+    task.children.slice(fold).forEach((id, i) => {
       const child = state.nodes[id];
-      if (child) addNode(child, level, task.id, at, size, i + 2 + message);
+      if (child) addNode(child, level, task.id, at, size, pos + i);
     });
-    let n = task.children.length + 2 + message;
+    let n = pos + task.children.length - fold;
     if (showChanges && task.changes) {
       const changes = task.changes;
       const count = changes.files.length + changes.commands.length;
@@ -132,7 +148,7 @@ function randomSession(rand: () => number, script = new Script()): Script {
 function randomChoices(state: SessionViewState, rand: () => number): Map<string, boolean> {
   const choices = new Map<string, boolean>();
   for (const id of Object.keys(state.nodes)) {
-    for (const key of [id, `prompt:${id}`, `outcome:${id}`, `changes:${id}`, `message:${id}`]) {
+    for (const key of [id, `prompt:${id}`, `outcome:${id}`, `changes:${id}`, `message:${id}`, `fold:${id}`]) {
       const r = rand();
       if (r < 0.2) choices.set(key, true);
       else if (r < 0.3) choices.set(key, false);
@@ -166,7 +182,7 @@ describe('the panel rows as segments (flat-list.ts)', () => {
       applyEvents(state, script.events);
       check(state, new Map());
       const all = new Map<string, boolean>();
-      for (const id of Object.keys(state.nodes)) for (const key of [id, `prompt:${id}`, `outcome:${id}`, `changes:${id}`]) all.set(key, true);
+      for (const id of Object.keys(state.nodes)) for (const key of [id, `prompt:${id}`, `outcome:${id}`, `changes:${id}`, `fold:${id}`]) all.set(key, true);
       check(state, all);
       check(state, new Map([...all].map(([k]) => [k, false])));
     }
@@ -187,13 +203,54 @@ describe('the panel rows as segments (flat-list.ts)', () => {
     }
   });
 
-  it('makes a 50,000-call task one run: few segments, rows made on demand', () => {
+  it('agrees on 50 long tasks that fold their first calls: a nested subagent inside the fold, or running (never folded)', () => {
+    const rand = random(7);
+    for (let k = 0; k < 50; k++) {
+      const s = new Script();
+      s.rootStart('A long job.');
+      s.turn(ROOT, null, 1);
+      s.taskStart(ROOT, null, 'tu-long', 'agent-long', 'Long job', 1);
+      const n = 30 + Math.floor(rand() * 40);
+      const nestedAt = Math.floor(rand() * n);
+      const nestedRuns = rand() < 0.5;
+      for (let i = 0; i < n; i++) {
+        if (i === nestedAt) {
+          s.taskStart('agent-long', ROOT, 'tu-nested', 'agent-nested', 'Nested', 2);
+          s.tool('agent-nested', 'agent-long', 'n1', 'grep', { pattern: 'x' }, 'out');
+          if (!nestedRuns) {
+            s.childFinish('agent-nested', 'agent-long', 'completed', 1, 1, [10, 1], 'ok');
+            s.taskEnd('agent-long', ROOT, 'tu-nested', 'ok');
+          }
+        } else if (rand() < 0.1) s.emit('agent-long', ROOT, { type: 'thinking', turn: 1, text: `t${i}` });
+        else s.tool('agent-long', ROOT, `l${i}`, 'bash', { command: `echo ${i}` }, `out ${i}`);
+      }
+      if (!nestedRuns && rand() < 0.5) {
+        s.childFinish('agent-long', ROOT, rand() < 0.5 ? 'error' : 'completed', 9, n, [100, 10], 'done', 'boom');
+        s.taskEnd(ROOT, null, 'tu-long', 'done');
+      }
+      const state = createSessionView();
+      applyEvents(state, s.events);
+      check(state, randomChoices(state, rand));
+      const fold = foldedCount(state, state.nodes['task:tu-long'] as TaskNode, [state.nodes['task:tu-long']?.kind === 'task' ? (state.nodes['task:tu-long'] as TaskNode).children.indexOf('task:tu-nested') : -1]);
+      if (nestedRuns) assert.ok(fold <= nestedAt, 'a running subagent is not folded');
+    }
+  });
+
+  it('makes a 50,000-call task one run: few segments, rows made on demand; folded, its last 10 calls in sight', () => {
     const state = createSessionView();
     applyEvents(state, bigSession(50_000).events);
-    const list = FlatList.build(new ContainerIndexes(state), (key, byDefault) => byDefault, []);
-    assert.equal(list.length, 2 + 50_000 + 1);
-    assert.ok(list.segments.length <= 4, `${list.segments.length} segments`);
-    assert.equal(list.at(30_003)?.key, 'tool:big-30000');
-    assert.equal(list.indexOf('tool:big-49999'), 50_002);
+    const indexes = new ContainerIndexes(state);
+    const folded = FlatList.build(indexes, (key, byDefault) => byDefault, []);
+    assert.deepEqual(folded.toArray().map((r) => r.key), ['user:1', 'task:tu-big', 'prompt:task:tu-big', 'fold:task:tu-big', ...Array.from({ length: 10 }, (_, i) => `tool:big-${49_990 + i}`)]);
+    assert.equal(folded.at(3)?.index, 49_990, 'the fold row says how many it holds');
+    assert.deepEqual(folded.foldsAround('tool:big-30000'), ['fold:task:tu-big']);
+    assert.deepEqual(folded.foldsAround('tool:big-49995'), []);
+    const list = FlatList.build(indexes, (key, byDefault) => (key === 'fold:task:tu-big' ? true : byDefault), []);
+    assert.equal(list.length, 2 + 1 + 1 + 50_000);
+    assert.ok(list.segments.length <= 6, `${list.segments.length} segments`);
+    assert.equal(list.at(30_004)?.key, 'tool:big-30000');
+    assert.equal(list.at(30_004)?.level, 3, 'under the fold row');
+    assert.equal(list.indexOf('tool:big-49999'), 50_003);
+    assert.equal(list.at(50_003)?.level, 2);
   });
 });

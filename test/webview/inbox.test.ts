@@ -94,6 +94,18 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     assert.equal(await one, 'deny');
     await sent();
     assert.equal(await page.locator('.inbox').isHidden(), true, 'nothing waits: the inbox is gone');
+    // Focus went on to the prompt box, not to the page (a keyboard user keeps working).
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.matches('.composer vscode-textarea') ?? false), true, 'focus in the prompt box after the last answer');
+  });
+
+  it('"Focus on Delegate View" focuses the page: the prompt box takes it (not the document body)', async () => {
+    const page = panel.page;
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false });
+    await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.blur());
+    // What the editor does to the webview's frame: the window gets focus, no control does.
+    await page.evaluate(() => (globalThis as unknown as { dispatchEvent(e: unknown): void; FocusEvent: new (t: string) => unknown }).dispatchEvent(new (globalThis as unknown as { FocusEvent: new (t: string) => unknown }).FocusEvent('focus')));
+    await page.waitForTimeout(50);
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.matches('.composer vscode-textarea') ?? false), true);
   });
 
   it('ask_user: options are buttons and a typed answer is sent with Enter; a stopped run takes its questions out as unanswered', async () => {

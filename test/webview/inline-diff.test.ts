@@ -10,7 +10,7 @@ import { changeDiff } from '../../src/core/changes/line-diff';
 import { createSessionView } from '../../src/view-model/session-view';
 import { applyEvents } from '../../src/view-model/session-view';
 import { runChanges } from '../../src/view-model/run-changes';
-import { ARTIFACTS, panelSuite, posted, send } from './browser';
+import { ARTIFACTS, openPanel, panelSuite, posted, savedState, send } from './browser';
 import { ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
 
@@ -129,7 +129,7 @@ describe('seeing what changed', () => {
       await panel.page.screenshot({ path: join(ARTIFACTS, 'inline-diff-light.png') });
     });
 
-    it('the run\'s end: one "3 files changed" bar with Review, Keep and Revert (none while it runs)', async () => {
+    it('the run\'s end: one "3 files changed" bar with Review, Keep and Revert (none while it runs); each file with its own diff, Keep and Undo', async () => {
       const s = editSession(false);
       await send(panel.page, { type: 'snapshot', state: createSessionView(), running: true }, { type: 'events', events: s.take() });
       const bar = panel.page.locator('.changes-bar');
@@ -145,9 +145,53 @@ describe('seeing what changed', () => {
       await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-bar.png') });
       await bar.locator('[data-action="review"]').click();
       await bar.locator('[data-action="revert"]').click();
-      assert.deepEqual((await posted(panel.page)).slice(-2), [{ type: 'review_changes' }, { type: 'revert_agents', agentIds: ['agent-a'] }]);
+      assert.deepEqual((await posted(panel.page)).slice(-2), [{ type: 'review_changes', kept: [] }, { type: 'revert_agents', agentIds: ['agent-a'] }]);
+
+      // The files, one row each: the name opens its diff, Undo puts that file back, Keep puts it away.
+      const toggle = bar.locator('.changes-bar-toggle');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      const rows = bar.locator('.changes-bar-file');
+      assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-file')} ${e.querySelector('.changes-bar-file-counts')?.textContent}`)), ['src/config.ts +1 −1', 'test/config.test.ts +3', 'README.md +1 −1']);
+      await rows.filter({ hasText: 'test/config.test.ts' }).locator('.changes-bar-path').click();
+      await rows.filter({ hasText: 'src/config.ts' }).locator('[data-action="undo-file"]').click();
+      assert.deepEqual((await posted(panel.page)).slice(-2), [
+        { type: 'review_changes', kept: [], path: 'test/config.test.ts' },
+        { type: 'revert_agents', agentIds: ['agent-a'], paths: ['src/config.ts'] },
+      ]);
+      assert.equal(await rows.filter({ hasText: 'README.md' }).locator('[data-action="undo-file"]').isDisabled(), true, 'the main agent\'s own file cannot be undone');
+      await panel.page.waitForTimeout(100);
+      await panel.page.screenshot({ path: join(ARTIFACTS, 'changes-bar-files.png') });
+      await rows.filter({ hasText: 'README.md' }).locator('[data-action="keep-file"]').click();
+      assert.equal(await bar.locator('.changes-bar-label').innerText(), '2 files changed');
+      assert.equal(await bar.locator('.changes-bar-note').isVisible(), false);
+
+      // A Retry that changed nothing does not drop the earlier run's bar: it stays until Keep or Revert.
+      s.rootStart('Retry: raise retries');
+      await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: true });
+      assert.equal(await bar.isVisible(), false, 'hidden while the retry runs');
+      s.turn(ROOT, null, 3);
+      s.rootText(3, 'Nothing more to change.');
+      s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 1, toolCalls: 0, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });
+      await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: false });
+      await bar.waitFor();
+      assert.equal(await bar.locator('.changes-bar-label').innerText(), '2 files changed');
+      await bar.locator('[data-action="review"]').click();
+      const review = (await posted(panel.page)).at(-1);
+      assert.ok(review?.type === 'review_changes' && review.kept?.length === 1 && review.kept[0]?.endsWith('\nREADME.md'), 'the host leaves the kept file out too');
+
       await bar.locator('[data-action="keep"]').click();
       assert.equal(await bar.isVisible(), false, 'Keep puts it away');
+      // Kept stays kept after the panel reloads (saved with the webview state).
+      const reloaded = await openPanel(panel.browser, await savedState(panel.page), { width: 420, height: 760 });
+      try {
+        await send(reloaded, { type: 'snapshot', state: (() => { const st = createSessionView(); applyEvents(st, s.events); return st; })(), running: false });
+        await reloaded.waitForTimeout(400);
+        assert.equal(await reloaded.locator('.changes-bar').isVisible(), false);
+      } finally {
+        await reloaded.close();
+      }
       // The next run (a new prompt) starts with no bar.
       s.rootStart('And the delay?');
       await send(panel.page, { type: 'events', events: s.take() }, { type: 'status', running: true });

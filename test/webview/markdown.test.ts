@@ -178,12 +178,17 @@ describe('webview markdown (headless Chromium)', function () {
         log: { scroll: log.scrollWidth, client: log.clientWidth },
         pre: { scroll: pre.scrollWidth, client: pre.clientWidth },
         wrap: { scroll: wrap.scrollWidth, client: wrap.clientWidth },
+        bar: doc.querySelector('.msg-assistant .md-table-bar:not([hidden]) .md-table-thumb')?.getBoundingClientRect().width ?? 0,
         msgRight: msg.getBoundingClientRect().right,
       };
     });
     assert.ok(m.log.scroll <= m.log.client, `the panel does not overflow sideways: ${m.log.scroll} > ${m.log.client}`);
     assert.ok(m.pre.scroll <= m.pre.client, 'the long code line wraps inside the code block (a side bar hides scroll bars: it looked cut)');
     assert.ok(m.wrap.scroll > m.wrap.client, 'the wide table scrolls inside its box');
+    // And shows it: headless Chromium draws no native scrollbar (--hide-scrollbars), so the table's own bar does.
+    assert.ok(m.bar > 0 && m.bar < m.wrap.client, `a bar under the table, its thumb the part in view (${m.bar} px)`);
+    await panel.page.locator('.msg-assistant .md-table-box').scrollIntoViewIfNeeded();
+    await panel.page.locator('.msg-assistant .md-table-box').screenshot({ path: join(ARTIFACTS, 'markdown-wide-table.png') });
     assert.ok(m.msgRight <= 420, `message inside the panel: ${m.msgRight}`);
   });
 

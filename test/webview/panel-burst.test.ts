@@ -26,11 +26,14 @@ interface Doc {
 }
 
 const TASK = 'task:tu-big';
+/** The task's long run of calls folds its first ones (flat-rows.ts foldedCount); these tests open the fold. */
+const FOLD = 'fold:task:tu-big';
+const FOLD_OPEN = { v: 1, expanded: { [FOLD]: true }, draft: '' };
 
 /** The task's rows in the DOM, in list order, with their place in the tree. */
 async function rowsOf(page: Page): Promise<RowInfo[]> {
   return page.evaluate((parent) => {
-    const items = Array.from((globalThis as unknown as Doc).document.querySelectorAll(`.tree-row[data-parent="${parent}"]`));
+    const items = Array.from((globalThis as unknown as Doc).document.querySelectorAll(`.tree-row[data-parent="${parent}"], .tree-row[data-parent="fold:${parent}"]`));
     return items
       .sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))
       .map((e) => ({ id: e.dataset.id ?? '', level: e.getAttribute('aria-level'), pos: e.getAttribute('aria-posinset'), size: e.getAttribute('aria-setsize'), status: e.getAttribute('data-status') }));
@@ -74,7 +77,7 @@ describe('webview panel under a burst of events', function () {
     const { base, burst } = scene(300);
     const results: RowInfo[][] = [];
     for (const batched of [true, false]) {
-      const page = await openPanel(panel.browser);
+      const page = await openPanel(panel.browser, FOLD_OPEN);
       try {
         await send(page, { type: 'snapshot', state: structuredClone(base), running: true });
         await waitForRow(page, 'tool:big-299');
@@ -93,18 +96,21 @@ describe('webview panel under a burst of events', function () {
     assert.ok(tools.length >= 20 && tools.length <= 80, `rows in the DOM: ${tools.length}`);
     assert.deepEqual(tools.slice(-2).map((r) => r.id), ['tool:burst-148', 'tool:burst-149'], 'the newest rows in view');
     assert.ok(tools.every((r) => r.status === 'ok'), 'every call finished');
-    // Each row's place: level 2 under the task; position after the prompt row and the earlier calls, of 451.
+    // Each row's place: the last 10 calls at level 2 under the task (prompt, fold, 10 calls: 12), the 440 before
+    // them at level 3 under the opened fold row, each at its position.
     for (const r of batched) {
-      assert.equal(r.level, '2', r.id);
-      assert.equal(r.size, '451', r.id);
+      const tail = r.id === FOLD || tools.slice(-10).includes(r);
+      assert.equal(r.level, tail ? '2' : '3', r.id);
+      assert.equal(r.size, tail ? '12' : '440', r.id);
     }
-    assert.equal(tools.at(-1)?.pos, '451');
-    assert.equal(tools.at(-2)?.pos, '450');
+    assert.equal(tools.at(-1)?.pos, '12');
+    assert.equal(tools.at(-2)?.pos, '11');
+    assert.equal(tools.at(-11)?.pos, '440', 'the newest folded call');
   });
 
   it('re-uses the elements of rows that scrolled out for the rows that came, each showing its own call; at rest the DOM is in list order, focus kept', async () => {
     const { base, burst } = scene(300);
-    const page = await openPanel(panel.browser);
+    const page = await openPanel(panel.browser, FOLD_OPEN);
     try {
       await send(page, { type: 'snapshot', state: structuredClone(base), running: true });
       await waitForRow(page, 'tool:big-299');
@@ -149,7 +155,7 @@ describe('webview panel under a burst of events', function () {
 
   it('has no rows of a collapsed task in the DOM until it is opened, then every call of the burst', async () => {
     const { base, burst } = scene(20);
-    const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-big': false }, draft: '' });
+    const page = await openPanel(panel.browser, { v: 1, expanded: { 'task:tu-big': false, [FOLD]: true }, draft: '' });
     try {
       await send(page, { type: 'snapshot', state: base, running: true });
       await send(page, { type: 'events', events: burst });
@@ -159,12 +165,12 @@ describe('webview panel under a burst of events', function () {
       await waitForRow(page, 'tool:burst-149');
       const rows = await rowsOf(page);
       assert.equal(rows.at(-1)?.id, 'tool:burst-149');
-      assert.equal(rows.at(-1)?.size, '171', 'the prompt row and 170 calls');
+      assert.equal(rows.at(-1)?.size, '12', 'the prompt row, the fold row and the last 10 of 170 calls');
       // The first rows are one scroll away.
       await page.locator('.log').evaluate((log) => ((log as unknown as { scrollTop: number }).scrollTop = 0));
       await waitForRow(page, 'prompt:task:tu-big');
       const top = (await rowsOf(page)).map((r) => r.id);
-      assert.deepEqual(top.slice(0, 3), ['prompt:task:tu-big', 'tool:big-0', 'tool:big-1']);
+      assert.deepEqual(top.slice(0, 4), ['prompt:task:tu-big', FOLD, 'tool:big-0', 'tool:big-1']);
     } finally {
       await page.close();
     }

@@ -35,7 +35,8 @@ describe('webview panel at scale, and screenshots', function () {
   const panel = panelSuite({ pagePerTest: false });
 
   it('a 5,000-call task: pinned to its newest row, a few dozen rows in the DOM, any row in view at once, keyboard to both ends', async () => {
-    const page = await openPanel(panel.browser, undefined, { width: 420, height: 720 });
+    // Its earlier calls opened: a long task folds all but its last 10 (flat-rows.ts foldedCount), the rows are the same.
+    const page = await openPanel(panel.browser, { v: 1, expanded: { 'fold:task:tu-big': true }, draft: '' }, { width: 420, height: 720 });
     try {
       const s = bigSession(5000);
       // As the editor posts it: packed (snapshot-codec.ts).
@@ -44,9 +45,11 @@ describe('webview panel at scale, and screenshots', function () {
       let rows = await domRows(page);
       assert.ok(rows.length > 20 && rows.length <= 80, `rows in the DOM: ${rows.length}`);
       assert.equal(rows.at(-1), 'tool:big-4999', 'the followed task shows its newest row');
-      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-setsize'), '5001', 'the prompt row and 5,000 calls');
-      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-posinset'), '5001');
+      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-setsize'), '12', 'the prompt row, the fold row (4,990 calls) and the last 10');
+      assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-posinset'), '12');
       assert.equal(await page.locator(item('tool:big-4999')).getAttribute('aria-level'), '2');
+      assert.equal(await page.locator(item('tool:big-4989')).getAttribute('aria-setsize'), '4990', 'under the fold row');
+      assert.equal(await page.locator(item('tool:big-4989')).getAttribute('aria-level'), '3');
 
       // A live call: still pinned to the newest row.
       s.take();

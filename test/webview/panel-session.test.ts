@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import type { SessionListItem } from '../../src/protocol';
-import { ARTIFACTS, posted, send, panelSuite } from './browser';
+import { ARTIFACTS, frames, posted, send, panelSuite } from './browser';
 import { ROOT, runningSession, Script, usage } from './fixtures';
 import { childIds, item } from './tree-dom';
 
@@ -179,6 +179,18 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     assert.equal(await bar.isVisible(), true);
     assert.match((await bar.textContent()) ?? '', /Held for your review/);
     await panel.page.screenshot({ path: join(ARTIFACTS, 'review-held.png') });
+    // At 250 px the buttons wrap, none cut (its title neither).
+    await panel.page.setViewportSize({ width: 250, height: 720 });
+    await frames(panel.page, 3);
+    for (const b of await bar.locator('button').all()) {
+      const box = await b.boundingBox();
+      assert.ok(box && box.x + box.width <= 250, `${await b.textContent()} inside the panel`);
+      assert.equal(await b.evaluate((e) => (e as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth <= (e as unknown as { clientWidth: number }).clientWidth), true, `${await b.textContent()} not cut`);
+    }
+    const title = panel.page.locator(`${item('task:tu-rev')} .task-title`).first();
+    assert.equal(await title.evaluate((e) => (e as unknown as { scrollHeight: number; clientHeight: number }).scrollHeight <= (e as unknown as { clientHeight: number }).clientHeight + 1), true, 'the title is whole');
+    await panel.page.screenshot({ path: join(ARTIFACTS, 'review-held-250.png') });
+    await panel.page.setViewportSize({ width: 420, height: 720 });
     for (const action of ['accept', 'edit', 'rerun'] as const) {
       await bar.locator(`button[data-action="${action}"]`).click();
       assert.deepEqual((await posted(panel.page)).at(-1), { type: 'review', agentId: 'reviewed', action });

@@ -94,6 +94,7 @@ async function start(run: RunState): Promise<void> {
     ...(identity.parentId === null ? { cwd: run.ports.config.workdir } : {}),
     ...(spec.name ? { name: spec.name } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
+    ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
   });
   await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
 }

@@ -16,7 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from './report-check';
 import type { SubagentDirectory } from './child-port';
 import type { FanoutGate } from './fanout-gate';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -152,6 +152,8 @@ export interface AgentSpec {
   name?: string;
   /** A resumed subagent (child-port.ts): its segment number (2, 3, …) and who sent the message. */
   segment?: { n: number; by: 'parent' | 'user' };
+  /** The root's prompt is a Retry the host wrote for the user: recorded on agent_started. */
+  retryOf?: RetryOf;
 }
 
 /** What a fork starts from: the parent as its latest request had it. */

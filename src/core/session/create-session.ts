@@ -55,7 +55,7 @@ import { DEFAULT_SANDBOX, Sandbox } from '../sandbox/sandbox';
 import { ToolEnv } from '../secrets/tool-env';
 import { installCommandHooks } from '../hooks/command-hooks';
 import { createPromptGate } from './prompt-gate';
-import { emptyUsage } from '../vocabulary';
+import { emptyUsage, type RetryOf } from '../vocabulary';
 
 export const ROOT_AGENT_ID = 'main';
 
@@ -80,7 +80,8 @@ export interface Session {
   readonly toolRuleWarnings: string[];
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
-  run(prompt: string, signal: AbortSignal): Promise<AgentResult>;
+  /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
   /**
    * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
    * the message and this returns its new result; a running one reads it at its next turn ('queued').
@@ -292,9 +293,10 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   let rootTurns = resume?.rootTurns ?? 0;
   const systemPrompt = parentSystemPrompt(config.workdir, limits.maxDepth > 0, runConfig.projectInstructions);
 
-  const run = async (prompt: string, signal: AbortSignal): Promise<AgentResult> => {
+  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
+    const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
     // First, before anything is awaited: the hosts' echo of what was typed.
-    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt });
+    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
     await reportAgentProblems();
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await gate(prompt, signal);
@@ -311,6 +313,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
         maxTurns: limits.maxTurns,
         turnBase: rootTurns,
         ...(gated.context.length ? { context: gated.context } : {}),
+        ...retryOf,
       },
       ports,
       signal,
