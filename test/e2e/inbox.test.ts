@@ -86,6 +86,10 @@ describe('Delegate in a real VS Code: the inbox of subagents waiting for you', f
       assert.ok(Math.abs((await setSideBarWidth(page, 300)) - 300) <= 2, 'a 300 px side bar');
       await askFromPalette(page, 'Run the long job.');
       await panel.frame.locator(`${card}.inbox-permission`).waitFor({ timeout: STEP_TIMEOUT });
+      // The task's earlier calls opened (a long task folds all but its last 10): the conversation as tall as it gets.
+      const fold = panel.frame.locator('.tree-row.fold-row').first();
+      await fold.click();
+      await panel.frame.locator('.tree-row.fold-row[aria-expanded="true"]').waitFor({ timeout: STEP_TIMEOUT });
       const log = await panel.frame.locator('.log').evaluate((e) => ({ height: e.clientHeight, content: e.scrollHeight }));
       assert.ok(log.content > log.height * 2, `the conversation is far taller than its room (${log.height} of ${log.content} px)`);
       assert.deepEqual(await notInView(body, controls), [], '300 px');
@@ -110,6 +114,10 @@ describe('Delegate in a real VS Code: the inbox of subagents waiting for you', f
       assert.deepEqual(await notInView(body, controls), [], 'while the user types');
       await screenshot(page, 'inbox-question-250-short');
       await page.keyboard.press('Enter');
+      // Opening the fold stopped following the end (the user looked back): Jump to latest brings the answer into view.
+      const jump = panel.frame.locator('.jump-latest');
+      await jump.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+      await jump.click();
       await panel.assistantText('The long run is over.').waitFor({ timeout: STEP_TIMEOUT });
       await panel.waitUntilIdle();
       const asked = editor.requests().find((r) => JSON.stringify(r.body.messages).includes('4000, and keep 8080 free'));

@@ -148,36 +148,46 @@ describe('panel: following the conversation\'s end', function () {
   });
 
   it('"Jump to latest" shows whenever rows arrive below the view, also when the run has ended meanwhile', async () => {
-    const page = panel.page;
-    const s = bigSession(200);
-    await send(page, { type: 'snapshot', state: snapshotOf(s), running: true });
-    await settle(page);
-    await scrollUp(page);
-    const jump = page.locator('.jump-latest');
-    assert.equal(await jump.isVisible(), true, 'while it runs');
-
-    // The run ends while the user reads: the subagent's report and the main agent's final answer arrive below.
-    s.childFinish('agent-big', ROOT, 'completed', 4, 200, [9000, 900], 'Ran 200 calls.');
-    s.taskEnd(ROOT, null, 'tu-big', 'Ran 200 calls.');
-    s.turn(ROOT, null, 2);
-    s.rootText(2, 'All 200 calls ran; nothing failed.');
-    s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'ok', turns: 2, toolCalls: 1, usage: usage(10, 5), durationMs: 5 });
-    await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false });
-    await settle(page);
-    assert.ok((await fromEnd(page)) > 0, 'the view stays where the user reads');
-    assert.equal(await jump.isVisible(), true, 'the run ended, and the final answer waits below: the button stays');
-    await jump.click();
-    await settle(page);
-    assert.equal(await fromEnd(page), 0);
-    assert.ok(await shown(page, 'All 200 calls ran'), 'the final answer in view');
-    assert.equal(await jump.isHidden(), true, 'following again: no button');
-
-    // Finished, the user scrolls up: nothing new below, no button; a row that then arrives below brings it.
-    await scrollUp(page);
-    assert.equal(await jump.isHidden(), true, 'nothing arrived below');
-    s.emit(ROOT, null, { type: 'notice', level: 'warning', text: 'The session index was rebuilt.' });
-    await send(page, { type: 'events', events: s.take() });
-    await settle(page);
-    assert.equal(await jump.isVisible(), true, 'a row arrived below');
+    // The long task's earlier calls opened (a long task folds all but its last 10: flat-rows.ts foldedCount).
+    const page = await openPanel(panel.browser, { v: 1, expanded: { 'fold:task:tu-big': true }, draft: '' }, { width: 300, height: 560 });
+    try {
+      await jumpAfterTheRunEnds(page);
+    } finally {
+      await page.close();
+    }
   });
 });
+
+/** The run ends while the user reads above: the final answer arrives below, and Jump to latest says so. */
+async function jumpAfterTheRunEnds(page: Page): Promise<void> {
+  const s = bigSession(200);
+  await send(page, { type: 'snapshot', state: snapshotOf(s), running: true });
+  await settle(page);
+  await scrollUp(page);
+  const jump = page.locator('.jump-latest');
+  assert.equal(await jump.isVisible(), true, 'while it runs');
+
+  // The run ends while the user reads: the subagent's report and the main agent's final answer arrive below.
+  s.childFinish('agent-big', ROOT, 'completed', 4, 200, [9000, 900], 'Ran 200 calls.');
+  s.taskEnd(ROOT, null, 'tu-big', 'Ran 200 calls.');
+  s.turn(ROOT, null, 2);
+  s.rootText(2, 'All 200 calls ran; nothing failed.');
+  s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'ok', turns: 2, toolCalls: 1, usage: usage(10, 5), durationMs: 5 });
+  await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false });
+  await settle(page);
+  assert.ok((await fromEnd(page)) > 0, 'the view stays where the user reads');
+  assert.equal(await jump.isVisible(), true, 'the run ended, and the final answer waits below: the button stays');
+  await jump.click();
+  await settle(page);
+  assert.equal(await fromEnd(page), 0);
+  assert.ok(await shown(page, 'All 200 calls ran'), 'the final answer in view');
+  assert.equal(await jump.isHidden(), true, 'following again: no button');
+
+  // Finished, the user scrolls up: nothing new below, no button; a row that then arrives below brings it.
+  await scrollUp(page);
+  assert.equal(await jump.isHidden(), true, 'nothing arrived below');
+  s.emit(ROOT, null, { type: 'notice', level: 'warning', text: 'The session index was rebuilt.' });
+  await send(page, { type: 'events', events: s.take() });
+  await settle(page);
+  assert.equal(await jump.isVisible(), true, 'a row arrived below');
+}

@@ -150,7 +150,10 @@ describe('panel: the inbox of subagents waiting for the user', function () {
   });
 });
 
-/** A running task of 300 calls: the conversation is many times taller than any panel. */
+/** The saved state that opens the long task's folded calls. */
+const LONG_TASK_OPEN = { v: 1, expanded: { 'fold:task:tu-big': true }, draft: '' };
+/** A running task of 300 calls, its earlier calls opened (a long task folds all but its last 10: flat-rows.ts
+ *  foldedCount): the conversation is many times taller than any panel. */
 function longConversation(): { state: ReturnType<typeof createSessionView>; more: ReturnType<typeof bigSession> } {
   const more = bigSession(300);
   const state = createSessionView();
@@ -200,7 +203,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
 
   for (const size of sizes) {
     it(`${size.name}: a command to allow; the question and all its buttons in view, the conversation scrolls`, async () => {
-      const page = await openPanel(panel.browser, undefined, size);
+      const page = await openPanel(panel.browser, LONG_TASK_OPEN, size);
       try {
         await send(page, { type: 'snapshot', state: longConversation().state, running: true });
         const { inbox, sent } = hostInbox(page);
@@ -221,7 +224,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
     });
 
     it(`${size.name}: an ask_user question; its options and text box stay in view while the user types and rows arrive`, async () => {
-      const page = await openPanel(panel.browser, undefined, size);
+      const page = await openPanel(panel.browser, LONG_TASK_OPEN, size);
       try {
         const { state, more } = longConversation();
         await send(page, { type: 'snapshot', state, running: true });
@@ -246,7 +249,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
   }
 
   it('a 2,000-character question at 250 px: its answers stay in view, the question scrolls in its own box', async () => {
-    const page = await openPanel(panel.browser, undefined, { width: 250, height: 420 });
+    const page = await openPanel(panel.browser, LONG_TASK_OPEN, { width: 250, height: 420 });
     try {
       await send(page, { type: 'snapshot', state: longConversation().state, running: true });
       const { inbox, sent } = hostInbox(page);
@@ -266,7 +269,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
   });
 
   it('a panel too short for the card and the prompt box: the prompt box stays, the card scrolls in the inbox', async () => {
-    const page = await openPanel(panel.browser, undefined, { width: 250, height: 300 });
+    const page = await openPanel(panel.browser, LONG_TASK_OPEN, { width: 250, height: 300 });
     try {
       await send(page, { type: 'snapshot', state: longConversation().state, running: true });
       const { inbox, sent } = hostInbox(page);
@@ -285,7 +288,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
   });
 
   it('several cards: the first whole, the count said, each of the others whole once scrolled to', async () => {
-    const page = await openPanel(panel.browser, undefined, { width: 300, height: 560 });
+    const page = await openPanel(panel.browser, LONG_TASK_OPEN, { width: 300, height: 560 });
     try {
       // Errors the page reports on window (a ResizeObserver loop is one, not a thrown exception).
       await page.evaluate(() => {
