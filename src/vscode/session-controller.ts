@@ -8,17 +8,17 @@
  *
  * A session is its transcript: the open session's id is kept in the workspace state, so a window
  * reload or an editor restart reopens it (view rebuilt from the transcript; the core session is
- * resumed from it on the next prompt). The history list opens any earlier one the same way.
+ * resumed from it on the next prompt). The history list opens any earlier one the same way. What a new session is
+ * made of (settings, trust, the ports) is editor-session-config.ts.
  */
 import * as vscode from 'vscode';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { DelegateEvent } from '../core/events';
 import type { RetryOf } from '../core/vocabulary';
 import type { SessionListItem } from '../protocol';
 import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
-import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
+import type { EditorFanout } from './fanout-card';
+import { editorSessionConfig } from './editor-session-config';
 import type { EditorMcpServers } from './mcp-servers';
 import { ModelChoice, type ModelSelection } from './model-choice';
 import { ModelSetup, type CannotRun } from './model-setup';
@@ -27,7 +27,7 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
-import { createSession, loadWorkspaceFiles, ToolEnv, type Session, findRipgrep, type AgentResult, describeSandbox, type SandboxStatus, createHttpFetch, resumeState, type UserQuestions } from '../core/session';
+import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus, resumeState, type UserQuestions } from '../core/session';
 
 export interface ControllerStatus {
   running: boolean;
@@ -308,47 +308,19 @@ export class SessionController implements vscode.Disposable {
 
   private async ensureSession(folder: vscode.WorkspaceFolder, selection: ModelSelection): Promise<Session> {
     if (this.session) return this.session;
-    const settings = readSettings();
-    const contextWindow = settings.contextWindow ?? selection.contextWindow;
     const transcriptRoot = transcriptRootOf(this.context);
     const resume = this.resumeId ? await resumeState(transcriptRoot, this.resumeId) : undefined;
-    const mcp = await this.mcpServers?.configFor(folder.uri.fsPath);
-    // Project hooks only in a trusted workspace; trust granted later applies from the next session.
-    const workspaceFiles = await loadWorkspaceFiles({ workdir: folder.uri.fsPath, home: homedir(), trusted: vscode.workspace.isTrusted });
-    const session = await createSession({
-      ...workspaceFiles,
-      ...(mcp ? { mcp } : {}),
-      ...(resume ? { resume } : {}),
-      ...(contextWindow ? { contextWindow } : {}),
-      thinking: settings.thinking,
-      ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),
-      compactThreshold: settings.compactThreshold,
-      ...(settings.reviewSubagentResults ? { review: this.review.gate } : {}),
-      ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
-      ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
-      // Agent files: the user's always; the project's only in a trusted workspace.
-      agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
-      // The Messages API's server-side tool: the Language Model API has no way to offer it.
-      webSearch: settings.webSearch && selection.provider === 'anthropic',
-      ...(editorRipgrep() ? { ripgrepPath: editorRipgrep() } : {}),
-      ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
-      workdir: folder.uri.fsPath,
-      model: selection.port,
-      modelId: selection.modelId,
-      mode: settings.permissionMode,
-      trusted: vscode.workspace.isTrusted,
-      approver: this.approver,
-      ...(this.questions ? { questions: this.questions } : {}),
-      ...(this.fanout ? { fanout: { prompt: this.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
-      limits: settings.limits,
-      bashTimeoutMs: settings.bashTimeoutMs,
-      sandbox: settings.sandbox,
-      // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
-      toolEnv: new ToolEnv({ pass: settings.toolEnv, secrets: () => this.models.credentialValues() }),
+    const config = await editorSessionConfig(folder, selection, {
       transcriptRoot,
-      // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
-      fetch: createHttpFetch('host'),
+      ...(resume ? { resume } : {}),
+      approver: this.approver,
+      review: this.review,
+      credentials: () => this.models.credentialValues(),
+      ...(this.mcpServers ? { mcpServers: this.mcpServers } : {}),
+      ...(this.questions ? { questions: this.questions } : {}),
+      ...(this.fanout ? { fanout: this.fanout } : {}),
     });
+    const session = await createSession(config);
     this.resumeId = undefined;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, session.id);
     session.bus.subscribe((event) => this.onEvent(session, event));
@@ -399,15 +371,3 @@ export class SessionController implements vscode.Disposable {
   }
 }
 
-/** The ripgrep VS Code ships (its folder moved across versions), else `rg` on PATH. */
-function editorRipgrep(): string | undefined {
-  const root = vscode.env.appRoot;
-  const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
-  const platform = `${process.platform}-${process.arch}`;
-  return findRipgrep(
-    ['node_modules', 'node_modules.asar.unpacked'].flatMap((dir) => [
-      join(root, dir, '@vscode', 'ripgrep', 'bin', exe),
-      join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
-    ]),
-  );
-}
