@@ -20,7 +20,10 @@ export interface SessionListItem {
   subagents?: { failed?: number; stopped?: number; limited?: number };
 }
 
-/** A button of a waiting permission request: the modal's words and the decision they stand for. */
+/**
+ * An answer of a waiting permission request: the decision and what it allows ("Allow `npm test` for this session",
+ * src/vscode/approval-text.ts; text in backticks is code). Allow and Deny are buttons, the others a menu beside Allow.
+ */
 export interface InboxChoice {
   label: string;
   decision: PermissionDecision;
@@ -39,9 +42,9 @@ export interface InboxItem {
   title: string;
   /** The exact command, path(s) or MCP input the answer is about (empty for a question). */
   input: string;
-  /** What the wider answers cover (the modal's detail, without the input). */
+  /** Why a permission is asked, when that needs saying (plan mode, an untrusted workspace, a private address); ''. */
   detail: string;
-  /** A permission's buttons. */
+  /** A permission's answers: Allow, the wider ones (narrowest first), Deny. */
   choices: InboxChoice[];
   /** A question's answers to pick from (a typed answer is always possible). */
   options: string[];

@@ -1,7 +1,8 @@
 /**
  * The inbox at the top of the panel: every subagent question waiting for the user, side by side
  * ("2 subagents are waiting for you"). A permission card shows who asks (the subagent, its task and
- * agent type), what it wants, the exact command / path / MCP input, and the modal's answers as buttons;
+ * agent type), what it wants, the exact command / path / MCP input, and Allow / Deny with the wider answers in
+ * a menu beside Allow (permission-answers.ts);
  * a question card shows the question, its options as buttons and a text box for another answer.
  * Plain <button>s and an <input>: Tab reaches them, Enter/Space answer. Cards are keyed by id: an
  * update adds and removes cards but leaves a card that still waits untouched (focus and typed text stay).
@@ -14,6 +15,7 @@ import type { InboxItem } from '../src/protocol';
 import { waitingLine } from '../src/protocol';
 import type { PermissionDecision } from '../src/core/vocabulary';
 import { codicon, el, setHidden, setText } from './dom';
+import { permissionAnswers } from './permission-answers';
 
 export interface InboxActions {
   answer(id: string, decision: PermissionDecision): void;
@@ -130,23 +132,14 @@ export class InboxView {
     const title = el('div', 'inbox-title', item.title);
     card.append(who, title);
     if (item.input) card.append(el('pre', 'inbox-input', item.input));
-    if (item.detail) {
-      // What the wider answers cover: one click away, so two cards fit a narrow panel.
-      const more = el('details', 'inbox-detail');
-      more.append(el('summary', '', 'What each answer covers'), el('div', 'inbox-detail-text', item.detail));
-      card.append(more);
-    }
+    // Why it is asked (plan mode, an untrusted workspace, a private address): a line or two, never a fold.
+    if (item.detail) card.append(el('div', 'inbox-why', item.detail));
 
-    const buttons = el('div', 'inbox-buttons');
     if (item.kind === 'permission') {
-      item.choices.forEach((choice, i) => {
-        const b = this.button(choice.label, i === 0 ? 'primary' : choice.decision === 'deny' ? 'deny' : 'secondary');
-        b.dataset.decision = choice.decision;
-        b.addEventListener('click', () => this.answered(card, () => this.actions.answer(item.id, choice.decision)));
-        buttons.append(b);
-      });
-      card.append(buttons);
+      // Allow and Deny on one row, the wider answers in a menu beside Allow (permission-answers.ts).
+      card.append(permissionAnswers(item.choices, (decision) => this.answered(card, () => this.actions.answer(item.id, decision))));
     } else {
+      const buttons = el('div', 'inbox-buttons');
       item.options.forEach((option, i) => {
         const b = this.button(option, i === 0 ? 'primary' : 'secondary');
         b.dataset.option = option;
@@ -173,7 +166,7 @@ export class InboxView {
     return card;
   }
 
-  private button(label: string, tone: 'primary' | 'secondary' | 'deny'): HTMLButtonElement {
+  private button(label: string, tone: 'primary' | 'secondary'): HTMLButtonElement {
     const b = el('button', `inbox-button inbox-${tone}`, label);
     b.type = 'button';
     return b;

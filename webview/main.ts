@@ -20,6 +20,7 @@ import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
 import { InboxView } from './inbox-view';
 import { installInboxStyles } from './inbox-styles';
+import { installAnswerStyles } from './answer-styles';
 import { installLinkClicks } from './link-clicks';
 import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
@@ -38,6 +39,7 @@ installChangesBarStyles();
 installTaskOutcomeStyles();
 installMarkdownStyles();
 installInboxStyles();
+installAnswerStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
   openExternal: (url) => post({ type: 'open_external', url }),

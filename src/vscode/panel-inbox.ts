@@ -12,7 +12,7 @@
 import type { InboxChoice, InboxItem } from '../protocol';
 import type { PermissionDecision } from '../core/vocabulary';
 import { WEB_FETCH, type ToolCallRequest, type UserQuestion } from '../core/session';
-import { ALLOW, ALLOW_AGENT, ALLOW_SERVER, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
+import { approvalChoices, approvalText, type ApprovalQuestion, whoAsks } from './approval-text';
 
 /** What the approver and the questions need of the inbox. */
 export interface PanelPrompts {
@@ -27,7 +27,6 @@ interface Waiting {
   settle(value: string | undefined): void;
 }
 
-const DECISION_OF: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [ALLOW_SESSION]: 'allow_session', [ALLOW_SERVER]: 'allow_server', [DENY]: 'deny' };
 const MAX_INPUT = 4_000;
 
 export class PanelInbox implements PanelPrompts {
@@ -52,13 +51,12 @@ export class PanelInbox implements PanelPrompts {
   }
 
   askPermission(q: ApprovalQuestion, signal: AbortSignal): Promise<PermissionDecision> {
-    const { message, detail } = approvalText(q);
-    const summaryFirst = `${q.summary}\n\n`;
-    const choices: InboxChoice[] = approvalChoices(q).map((label) => ({ label, decision: DECISION_OF[label] ?? 'deny' }));
+    const { message, why } = approvalText(q);
+    const choices: InboxChoice[] = approvalChoices(q);
     const item = this.item(q.request.agent, 'permission', {
       title: message.startsWith(`${q.who} `) ? message.slice(q.who.length + 1) : message,
       input: exactInput(q.request),
-      detail: detail.startsWith(summaryFirst) ? detail.slice(summaryFirst.length) : detail,
+      detail: why,
       choices,
       options: [],
     });
