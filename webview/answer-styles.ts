@@ -1,6 +1,7 @@
 /**
  * Styles of a permission card's answers (permission-answers.ts): Allow and its ▾ joined as one split button, Deny
- * beside them on one row at any width, and the menu of wider answers, drawn like VS Code's own menus (theme colours).
+ * beside them on one row at any width, and the menu of wider answers, drawn like VS Code's own menus; and of the
+ * fan-out card (fanout-card.ts), whose middle (tasks, forecast) scrolls so its answers stay in view. Theme colours.
  */
 
 const CSS = String.raw`
@@ -35,6 +36,28 @@ const CSS = String.raw`
 }
 .scope-item code { padding: 0 3px; border-radius: 3px; background: var(--vscode-textCodeBlock-background); }
 .scope-item:focus code, .scope-item:hover code { background: rgba(0, 0, 0, 0.2); }
+
+/* At most the inbox's room, and about 60 % of the panel: the tasks it lists stay in sight as pending rows below. */
+.inbox-fanout { display: flex; flex-direction: column; max-height: min(var(--inbox-card-room, 100vh), max(240px, 60vh)); box-sizing: border-box; }
+.inbox-fanout > * { flex: none; }
+.inbox-fanout > .fanout-info { flex: 0 1 auto; min-height: 48px; overflow-y: auto; }
+.fanout-shared, .fanout-why, .fanout-caps, .fanout-forecast { font-size: 11px; color: var(--vscode-descriptionForeground); }
+.fanout-label { font-weight: 600; }
+.fanout-forecast .fanout-label { margin-top: 4px; }
+.fanout-tasks { list-style: none; margin: 4px 0; padding: 0; }
+.fanout-task summary { cursor: pointer; padding: 1px 0; }
+.fanout-task summary:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+.fanout-own { margin-left: 6px; font-size: 11px; color: var(--vscode-descriptionForeground); }
+.fanout-prompt {
+  margin: 2px 0 4px 14px; padding: 4px 6px; max-height: 12em; overflow: auto; white-space: pre-wrap; user-select: text;
+  font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px);
+  background: var(--vscode-textCodeBlock-background); border-radius: 3px;
+}
+.fanout-caps { margin-top: 4px; }
+.fanout-never { display: flex; align-items: center; gap: 4px; margin-top: 4px; font-size: 12px; cursor: pointer; width: fit-content; }
+.fanout-never input { margin: 0; accent-color: var(--vscode-button-background); }
+.fanout-never input:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
+.fanout-why { margin-top: 2px; }
 `;
 
 export function installAnswerStyles(): void {

@@ -136,6 +136,7 @@ const changesBar = new ChangesBar({
 const inbox = new InboxView({
   answer: (id, decision) => post({ type: 'inbox_answer', id, decision }),
   reply: (id, text) => post({ type: 'inbox_reply', id, text }),
+  fanout: (id, choice, dontAsk) => post({ type: 'inbox_fanout', id, choice, dontAsk }),
   show: (agentId) => {
     revealAgent = agentId;
     schedule();

@@ -93,7 +93,7 @@ ${levelRules()}
 .task-line > .task-title, .task-line > .task-meta { flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
 .task-title { font-weight: 600; }
 .task-sub { height: auto; line-height: 16px; padding: 0 0 4px 20px; gap: 0; font-size: 11px; color: var(--vscode-descriptionForeground); }
-.task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
+.task-sub > .row-state:not([hidden]):has(+ .task-meta:not(:empty))::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
 /* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
 .task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
 .task-now[hidden] { display: none; }
