@@ -7,8 +7,8 @@
  *   rule 'always' ask before every delegation        rule 'never' / no host prompt (the CLI) ─▶ never ask
  *
  *   Run                 they start as asked
- *   Run with these caps each child with history gets its forecast's p90 as budgets (tokens, seconds, dollars),
- *                       never looser than its own (FanoutCaps, read by child-runs.ts when it builds the spec)
+ *   Run, stopping each  each child with history gets its forecast's p90 as budgets (tokens, seconds, dollars),
+ *   at its usual max    never looser than its own (FanoutCaps, read by child-runs.ts when it builds the spec)
  *   Cancel / dismissed  none starts: each call's result says the user cancelled the fan-out
  *
  * While the card waits, the parent's `fanout_asked` event lets a view show the calls as pending tasks; its
