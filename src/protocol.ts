@@ -21,16 +21,37 @@ export interface SessionListItem {
   subagents?: { failed?: number; stopped?: number; limited?: number };
 }
 
-/** A button of a waiting permission request: the modal's words and the decision they stand for. */
+/**
+ * An answer of a waiting permission request: the decision and what it allows ("Allow `npm test` for this session",
+ * src/vscode/approval-text.ts; text in backticks is code). Allow and Deny are buttons, the others a menu beside Allow.
+ */
 export interface InboxChoice {
   label: string;
   decision: PermissionDecision;
 }
 
-/** One subagent's question waiting in the panel's inbox (src/vscode/panel-inbox.ts keeps them). */
+export type FanoutAnswer = 'run' | 'run_capped' | 'cancel';
+
+/** A fan-out card's content, worded by src/vscode/fanout-text.ts. */
+export interface FanoutView {
+  /** What every task shares, said once: "general-purpose · claude-sonnet-5-5 · every tool · mode default". */
+  shared: string;
+  /** Each task: its description, its prompt (shown on request) and only what differs from `shared`. */
+  tasks: { description: string; prompt: string; own: string }[];
+  /** One line per agent type, saying what it rests on ("from 12 past runs here: …", "no history yet …"). */
+  forecast: string[];
+  /** What the capped run stops each at; absent when no task has history (no capped run then). */
+  caps?: string;
+  /** Why the card shows (the setting that decides it). */
+  why: string;
+  /** Run, the capped run (with `caps`), Cancel. */
+  choices: { choice: FanoutAnswer; label: string }[];
+}
+
+/** A question waiting in the panel's inbox (src/vscode/panel-inbox.ts keeps them): a subagent's, or a fan-out card. */
 export interface InboxItem {
   id: string;
-  kind: 'permission' | 'question';
+  kind: 'permission' | 'question' | 'fanout';
   agentId: string;
   /** "Subagent “find config”" (its task's description). */
   who: string;
@@ -40,17 +61,32 @@ export interface InboxItem {
   title: string;
   /** The exact command, path(s) or MCP input the answer is about (empty for a question). */
   input: string;
-  /** What the wider answers cover (the modal's detail, without the input). */
+  /** Why a permission is asked, when that needs saying (plan mode, an untrusted workspace, a private address); ''. */
   detail: string;
-  /** A permission's buttons. */
+  /** A permission's answers: Allow, the wider ones (narrowest first), Deny. */
   choices: InboxChoice[];
   /** A question's answers to pick from (a typed answer is always possible). */
   options: string[];
+  /** A fan-out card's tasks, forecast and answers. */
+  fanout?: FanoutView;
+  /** Asked by the main agent (a fan-out it starts), not a subagent. */
+  main?: boolean;
 }
 
-/** The inbox's heading (and the view badge's tooltip): "2 subagents are waiting for you". */
-export function waitingLine(agents: number): string {
-  return agents === 1 ? '1 subagent is waiting for you' : `${agents} subagents are waiting for you`;
+/**
+ * Who waits, for the inbox's heading and the view's badge: each subagent with a question (one may have several) and
+ * the main agent (a fan-out card it shows). "2 subagents are waiting for you", "The main agent is waiting for you".
+ */
+export function waitingOf(items: readonly InboxItem[]): { count: number; line: string } {
+  const subagents = new Set(items.filter((i) => !i.main).map((i) => i.agentId)).size;
+  const main = items.some((i) => i.main === true);
+  return { count: subagents + (main ? 1 : 0), line: waitingLine(subagents, main) };
+}
+
+function waitingLine(agents: number, main: boolean): string {
+  const subagents = agents === 1 ? '1 subagent' : `${agents} subagents`;
+  if (!main) return `${subagents} ${agents === 1 ? 'is' : 'are'} waiting for you`;
+  return agents === 0 ? 'The main agent is waiting for you' : `The main agent and ${subagents} are waiting for you`;
 }
 
 export type HostToWebview =
@@ -121,6 +157,8 @@ export type WebviewToHost =
   | { type: 'delete_session'; id: string; title: string }
   /** The inbox: a waiting permission request answered in place. */
   | { type: 'inbox_answer'; id: string; decision: PermissionDecision }
+  /** The inbox: a fan-out card answered; `dontAsk`: "Don't ask again in this workspace" was checked. */
+  | { type: 'inbox_fanout'; id: string; choice: FanoutAnswer; dontAsk: boolean }
   /** The inbox: a waiting ask_user question answered (an option picked or an answer typed). */
   | { type: 'inbox_reply'; id: string; text: string }
   /** The panel's document got or lost focus: the host keeps the `delegate.panelFocus` context for its keybindings. */

@@ -40,6 +40,7 @@ export function isFileChangeTool(name: string): boolean {
 }
 
 export const TASK_STATUS_ICON: Record<TaskStatus, { icon: string; extra: string }> = {
+  pending: { icon: 'clock', extra: '' },
   running: { icon: 'loading', extra: 'codicon-modifier-spin' },
   completed: { icon: 'check', extra: '' },
   max_turns: { icon: 'warning', extra: '' },

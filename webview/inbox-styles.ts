@@ -46,10 +46,7 @@ const CSS = String.raw`
   font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size, 12px);
   background: var(--vscode-textCodeBlock-background); border-radius: 3px;
 }
-.inbox-detail { font-size: 11px; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
-.inbox-detail > summary { cursor: pointer; width: fit-content; }
-.inbox-detail > summary:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
-.inbox-detail-text { white-space: pre-wrap; margin-top: 2px; max-height: 20vh; overflow-y: auto; }
+.inbox-why { font-size: 11px; color: var(--vscode-descriptionForeground); white-space: pre-wrap; margin-bottom: 2px; max-height: 20vh; overflow-y: auto; }
 .inbox-buttons, .inbox-reply { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
 .inbox-button {
   max-width: 100%; text-align: start; padding: 2px 8px; min-height: 22px; border-radius: 2px; cursor: pointer; font: inherit; font-size: 12px;

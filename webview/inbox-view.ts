@@ -1,7 +1,8 @@
 /**
  * The inbox at the top of the panel: every subagent question waiting for the user, side by side
  * ("2 subagents are waiting for you"). A permission card shows who asks (the subagent, its task and
- * agent type), what it wants, the exact command / path / MCP input, and the modal's answers as buttons;
+ * agent type), what it wants, the exact command / path / MCP input, and Allow / Deny with the wider answers in
+ * a menu beside Allow (permission-answers.ts); a fan-out card its tasks, forecast and Run / Cancel (fanout-card.ts);
  * a question card shows the question, its options as buttons and a text box for another answer.
  * Plain <button>s and an <input>: Tab reaches them, Enter/Space answer. Cards are keyed by id: an
  * update adds and removes cards but leaves a card that still waits untouched (focus and typed text stay).
@@ -10,14 +11,18 @@
  * `min-height` so), so the first card is whole and every other one is, once scrolled to in the list — as far as
  * the panel's height allows once the prompt box has its room (`room`); beyond that the list scrolls.
  */
-import type { InboxItem } from '../src/protocol';
-import { waitingLine } from '../src/protocol';
+import type { FanoutAnswer, InboxItem } from '../src/protocol';
+import { waitingOf } from '../src/protocol';
 import type { PermissionDecision } from '../src/core/vocabulary';
 import { codicon, el, setHidden, setText } from './dom';
+import { permissionAnswers } from './permission-answers';
+import { fanoutBody } from './fanout-card';
 
 export interface InboxActions {
   answer(id: string, decision: PermissionDecision): void;
   reply(id: string, text: string): void;
+  /** A fan-out card's answer, with "Don't ask again" checked or not. */
+  fanout(id: string, choice: FanoutAnswer, dontAsk: boolean): void;
   /** Shows the asking subagent's task node in the conversation. */
   show(agentId: string): void;
 }
@@ -61,6 +66,10 @@ export class InboxView {
       this.countBelow();
       const chrome = this.element.offsetHeight - this.list.clientHeight;
       const floor = tallest === 0 ? '' : `${Math.max(0, Math.floor(Math.min(Math.ceil(chrome + tallest), this.room())))}px`;
+      // The most one card may take (a fan-out card's middle scrolls within it, its answers stay whole).
+      const room = this.room();
+      const cardRoom = Number.isFinite(room) ? `${Math.max(120, Math.floor(room - chrome))}px` : 'none';
+      if (this.element.style.getPropertyValue('--inbox-card-room') !== cardRoom) this.element.style.setProperty('--inbox-card-room', cardRoom);
       if (this.element.style.minHeight === floor) return;
       this.element.style.minHeight = floor;
     }
@@ -105,8 +114,8 @@ export class InboxView {
       this.list.append(card);
       this.sizes.observe(card);
     }
-    const agents = new Set(items.map((i) => i.agentId)).size;
-    setText(this.heading, agents ? waitingLine(agents) : '');
+    const waiting = waitingOf(items);
+    setText(this.heading, waiting.count ? waiting.line : '');
     setHidden(this.element, items.length === 0);
     // A card that went may have been the tallest (the observer reports sizes, not removals).
     this.keepWhole();
@@ -119,34 +128,30 @@ export class InboxView {
     card.setAttribute('aria-label', `${item.who} ${item.kind === 'question' ? 'asks' : item.title}`);
 
     const who = el('div', 'inbox-who');
-    who.append(codicon(item.kind === 'question' ? 'question' : 'shield'), el('span', 'inbox-who-name', item.who));
+    who.append(codicon(item.kind === 'question' ? 'question' : item.kind === 'fanout' ? 'organization' : 'shield'), el('span', 'inbox-who-name', item.who));
     if (item.agentType) who.append(el('span', 'inbox-who-type', item.agentType));
-    const show = el('button', 'inbox-show', 'Show');
-    show.type = 'button';
-    show.title = 'Show this subagent in the conversation';
-    show.addEventListener('click', () => this.actions.show(item.agentId));
-    who.append(show);
+    // The main agent has no node to show (its fan-out's tasks wait in the conversation as pending rows).
+    if (!item.main) {
+      const show = el('button', 'inbox-show', 'Show');
+      show.type = 'button';
+      show.title = 'Show this subagent in the conversation';
+      show.addEventListener('click', () => this.actions.show(item.agentId));
+      who.append(show);
+    }
 
     const title = el('div', 'inbox-title', item.title);
     card.append(who, title);
     if (item.input) card.append(el('pre', 'inbox-input', item.input));
-    if (item.detail) {
-      // What the wider answers cover: one click away, so two cards fit a narrow panel.
-      const more = el('details', 'inbox-detail');
-      more.append(el('summary', '', 'What each answer covers'), el('div', 'inbox-detail-text', item.detail));
-      card.append(more);
-    }
+    // Why it is asked (plan mode, an untrusted workspace, a private address): a line or two, never a fold.
+    if (item.detail) card.append(el('div', 'inbox-why', item.detail));
 
-    const buttons = el('div', 'inbox-buttons');
-    if (item.kind === 'permission') {
-      item.choices.forEach((choice, i) => {
-        const b = this.button(choice.label, i === 0 ? 'primary' : choice.decision === 'deny' ? 'deny' : 'secondary');
-        b.dataset.decision = choice.decision;
-        b.addEventListener('click', () => this.answered(card, () => this.actions.answer(item.id, choice.decision)));
-        buttons.append(b);
-      });
-      card.append(buttons);
+    if (item.kind === 'fanout' && item.fanout) {
+      card.append(...fanoutBody(item.fanout, (choice, dontAsk) => this.answered(card, () => this.actions.fanout(item.id, choice, dontAsk))));
+    } else if (item.kind === 'permission') {
+      // Allow and Deny on one row, the wider answers in a menu beside Allow (permission-answers.ts).
+      card.append(permissionAnswers(item.choices, (decision) => this.answered(card, () => this.actions.answer(item.id, decision))));
     } else {
+      const buttons = el('div', 'inbox-buttons');
       item.options.forEach((option, i) => {
         const b = this.button(option, i === 0 ? 'primary' : 'secondary');
         b.dataset.option = option;
@@ -173,7 +178,7 @@ export class InboxView {
     return card;
   }
 
-  private button(label: string, tone: 'primary' | 'secondary' | 'deny'): HTMLButtonElement {
+  private button(label: string, tone: 'primary' | 'secondary'): HTMLButtonElement {
     const b = el('button', `inbox-button inbox-${tone}`, label);
     b.type = 'button';
     return b;
@@ -183,7 +188,7 @@ export class InboxView {
   private answered(card: HTMLElement, send: () => void): void {
     if (card.classList.contains('is-answered')) return;
     card.classList.add('is-answered');
-    for (const control of card.querySelectorAll<HTMLButtonElement | HTMLInputElement>('.inbox-buttons button, .inbox-reply button, .inbox-reply input')) control.disabled = true;
+    for (const control of card.querySelectorAll<HTMLButtonElement | HTMLInputElement>('.inbox-buttons button, .inbox-reply button, .inbox-reply input, .fanout-never input')) control.disabled = true;
     send();
   }
 }

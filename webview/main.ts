@@ -20,6 +20,7 @@ import { Expansion } from './expansion';
 import { HistoryView } from './history-view';
 import { InboxView } from './inbox-view';
 import { installInboxStyles } from './inbox-styles';
+import { installAnswerStyles } from './answer-styles';
 import { installLinkClicks } from './link-clicks';
 import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
@@ -40,6 +41,7 @@ installTaskOutcomeStyles();
 installMarkdownStyles();
 installInboxStyles();
 installSetupStyles();
+installAnswerStyles();
 installLinkClicks(document, {
   openFile: (path, line) => post(line === undefined ? { type: 'open_file', path } : { type: 'open_file', path, line }),
   openExternal: (url) => post({ type: 'open_external', url }),
@@ -155,6 +157,10 @@ const inbox = new InboxView({
   reply: (id, text) => {
     answeredCards.add(id);
     post({ type: 'inbox_reply', id, text });
+  },
+  fanout: (id, choice, dontAsk) => {
+    answeredCards.add(id);
+    post({ type: 'inbox_fanout', id, choice, dontAsk });
   },
   show: (agentId) => {
     revealAgent = agentId;

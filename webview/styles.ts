@@ -104,7 +104,8 @@ ${levelRules()}
 /* Inline text, not a flex line: "Failed · 2 turns · …" wraps as words do, its separator stays with the word. */
 .task-sub { display: block; height: auto; line-height: 16px; padding: 0 0 4px 20px; font-size: 11px; color: var(--vscode-descriptionForeground); white-space: normal; overflow-wrap: anywhere; }
 .task-sub > .row-state[hidden] { display: none; }
-.task-sub > .row-state:not([hidden])::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
+/* No separator after the state when no figures follow it (a pending task). */
+.task-sub > .row-state:not([hidden]):has(+ .task-meta:not(:empty))::after { content: '·'; padding: 0 0.5em; color: var(--vscode-descriptionForeground); }
 /* Two lines at most: a narrow side bar still shows the nested-subagent count after a long command. */
 .task-now { padding: 0 0 4px 20px; font-size: 11px; line-height: 14px; color: var(--vscode-descriptionForeground); font-family: var(--vscode-editor-font-family); white-space: normal; overflow-wrap: anywhere; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
 .task-now[hidden] { display: none; }

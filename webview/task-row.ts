@@ -30,6 +30,7 @@ export interface TaskRowHost {
 }
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
+  pending: 'tone-wait',
   running: 'tone-running',
   completed: 'tone-ok',
   max_turns: 'tone-warn',

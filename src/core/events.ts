@@ -163,6 +163,13 @@ export type EventBody =
    * could not be used, which instruction files were loaded): the panel shows a notice, the CLI a stderr line.
    */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
+  /**
+   * A reply's `task` calls wait for the user's look before any starts (the editor's fan-out card,
+   * session/fanout-review.ts): a view shows them as pending tasks. `fanout_answered` follows with the user's choice;
+   * then each call's tool_started (a cancelled one's error result says why it never ran).
+   */
+  | { type: 'fanout_asked'; calls: { toolUseId: string; input: unknown; agentType: string }[] }
+  | { type: 'fanout_answered'; choice: 'run' | 'run_capped' | 'cancel'; toolUseIds: string[] }
   /** A finished subagent's result waits for the user's review (Accept, Edit result, Re-run) before its parent sees it. */
   | { type: 'review_requested'; result: string }
   | { type: 'review_resolved'; action: 'accept' | 'edit' | 'rerun' }

@@ -51,6 +51,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** `now` is used for a running task's elapsed time. */
 export function taskMeta(task: TaskNode, now: number): string {
+  // Not started: nothing spent, nothing to count (its status word says it waits).
+  if (task.status === 'pending') return '';
   const parts = [plural(task.turns, 'turn'), plural(task.toolCalls, 'tool')];
   // Duration before tokens: in a narrow side bar the end of the line is what gets cut.
   const ms = task.durationMs ?? (task.status === 'running' ? now - task.startedAt : undefined);
@@ -66,6 +68,7 @@ export function taskMeta(task: TaskNode, now: number): string {
 }
 
 export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
+  pending: 'Waiting for you to run it',
   running: 'Running',
   completed: 'Completed',
   max_turns: 'Turn limit reached',

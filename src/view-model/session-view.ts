@@ -14,7 +14,7 @@ import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfA
 import { messageText, preview } from './summarize';
 import { onThinking } from './thinking-rows';
 import { onWaiting, settleWaiting } from './waiting-notices';
-import { ensureTaskNode, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
+import { ensureTaskNode, onFanoutAnswered, onFanoutAsked, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
 import {
   TOTALS_KEY,
   VIEW_STATE_VERSION,
@@ -84,6 +84,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
       break;
     case 'tool_finished':
       onToolFinished(state, event, touched);
+      break;
+    case 'fanout_asked':
+      onFanoutAsked(state, event, touched);
+      break;
+    case 'fanout_answered':
+      onFanoutAnswered(state, event, touched);
       break;
     case 'permission_asked':
       onPermissionAsked(state, event, touched);
@@ -162,7 +168,7 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
  */
 export function settleInterrupted(state: SessionViewState, reason: string, touched: Touched = new Set()): void {
   for (const node of Object.values(state.nodes)) {
-    if (node.kind === 'task' && node.status === 'running') {
+    if (node.kind === 'task' && (node.status === 'running' || node.status === 'pending')) {
       node.status = 'cancelled';
       node.error ??= `interrupted: ${reason}`;
       touched.add(node.id);

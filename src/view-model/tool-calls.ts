@@ -82,9 +82,11 @@ export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'
     ...(e.paths ? { paths: e.paths } : {}),
     ...(e.kind ? { kind: e.kind } : {}),
   };
-  // Node may exist already (permission_asked or the child's agent_started came first).
-  if (isTaskCall(e)) ensureTaskNode(state, call, touched);
-  else ensureToolNode(state, call, touched);
+  // Node may exist already (permission_asked, the child's agent_started or the fan-out card came first).
+  if (isTaskCall(e)) {
+    const task = ensureTaskNode(state, call, touched);
+    if (task.status === 'pending') startPending(task, e.time, touched);
+  } else ensureToolNode(state, call, touched);
   state.totals.toolCalls += 1;
   touched.add(TOTALS_KEY);
   const owner = taskOfAgent(state, e.agentId);
@@ -92,6 +94,40 @@ export function onToolStarted(state: SessionViewState, e: EventOf<'tool_started'
     owner.toolCalls += 1;
     touched.add(owner.id);
   }
+}
+
+/**
+ * A fan-out's calls wait for the user (the card): pending task rows, with the agent type the card names, before any
+ * starts. Each call's tool_started (or the answer) starts it; a Cancel stops them with the reason said on the row.
+ */
+export function onFanoutAsked(state: SessionViewState, e: EventOf<'fanout_asked'>, touched: Touched): void {
+  for (const c of e.calls) {
+    const task = ensureTaskNode(state, { agentId: e.agentId, toolUseId: c.toolUseId, name: TASK_TOOL_NAME, input: c.input, time: e.time }, touched);
+    if (task.agentId !== null || task.status !== 'running') continue;
+    task.status = 'pending';
+    if (c.agentType !== 'fork') task.agentType = c.agentType;
+    else task.fork = true;
+    touched.add(task.id);
+  }
+}
+
+export function onFanoutAnswered(state: SessionViewState, e: EventOf<'fanout_answered'>, touched: Touched): void {
+  for (const id of e.toolUseIds) {
+    const task = getTask(state, taskNodeId(id));
+    if (task?.status !== 'pending') continue;
+    if (e.choice === 'cancel') {
+      task.status = 'cancelled';
+      task.error = 'Not started: the fan-out was cancelled.';
+      touched.add(task.id);
+    } else startPending(task, e.time, touched);
+  }
+}
+
+/** Run was chosen: from now on it counts as started (a queued one too: it runs as soon as a slot is free). */
+function startPending(task: TaskNode, time: number, touched: Touched): void {
+  task.status = 'running';
+  task.startedAt = time;
+  touched.add(task.id);
 }
 
 /**

@@ -25,7 +25,8 @@ export const PREVIEW_LIMIT = 2048;
 /** Cut applied to a change's hunks kept on its row (about 60 lines of code; the diff editor has the rest). */
 export const DIFF_PREVIEW_LIMIT = 4096;
 
-export type TaskStatus = 'running' | AgentStatus;
+/** `pending`: a fan-out's task waiting for the user's Run (the card in the panel); it has not started. */
+export type TaskStatus = 'pending' | 'running' | AgentStatus;
 /** `cancelled`: the agent finished (stopped, errored) while the call was still open. */
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled';
 /** Permission state of a call: shown as a row state ("waiting for approval" / "denied"). */

@@ -1,9 +1,19 @@
 import { type ToolCallRequest, fetchHostOf, PLAN_WHY, READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
+import type { PermissionDecision } from '../core/vocabulary';
 /**
- * The words of an approval modal (approver.ts shows them): who asks, what, and what "Allow for this session"
- * covers. No `vscode` import, so unit tests read the exact text the user decides on. web_fetch names the host,
- * says why plan mode or an untrusted workspace asks, and a private destination names the place and the URL; a
- * read-only MCP tool says why it is asked in plan mode or an untrusted workspace.
+ * The words of a permission question (the panel's card and the modal show them): who asks, what, why it is asked,
+ * and each way to answer, labelled by what it allows for this very call — on one axis, "Allow <what> for <whom>":
+ *
+ *   allow          Allow                                    (this call only)
+ *   allow_session  Allow `npm test` for this session        (exec: that exact command; write: every edit in the
+ *                                                            workspace; web_fetch: that host; MCP: that tool)
+ *   allow_server   Allow every tool of server "docs" for this session
+ *   allow_agent    Allow every bash command for this subagent          (policy/agent-grants.ts: the kind of call)
+ *   allow_task     Allow every bash command for this task's subagents
+ *   deny           Deny
+ *
+ * A scope is offered only where the policy remembers it (permissions.ts rememberForSession, agent-grants.ts keyOf):
+ * an answer that would cover nothing is not a button. No `vscode` import, so unit tests read the exact words.
  */
 
 /** Who asks, in every prompt the user answers (approvals, questions, the fan-out card): "The main agent" or "Subagent “find config”". */
@@ -20,59 +30,114 @@ export interface ApprovalQuestion {
   request: ToolCallRequest;
 }
 
-export const ALLOW = 'Allow';
-export const ALLOW_SESSION = 'Allow for this session';
-export const DENY = 'Deny';
-export const ALLOW_AGENT = 'Allow for this subagent';
-export const ALLOW_TASK = "Allow for this task's subagents";
-export const ALLOW_SERVER = 'Allow this server for this session';
+/** One way to answer: the decision and the words that say what it allows. */
+export interface ApprovalChoice {
+  decision: PermissionDecision;
+  label: string;
+}
+
+const ALLOW = 'Allow';
+const DENY = 'Deny';
+/** A command is named in its scope's label when it is this short, on one line, and plain enough to quote. */
+const QUOTED_COMMAND_MAX = 40;
 
 /** An MCP tool's server as its tool names start (`mcp__docs`), or undefined for any other tool. */
 function mcpServerOf(q: ApprovalQuestion): string | undefined {
   return q.request.kind === 'external' && q.toolName !== WEB_FETCH ? serverRuleOf(q.toolName) : undefined;
 }
 
+/** The command of an exec call, as the policy remembers it for the session. */
+function commandOf(request: ToolCallRequest): string | undefined {
+  const input = request.input as Record<string, unknown> | null;
+  return typeof input?.command === 'string' ? input.command : undefined;
+}
+
+/** What a session answer and a subagent answer cover for this call, in words; undefined: the policy keeps no such answer. */
+function coverage(q: ApprovalQuestion): { session?: string; agent?: string } {
+  const { request } = q;
+  const host = q.toolName === WEB_FETCH ? fetchHostOf(request) : undefined;
+  if (host !== undefined) return { session: `fetches from ${host}`, agent: `fetches from ${host}` };
+  if (request.kind === 'write') return { session: 'every file edit in the workspace', agent: 'every file edit in the workspace' };
+  if (request.kind === 'external') return { session: `every call of ${q.toolName}`, agent: `every call of ${q.toolName}` };
+  if (request.kind === 'exec') {
+    const command = commandOf(request);
+    const plain = command !== undefined && command.length <= QUOTED_COMMAND_MAX && !/[\n\r`]|&&/.test(command) && command.trim() === command && command !== '';
+    return { ...(command !== undefined ? { session: plain ? `\`${command}\`` : 'this exact command' } : {}), agent: `every ${q.toolName} command` };
+  }
+  return {};
+}
+
 /**
- * The buttons of a question: a subagent's can also be answered for it alone, or for its whole task; an MCP tool's
- * for every tool of its server.
+ * The wider answers of a question, narrowest first; the first is the one the modal offers beside Allow. A subagent's
+ * can be given for it alone or for its whole task (never for a private destination: the policy asks those by host
+ * before any grant); an MCP tool's for every tool of its server.
  */
-export function approvalChoices(q: ApprovalQuestion): string[] {
-  const session = mcpServerOf(q) !== undefined ? [ALLOW_SESSION, ALLOW_SERVER] : [ALLOW_SESSION];
-  return q.request.agent.depth > 0 && !q.request.privateDestination ? [ALLOW, ALLOW_AGENT, ALLOW_TASK, ...session, DENY] : [ALLOW, ...session, DENY];
+function scopeChoices(q: ApprovalQuestion): ApprovalChoice[] {
+  const { session, agent } = coverage(q);
+  const sub = q.request.agent.depth > 0 && !q.request.privateDestination && agent !== undefined;
+  const out: ApprovalChoice[] = [];
+  const sessionChoice = session !== undefined ? [{ decision: 'allow_session' as const, label: `Allow ${session} for this session` }] : [];
+  // A session answer for a command covers that one command: narrower than every command of the subagent.
+  if (q.request.kind === 'exec') out.push(...sessionChoice);
+  if (sub) out.push({ decision: 'allow_agent', label: `Allow ${agent} for this subagent` }, { decision: 'allow_task', label: `Allow ${agent} for this task's subagents` });
+  if (q.request.kind !== 'exec') out.push(...sessionChoice);
+  const server = mcpServerOf(q);
+  if (server !== undefined) out.push({ decision: 'allow_server', label: `Allow every tool of server "${server.slice('mcp__'.length)}" for this session` });
+  return out;
 }
 
-/** What the two subagent answers cover (policy/agent-grants.ts), said once under the session's line. */
-function agentScope(q: ApprovalQuestion, what: string): string {
-  if (q.request.agent.depth === 0 || q.request.privateDestination) return '';
-  return `\n"${ALLOW_AGENT}" allows ${what} for this subagent only; "${ALLOW_TASK}" for every subagent of its task, until the session ends.`;
+/** Every answer of a question: Allow (this call), the wider ones, Deny. */
+export function approvalChoices(q: ApprovalQuestion): ApprovalChoice[] {
+  return [{ decision: 'allow', label: ALLOW }, ...scopeChoices(q), { decision: 'deny', label: DENY }];
 }
 
-/** The modal's title and detail for a question (exported for tests: the words are what the user decides on). */
-export function approvalText(q: ApprovalQuestion): { message: string; detail: string } {
+export const MORE_CHOICES = 'More choices…';
+
+/**
+ * The modal's buttons, in order. VS Code focuses a modal's first button the moment it opens (maybe while the user
+ * types in an editor): that one is "More choices…", so a stray Enter opens the list and decides nothing. Then Allow,
+ * the narrowest wider answer, and Deny, the close affordance (Escape).
+ */
+export function modalButtons(q: ApprovalQuestion): { title: string; decision?: PermissionDecision; isCloseAffordance?: boolean }[] {
+  const best = scopeChoices(q)[0];
+  return [
+    { title: MORE_CHOICES },
+    { title: ALLOW, decision: 'allow' },
+    ...(best ? [{ title: plainLabel(best.label), decision: best.decision }] : []),
+    { title: DENY, decision: 'deny', isCloseAffordance: true },
+  ];
+}
+
+/** A label as plain text (a modal's button, a quick pick's item): `npm test` becomes “npm test”. */
+export function plainLabel(label: string): string {
+  return label.replace(/`([^`]*)`/g, '“$1”');
+}
+
+/**
+ * The question's title, why it is asked ('' when nothing needs saying) and the modal's detail: the exact call (unless
+ * the title names it) and the why (exported for tests: the words are what the user decides on).
+ */
+export function approvalText(q: ApprovalQuestion): { message: string; why: string; detail: string } {
   const host = q.toolName === WEB_FETCH ? fetchHostOf(q.request) : undefined;
   if (host !== undefined) {
     const destination = q.request.privateDestination;
-    // The summary names the place ("fetch from this machine: 127.0.0.1:8080"); the reason says why it is asked.
-    const message = destination ? `${q.who} wants to ${q.summary}` : `${q.who} wants to fetch a web page from ${host}`;
-    const mode = [PLAN_WHY, UNTRUSTED_WHY].find((why) => q.reason.startsWith(why));
-    const why = destination ? `The URL: ${destination.url}\n\nFetches to this machine or a private network are asked in every permission mode.` : mode ? `${capitalize(mode)}.` : '';
-    return { message, detail: `${destination ? '' : `${q.summary}\n\n`}${why ? `${why}\n\n` : ''}"${ALLOW_SESSION}" allows fetches from ${host} until the session ends.${agentScope(q, `fetches from ${host}`)}` };
+    if (destination) {
+      // The summary names the place ("fetch from this machine: 127.0.0.1:8080"); the why gives the URL.
+      const why = `The URL: ${destination.url}\n\nFetches to this machine or a private network are asked in every permission mode.`;
+      return { message: `${q.who} wants to ${q.summary}`, why, detail: why };
+    }
+    const mode = [PLAN_WHY, UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
+    return withSummary(q, `${q.who} wants to fetch a web page from ${host}`, mode ? `${capitalize(mode)}.` : '');
   }
   const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
-  const scope =
-    q.request.kind === 'exec'
-      ? `"${ALLOW_SESSION}" allows this exact command until the session ends.`
-      : q.request.kind === 'external'
-        ? `"${ALLOW_SESSION}" allows every call of ${q.toolName} until the session ends.`
-        : `"${ALLOW_SESSION}" allows every edit inside this folder until the session ends.`;
-  const what = q.request.kind === 'exec' ? `every ${q.toolName} command` : q.request.kind === 'external' ? `every call of ${q.toolName}` : 'every edit inside this folder';
   const why = [READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
-  const server = mcpServerOf(q);
-  const serverScope = server !== undefined ? `\n"${ALLOW_SERVER}" allows every tool of the MCP server "${server.slice('mcp__'.length)}" (${server}__*) until the session ends.` : '';
-  return { message: `${q.who} wants to ${action}`, detail: `${q.summary}\n\n${why ? `${capitalize(why)}.\n\n` : ''}${scope}${serverScope}${agentScope(q, what)}` };
+  return withSummary(q, `${q.who} wants to ${action}`, why ? `${capitalize(why)}.` : '');
+}
+
+function withSummary(q: ApprovalQuestion, message: string, why: string): { message: string; why: string; detail: string } {
+  return { message, why, detail: why ? `${q.summary}\n\n${why}` : q.summary };
 }
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-

@@ -1,12 +1,17 @@
 /**
- * Approval prompts in the editor: a modal that names which agent asks (the main agent, or a subagent
- * and its task), the command or path, with Allow / Allow for this session / Deny. One modal at a time;
- * a subagent's request goes to the panel's inbox instead while the panel is visible (panel-inbox.ts:
- * there several wait side by side, each answered in place). The prompt is injectable so extension
- * tests can answer it without the UI.
+ * Approval prompts in the editor: a modal that names which agent asks (the main agent, or a subagent and its task)
+ * and the command or path, with Allow, the most useful wider answer, Deny, and "More choices…", a quick pick of every
+ * answer, each labelled by what it allows (approval-text.ts). One modal at a time; a subagent's request goes to the
+ * panel's inbox instead while the panel is visible (panel-inbox.ts: there several wait side by side, each answered in
+ * place, the wider answers in a menu beside Allow). The prompt is injectable so extension tests can answer it
+ * without the UI.
+ *
+ * No stray Enter allows: VS Code focuses a modal's first button the moment it opens — maybe while the user types in
+ * an editor — so that button is "More choices…" (Enter opens the list; nothing is decided), Escape denies, and Allow
+ * takes a click or Tab.
  */
 import * as vscode from 'vscode';
-import { ALLOW, ALLOW_AGENT, ALLOW_SERVER, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
+import { approvalChoices, approvalText, modalButtons, MORE_CHOICES, plainLabel, type ApprovalQuestion, whoAsks } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { Approver, ToolCallRequest } from '../core/session';
 import type { PanelPrompts } from './panel-inbox';
@@ -17,13 +22,18 @@ export type ApprovalPrompt = (question: ApprovalQuestion) => Promise<PermissionD
 
 export const modalPrompt: ApprovalPrompt = async (q) => {
   const { message, detail } = approvalText(q);
-  // Deny is the close affordance: Escape denies, and VS Code adds no separate Cancel button.
-  const buttons = approvalChoices(q).map((title) => ({ title, ...(title === DENY ? { isCloseAffordance: true } : {}) }));
+  const buttons = modalButtons(q);
   const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
-  return DECISIONS[pick?.title ?? DENY] ?? 'deny';
+  if (pick?.title === MORE_CHOICES) return choose(q, message);
+  return pick?.decision ?? 'deny';
 };
 
-const DECISIONS: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_SESSION]: 'allow_session', [ALLOW_SERVER]: 'allow_server', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [DENY]: 'deny' };
+/** Every answer in a quick pick, in the panel menu's order; dismissed, it denies (as Escape on the modal does). */
+async function choose(q: ApprovalQuestion, message: string): Promise<PermissionDecision> {
+  const items = approvalChoices(q).map((c) => ({ label: plainLabel(c.label), decision: c.decision }));
+  const pick = await vscode.window.showQuickPick(items, { title: message, placeHolder: `${q.summary.split('\n')[0] ?? ''} — how to answer?`, ignoreFocusOut: true });
+  return pick?.decision ?? 'deny';
+}
 
 export class EditorApprover implements Approver {
   private queue: Promise<unknown> = Promise.resolve();
@@ -49,3 +59,4 @@ export class EditorApprover implements Approver {
     return answer;
   }
 }
+

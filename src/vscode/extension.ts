@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
   const approver = new EditorApprover(undefined, inbox);
   const mcpServers = new EditorMcpServers(context.workspaceState);
   const questions = new EditorQuestions(undefined, inbox);
-  const fanout = new EditorFanout();
+  const fanout = new EditorFanout(undefined, inbox);
   const controller = new SessionController(context, approver, mcpServers, questions, fanout);
   active = controller;
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));

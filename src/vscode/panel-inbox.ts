@@ -9,10 +9,11 @@
  * A stopped run (its signal) takes its questions out: a permission then counts as denied, a question as
  * unanswered. An answer the item does not offer is ignored: no answer is ever an allow. No `vscode` import.
  */
-import type { InboxChoice, InboxItem } from '../protocol';
+import type { FanoutAnswer, InboxChoice, InboxItem } from '../protocol';
 import type { PermissionDecision } from '../core/vocabulary';
-import { WEB_FETCH, type ToolCallRequest, type UserQuestion } from '../core/session';
-import { ALLOW, ALLOW_AGENT, ALLOW_SERVER, ALLOW_SESSION, ALLOW_TASK, approvalChoices, approvalText, DENY, type ApprovalQuestion, whoAsks } from './approval-text';
+import { WEB_FETCH, type FanoutCard, type ToolCallRequest, type UserQuestion } from '../core/session';
+import { approvalChoices, approvalText, type ApprovalQuestion, whoAsks } from './approval-text';
+import { fanoutTitle, fanoutView } from './fanout-text';
 
 /** What the approver and the questions need of the inbox. */
 export interface PanelPrompts {
@@ -20,6 +21,8 @@ export interface PanelPrompts {
   readonly available: boolean;
   askPermission(question: ApprovalQuestion, signal: AbortSignal): Promise<PermissionDecision>;
   askQuestion(question: UserQuestion, signal: AbortSignal): Promise<string | undefined>;
+  /** A fan-out card; a stopped run or a dismissed card is a cancel. */
+  askFanout(card: FanoutCard, signal: AbortSignal): Promise<{ choice: FanoutAnswer; dontAsk: boolean }>;
 }
 
 interface Waiting {
@@ -27,7 +30,6 @@ interface Waiting {
   settle(value: string | undefined): void;
 }
 
-const DECISION_OF: Record<string, PermissionDecision> = { [ALLOW]: 'allow', [ALLOW_AGENT]: 'allow_agent', [ALLOW_TASK]: 'allow_task', [ALLOW_SESSION]: 'allow_session', [ALLOW_SERVER]: 'allow_server', [DENY]: 'deny' };
 const MAX_INPUT = 4_000;
 
 export class PanelInbox implements PanelPrompts {
@@ -52,13 +54,12 @@ export class PanelInbox implements PanelPrompts {
   }
 
   askPermission(q: ApprovalQuestion, signal: AbortSignal): Promise<PermissionDecision> {
-    const { message, detail } = approvalText(q);
-    const summaryFirst = `${q.summary}\n\n`;
-    const choices: InboxChoice[] = approvalChoices(q).map((label) => ({ label, decision: DECISION_OF[label] ?? 'deny' }));
+    const { message, why } = approvalText(q);
+    const choices: InboxChoice[] = approvalChoices(q);
     const item = this.item(q.request.agent, 'permission', {
       title: message.startsWith(`${q.who} `) ? message.slice(q.who.length + 1) : message,
       input: exactInput(q.request),
-      detail: detail.startsWith(summaryFirst) ? detail.slice(summaryFirst.length) : detail,
+      detail: why,
       choices,
       options: [],
     });
@@ -68,6 +69,23 @@ export class PanelInbox implements PanelPrompts {
   askQuestion(q: UserQuestion, signal: AbortSignal): Promise<string | undefined> {
     const item = this.item(q.agent, 'question', { title: q.question, input: '', detail: '', choices: [], options: q.options });
     return this.wait(item, signal);
+  }
+
+  askFanout(card: FanoutCard, signal: AbortSignal): Promise<{ choice: FanoutAnswer; dontAsk: boolean }> {
+    const view = fanoutView(card);
+    const item = this.item(card.parent, 'fanout', { title: fanoutTitle(card), input: '', detail: '', choices: [], options: [], fanout: view, ...(card.parent.depth === 0 ? { main: true } : {}) });
+    return this.wait(item, signal).then((value) => {
+      const [choice, never] = (value ?? '').split(':');
+      return view.choices.some((c) => c.choice === choice) ? { choice: choice as FanoutAnswer, dontAsk: never === 'never' && choice !== 'cancel' } : { choice: 'cancel', dontAsk: false };
+    });
+  }
+
+  /** The user's answer on a fan-out card; false when it is not waiting or the card does not offer that answer. */
+  runFanout(id: string, choice: FanoutAnswer, dontAsk: boolean): boolean {
+    const w = this.waiting.get(id);
+    if (!w || w.item.kind !== 'fanout' || !w.item.fanout?.choices.some((c) => c.choice === choice)) return false;
+    w.settle(`${choice}${dontAsk ? ':never' : ''}`);
+    return true;
   }
 
   /** The user's button on a permission request; false when it is not waiting or the decision is not one of its own. */

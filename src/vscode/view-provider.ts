@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import type { DelegateEvent } from '../core/events';
-import { waitingLine, type HostToWebview, type InboxItem, type WebviewToHost } from '../protocol';
+import { waitingOf, type HostToWebview, type WebviewToHost } from '../protocol';
 import { encodeSnapshot } from '../view-model/snapshot-codec';
 import { getTool } from '../view-model/store';
 import type { ChangeActions } from './change-actions';
@@ -119,6 +119,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'inbox_reply':
         this.inbox?.reply(message.id, message.text);
+        break;
+      case 'inbox_fanout':
+        this.inbox?.runFanout(message.id, message.choice, message.dontAsk);
         break;
       case 'prompt':
         await this.controller.ask(message.text);
@@ -261,14 +264,14 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private sendInbox(): void {
     if (!this.inbox || !this.view) return;
     const items = this.inbox.items();
-    const agents = waitingAgents(items);
-    this.view.badge = agents ? { value: agents, tooltip: waitingLine(agents) } : undefined;
+    const waiting = waitingOf(items);
+    this.view.badge = waiting.count ? { value: waiting.count, tooltip: waiting.line } : undefined;
     this.post({ type: 'inbox', items });
   }
 
   private async nudgeIfWaiting(): Promise<void> {
-    const agents = waitingAgents(this.inbox?.items() ?? []);
-    if (agents > 0 && (await this.notifyWaiting(waitingLine(agents)))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    const waiting = waitingOf(this.inbox?.items() ?? []);
+    if (waiting.count > 0 && (await this.notifyWaiting(waiting.line))) await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
   }
 
   /** Whether a prompt can run now (the empty panel shows a setup card when not). */
@@ -354,9 +357,4 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
 function setPanelFocus(focused: boolean): void {
   void vscode.commands.executeCommand('setContext', PANEL_FOCUS, focused);
-}
-
-/** How many subagents have a question waiting (one may have several). */
-function waitingAgents(items: readonly InboxItem[]): number {
-  return new Set(items.map((i) => i.agentId)).size;
 }

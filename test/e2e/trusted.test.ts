@@ -1,7 +1,7 @@
 /**
  * End to end, in a real VS Code 1.139 with the packaged extension, driven as a user would: the API key
  * set through "Delegate: Set API Key", prompts sent through "Delegate: Ask…", the panel's task tree
- * read and clicked, the Stop button, the approval modal. One editor (a trusted workspace) serves
+ * read and clicked, the Stop button, the fan-out card and a subagent's permission card in the panel. One editor (a trusted workspace) serves
  * every test here; each test starts with "Delegate: New Session". The model is the local
  * Messages-API server, which only accepts the key typed into the UI.
  */
@@ -118,17 +118,18 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     ]);
     await askFromPalette(page, 'Explain the source files and audit the config.');
 
-    // Three at once: the fan-out card asks first, naming each child; none starts until Run.
-    const card = modalDialog(page, 'The main agent wants to start 3 subagents at once');
+    // Three at once: the fan-out card asks first, inline in the panel (no modal), naming each child; none starts until Run.
+    const card = panel.frame.locator('.inbox-card.inbox-fanout');
     await card.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    assert.equal(await modalDialog(page, 'wants to start').count(), 0, 'no modal while the panel shows');
     const cardText = await card.innerText();
-    for (const line of ['1. explain math', '2. explain strings', '3. audit config', 'general-purpose', 'mode default']) assert.ok(cardText.includes(line), `the card shows ${line}: ${cardText}`);
+    for (const line of ['wants to start 3 subagents at once', 'explain math', 'explain strings', 'audit config', 'general-purpose', 'mode default']) assert.ok(cardText.includes(line), `the card shows ${line}: ${cardText}`);
     assert.equal(server.messageRequests().filter((r) => JSON.stringify(r.body.messages).includes('ALPHA')).length, 0, 'no child has started');
     await screenshot(page, 'fanout-card');
-    const cardButtons = await card.getByRole('button').allInnerTexts();
+    const cardButtons = await card.locator('.fanout-answers button').allInnerTexts();
     assert.ok(cardButtons.includes('Run') && cardButtons.includes('Cancel'), cardButtons.join(', '));
-    await card.getByRole('button', { name: 'Run', exact: true }).click();
-    await card.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    await card.locator('[data-choice="run"]').click();
+    await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
 
     const math = panel.task('explain math');
     const strings = panel.task('explain strings');
@@ -200,7 +201,14 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await row.and(panel.frame.locator('[data-permission="asked"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     await screenshot(page, 'permission-inbox');
     const buttons = await card.locator('button[data-decision]').allInnerTexts();
-    assert.deepEqual(buttons, ['Allow', 'Allow for this subagent', "Allow for this task's subagents", 'Allow for this session', 'Deny']);
+    assert.deepEqual(buttons, ['Allow', 'Deny'], 'Allow and Deny; the wider answers in the menu beside Allow');
+    await card.locator('.allow-more').click();
+    assert.deepEqual(await panel.frame.locator('.scope-menu [role="menuitem"]').allInnerTexts(), [
+      'Allow every file edit in the workspace for this subagent',
+      "Allow every file edit in the workspace for this task's subagents",
+      'Allow every file edit in the workspace for this session',
+    ]);
+    await page.keyboard.press('Escape');
 
     await card.locator('[data-decision="deny"]').click();
     await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });

@@ -241,6 +241,42 @@ describe('Delegate in the extension host', () => {
     }
   });
 
+  it('the fan-out card in the panel: the tasks pending in the tree, no modal; Run with "Don\'t ask again" starts them and asks to stop asking', async () => {
+    await setPanelVisible(true);
+    const modal: FanoutCard[] = [];
+    api.fanout.prompt = async (card) => {
+      modal.push(card);
+      return 'cancel';
+    };
+    let neverAsked = 0;
+    const dontAskAgain = api.fanout.dontAskAgain;
+    api.fanout.dontAskAgain = async () => void (neverAsked += 1);
+    server.route([
+      { name: 'child', match: isChild, replies: [reply.text('seen'), reply.text('seen'), reply.text('seen')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse(['a', 'b', 'c'].map((x) => ({ name: 'task', input: { prompt: `Look at ${x}`, description: `look at ${x}` } }))), reply.text('ok')] },
+    ]);
+    try {
+      const run = api.controller.ask('Look at three things');
+      await waitFor(() => api.inbox.items().some((i) => i.kind === 'fanout'), 'the card waits in the inbox');
+      const card = must(api.inbox.items().find((i) => i.kind === 'fanout'));
+      assert.equal(card.main, true);
+      assert.equal(card.title, 'wants to start 3 subagents at once');
+      assert.deepEqual(card.fanout?.tasks.map((t) => t.prompt), ['Look at a', 'Look at b', 'Look at c']);
+      await waitFor(() => allTasks(api.controller.snapshot().state).filter((t) => t.status === 'pending').length === 3, 'the three tasks pending in the tree');
+      assert.equal(requests().filter(isChild).length, 0, 'none started');
+      await api.view.onMessage({ type: 'inbox_fanout', id: card.id, choice: 'run', dontAsk: true });
+      await run;
+      assert.deepEqual(allTasks(api.controller.snapshot().state).map((t) => t.status), ['completed', 'completed', 'completed']);
+      assert.equal(neverAsked, 1, '"Don\'t ask again" was applied once');
+    } finally {
+      api.fanout.prompt = modalFanoutPrompt;
+      api.fanout.dontAskAgain = dontAskAgain;
+      await setPanelVisible(false);
+    }
+    server.assertAllConsumed();
+    assert.deepEqual(modal, [], 'no modal while the panel shows');
+  });
+
   it('Allow for this subagent: that subagent writes on unasked, a sibling subagent is still asked', async () => {
     await vscode.workspace.getConfiguration('delegate').update('permissionMode', 'default', vscode.ConfigurationTarget.Global);
     const asked: string[] = [];
@@ -303,7 +339,14 @@ describe('Delegate in the extension host', () => {
       const right = must(items.find((i) => i.who === 'Subagent “right writer”'));
       assert.equal(left.input, 'left.txt');
       assert.equal(right.input, 'echo right > right.txt', 'the exact command');
-      assert.deepEqual(right.choices.map((c) => c.decision), ['allow', 'allow_agent', 'allow_task', 'allow_session', 'deny']);
+      // Narrowest first: that one command for the session, then every bash command for the subagent or its task.
+      assert.deepEqual(right.choices.map((c) => `${c.decision}: ${c.label}`), [
+        'allow: Allow',
+        'allow_session: Allow `echo right > right.txt` for this session',
+        'allow_agent: Allow every bash command for this subagent',
+        "allow_task: Allow every bash command for this task's subagents",
+        'deny: Deny',
+      ]);
       assert.ok(api.view.posted.includes('inbox'), 'the panel was sent the list');
       const waiting = (): string[] => Object.values(api.controller.snapshot().state.nodes).flatMap((n) => (n.kind === 'tool' && n.permission === 'asked' ? [n.name] : []));
       assert.deepEqual(waiting().sort(), ['bash', 'write_file'], 'both calls are marked as waiting on their rows');

@@ -115,7 +115,7 @@ describe('Delegate in the extension host: project MCP servers', () => {
       assert.deepEqual(asked.map((q) => q.toolName), ['mcp__everything__echo', 'mcp__everything__get-sum'], 'the session answer covers echo, the server answer every tool of it');
       assert.match(asked[0]?.reason ?? '', /^plan mode is read-only, but a read-only tool still sends its input to its server/);
       assert.match(approvalText(must(asked[0])).detail, /Plan mode is read-only, but a read-only tool still sends its input/);
-      assert.ok(approvalChoices(must(asked[1])).includes('Allow this server for this session'));
+      assert.ok(approvalChoices(must(asked[1])).some((c) => c.decision === 'allow_server' && c.label === 'Allow every tool of server "everything" for this session'));
       const result = (n: number) => lastToolResults(server.messageRequests()[since + n] as RecordedRequest)[0];
       assert.equal(result(1)?.content, 'Echo: one');
       assert.equal(result(2)?.content, 'Echo: two');

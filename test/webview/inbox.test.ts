@@ -68,12 +68,14 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     assert.deepEqual(await cards.locator('.inbox-title').allTextContents(), ['wants to run a command', 'wants to use mcp__files__write']);
     assert.equal(await cards.nth(0).locator('.inbox-input').textContent(), 'npm test -- --grep "inbox"', 'the exact command');
     assert.deepEqual(JSON.parse((await cards.nth(1).locator('.inbox-input').textContent()) ?? ''), { path: 'docs/a.md', text: 'hello' }, 'the exact MCP input');
-    assert.deepEqual(await cards.nth(0).locator('.inbox-button').allTextContents(), ['Allow', 'Allow for this subagent', "Allow for this task's subagents", 'Allow for this session', 'Deny']);
+    assert.deepEqual(await cards.nth(0).locator('[data-decision]').allTextContents(), ['Allow', 'Deny'], 'Allow and Deny; the wider answers in the menu beside Allow');
     await page.screenshot({ path: join(ARTIFACTS, 'inbox-two-asks.png') });
 
-    // The second child's card first: Tab reaches its "Allow for this subagent", Enter answers it.
+    // The second child's card first: Tab reaches its ▾, Enter opens the menu on "for this subagent", Enter answers it.
     await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.blur());
-    await tabTo(page, '[data-inbox-id="ask-2"] [data-decision="allow_agent"]');
+    await tabTo(page, '[data-inbox-id="ask-2"] .allow-more');
+    await page.keyboard.press('Enter');
+    await frames(page, 1);
     await page.keyboard.press('Enter');
     await frames(page, 2);
     assert.deepEqual(await answers(page), [{ type: 'inbox_answer', id: 'ask-2', decision: 'allow_agent' }]);
@@ -211,7 +213,7 @@ describe('panel: the inbox over a long conversation stays whole', function () {
         void inbox.askPermission({ who: 'Subagent “build the docs”', toolName: 'bash', summary: ask.summary, reason: 'asks', request: ask }, new AbortController().signal);
         await sent();
         await frames(page, 3);
-        assert.equal(await page.locator(`${FIRST} .inbox-button`).count(), 5);
+        assert.equal(await page.locator(`${FIRST} .inbox-button`).count(), 3, 'Allow, its ▾ and Deny');
         assert.deepEqual(await notInView(page, controls(FIRST)), []);
         const log = await page.locator('.log').evaluate((e) => ({ height: e.clientHeight, content: e.scrollHeight }));
         assert.ok(log.content > log.height * 3, `the conversation scrolls (${log.height} of ${log.content} px)`);

@@ -106,7 +106,7 @@ async function runChildOnce(o: ChildRun, prompt: string, agentId: string, signal
   const built = o.fork
     ? forkSpec(o.fork, { identity, prompt, toolUseId: o.toolUseId, limits: ports.config.limits })
     : childSpec({ def, identity, prompt, toolUseId: o.toolUseId, parentModel: o.parentModel, config: ports.config, baseTools: ports.baseTools(), ...(ports.modelAliases ? { modelAliases: ports.modelAliases } : {}) });
-  // "Run with these caps" on the fan-out card (fanout-review.ts): the tighter of its caps and the spec's own budget.
+  // "Run, stopping each at its usual maximum" on the fan-out card (fanout-review.ts): the tighter of its caps and the spec's own budget.
   const budget = ports.caps ? ports.caps.apply(o.toolUseId, built.budget) : built.budget;
   const spec: AgentSpec = budget && Object.keys(budget).length ? { ...built, budget } : built;
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the

@@ -250,6 +250,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
         mode: () => permissions.mode,
         forecast: (types) => forecastAgents(config.transcriptRoot, config.workdir, types),
         caps,
+        emit: (parent, body) => bus.emit(parent.agentId, parent.parentId, body),
       })
     : undefined;
   const ports: RunPorts = {

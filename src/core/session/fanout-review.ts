@@ -7,9 +7,12 @@
  *   rule 'always' ask before every delegation        rule 'never' / no host prompt (the CLI) ─▶ never ask
  *
  *   Run                 they start as asked
- *   Run with these caps each child with history gets its forecast's p90 as budgets (tokens, seconds, dollars),
- *                       never looser than its own (FanoutCaps, read by child-runs.ts when it builds the spec)
+ *   Run, stopping each  each child with history gets its forecast's p90 as budgets (tokens, seconds, dollars),
+ *   at its usual max    never looser than its own (FanoutCaps, read by child-runs.ts when it builds the spec)
  *   Cancel / dismissed  none starts: each call's result says the user cancelled the fan-out
+ *
+ * While the card waits, the parent's `fanout_asked` event lets a view show the calls as pending tasks; its
+ * `fanout_answered` says what the user chose.
  */
 import { findAgent, type AgentDefinition } from '../agents/agent-definition';
 import { resolveAgentModel } from '../agents/agent-catalog';
@@ -18,6 +21,7 @@ import type { FanoutCall, FanoutGate } from '../agent/fanout-gate';
 import type { AgentForecast } from '../store/agent-forecast';
 import { asRecord } from '../tools/types';
 import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
+import type { EventBody } from '../events';
 
 export type FanoutRule = 'auto' | 'always' | 'never';
 export const FANOUT_RULES: readonly FanoutRule[] = ['auto', 'always', 'never'];
@@ -26,6 +30,8 @@ export type FanoutChoice = 'run' | 'run_capped' | 'cancel';
 export interface FanoutChild {
   toolUseId: string;
   description: string;
+  /** The task's prompt, as the model wrote it. */
+  prompt: string;
   agentType: string;
   model: string;
   /** The agent definition's tool list, or undefined: every tool the session offers. */
@@ -87,6 +93,8 @@ export interface FanoutReviewOptions {
   mode: () => PermissionMode;
   forecast(agentTypes: readonly string[]): Promise<ReadonlyMap<string, AgentForecast | undefined>>;
   caps: FanoutCaps;
+  /** Emits an event of the parent agent (the pending tasks while the card waits, then the answer). */
+  emit?: (parent: AgentIdentity, body: EventBody) => Promise<unknown>;
 }
 
 const AUTO_COUNT = 3;
@@ -108,8 +116,11 @@ export function createFanoutReview(o: FanoutReviewOptions): FanoutGate {
       const reason: FanoutCard['reason'] | undefined =
         rule === 'always' ? 'always' : children.length >= AUTO_COUNT ? 'count' : above !== undefined && p90Usd !== undefined && p90Usd > above ? 'cost' : undefined;
       if (!reason) return new Map();
-      const choice = await o.prompt.confirm({ parent, children, reason, ...(p90Usd !== undefined ? { p90Usd } : {}) }, signal).catch(() => 'cancel' as const);
-      if (choice === 'cancel' || signal.aborted) {
+      await o.emit?.(parent, { type: 'fanout_asked', calls: children.map((c, i) => ({ toolUseId: c.toolUseId, input: calls[i]?.input, agentType: c.agentType })) });
+      const asked = await o.prompt.confirm({ parent, children, reason, ...(p90Usd !== undefined ? { p90Usd } : {}) }, signal).catch(() => 'cancel' as const);
+      const choice = signal.aborted ? 'cancel' : asked;
+      await o.emit?.(parent, { type: 'fanout_answered', choice, toolUseIds: children.map((c) => c.toolUseId) });
+      if (choice === 'cancel') {
         const why = `Not run: the user cancelled this fan-out of ${children.length} subagent${children.length === 1 ? '' : 's'} before it started. Ask the user how to go on, or do the work another way.`;
         return new Map(children.map((c) => [c.toolUseId, why]));
       }
@@ -140,6 +151,7 @@ function describe(call: FanoutCall, o: FanoutReviewOptions): FanoutChild {
   return {
     toolUseId: call.toolUseId,
     description: text(input.description) || text(input.prompt).split('\n')[0]?.slice(0, 80) || '(no description)',
+    prompt: text(input.prompt),
     agentType: fork ? 'fork' : type,
     model: resolveAgentModel(def?.model, o.modelId(), o.modelAliases),
     ...(def?.tools ? { tools: def.tools } : {}),

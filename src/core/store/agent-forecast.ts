@@ -1,7 +1,7 @@
 /**
  * What a subagent of a given type will likely cost, from this workspace's past runs of that type (the session
  * index's `subagentRuns`): median and p90 of tokens, dollars and wall time over the newest runs. A fan-out card
- * shows it before children start, and "Run with these caps" turns the p90 into budgets.
+ * shows it before children start, and "Run, stopping each at its usual maximum" turns the p90 into budgets.
  *
  *   listSessions(root, {cwd}) ─▶ subagentRuns of every session, newest sessions first ─▶ per agent type, the
  *   newest MAX_RUNS finished runs (completed or limited; failed and stopped runs say little of a full run's cost)

@@ -3,6 +3,7 @@ import { BUILT_IN_AGENTS } from '../../../src/core/agents/agent-catalog';
 import type { AgentDefinition } from '../../../src/core/agents/agent-definition';
 import { createFanoutReview, FanoutCaps, type FanoutCard, type FanoutChoice, type FanoutRule } from '../../../src/core/session/fanout-review';
 import type { AgentForecast } from '../../../src/core/store/agent-forecast';
+import type { EventBody } from '../../../src/core/events';
 
 const root = { agentId: 'main', parentId: null, depth: 0 };
 const types: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
@@ -11,6 +12,7 @@ const call = (id: string, input: Record<string, unknown>) => ({ toolUseId: id, i
 
 function setup(choice: FanoutChoice, rule: FanoutRule = 'auto', above?: number) {
   const cards: FanoutCard[] = [];
+  const events: { agentId: string; body: EventBody }[] = [];
   const caps = new FanoutCaps();
   const gate = createFanoutReview({
     prompt: {
@@ -27,8 +29,9 @@ function setup(choice: FanoutChoice, rule: FanoutRule = 'auto', above?: number) 
     mode: () => 'acceptEdits',
     forecast: async (ts) => new Map(ts.map((t) => [t, t === 'Explore' ? explore : undefined])),
     caps,
+    emit: async (parent, body) => void events.push({ agentId: parent.agentId, body }),
   });
-  return { gate, cards, caps, signal: new AbortController().signal };
+  return { gate, cards, caps, events, signal: new AbortController().signal };
 }
 
 describe('the fan-out review', () => {
@@ -82,5 +85,26 @@ describe('the fan-out review', () => {
     assert.deepEqual(caps.apply('a', { tokens: 3000 }), { tokens: 3000, seconds: 10, usd: 0.3 });
     assert.equal(caps.apply('a', undefined), undefined, 'taken once');
     assert.equal(caps.apply('b', undefined), undefined);
+  });
+
+  it('while the card waits the parent emits its calls as pending (a view shows them), then the answer; unasked, nothing', async () => {
+    const { gate, cards, events, signal } = setup('cancel');
+    await gate.review(root, [call('a', {}), call('b', {})], signal);
+    assert.deepEqual(events, [], 'no card, no pending tasks');
+    await gate.review(root, [call('a', { description: 'one' }), call('b', { subagent_type: 'Explore' }), call('c', { fork: true })], signal);
+    assert.deepEqual(cards[0]?.children.map((c) => c.prompt), ['do a', 'do b', 'do c'], 'the card has each prompt');
+    assert.deepEqual(events, [
+      { agentId: 'main', body: { type: 'fanout_asked', calls: [
+        { toolUseId: 'a', input: { prompt: 'do a', description: 'one' }, agentType: 'general-purpose' },
+        { toolUseId: 'b', input: { prompt: 'do b', subagent_type: 'Explore' }, agentType: 'Explore' },
+        { toolUseId: 'c', input: { prompt: 'do c', fork: true }, agentType: 'fork' },
+      ] } },
+      { agentId: 'main', body: { type: 'fanout_answered', choice: 'cancel', toolUseIds: ['a', 'b', 'c'] } },
+    ]);
+    const stopped = setup('run');
+    const stop = new AbortController();
+    stop.abort();
+    await stopped.gate.review(root, [call('a', {}), call('b', {}), call('c', {})], stop.signal);
+    assert.deepEqual(stopped.events.at(-1)?.body, { type: 'fanout_answered', choice: 'cancel', toolUseIds: ['a', 'b', 'c'] }, 'a stopped run cancels, whatever the card said');
   });
 });
