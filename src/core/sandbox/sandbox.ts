@@ -20,7 +20,10 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandLauncher, LaunchPlan } from '../tools/bash';
 import { bubblewrapArgs, privilegedSockets } from './bubblewrap';
+import { processPlaceholders, type Placeholders } from './placeholders';
 import { probeBubblewrap, type ProbeResult } from './probe';
+import { planProtection, type ProtectionPlan } from './protected-mounts';
+import { refusalNote } from './refusal-note';
 import type { SandboxSettings, SandboxStatus } from './types';
 
 export { DEFAULT_SANDBOX, describeSandbox, type SandboxSettings, type SandboxStatus } from './types';
@@ -55,10 +58,12 @@ const SANDBOX_ENV = { TMPDIR: '/tmp', XDG_CACHE_HOME: '/tmp/.cache', npm_config_
 /** Without a network, npm retries a failed lookup for about 70 s and pip for half a minute: fail at once instead. */
 const NO_NETWORK_ENV = { npm_config_fetch_retries: '0', PIP_RETRIES: '0' };
 
-/** What tests swap: the availability probe, and the list of sockets to hide. */
+/** What tests swap: the availability probe, the list of sockets to hide, what holds the protected paths. */
 export interface SandboxPorts {
   probe?: () => Promise<ProbeResult>;
   hide?: () => string[];
+  protect?: (workdir: string, home: string) => ProtectionPlan;
+  placeholders?: Placeholders;
 }
 
 export class Sandbox implements CommandLauncher {
@@ -84,14 +89,27 @@ export class Sandbox implements CommandLauncher {
     }
     if (status.kind === 'none') return { file: '/bin/bash', args: ['-c', command] };
     this.temp ??= makeTempFolder();
+    const real = await this.realWorkdir(workdir);
+    const home = homedir();
+    // Found fresh for each command: what exists decides between a read-only mount and a placeholder.
+    const protection = (this.ports.protect ?? planProtection)(real, home);
+    const held = (this.ports.placeholders ?? processPlaceholders).hold(protection.placeholders);
     const plan = {
-      workdir: await this.realWorkdir(workdir),
+      workdir: real,
       tmpdir: this.temp,
       network: status.network,
-      home: homedir(),
+      home,
       hide: (this.ports.hide ?? privilegedSockets)(),
+      protect: { pins: protection.pins, readOnly: [...protection.readOnly, ...held.paths] },
     };
-    return { file: 'bwrap', args: bubblewrapArgs(plan, command), env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV }, lifeline: true };
+    return {
+      file: 'bwrap',
+      args: bubblewrapArgs(plan, command),
+      env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV },
+      lifeline: true,
+      release: held.release,
+      explain: (output) => refusalNote(output, real, protection.hooksPaths),
+    };
   }
 
   /** The host folder behind the sandbox's /tmp (made on the first sandboxed command), for tests and diagnostics. */
