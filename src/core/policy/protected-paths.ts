@@ -132,6 +132,9 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
 
 const WORKSPACE_ENTRIES = PROTECTED_PATHS.filter((p) => p.in === 'workspace');
 
+/** Says, in a permission question, that no mode but bypassPermissions answers it (hosts name their own way out). */
+export const PROTECTED_WHY = 'a protected path, asked about in every mode but bypassPermissions';
+
 /**
  * The entry a write to `absPath` (a real path inside `workdir`) touches, with the path as shown: any segment named
  * like a workspace entry, at any depth (a package's own `.claude` or `.git`), compared without case (macOS and
