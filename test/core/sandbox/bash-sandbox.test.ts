@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +113,16 @@ describe('bash in the bubblewrap sandbox', function () {
         `node -e "require('fs').writeFileSync('out.js', 'ok'); require('fs').writeFileSync(require('os').tmpdir() + '/obj', 'o')" && cat out.js /tmp/obj`,
     );
     assert.deepEqual(r, { content: '1\noko\n[exit code 0]', isError: false, exitCode: 0 });
+  });
+
+  it('parallel commands share the placeholders: one ending does not lift the other\'s hold; the last one removes them', async () => {
+    const s = sandbox();
+    const slow = run('sleep 1; echo {} > .mcp.json; echo "mcp:$?"; mkdir .claude/agents; echo "claude:$?"', { sandbox: s });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await run('ls -d .mcp.json .claude', { sandbox: s }), { content: '.claude\n.mcp.json\n[exit code 0]', isError: false, exitCode: 0 });
+    const r = await slow;
+    assert.match(r.content, /mcp:1\n[\s\S]*claude:1\n/, r.content);
+    assert.deepEqual(readdirSync(ws), []);
   });
 
   it('no network by default: a server on the host loopback cannot be reached; with the network allowed it can', async () => {
