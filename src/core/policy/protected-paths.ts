@@ -11,7 +11,7 @@
  * Every entry says why. What is not here (package.json scripts, a Makefile, tests: code the user runs on purpose)
  * is in docs/sandbox.md, "What a command can still leave behind".
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -29,6 +29,8 @@ export interface ProtectedPath {
   in: 'workspace' | 'git-dir';
   /** When it does not exist: a placeholder holds its place, or nothing does (the reason says why that is safe). */
   missing: Placeholder | 'left';
+  /** The placeholder only where git would read the file: its git folder's config turns extensions.worktreeConfig on. */
+  missingMattersIf?: 'worktreeConfig';
   /** False: only the file tools ask; commands in the sandbox may write it (the reason says why they must). */
   sandbox: boolean;
   reason: string;
@@ -66,6 +68,7 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = [
     type: 'file',
     in: 'git-dir',
     missing: { kind: 'file', content: '' },
+    missingMattersIf: 'worktreeConfig',
     sandbox: true,
     reason: 'git reads it as config where extensions.worktreeConfig is on',
   },
@@ -182,6 +185,8 @@ export function hooksPathsIn(workdir: string, home: string = homedir(), env: Nod
   for (const file of files) {
     let text: string;
     try {
+      // Most of these do not exist: a failed read costs a thrown error (~35 µs), a failed existsSync does not.
+      if (!existsSync(file)) continue;
       text = readFileSync(file, 'utf8');
     } catch {
       continue;

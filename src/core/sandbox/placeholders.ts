@@ -2,7 +2,9 @@
  * Placeholders: what holds the place of a protected path that does not exist yet (.mcp.json, .claude, git's
  * commondir…) while a sandboxed command runs, so that the command cannot create it. A bind mount needs something to
  * mount on, and in the writable workspace that something is on the host: so it is made just before the command and
- * removed just after, with a mark (its mtime) that says it is ours.
+ * removed just after, with a mark that says it is ours: no write permission for anyone (a folder 0555, a file 0444),
+ * empty (a file: at most the line "."). Set by mkdir/open themselves: a utimes() for a date mark was one more
+ * metadata write per placeholder, ~0.1–1 ms each on a loaded disk.
  *
  *   hold(list) ─▶ each path: made now (an empty folder, or a file git reads as absent) and marked; or, already there
  *                 with the mark (another command of ours, another process's, one a crash left), taken as it is.
@@ -13,18 +15,24 @@
  *
  * Why ask about other sandboxes: removing a mount point on the host detaches that mount in every namespace (Linux
  * ≥ 3.18), so a command of another Delegate process in the same folder would lose its hold. Such a placeholder is
- * left; that process takes it (the mark) and removes it after its own command.
+ * left; that process takes it (the mark) and removes it after its own command. Asking means reading every bwrap's
+ * mount table (0.7 ms of CPU at 100 processes, more on a desktop), so it is done only when another live process has
+ * placeholders: each one that makes one says so with an empty file named by its pid in REGISTRY (removed at exit,
+ * or by the watchdog after a kill -9).
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { processPathWatch, type PathWatch } from '../tools/group-watchdog';
 import type { Placeholder } from '../policy/protected-paths';
 
-/** The mark: an mtime of 2001-09-09T01:46:47Z (whole seconds: coarse file systems keep it). */
-const MARK_S = 1_000_000_007;
+/** The mark: no write bit for anyone, and a file of at most two bytes. */
+const DIR_MODE = 0o555;
+const FILE_MODE = 0o444;
 
-/** Whether a file or folder carries the mark (an empty folder, or a file of at most a line like ".\n"). */
+/** Whether a file or folder carries the mark (whatever read bits a umask took away). */
 export function isPlaceholder(st: Stats): boolean {
-  return Math.floor(st.mtimeMs / 1000) === MARK_S && (st.isDirectory() || (st.isFile() && st.size <= 2));
+  return (st.mode & 0o222) === 0 && (st.isDirectory() || (st.isFile() && st.size <= 2));
 }
 
 export interface HeldPaths {
@@ -65,13 +73,42 @@ export function otherSandboxMounts(self = process.pid): Set<string> {
   return points;
 }
 
+/** One empty file per process that holds placeholders, named by its pid (per user: another's are not ours to read). */
+const REGISTRY = join(tmpdir(), `delegate-placeholders-${process.getuid?.() ?? 'user'}`);
+
+/** Whether another live process of this user holds placeholders (unknown counts as yes). */
+export function othersHold(registry = REGISTRY, self = process.pid): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(registry);
+  } catch {
+    return true;
+  }
+  return names.some((name) => {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === self) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  });
+}
+
+/** The mount points other processes' sandboxes hold, when there may be any. */
+const elsewhere = (): Set<string> => (othersHold() ? otherSandboxMounts() : new Set());
+
 export class Placeholders {
   private readonly counts = new Map<string, number>();
   private exitHook = false;
+  private registered = false;
 
   constructor(
     private readonly watch: PathWatch = processPathWatch,
-    private readonly mountedElsewhere: () => Set<string> = otherSandboxMounts,
+    private readonly mountedElsewhere: () => Set<string> = elsewhere,
+    /** Where this process says it holds placeholders; null: nowhere (tests). */
+    private readonly registry: string | null = REGISTRY,
   ) {}
 
   /** Makes (or takes) each placeholder; one that cannot be made is left out (the command cannot make it either). */
@@ -86,6 +123,7 @@ export class Placeholders {
     }
     if (paths.length > 0 && !this.exitHook) {
       this.exitHook = true;
+      this.register();
       process.once('exit', () => this.removeAll());
     }
     let released = false;
@@ -99,16 +137,28 @@ export class Placeholders {
     };
   }
 
-  /** How many commands hold each path now (for tests). */
-  get held(): ReadonlyMap<string, number> {
-    return this.counts;
+
+  /** Says in the registry that this process holds placeholders, until it exits (or the watchdog clears it). */
+  private register(): void {
+    if (this.registered || this.registry === null) return;
+    this.registered = true;
+    const own = join(this.registry, String(process.pid));
+    try {
+      mkdirSync(this.registry, { recursive: true, mode: 0o700 });
+      rmSync(own, { force: true }); // a dead process's, whose pid this one got
+      writeFileSync(own, '', { mode: FILE_MODE });
+      this.watch.watchPath(own);
+      process.once('exit', () => rmSync(own, { force: true }));
+    } catch {
+      // Not registered: others do not look for this process's sandboxes (a temp folder that is not writable).
+    }
   }
 
   private take(path: string, placeholder: Placeholder): boolean {
     try {
-      if (placeholder.kind === 'dir') mkdirSync(path);
-      else writeFileSync(path, placeholder.content, { flag: 'wx', mode: 0o444 });
-      utimesSync(path, MARK_S, MARK_S);
+      // A umask only takes bits away: never a write bit to add, so the mark holds whatever it is.
+      if (placeholder.kind === 'dir') mkdirSync(path, { mode: DIR_MODE });
+      else writeFileSync(path, placeholder.content, { flag: 'wx', mode: FILE_MODE });
     } catch (err) {
       // Already there: ours if marked (it is then held and removed like one we made); anyone else's is held as it is
       // by the plan's next command, not here. Not creatable (a read-only folder, a file above it): neither can the command.

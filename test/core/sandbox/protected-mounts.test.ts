@@ -3,15 +3,16 @@
 // list in the permission policy: a write to a protected path is asked in acceptEdits too.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionPolicy } from '../../../src/core/policy/permissions';
 import { hooksPathsIn, protectedTarget } from '../../../src/core/policy/protected-paths';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
+import type { AgentIdentity } from '../../../src/core/vocabulary';
 import { ToolRules } from '../../../src/core/policy/tool-rules';
 import { bubblewrapArgs } from '../../../src/core/sandbox/bubblewrap';
-import { otherSandboxMounts, Placeholders } from '../../../src/core/sandbox/placeholders';
+import { otherSandboxMounts, othersHold, Placeholders } from '../../../src/core/sandbox/placeholders';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { planProtection } from '../../../src/core/sandbox/protected-mounts';
 import { refusalNote } from '../../../src/core/sandbox/refusal-note';
@@ -36,10 +37,12 @@ describe('protected paths in the sandbox', () => {
     assert.deepEqual(plan.placeholders, [
       { path: join(ws, '.claude'), placeholder: { kind: 'dir' } },
       { path: join(ws, '.git/commondir'), placeholder: { kind: 'file', content: '.\n' } },
-      { path: join(ws, '.git/config.worktree'), placeholder: { kind: 'file', content: '' } },
       { path: join(ws, '.mcp.json'), placeholder: { kind: 'dir' } },
       { path: join(ws, '.vscode'), placeholder: { kind: 'dir' } },
     ]);
+    // config.worktree only where git would read it.
+    execFileSync('git', ['config', 'extensions.worktreeConfig', 'true'], { cwd: ws });
+    assert.deepEqual(planProtection(ws, home).placeholders[2], { path: join(ws, '.git/config.worktree'), placeholder: { kind: 'file', content: '' } });
   });
 
   it('existing entries are bound read-only whole; a .git file (a linked worktree) is held itself; no git, no git entries', () => {
@@ -68,7 +71,6 @@ describe('protected paths in the sandbox', () => {
       plan.placeholders.filter((p) => p.path.startsWith(sub) || p.path.includes('tools')),
       [
         { path: join(sub, 'commondir'), placeholder: { kind: 'file', content: '.\n' } },
-        { path: join(sub, 'config.worktree'), placeholder: { kind: 'file', content: '' } },
         // The first missing component holds the place of tools/hooks.
         { path: join(ws, 'tools'), placeholder: { kind: 'dir' } },
       ],
@@ -97,7 +99,7 @@ describe('protected paths in the sandbox', () => {
   });
 
   it('placeholders: made and marked, shared by overlapping commands, removed when the last lets go', () => {
-    const holds = new Placeholders(noWatch, () => new Set());
+    const holds = new Placeholders(noWatch, () => new Set(), null);
     const list = [
       { path: join(ws, '.mcp.json'), placeholder: { kind: 'dir' as const } },
       { path: join(ws, 'commondir'), placeholder: { kind: 'file' as const, content: '.\n' } },
@@ -115,10 +117,10 @@ describe('protected paths in the sandbox', () => {
   });
 
   it('placeholders: one a crash left is taken and removed; what the user put there is theirs; one mounted elsewhere stays', () => {
-    const holds = new Placeholders(noWatch, () => new Set());
+    const holds = new Placeholders(noWatch, () => new Set(), null);
     const left = holds.hold([{ path: join(ws, '.vscode'), placeholder: { kind: 'dir' } }]);
     // A second process (or a restart) finds it: marked, so it is taken and removed after its command.
-    const restart = new Placeholders(noWatch, () => new Set());
+    const restart = new Placeholders(noWatch, () => new Set(), null);
     assert.deepEqual(planProtection(ws, home).placeholders.find((p) => p.path.endsWith('.vscode')), { path: join(ws, '.vscode'), placeholder: { kind: 'dir' } });
     restart.hold([{ path: join(ws, '.vscode'), placeholder: { kind: 'dir' } }]).release();
     assert.equal(existsSync(join(ws, '.vscode')), false);
@@ -127,9 +129,28 @@ describe('protected paths in the sandbox', () => {
     mkdirSync(join(ws, '.claude'));
     assert.deepEqual(holds.hold([{ path: join(ws, '.claude'), placeholder: { kind: 'dir' } }]).paths, []);
     // Another process's sandbox has it mounted: left for that process to remove.
-    const shared = new Placeholders(noWatch, () => new Set([join(ws, '.mcp.json')]));
+    const shared = new Placeholders(noWatch, () => new Set([join(ws, '.mcp.json')]), null);
     shared.hold([{ path: join(ws, '.mcp.json'), placeholder: { kind: 'dir' } }]).release();
     assert.ok(existsSync(join(ws, '.mcp.json')));
+  });
+
+  it('the registry: another live process with placeholders makes a release look at other sandboxes; a dead one does not', () => {
+    const registry = join(ws, 'registry');
+    assert.equal(othersHold(registry), true, 'unknown: look');
+    const holds = new Placeholders(noWatch, () => new Set(), registry);
+    holds.hold([{ path: join(ws, '.vscode'), placeholder: { kind: 'dir' } }]).release();
+    assert.deepEqual(readdirSync(registry), [String(process.pid)]);
+    assert.equal(othersHold(registry), false, 'only this process');
+    const other = spawn('sleep', ['5'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(registry, String(other.pid)), '');
+      assert.equal(othersHold(registry), true);
+    } finally {
+      other.kill('SIGKILL');
+    }
+    writeFileSync(join(registry, '999999999'), '');
+    rmSync(join(registry, String(other.pid)));
+    assert.equal(othersHold(registry), false, 'a dead pid');
   });
 
   it('the [sandbox] note: one line per protected path an error names, nothing for other errors', () => {
@@ -163,9 +184,9 @@ describe('protected paths in the sandbox', () => {
 
 describe('protected paths in the permission policy', () => {
   let ws: string;
-  const agent = { agentId: 'root', parentId: null, depth: 0 };
-  const child = { agentId: 'c1', parentId: 'root', depth: 1 };
-  const write = (p: string, who = agent): ToolCallRequest => ({ agent: who, toolUseId: 't', toolName: 'write_file', kind: 'write', input: { path: p }, summary: p, paths: [p] });
+  const agent: AgentIdentity = { agentId: 'root', parentId: null, depth: 0 };
+  const child: AgentIdentity = { agentId: 'c1', parentId: 'root', depth: 1 };
+  const write = (p: string, who: AgentIdentity = agent): ToolCallRequest => ({ agent: who, toolUseId: 't', toolName: 'write_file', kind: 'write', input: { path: p }, summary: p, paths: [p] });
   beforeEach(() => {
     ws = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-protect-perm-')));
   });
