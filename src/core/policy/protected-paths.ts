@@ -170,38 +170,40 @@ export const HOOKS_PATH: ProtectedPath = {
 };
 
 /**
- * The folders inside `workdir` that a `core.hooksPath` setting names (the repository's config, then the user's and
- * the system's): git runs hooks from there instead of .git/hooks. Read with a small scan, not `git config` (a
- * process per bash call); a relative value is relative to the work tree, as git takes it.
+ * The folders inside `workdir` that a `core.hooksPath` setting names (the system's, the user's, the repository's
+ * config): git runs hooks from there instead of .git/hooks. Every value counts, not only the one git would use (a
+ * setting may be removed between now and the next git). A relative value is relative to the work tree, as git takes it.
  */
 export function hooksPathsIn(workdir: string, home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
-  const files = [
-    join(workdir, '.git', 'config'),
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'),
-    join(home, '.gitconfig'),
-    '/etc/gitconfig',
-  ];
   const found = new Set<string>();
-  for (const file of files) {
-    let text: string;
-    try {
-      // Most of these do not exist: a failed read costs a thrown error (~35 µs), a failed existsSync does not.
-      if (!existsSync(file)) continue;
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const value of coreHooksPaths(text)) {
-      const abs = value === '~' || value.startsWith('~/') ? join(home, value.slice(1)) : resolve(workdir, value);
-      const rel = relative(workdir, abs);
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) found.add(abs);
-    }
+  for (const value of coreSettings('hookspath', workdir, home, env)) {
+    const abs = value === '~' || value.startsWith('~/') ? join(home, value.slice(1)) : resolve(workdir, value);
+    const rel = relative(workdir, abs);
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) found.add(abs);
   }
   return [...found];
 }
 
-/** The `hooksPath` values of a git config text's `[core]` sections (keys and section names without case). */
-function coreHooksPaths(text: string): string[] {
+/**
+ * The values of `core.<key>` (lower case) in git's config files, least precedence first (system, the user's XDG
+ * file, ~/.gitconfig, the repository's): read with a small scan, not `git config` (a process per bash call).
+ */
+export function coreSettings(key: string, workdir: string, home: string = homedir(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const files = ['/etc/gitconfig', join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'), join(home, '.gitconfig'), join(workdir, '.git', 'config')];
+  const values: string[] = [];
+  for (const file of files) {
+    try {
+      // Most of these do not exist: a failed read costs a thrown error (~35 µs), a failed existsSync does not.
+      if (existsSync(file)) values.push(...coreValues(readFileSync(file, 'utf8'), key));
+    } catch {
+      // Unreadable: git cannot read it either.
+    }
+  }
+  return values;
+}
+
+/** The values of `key` in a git config text's `[core]` sections (keys and section names without case). */
+function coreValues(text: string, key: string): string[] {
   const values: string[] = [];
   let inCore = false;
   for (const raw of text.split('\n')) {
@@ -212,9 +214,9 @@ function coreHooksPaths(text: string): string[] {
       inCore = section[1]?.toLowerCase() === 'core';
       rest = section[2] ?? '';
     }
-    const m = /^hookspath\s*=\s*(.*)$/i.exec(rest);
-    if (!inCore || !m) continue;
-    let value = (m[1] ?? '').replace(/\s[#;].*$/, '').trim();
+    const m = /^([\w-]+)\s*=\s*(.*)$/.exec(rest);
+    if (!inCore || !m || m[1]?.toLowerCase() !== key) continue;
+    let value = (m[2] ?? '').replace(/\s[#;].*$/, '').trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
     if (value !== '') values.push(value);
   }

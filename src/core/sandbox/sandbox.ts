@@ -14,12 +14,13 @@
  * a read-only system, a writable workspace and temp, network on or off — is one bwrap command line.
  * "Allow network" is therefore all-or-nothing: there is no per-host filter (that needs such a proxy).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CommandLauncher, LaunchPlan } from '../tools/bash';
 import { bubblewrapArgs, privilegedSockets } from './bubblewrap';
+import { EXCLUDES_IN_SANDBOX, gitExcludesEnv, gitExcludesText } from './git-excludes';
 import { processPlaceholders, type Placeholders } from './placeholders';
 import { probeBubblewrap, type ProbeResult } from './probe';
 import { planProtection, type ProtectionPlan } from './protected-mounts';
@@ -69,6 +70,8 @@ export interface SandboxPorts {
 export class Sandbox implements CommandLauncher {
   private statusPromise: Promise<SandboxStatus> | undefined;
   private temp: string | undefined;
+  /** The text last written to git's excludes file in the private /tmp (git-excludes.ts). */
+  private excludes: string | undefined;
   private readonly realWorkdirs = new Map<string, string>();
 
   constructor(
@@ -94,6 +97,7 @@ export class Sandbox implements CommandLauncher {
     // Found fresh for each command: what exists decides between a read-only mount and a placeholder.
     const protection = (this.ports.protect ?? planProtection)(real, home);
     const held = (this.ports.placeholders ?? processPlaceholders).hold(protection.placeholders);
+    const excludes = this.writeExcludes(gitExcludesText(real, held.paths, home));
     const plan = {
       workdir: real,
       tmpdir: this.temp,
@@ -105,11 +109,24 @@ export class Sandbox implements CommandLauncher {
     return {
       file: 'bwrap',
       args: bubblewrapArgs(plan, command),
-      env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV },
+      env: { ...SANDBOX_ENV, ...(status.network ? {} : NO_NETWORK_ENV), ...(excludes ? gitExcludesEnv() : {}) },
       lifeline: true,
       release: held.release,
       explain: (output) => refusalNote(output, real, protection.hooksPaths),
     };
+  }
+
+  /** Writes git's excludes file into the private /tmp when its text changed; false when there is none (or it failed). */
+  private writeExcludes(text: string | undefined): boolean {
+    if (text === undefined || this.temp === undefined) return false;
+    if (text === this.excludes) return true;
+    try {
+      writeFileSync(join(this.temp, basename(EXCLUDES_IN_SANDBOX)), text);
+      this.excludes = text;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The host folder behind the sandbox's /tmp (made on the first sandboxed command), for tests and diagnostics. */
@@ -123,6 +140,7 @@ export class Sandbox implements CommandLauncher {
     rmSync(this.temp, { recursive: true, force: true });
     tempFolders.delete(this.temp);
     this.temp = undefined;
+    this.excludes = undefined;
   }
 
   private async realWorkdir(workdir: string): Promise<string> {

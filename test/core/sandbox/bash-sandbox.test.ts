@@ -115,6 +115,24 @@ describe('bash in the bubblewrap sandbox', function () {
     assert.deepEqual(r, { content: '1\noko\n[exit code 0]', isError: false, exitCode: 0 });
   });
 
+  it('git in a repository with placeholders: stash -u and clean -fd finish cleanly (exit 0); the user\'s own global excludes still apply', async () => {
+    const home = realpathSync(mkdtempSync('/var/tmp/delegate-home-'));
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    writeFileSync(join(home, '.config', 'git', 'ignore'), '*.log\n');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      // The first command makes the repository; the second finds it, and its placeholders, in place.
+      await run('git init -q . && git -c user.email=a@b.c -c user.name=t commit -q --allow-empty -m first');
+      const r = await run('exec 2>&1; echo u > u.txt; echo l > a.log; git stash -u -q; echo "stash:$?"; git stash pop -q >/dev/null; git clean -fdq; echo "clean:$?"; ls -A; git status --short --ignored');
+      assert.equal(r.content, 'stash:0\nclean:0\n.claude\n.git\n.mcp.json\n.vscode\na.log\n!! a.log\n[exit code 0]');
+      assert.deepEqual(readdirSync(ws).sort(), ['.git', 'a.log']);
+    } finally {
+      process.env.HOME = saved;
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('parallel commands share the placeholders: one ending does not lift the other\'s hold; the last one removes them', async () => {
     const s = sandbox();
     const slow = run('sleep 1; echo {} > .mcp.json; echo "mcp:$?"; mkdir .claude/agents; echo "claude:$?"', { sandbox: s });

@@ -12,6 +12,7 @@ import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { AgentIdentity } from '../../../src/core/vocabulary';
 import { ToolRules } from '../../../src/core/policy/tool-rules';
 import { bubblewrapArgs } from '../../../src/core/sandbox/bubblewrap';
+import { gitExcludesEnv, gitExcludesText } from '../../../src/core/sandbox/git-excludes';
 import { otherSandboxMounts, othersHold, Placeholders } from '../../../src/core/sandbox/placeholders';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { planProtection } from '../../../src/core/sandbox/protected-mounts';
@@ -151,6 +152,18 @@ describe('protected paths in the sandbox', () => {
     writeFileSync(join(registry, '999999999'), '');
     rmSync(join(registry, String(other.pid)));
     assert.equal(othersHold(registry), false, 'a dead pid');
+  });
+
+  it("git's excludes: the placeholders at the root, after the user's own excludes file; GIT_CONFIG_* entries appended", () => {
+    const home = join(ws, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, '.gitconfig'), '[core]\n\texcludesFile = ~/my-ignore\n');
+    writeFileSync(join(home, 'my-ignore'), '*.swp');
+    const text = gitExcludesText(ws, [join(ws, '.mcp.json'), join(ws, '.git', 'commondir'), join(ws, '.claude')], home, {});
+    assert.equal(text, "*.swp\n# Delegate's sandbox: placeholders of protected paths\n/.mcp.json/\n/.claude/\n");
+    assert.equal(gitExcludesText(ws, [join(ws, '.git', 'commondir')], home, {}), undefined);
+    assert.deepEqual(gitExcludesEnv({}), { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.excludesFile', GIT_CONFIG_VALUE_0: '/tmp/.delegate-git-excludes' });
+    assert.deepEqual(gitExcludesEnv({ GIT_CONFIG_COUNT: '2' }), { GIT_CONFIG_COUNT: '3', GIT_CONFIG_KEY_2: 'core.excludesFile', GIT_CONFIG_VALUE_2: '/tmp/.delegate-git-excludes' });
   });
 
   it('the [sandbox] note: one line per protected path an error names, nothing for other errors', () => {
