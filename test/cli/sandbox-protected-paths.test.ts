@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
@@ -17,6 +18,8 @@ import { pidsWith, waitUntil } from '../support/processes';
 
 const toolOutput = (api: MessagesApiServer, i = 1): string => String(lastToolResults(api.messageRequests()[i] as RecordedRequest)[0]?.content);
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@e.st', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+/** A CLI process's entry in the registry of processes holding placeholders (sandbox/placeholders.ts). */
+const registered = (pid: number): string => join(tmpdir(), `delegate-placeholders-${process.getuid?.() ?? 'user'}`, String(pid));
 /** Every name in the workspace and in its .git folder: what a placeholder left behind would show up in. */
 const tree = (ws: string): string[] => [...readdirSync(ws).map((n) => n), ...readdirSync(join(ws, '.git')).map((n) => `.git/${n}`)].sort();
 
@@ -89,13 +92,15 @@ describe('delegate CLI: paths other programs run later stay out of a sandboxed c
       assert.equal(git(ws, 'show', '--name-only', '--format=', 'HEAD'), 'work.txt\n');
     });
 
-    it('a command that times out leaves no placeholder behind', async () => {
+    it('a command that times out leaves no placeholder behind, nor the process\'s entry in the registry', async () => {
       const before = tree(ws);
+      let pid = 0;
       cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'ls -d .mcp.json .claude && sleep 30', timeout: 800 } }), reply.text('slow'));
-      const run = await runDelegate(['-p', 'go', '--cwd', ws, '--permission-mode', 'bypassPermissions', '--sandbox', 'on'], { env: cli.env() });
+      const run = await runDelegate(['-p', 'go', '--cwd', ws, '--permission-mode', 'bypassPermissions', '--sandbox', 'on'], { env: cli.env(), onSpawn: (child) => (pid = child.pid ?? 0) });
       assert.equal(run.code, 0, run.stderr);
       assert.match(toolOutput(cli.api), /^\.claude\n\.mcp\.json\n[\s\S]*Command timed out after 800 ms/);
       assert.deepEqual(tree(ws), before);
+      assert.ok(pid > 0 && !existsSync(registered(pid)), 'registry entry removed at exit');
     });
 
     it('a kill -9 of the CLI mid-command: the watchdog removes the placeholders once the command is gone', async () => {
@@ -103,11 +108,13 @@ describe('delegate CLI: paths other programs run later stay out of a sandboxed c
       const marker = `300.${Date.now() % 100000}3`;
       cli.api.script(reply.toolUse({ name: 'bash', input: { command: `sleep ${marker}` } }));
       let held = false;
+      let killed = 0;
       const run = await runDelegate(['-p', 'go', '--cwd', ws, '--permission-mode', 'bypassPermissions', '--sandbox', 'on'], {
         env: cli.env(),
         onSpawn: (child) => {
+          killed = child.pid ?? 0;
           void waitUntil(() => pidsWith(`sleep ${marker}`).length > 0, 10_000).then(() => {
-            held = existsSync(join(ws, '.mcp.json')) && existsSync(join(ws, '.git', 'commondir'));
+            held = existsSync(join(ws, '.mcp.json')) && existsSync(join(ws, '.git', 'commondir')) && existsSync(registered(killed));
             child.kill('SIGKILL');
           });
         },
@@ -116,6 +123,7 @@ describe('delegate CLI: paths other programs run later stay out of a sandboxed c
       assert.ok(held, 'the placeholders were there while the command ran');
       assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), 'the command was killed');
       assert.ok(await waitUntil(() => tree(ws).join() === before.join(), 5000), `left behind: ${tree(ws).filter((n) => !before.includes(n)).join(', ')}`);
+      assert.ok(await waitUntil(() => !existsSync(registered(killed)), 5000), 'the watchdog removed its registry entry');
     });
   });
 
