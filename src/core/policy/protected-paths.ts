@@ -194,7 +194,7 @@ export function coreSettings(key: string, workdir: string, home: string = homedi
   for (const file of files) {
     try {
       // Most of these do not exist: a failed read costs a thrown error (~35 µs), a failed existsSync does not.
-      if (existsSync(file)) values.push(...coreValues(readFileSync(file, 'utf8'), key));
+      if (existsSync(file)) values.push(...configValues(readFileSync(file, 'utf8'), 'core', key));
     } catch {
       // Unreadable: git cannot read it either.
     }
@@ -202,20 +202,23 @@ export function coreSettings(key: string, workdir: string, home: string = homedi
   return values;
 }
 
-/** The values of `key` in a git config text's `[core]` sections (keys and section names without case). */
-function coreValues(text: string, key: string): string[] {
+/**
+ * The values of `key` (lower case) in a git config text's sections named `section` (lower case; `[includeIf "…"]`
+ * is named includeif): keys and section names are compared without case, as git does.
+ */
+export function configValues(text: string, section: string, key: string): string[] {
   const values: string[] = [];
-  let inCore = false;
+  let inSection = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    const section = /^\[\s*([^\]\s"]+)[^\]]*\]\s*(.*)$/.exec(line);
+    const header = /^\[\s*([^\]\s"]+)[^\]]*\]\s*(.*)$/.exec(line);
     let rest = line;
-    if (section) {
-      inCore = section[1]?.toLowerCase() === 'core';
-      rest = section[2] ?? '';
+    if (header) {
+      inSection = header[1]?.toLowerCase() === section;
+      rest = header[2] ?? '';
     }
     const m = /^([\w-]+)\s*=\s*(.*)$/.exec(rest);
-    if (!inCore || !m || m[1]?.toLowerCase() !== key) continue;
+    if (!inSection || !m || m[1]?.toLowerCase() !== key) continue;
     let value = (m[2] ?? '').replace(/\s[#;].*$/, '').trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
     if (value !== '') values.push(value);

@@ -36,7 +36,7 @@ export function isPlaceholder(st: Stats): boolean {
 }
 
 export interface HeldPaths {
-  /** The paths held (each now exists): what to bind read-only. */
+  /** The paths held (each now exists): what to bind read-only (release removes only those it made or took). */
   paths: string[];
   /** After the command: removes what no one holds any more. Safe to call twice. */
   release(): void;
@@ -111,17 +111,24 @@ export class Placeholders {
     private readonly registry: string | null = REGISTRY,
   ) {}
 
-  /** Makes (or takes) each placeholder; one that cannot be made is left out (the command cannot make it either). */
+  /**
+   * Makes (or takes) each placeholder; one that cannot be made is left out (the command cannot make it either), and
+   * one that someone else made since the plan looked is held as it is, without being counted.
+   */
   hold(list: readonly { path: string; placeholder: Placeholder }[]): HeldPaths {
     const paths: string[] = [];
+    const counted: string[] = [];
     for (const { path, placeholder } of list) {
       const count = this.counts.get(path) ?? 0;
-      if (count > 0 || this.take(path, placeholder)) {
+      const got = count > 0 ? 'ours' : this.take(path, placeholder);
+      if (got === 'ours') {
         this.counts.set(path, count + 1);
-        paths.push(path);
+        counted.push(path);
       }
+      // Someone else's, made since the plan looked: bound read-only like any existing path, and not removed.
+      if (got !== 'none') paths.push(path);
     }
-    if (paths.length > 0 && !this.exitHook) {
+    if (counted.length > 0 && !this.exitHook) {
       this.exitHook = true;
       this.register();
       process.once('exit', () => this.removeAll());
@@ -132,7 +139,7 @@ export class Placeholders {
       release: () => {
         if (released) return;
         released = true;
-        this.release(paths);
+        this.release(counted);
       },
     };
   }
@@ -154,23 +161,24 @@ export class Placeholders {
     }
   }
 
-  private take(path: string, placeholder: Placeholder): boolean {
+  /** Makes the placeholder (or finds one of ours there): 'ours'; something else is there: 'theirs'; neither: 'none'. */
+  private take(path: string, placeholder: Placeholder): 'ours' | 'theirs' | 'none' {
     try {
       // A umask only takes bits away: never a write bit to add, so the mark holds whatever it is.
       if (placeholder.kind === 'dir') mkdirSync(path, { mode: DIR_MODE });
       else writeFileSync(path, placeholder.content, { flag: 'wx', mode: FILE_MODE });
     } catch (err) {
-      // Already there: ours if marked (it is then held and removed like one we made); anyone else's is held as it is
-      // by the plan's next command, not here. Not creatable (a read-only folder, a file above it): neither can the command.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      // Already there: ours if marked (it is then held and removed like one we made). Not creatable (a read-only
+      // folder, a file above it): neither can the command create it.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return 'none';
       try {
-        if (!isPlaceholder(lstatSync(path))) return false;
+        if (!isPlaceholder(lstatSync(path))) return 'theirs';
       } catch {
-        return false;
+        return 'none';
       }
     }
     this.watch.watchPath(path);
-    return true;
+    return 'ours';
   }
 
   private release(paths: readonly string[]): void {

@@ -10,14 +10,15 @@
  *                           fresh, writable .git/config in a moment
  *
  * Held: the workspace entries, every git folder inside the workspace (.git, the submodules' under .git/modules, the
- * linked worktrees' under .git/worktrees: their own files only) and a core.hooksPath folder inside it; `.git` as a
+ * linked worktrees' under .git/worktrees: their own files only), a core.hooksPath folder inside it, and a file in it
+ * that a git config includes (an existing one: git skips a missing include, so it is left); `.git` as a
  * file (a linked worktree, a submodule checkout) is held itself, since it names the git folder. When HOME is inside
  * the workspace (Delegate opened on ~ or above it), HOME's dot-files and -folders are held too: outside that case
  * HOME is read-only whole.
  */
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { HOOKS_PATH, hooksPathsIn, PROTECTED_PATHS, type Placeholder } from '../policy/protected-paths';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { configValues, HOOKS_PATH, hooksPathsIn, PROTECTED_PATHS, type Placeholder } from '../policy/protected-paths';
 import { isPlaceholder } from './placeholders';
 
 export interface HeldPlaceholder {
@@ -107,7 +108,13 @@ export function planProtection(workdir: string, home?: string): ProtectionPlan {
   if (git?.isFile()) held.set(dotGit, undefined);
   else if (git?.isDirectory()) {
     for (const { dir, own } of gitDirs(dotGit, held)) {
-      const worktreeConfig = own && /^\s*worktreeconfig\s*=\s*(true|yes|on|1)\s*$/im.test(readOrEmpty(join(dir, 'config')));
+      const config = readOrEmpty(join(dir, 'config'));
+      const worktreeConfig = own && /^\s*worktreeconfig\s*=\s*(true|yes|on|1)\s*$/im.test(config);
+      // A file the config includes is config too (`git config include.path ../.gitconfig`, a project's shared one).
+      for (const included of [...configValues(config, 'include', 'path'), ...configValues(config, 'includeif', 'path')]) {
+        const abs = included.startsWith('~/') ? join(home ?? '/', included.slice(2)) : resolve(dir, included);
+        if (inside(workdir, abs)) hold(abs, 'left');
+      }
       for (const entry of PROTECTED_PATHS) {
         if (entry.in !== 'git-dir') continue;
         const matters = own && (entry.missingMattersIf !== 'worktreeConfig' || worktreeConfig);

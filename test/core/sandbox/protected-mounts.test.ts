@@ -57,6 +57,16 @@ describe('protected paths in the sandbox', () => {
     assert.deepEqual(plan.pins, []);
   });
 
+  it('a file the repository config includes is held (git config include.path ../.gitconfig)', () => {
+    execFileSync('git', ['init', '-q', ws]);
+    writeFileSync(join(ws, '.gitconfig'), '[alias]\n\tst = status\n');
+    execFileSync('git', ['config', 'include.path', '../.gitconfig'], { cwd: ws });
+    execFileSync('git', ['config', 'includeIf.onbranch:main.path', '../missing.cfg'], { cwd: ws });
+    const plan = planProtection(ws, home);
+    assert.ok(plan.readOnly.includes(join(ws, '.gitconfig')), plan.readOnly.join());
+    assert.equal(plan.placeholders.some((p) => p.path.endsWith('missing.cfg')), false);
+  });
+
   it('submodule git folders and a core.hooksPath inside the workspace are held, their parents pinned', () => {
     execFileSync('git', ['init', '-q', ws]);
     const sub = join(ws, '.git', 'modules', 'lib', 'a');
@@ -126,9 +136,12 @@ describe('protected paths in the sandbox', () => {
     restart.hold([{ path: join(ws, '.vscode'), placeholder: { kind: 'dir' } }]).release();
     assert.equal(existsSync(join(ws, '.vscode')), false);
     left.release();
-    // The user's own folder is not taken.
+    // The user's own folder (made since the plan looked) is held as it is, and left after.
     mkdirSync(join(ws, '.claude'));
-    assert.deepEqual(holds.hold([{ path: join(ws, '.claude'), placeholder: { kind: 'dir' } }]).paths, []);
+    const theirs = holds.hold([{ path: join(ws, '.claude'), placeholder: { kind: 'dir' } }]);
+    assert.deepEqual(theirs.paths, at('.claude'));
+    theirs.release();
+    assert.ok(existsSync(join(ws, '.claude')));
     // Another process's sandbox has it mounted: left for that process to remove.
     const shared = new Placeholders(noWatch, () => new Set([join(ws, '.mcp.json')]), null);
     shared.hold([{ path: join(ws, '.mcp.json'), placeholder: { kind: 'dir' } }]).release();
