@@ -3,7 +3,7 @@
  * commondir…) while a sandboxed command runs, so that the command cannot create it. A bind mount needs something to
  * mount on, and in the writable workspace that something is on the host: so it is made just before the command and
  * removed just after, with a mark that says it is ours: no write permission for anyone (a folder 0555, a file 0444),
- * empty (a file: at most the line "."). Set by mkdir/open themselves: a utimes() for a date mark was one more
+ * and a file holds nothing or the line ".". Set by mkdir/open themselves: a utimes() for a date mark was one more
  * metadata write per placeholder, ~0.1–1 ms each on a loaded disk.
  *
  *   hold(list) ─▶ each path: made now (an empty folder, or a file git reads as absent) and marked; or, already there
@@ -30,9 +30,22 @@ import type { Placeholder } from '../policy/protected-paths';
 const DIR_MODE = 0o555;
 const FILE_MODE = 0o444;
 
-/** Whether a file or folder carries the mark (whatever read bits a umask took away). */
-export function isPlaceholder(st: Stats): boolean {
-  return (st.mode & 0o222) === 0 && (st.isDirectory() || (st.isFile() && st.size <= 2));
+/** What a file placeholder holds (git reads either as the file's absence). */
+const FILE_CONTENTS = new Set(['', '.\n']);
+
+/**
+ * Whether a file or folder carries the mark (whatever read bits a umask took away); a file must also hold what a
+ * placeholder holds (a user's read-only `{}` is two bytes too).
+ */
+export function isPlaceholder(path: string, st: Stats): boolean {
+  if ((st.mode & 0o222) !== 0) return false;
+  if (st.isDirectory()) return true;
+  if (!st.isFile() || st.size > 2) return false;
+  try {
+    return FILE_CONTENTS.has(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 export interface HeldPaths {
@@ -172,7 +185,7 @@ export class Placeholders {
       // folder, a file above it): neither can the command create it.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return 'none';
       try {
-        if (!isPlaceholder(lstatSync(path))) return 'theirs';
+        if (!isPlaceholder(path, lstatSync(path))) return 'theirs';
       } catch {
         return 'none';
       }
@@ -203,7 +216,7 @@ export class Placeholders {
       if (elsewhere.has(p)) continue;
       try {
         const st = lstatSync(p);
-        if (!isPlaceholder(st)) continue; // someone put something there: theirs now
+        if (!isPlaceholder(p, st)) continue; // someone put something there: theirs now
         if (st.isDirectory()) rmdirSync(p);
         else unlinkSync(p);
       } catch {

@@ -81,7 +81,7 @@ export function planProtection(workdir: string, home?: string): ProtectionPlan {
     }
     if (st) {
       // One of ours, left by a process that died (or held by another one now): held as a placeholder, removed after.
-      const ours = isPlaceholder(st);
+      const ours = isPlaceholder(path, st);
       held.set(path, ours ? (st.isDirectory() ? { kind: 'dir' } : { kind: 'file', content: '' }) : undefined);
       return;
     }

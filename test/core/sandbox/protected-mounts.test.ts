@@ -142,6 +142,11 @@ describe('protected paths in the sandbox', () => {
     assert.deepEqual(theirs.paths, at('.claude'));
     theirs.release();
     assert.ok(existsSync(join(ws, '.claude')));
+    // A user's read-only two-byte file is not a placeholder, whatever its mode.
+    writeFileSync(join(ws, 'commondir'), '{}', { mode: 0o444 });
+    const file = holds.hold([{ path: join(ws, 'commondir'), placeholder: { kind: 'file', content: '.\n' } }]);
+    file.release();
+    assert.equal(readFileSync(join(ws, 'commondir'), 'utf8'), '{}');
     // Another process's sandbox has it mounted: left for that process to remove.
     const shared = new Placeholders(noWatch, () => new Set([join(ws, '.mcp.json')]), null);
     shared.hold([{ path: join(ws, '.mcp.json'), placeholder: { kind: 'dir' } }]).release();
