@@ -200,14 +200,21 @@ describe('protected paths in the sandbox', () => {
 
     it('another process\'s sandbox is seen in its mount table (ours are not)', async () => {
       mkdirSync(join(ws, 'held'));
-      const args = ['--unshare-user', '--unshare-pid', '--die-with-parent', '--ro-bind', '/', '/', '--ro-bind', join(ws, 'held'), join(ws, 'held'), '--', '/bin/sleep', '30'];
-      // Started through a shell that exits at once: bwrap's parent is then not this process.
-      const sh = spawn('/bin/sh', ['-c', `bwrap ${args.map((a) => `'${a}'`).join(' ')} >/dev/null 2>&1 & echo $!`], { stdio: ['ignore', 'pipe', 'ignore'] });
-      const pid = await new Promise<number>((resolve) => sh.stdout.on('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      // No --die-with-parent: its parent, the shell, exits at once (and killed it, in one run of three).
+      const args = ['--unshare-user', '--unshare-pid', '--ro-bind', '/', '/', '--ro-bind', join(ws, 'held'), join(ws, 'held'), '--', '/bin/sleep', '30'];
+      // Started through a shell that exits at once: bwrap's parent is then not this process. Its own group, to kill.
+      const sh = spawn('/bin/sh', ['-c', `bwrap ${args.map((a) => `'${a}'`).join(' ')} >/dev/null 2>&1 &`], { stdio: 'ignore', detached: true });
+      // Ours: started by this process, it is covered by the count instead.
+      mkdirSync(join(ws, 'own'));
+      const own = spawn('bwrap', [...args.slice(0, 4), '--ro-bind', join(ws, 'own'), join(ws, 'own'), '--', '/bin/sleep', '30'], { stdio: 'ignore' });
       try {
         assert.ok(await waitUntil(() => otherSandboxMounts().has(join(ws, 'held')), 5000), 'found');
+        // Seen by any other process (no pid is NaN's child), not by this one.
+        assert.ok(await waitUntil(() => otherSandboxMounts(Number.NaN).has(join(ws, 'own')), 5000), 'ours is up');
+        assert.equal(otherSandboxMounts().has(join(ws, 'own')), false);
       } finally {
-        process.kill(pid, 'SIGKILL');
+        if (sh.pid) process.kill(-sh.pid, 'SIGKILL');
+        own.kill('SIGKILL');
       }
     });
   });
