@@ -206,7 +206,7 @@ describe('protected paths in the sandbox', () => {
       const sh = spawn('/bin/sh', ['-c', `bwrap ${args.map((a) => `'${a}'`).join(' ')} >/dev/null 2>&1 &`], { stdio: 'ignore', detached: true });
       // Ours: started by this process, it is covered by the count instead.
       mkdirSync(join(ws, 'own'));
-      const own = spawn('bwrap', [...args.slice(0, 5), '--ro-bind', join(ws, 'own'), join(ws, 'own'), '--', '/bin/sleep', '30'], { stdio: 'ignore' });
+      const own = spawn('bwrap', [...args.slice(0, 5), '--ro-bind', join(ws, 'own'), join(ws, 'own'), '--', '/bin/sleep', '30'], { stdio: 'ignore', detached: true });
       try {
         assert.ok(await waitUntil(() => otherSandboxMounts().has(join(ws, 'held')), 5000), 'found');
         // Seen by any other process (no pid is NaN's child), not by this one.
@@ -214,7 +214,7 @@ describe('protected paths in the sandbox', () => {
         assert.equal(otherSandboxMounts().has(join(ws, 'own')), false);
       } finally {
         if (sh.pid) process.kill(-sh.pid, 'SIGKILL');
-        own.kill('SIGKILL');
+        if (own.pid) process.kill(-own.pid, 'SIGKILL');
       }
     });
   });
