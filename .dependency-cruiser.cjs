@@ -46,8 +46,9 @@ const PORTS = {
   // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives,
   // and reads a command the way the bash deny list does (the shell parser) to tell a look from a change.
   changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$', '^src/core/policy/shell-parse\\.ts$', TOOL_ENV],
-  // The sandbox implements tools/bash's CommandLauncher.
-  sandbox: ['^src/core/tools/bash\\.ts$', TOOL_ENV],
+  // The sandbox implements tools/bash's CommandLauncher, holds the protected paths the policy lists, and tells the
+  // process's watchdog of the placeholders it makes (removed if Delegate is killed).
+  sandbox: ['^src/core/tools/(bash|group-watchdog)\\.ts$', '^src/core/policy/protected-paths\\.ts$', TOOL_ENV],
   // MCP servers' tools implement Tool; their processes join the run's process groups.
   mcp: ['^src/core/tools/(types|process-groups)\\.ts$', TOOL_ENV],
   store: [],

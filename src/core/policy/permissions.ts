@@ -3,12 +3,17 @@
  * allow / deny / ask from the mode, workspace trust and session approvals. Three rules hold in every
  * mode, bypassPermissions included: file paths stay inside WORKDIR, the bash deny list, and a web_fetch to
  * this machine or a private network is asked about by host (web-fetch-policy.ts). A tool that changes nothing but
- * sends its input out (web_fetch, a read-only MCP tool) is asked in plan mode too (read-only-tool-policy.ts).
+ * sends its input out (web_fetch, a read-only MCP tool) is asked in plan mode too (read-only-tool-policy.ts). A write
+ * to a protected path (.git, .claude, .mcp.json, .vscode…: protected-paths.ts) is asked in acceptEdits mode too, and
+ * only an answer naming that path lifts the question (not one for all writes, nor a whole-tool rule).
  */
 import { AgentGrants, type ParentOf } from './agent-grants';
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { relative } from 'node:path';
 import { resolveInside } from '../tools/path-confinement';
 import { checkBashCommand } from './bash-deny-list';
+import { PROTECTED_WHY, protectedTarget } from './protected-paths';
 import { readOnlyToolVerdict, serverRuleOf } from './read-only-tool-policy';
 import type { ToolRules } from './tool-rules';
 import type { PermissionVerdict, ToolCallRequest } from './types';
@@ -52,6 +57,11 @@ export class PermissionPolicy {
   private readonly rules: ToolRules | undefined;
   /** "For this subagent" / "for this task's subagents" answers. */
   private readonly agentGrants: AgentGrants;
+  /** The protected paths (relative) a write names, while its question is open: what an answer to it allows. */
+  private readonly guardedOf = new WeakMap<ToolCallRequest, string[]>();
+  /** "Allow for this session" answers to protected writes, by path. */
+  private readonly sessionGuarded = new Set<string>();
+  private realRoot: Promise<string> | undefined;
 
   constructor(opts: PermissionPolicyOptions) {
     this.rules = opts.rules;
@@ -84,6 +94,8 @@ export class PermissionPolicy {
    * tool of the MCP tool's server.
    */
   rememberForSession(req: ToolCallRequest, scope: 'call' | 'server' = 'call'): void {
+    const guarded = this.guardedOf.get(req);
+    if (guarded) return void guarded.forEach((p) => this.sessionGuarded.add(p));
     const server = scope === 'server' && req.kind === 'external' ? serverRuleOf(req.toolName) : undefined;
     if (server !== undefined) return void this.sessionServers.add(server);
     const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
@@ -100,7 +112,13 @@ export class PermissionPolicy {
 
   /** Records a "for this subagent" (`agent`) or "for this task's subagents" (`task`) answer: agent-grants.ts. */
   rememberForAgent(req: ToolCallRequest, scope: 'agent' | 'task'): void {
-    this.agentGrants.remember(req, scope);
+    this.agentGrants.remember(req, scope, this.guardedKey(req));
+  }
+
+  /** An agent grant's key for a protected write: those paths only. */
+  private guardedKey(req: ToolCallRequest): string | undefined {
+    const guarded = this.guardedOf.get(req);
+    return guarded ? `write\0${[...guarded].sort().join('\0')}` : undefined;
   }
 
   /** Whether the model is offered the tool at all (a disallowed one is not). */
@@ -114,7 +132,11 @@ export class PermissionPolicy {
     if (req.privateDestination) {
       return privateDestinationVerdict(req.privateDestination, this.rules?.allowsHost(req.toolName, req.privateDestination.host) === true, this.sessionPrivateHosts);
     }
+    this.guardedOf.delete(req);
     const verdict = await this.decide(req);
+    // A protected path: only an answer that named it skips the question (decide() knows the session's).
+    const guardedKey = this.guardedKey(req);
+    if (verdict.behavior === 'ask' && guardedKey !== undefined) return this.agentGrants.covers(req, guardedKey) ? { behavior: 'allow' } : verdict;
     // An allowed tool (or host) skips only the question: whatever decide() refused stays refused.
     if (verdict.behavior === 'ask' && this.rules?.allows(req.toolName)) return { behavior: 'allow' };
     const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
@@ -124,9 +146,11 @@ export class PermissionPolicy {
   }
 
   private async decide(req: ToolCallRequest): Promise<PermissionVerdict> {
+    const targets: string[] = [];
     for (const p of req.paths) {
       const where = await resolveInside(this.workdir, p);
       if (!where.ok) return { behavior: 'deny', reason: `${req.toolName}: ${where.reason}` };
+      targets.push(where.absPath);
     }
 
     const command = req.kind === 'exec' ? (commandOf(req) ?? req.summary) : undefined;
@@ -159,11 +183,28 @@ export class PermissionPolicy {
     if (mode === 'bypassPermissions') return { behavior: 'allow' };
 
     if (req.kind === 'write') {
+      const guarded = await this.guardedAsk(req, targets);
+      if (guarded) return guarded;
       if (mode === 'acceptEdits' || this.sessionWrites) return { behavior: 'allow' };
       return { behavior: 'ask', reason: `${req.toolName} wants to change ${req.summary || req.paths.join(', ')}` };
     }
     if (command !== undefined && this.sessionCommands.has(`${req.toolName}\0${command}`)) return { behavior: 'allow' };
     return { behavior: 'ask', reason: `${req.toolName} wants to run: ${req.summary}` };
+  }
+
+  /** The question for a write to protected paths not yet allowed for the session (recorded for the answer), if any. */
+  private async guardedAsk(req: ToolCallRequest, targets: string[]): Promise<PermissionVerdict | undefined> {
+    this.realRoot ??= realpath(this.workdir).catch(() => this.workdir);
+    const root = await this.realRoot;
+    const hits = targets.flatMap((t) => {
+      const hit = protectedTarget(root, t);
+      return hit ? [{ rel: relative(root, t), ...hit }] : [];
+    });
+    const open = hits.filter((h) => !this.sessionGuarded.has(h.rel));
+    const first = open[0];
+    if (!first) return undefined;
+    this.guardedOf.set(req, open.map((h) => h.rel));
+    return { behavior: 'ask', reason: `${req.toolName} wants to change ${open.map((h) => h.rel).join(', ')}, ${PROTECTED_WHY} (${first.shown}: ${first.entry.reason})` };
   }
 
   /** External tools: asked in default and acceptEdits, allowed in bypassPermissions, refused in plan; a read-only one is asked in plan. */

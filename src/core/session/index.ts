@@ -39,6 +39,7 @@ export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from './fanout-review';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf } from '../policy/read-only-tool-policy';
+export { PROTECTED_WHY } from '../policy/protected-paths';
 export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
