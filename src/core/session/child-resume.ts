@@ -19,13 +19,13 @@ import type { BlobStore } from '../changes/blob-store';
 import type { ChangeTracker } from '../changes/change-tracker';
 import { withManifestFooter } from '../changes/change-manifest';
 import type { HookRegistry } from '../policy/hooks';
-import { runAgent } from '../agent/loop';
 import { watchChildRecord } from '../agent/child-record';
 import { checkChildReport, withReportNotes } from '../agent/child-report';
 import type { ResumeRequest, SubagentDirectory } from '../agent/child-port';
-import type { AgentResult, RunPorts } from '../agent/types';
+import type { AgentResult, AgentSpec, RunPorts } from '../agent/types';
+import type { DelegateEvent } from '../events';
+import type { MessageParam } from '../llm/types';
 import type { ToolRegistry } from '../tools/types';
-import { replaySession } from './replay';
 import { narrowMode, type AgentIdentity } from '../vocabulary';
 
 export interface DirectoryOptions {
@@ -36,6 +36,10 @@ export interface DirectoryOptions {
   /** The session's tools as they are now (MCP tools included once connected), and its model aliases. */
   baseTools: () => ToolRegistry;
   modelAliases?: Readonly<Record<string, string>>;
+  /** Runs the resumed child over the session's RunPorts (runAgent), as a new child runs (child-runs.ts). */
+  run(spec: AgentSpec, signal: AbortSignal): Promise<AgentResult>;
+  /** A child's conversation rebuilt from its events (replay.ts: compactions and interruptions applied). */
+  conversation(events: readonly DelegateEvent[], agentId: string): { history: MessageParam[]; rootTurns: number };
 }
 
 /** What the resumed child reads first: who wrote, and, for a stopped one, that it had been stopped. */
@@ -74,7 +78,7 @@ async function resumeChild(ports: RunPorts, o: DirectoryOptions, req: ResumeRequ
   const agentType = started.agentType ?? BUILT_IN_AGENTS[0]?.name ?? 'general-purpose';
   const def: AgentDefinition | undefined = ports.spawner.agentTypes().get(agentType);
   if (!def) throw new Error(`the subagent ${r.id} ran the agent definition "${agentType}", which this session no longer has`);
-  const conversation = replaySession('', await o.records.events(r.id), r.id);
+  const conversation = o.conversation(await o.records.events(r.id), r.id);
   const mode = narrowMode(req.sender?.mode, def.permissionMode);
   const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType };
   const prompt = resumeMessage(r, req.by, req.message);
@@ -88,7 +92,7 @@ async function resumeChild(ports: RunPorts, o: DirectoryOptions, req: ResumeRequ
   };
   const hookFailures = await o.hooks.runSubagentStart({ agent: identity, prompt });
   const watch = watchChildRecord(ports.bus, r.id);
-  const child = await runAgent(spec, ports, signal).finally(() => watch.stop());
+  const child = await o.run(spec, signal).finally(() => watch.stop());
   const changes = await o.changes?.manifestOf(r.id);
   if (changes) {
     child.changes = changes;

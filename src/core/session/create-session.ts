@@ -21,6 +21,7 @@ import { DEFAULT_PRICES, RunSpend } from '../agent/budget';
 import { createChildRuns } from './child-runs';
 import { ChildRecords } from './child-records';
 import { createSubagentDirectory } from './child-resume';
+import { replaySession } from './replay';
 import { messageSubagent } from './message-subagent';
 import { createRunFeatures } from './run-features';
 import { createToolGate } from './tool-gate';
@@ -264,7 +265,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     // Resuming a child runs it over these same ports (called only once they exist).
     ...(fanout ? { fanout } : {}),
-    children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
+    children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), run: (spec, signal) => runAgent(spec, ports, signal), conversation: (events, agentId) => replaySession('', events, agentId), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
