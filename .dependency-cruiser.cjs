@@ -75,8 +75,7 @@ const PORTS = {
   // Credentials: what commands may not see, and the process's own environment block. Imports nothing of core.
   secrets: [],
   // A child's report held to its record: the calls (tool kinds and outputs) and the change manifest.
-  // (loop/types.ts: child-report.ts's AgentResult, until it takes only the report's fields.)
-  report: ['^src/core/(tools|changes)/types\\.ts$', '^src/core/loop/types\\.ts$'],
+  report: ['^src/core/(tools|changes)/types\\.ts$'],
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
