@@ -18,7 +18,7 @@ import { AgentRegistry } from '../loop/agent-registry';
 import { runAgent } from '../loop/loop';
 import { DEFAULT_LIMITS } from '../loop/limits';
 import { DEFAULT_PRICES, RunSpend } from '../loop/budget';
-import { createChildRuns } from '../delegation/child-runs';
+import { createChildRuns, type ChildRunPorts } from '../delegation/child-runs';
 import { ChildRecords } from '../delegation/child-records';
 import { createSubagentDirectory } from '../delegation/subagent-directory';
 import { replaySession } from './replay';
@@ -227,8 +227,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
   };
   const caps = new FanoutCaps();
-  const spawner = createChildRuns({
-    // Called when a child starts: `ports` (which holds this spawner) exists by then.
+  // What a child's run reads, new or resumed (child-runs.ts); `ports` exists by the time a child starts.
+  const childRuns: ChildRunPorts = {
     run: (spec, signal) => runAgent(spec, ports, signal),
     bus,
     newAgentId,
@@ -240,7 +240,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
     ...(config.review ? { review: config.review } : {}),
     caps,
-  });
+  };
+  const spawner = createChildRuns(childRuns);
   const fanout = config.fanout
     ? createFanoutReview({
         ...config.fanout,
@@ -263,9 +264,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     spawner,
     bus,
     agents,
-    // Resuming a child runs it over these same ports (called only once they exist).
     ...(fanout ? { fanout } : {}),
-    children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), run: (spec, signal) => runAgent(spec, ports, signal), conversation: (events, agentId) => replaySession('', events, agentId), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
+    children: createSubagentDirectory(childRuns, { records: childRecords, conversation: (events, agentId) => replaySession('', events, agentId), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {
