@@ -1,5 +1,5 @@
 /**
- * Test wiring for the loop, one fake per port (agent/types.ts), so a test builds only the ports it uses:
+ * Test wiring for the loop, one fake per port (loop/types.ts), so a test builds only the ports it uses:
  *
  *   fakeConfig({limits})  fakeOutputs()  fakeGate({hooks, permissions, approver})  recordingBus()
  *   makeRun(model, …)     all the ports as RunPorts (with fakeModels, testBaseTools and the session's real child

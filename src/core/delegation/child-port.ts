@@ -1,14 +1,14 @@
 /**
  * The session's subagents as the tools that address them see them — task's `name`, send_message, read_subagent —
- * a port the session implements (session/child-records.ts, child-resume.ts, child-pages.ts), so agent/ never
- * imports the code that runs or reads children:
+ * a port delegation implements (subagent-directory.ts over child-records.ts, child-runs.ts and child-pages.ts), so
+ * the tools and the loop never import the code that runs or reads children:
  *
  *   task{name}          ─▶ claimName(name, id)          (unique in the session; a reused one is refused)
  *   send_message{to}    ─▶ find(to) ─▶ running? ─▶ agents.post (steering: its next turn reads it)
- *                                     └ finished ─▶ resume(id, message) ─▶ runAgent(same id, its history + message)
+ *                                     └ finished ─▶ resume(id, message) ─▶ runChild(same id, its history + message)
  *   read_subagent{id}   ─▶ find(id) ─▶ page(id, what, offset, limit)  (its transcript and change manifest)
  *
- * `Result` is the run's AgentResult (agent/types.ts, which holds this port in RunServices: a parameter, not an
+ * `Result` is the run's AgentResult (loop/types.ts, which holds this port in RunPorts: a parameter, not an
  * import, so the two files do not import each other).
  *
  * An entry lives for the session (a resumed one's come back from the transcript): a finished child can be

@@ -1,6 +1,6 @@
 /**
  * The session's subagents by id and name, finished ones too: what send_message, read_subagent and task's
- * `name` look up (the SubagentDirectory of agent/child-port.ts is built over it in child-resume.ts).
+ * `name` look up (the SubagentDirectory of child-port.ts is built over it in subagent-directory.ts).
  *
  *   bus ──agent_started / agent_finished──▶ entries (status, result, name, segments, how it started)
  *   resumed session: replay.ts indexes the transcript the same way (indexChildren) ──▶ the same entries

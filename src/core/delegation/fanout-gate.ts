@@ -5,7 +5,7 @@
  *   runToolCalls ─▶ task calls of this reply, not already blocked ─▶ FanoutGate.review(parent, calls)
  *                   ◀── refusals by tool_use id (a refused call gets its reason as an error result, and never starts)
  *
- * The session decides when to ask (session/fanout-review.ts); the loop only hands the calls over, all at once.
+ * The session decides when to ask (fanout-review.ts); the loop only hands the calls over, all at once.
  */
 import type { AgentIdentity } from '../vocabulary';
 

@@ -1,5 +1,5 @@
 /**
- * The session's fan-out gate (agent/fanout-gate.ts): before a reply's children start, the host may show one card —
+ * The session's fan-out gate (fanout-gate.ts): before a reply's children start, the host may show one card —
  * each child's description, agent type, model, tools and permission mode, and a forecast from this workspace's past
  * runs of that agent (store/agent-forecast.ts) — and the user runs them, runs them capped, or cancels them.
  *

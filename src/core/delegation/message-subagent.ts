@@ -2,7 +2,7 @@
  * The user talking to a subagent directly (the panel's *Send a message…*, the CLI's `--resume S --agent ID`):
  *
  *   running  ─▶ its inbox: it reads the message at its next turn ('queued')
- *   finished ─▶ resume (child-resume.ts): its whole history + the message, the same tree node, a new segment
+ *   finished ─▶ resume (subagent-directory.ts, child-runs.ts): its whole history + the message, the same tree node, a new segment
  *
  * The user may resume a child the user stopped: asking is the explicit request.
  */

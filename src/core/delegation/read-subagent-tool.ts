@@ -1,7 +1,7 @@
 /**
  * `read_subagent{id, what, offset?, limit?, diff?}`: read-only, bounded pages of a subagent's record — its tool
  * calls, the files it changed (diffs on request) or its messages — so its one-message report is not all its
- * parent can know. Pages come from the session (SubagentDirectory.page: session/child-pages.ts); this agent
+ * parent can know. Pages come from the session (SubagentDirectory.page: child-pages.ts); this agent
  * may read its own subagents and theirs (its subtree), nobody else's. A page goes through the report guard
  * (report-guard.ts) as a task result does: the child's messages and its tools' outputs are untrusted text.
  */

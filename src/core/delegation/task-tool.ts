@@ -13,7 +13,7 @@
  * Only the child's final text enters the parent's messages; its tool calls reach the event stream
  * (transcripts, the tree view) and nowhere else. With `fork: true` the child starts from the parent's
  * conversation so far instead of a fresh one (fork.ts): same system prompt, tools and model, no delegating.
- * The child itself is run by the Spawner it is given (agent/types.ts; the session's child runs implement it).
+ * The child itself is run by the Spawner it is given (loop/types.ts; the session's child runs implement it: child-runs.ts).
  */
 import { findAgent, type AgentDefinition } from '../agent-files/agent-definition';
 import type { Tool, ToolResult } from '../tools/types';

@@ -1,5 +1,5 @@
 /**
- * The hook before each model request where compaction lives (see compaction.ts for the mechanism):
+ * The hook before each model request where compaction lives (compaction-edits.ts: what it does to the messages):
  * measures the context, stubs old tool results, asks the model for a summary when that is not enough,
  * and records what it did as a `compacted` event. Shared by the loop (auto, overflow) and the session
  * (manual: `Delegate: Compact Conversation`, `delegate --compact`).

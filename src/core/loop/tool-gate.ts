@@ -1,6 +1,6 @@
 /**
  * What stands between a tool call and its running, as one port the session builds from the settings-file hooks,
- * the permission policy and the host's approver (session/tool-gate.ts); the loop and the tool executor see only
+ * the permission policy and the host's approver (session/policy-gate.ts); the loop and the tool executor see only
  * this (pi-mono's beforeToolCall / afterToolCall are the same idea):
  *
  *   parsed call ─▶ preToolUse (hooks: deny, replace the input, allow, ask)

@@ -40,7 +40,7 @@ export interface RunFeatures {
 }
 
 /*
- * The ports a run is made of, each a small object the session builds once (compactor.ts's CompactionDeps is the
+ * The ports a run is made of, each a small object the session builds once (compact-if-needed.ts's CompactionDeps is the
  * pattern); a consumer takes the ports it reads, not the whole set:
  *
  *   runAgent(spec, RunPorts) ─▶ streamTurn(ModelAccess)   compactIfNeeded(CompactionDeps ⊂ ModelAccess + Outputs + context)
@@ -170,7 +170,7 @@ export interface ForkBase {
 
 /*
  * The Spawner: the `task` tool's one way to run a child, injected at run time (OpenCode's task tool gets its
- * "run a child" the same way). The session implements it (session/child-runs.ts); nothing in agent/ imports
+ * "run a child" the same way). The session builds it (delegation/child-runs.ts); nothing in loop/ imports
  * the code that runs children, so no circle runs loop → task tool → child run → loop.
  *
  *   task{prompt, subagent_type?, fork?} ─▶ Spawner.run(call, firstId, signal) ─▶ SubagentStart ─▶ runAgent(child)
@@ -224,7 +224,7 @@ export interface SubagentSummary {
   changes?: ChangeManifest;
   /** It was a fork of its parent (started from the parent's conversation). */
   fork?: boolean;
-  /** Claims of its report that its record does not support (agent/report-check.ts). */
+  /** Claims of its report that its record does not support (report/report-check.ts). */
   unverified?: UnverifiedClaim[];
   /** It was resumed (send_message): how many runs these totals add up. */
   segments?: number;

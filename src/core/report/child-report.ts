@@ -1,5 +1,5 @@
 /**
- * A finished subagent's report on its way to the parent (session/child-runs.ts calls this once per child):
+ * A finished subagent's report on its way to the parent (delegation/child-runs.ts calls this once per run):
  *
  *   child.result ─▶ guardReport (defang instruction-shaped text) ─▶ checkReport (claims vs the record)
  *   child.error  ─▶ guardReport (a failed child's line: an API error's message is its endpoint's words)

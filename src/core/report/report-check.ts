@@ -7,7 +7,7 @@
  *   "ran `npm run lint`"  ─▶ no such bash call
  *   "Fixed."              ─▶ nothing changed: no file written, edited or deleted, no command that could change files
  *
- * The record is the harness's (child-record.ts: tool calls with inputs, errors and outputs; the change manifest):
+ * The record is the harness's (record-watch.ts: tool calls with inputs, errors and outputs; the change manifest):
  * the child's prose never stands in for it. What the record cannot know is given the benefit of the doubt: a
  * file the manifest does not list counts as changed when a command wrote it by name (`sed -i … a.ts`, `>> .env`:
  * a file the watch does not see; command-writes.ts) — or, without a manifest, when any command names it — and a

@@ -1,7 +1,7 @@
 /**
  * A session wires one run's shared ports (bus, transcript store, hooks, permissions, tools) and
  * keeps the root agent's conversation across prompts: the composition root of the core (the hosts reach it
- * through the face, index.ts). Every collaborator is built once — the narrow ports of agent/types.ts (ModelAccess,
+ * through the face, index.ts). Every collaborator is built once — the narrow ports of loop/types.ts (ModelAccess,
  * Spend, Outputs, RunConfig, the ToolGate, the Spawner) and the RunPorts that groups them; nothing is assigned into
  * any of them afterwards. What changes between prompts (setModel: the model and its window) is the session's own
  * state, which the ports read through getters.

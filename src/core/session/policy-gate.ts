@@ -1,5 +1,5 @@
 /**
- * The session's ToolGate (agent/tool-gate.ts): the settings-file hooks, the permission policy and the host's
+ * The session's ToolGate (loop/tool-gate.ts): the settings-file hooks, the permission policy and the host's
  * approver as the one object every agent's tool calls go through. One instance serves the parent and all its
  * subagents (context isolation is not isolation of authority).
  *
