@@ -8,7 +8,7 @@
  */
 import type { AgentEmit } from '../events';
 import type { ToolResult } from '../tools/types';
-import { checkReport, withUnverifiedFooter, type ChildRecord, type UnverifiedClaim } from './report-check';
+import { checkReport, withUnverifiedFooter, type WorkRecord, type UnverifiedClaim } from './report-check';
 import { guardNotice, guardReport } from './report-guard';
 
 /** What this reads and defangs of a finished child's result (the loop's AgentResult): report/ needs nothing else of the loop. */
@@ -25,7 +25,7 @@ export interface CheckedReport {
 }
 
 /** Defangs `child.result` in place, checks it against the record, and tells the hosts when anything was found. */
-export async function checkChildReport(child: ChildReport, record: ChildRecord, emit: AgentEmit): Promise<CheckedReport> {
+export async function checkChildReport(child: ChildReport, record: WorkRecord, emit: AgentEmit): Promise<CheckedReport> {
   // A failed child's error reaches the parent too ("The subagent failed: …"), and its words may be its endpoint's.
   const error = child.error ? guardReport(child.error) : undefined;
   if (error) child.error = error.text;

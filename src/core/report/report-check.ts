@@ -27,7 +27,7 @@ export interface RecordedCall {
   output: string;
 }
 
-export interface ChildRecord {
+export interface WorkRecord {
   calls: readonly RecordedCall[];
   /** What the subtree changed and ran (absent when the session tracks no changes: write/edit calls stand in). */
   manifest?: ChangeManifest;
@@ -61,7 +61,7 @@ interface RanCommand {
 }
 
 /** The report's claims the record does not support, each with why (at most MAX_LINES). */
-export function checkReport(report: string, record: ChildRecord): UnverifiedClaim[] {
+export function checkReport(report: string, record: WorkRecord): UnverifiedClaim[] {
   const facts = factsOf(record);
   const out: UnverifiedClaim[] = [];
   const seen = new Set<string>();
@@ -100,7 +100,7 @@ interface Facts {
   seen: string[];
 }
 
-function factsOf(record: ChildRecord): Facts {
+function factsOf(record: WorkRecord): Facts {
   const files = new Map<string, 'created' | 'modified' | 'deleted' | 'written'>();
   const bash = record.calls.filter((c) => c.name === 'bash' && typeof command(c) === 'string');
   const commands: RanCommand[] = bash.map((c) => ({ command: command(c) as string, exitCode: exitCodeOf(c.output) }));
