@@ -227,9 +227,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
   };
   const caps = new FanoutCaps();
-  // What a child's run reads, new or resumed (child-runs.ts); `ports` exists by the time a child starts.
   const childRuns: ChildRunPorts = {
-    run: (spec, signal) => runAgent(spec, ports, signal),
+    run: (spec, signal) => runAgent(spec, ports, signal), // a child, new or resumed, starts once `ports` exists
     bus,
     newAgentId,
     ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
