@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
+import { FORCE_FINAL_NOTE } from '../../src/core/loop/prompts';
 import { createSession } from '../../src/core/session';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';

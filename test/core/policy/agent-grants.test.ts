@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { AgentIdentity } from '../../../src/core/vocabulary';
 
