@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import { hooksPathsIn, protectedTarget } from '../../../src/core/policy/protected-paths';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { AgentIdentity } from '../../../src/core/vocabulary';
