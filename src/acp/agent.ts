@@ -67,12 +67,12 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     const workdir = resolve(cwd);
     const settled = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);
     // The folder's own hooks and servers wait for its trust: asked of the client at the first prompt if need be.
-    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, settled.commandHooks, settled.mcp), settings.trustFolder === true, env);
-    const config = trust ? { ...settled, folderTrust: trust } : settled;
+    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, settled.files?.commandHooks, settled.tools?.mcp), settings.trustFolder === true, env);
+    const config = settled;
     const portsFor = (id: string): AcpSessionPorts => ({ ...ports(client, id), ...(trust ? { trust } : {}) });
     if (sessionId === undefined) {
       const id = randomUUID();
-      return AcpSession.open({ ...config, sessionId: id }, portsFor(id));
+      return AcpSession.open({ ...config, persistence: { ...config.persistence, sessionId: id } }, portsFor(id));
     }
     const events = await readTranscript(transcriptRoot, sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);

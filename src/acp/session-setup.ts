@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import { DEFAULT_MODEL, parseAliases } from '../cli/run';
 import { createAnthropicModel } from '../core/session/model';
-import { loadMcpConfigs, loadWorkspaceFiles, mcpTimeoutsFromEnv, ToolEnv, type McpServerConfig, type SessionConfig, type SessionMcpConfig } from '../core/session';
+import { loadMcpConfigs, loadWorkspaceFiles, mcpTimeoutsFromEnv, ToolEnv, type McpServerConfig, type ModelPort, type SessionConfig, type SessionMcpConfig } from '../core/session';
 import type { PermissionMode } from '../core/vocabulary';
 
 declare const DELEGATE_VERSION: string;
@@ -32,6 +32,9 @@ export function credentials(env: NodeJS.ProcessEnv): { apiKey?: string; authToke
   return { ...(apiKey ? { apiKey } : {}), ...(authToken ? { authToken } : {}) };
 }
 
+/** A session's config less what the ACP session adds (approver, questions, file ops, folder trust), with the model port. */
+export type AcpSessionConfig = Omit<SessionConfig, 'ports'> & { port: ModelPort };
+
 export const HOW_TO_AUTHENTICATE =
   'set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in the environment the client starts `delegate acp` with (e.g. the "env" of its agent server entry), then restart the agent';
 
@@ -41,24 +44,20 @@ export async function sessionSettings(
   settings: AcpSettings,
   env: NodeJS.ProcessEnv,
   transcriptRoot: string,
-): Promise<Omit<SessionConfig, 'approver'>> {
+): Promise<AcpSessionConfig> {
   const key = credentials(env) ?? {};
   const model = createAnthropicModel({ ...key, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
   // Commands, hooks and MCP servers get this environment less the credentials (the key above among them).
   const toolEnv = new ToolEnv({ secrets: () => Object.values(key), source: () => env });
   const [workspaceFiles, mcp] = await Promise.all([loadWorkspaceFiles({ workdir: cwd, home: homedir() }), mcpConfig(cwd, clientServers, env, toolEnv)]);
   return {
-    ...workspaceFiles,
     workdir: cwd,
-    model,
-    modelId: settings.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
-    mode: settings.mode,
-    transcriptRoot,
-    toolEnv,
-    ...(mcp ? { mcp } : {}),
-    agentFiles: { home: homedir(), includeProject: true },
-    webSearch: !env.ANTHROPIC_BASE_URL,
-    ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
+    model: { id: settings.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL, ...(env.DELEGATE_MODEL_ALIASES ? { aliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}) },
+    permissions: { mode: settings.mode },
+    tools: { env: toolEnv, ...(mcp ? { mcp } : {}), webSearch: !env.ANTHROPIC_BASE_URL },
+    files: { ...workspaceFiles, agentFiles: { home: homedir(), includeProject: true } },
+    persistence: { transcriptRoot },
+    port: model,
   };
 }
 

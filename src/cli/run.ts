@@ -85,26 +85,21 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   let session: Session;
   try {
     session = await createSession({
-      ...workspaceFiles,
       workdir,
-      model,
-      modelId,
-      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
-      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-      mode: options.permissionMode,
-      approver: headlessApprover,
-      sandbox,
-      toolEnv,
-      transcriptRoot,
-      ...(mcp ? { mcp } : {}),
-      ...(folderTrust ? { folderTrust } : {}),
-      allowedTools: options.allowedTools,
-      disallowedTools: options.disallowedTools,
-      agentFiles: { home: homedir(), includeProject: true },
-      webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
-      ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
-      ...(resumed ? { resume: resumed } : {}),
-      ...(contextWindow !== undefined ? { contextWindow } : {}),
+      model: {
+        id: modelId,
+        ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
+        ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+        ...(env.DELEGATE_MODEL_ALIASES ? { aliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
+        ...(contextWindow !== undefined ? { contextWindow } : {}),
+      },
+      permissions: { mode: options.permissionMode, allowedTools: options.allowedTools, disallowedTools: options.disallowedTools },
+      tools: {
+        sandbox,
+        env: toolEnv,
+        ...(mcp ? { mcp } : {}),
+        webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
+      },
       limits: {
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
         ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
@@ -113,9 +108,12 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
         ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
           ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
           : {}),
+        ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+        ...(limits.prices ? { prices: limits.prices } : {}),
       },
-      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
-      ...(limits.prices ? { prices: limits.prices } : {}),
+      files: { ...workspaceFiles, agentFiles: { home: homedir(), includeProject: true } },
+      persistence: { transcriptRoot, ...(resumed ? { resume: resumed } : {}) },
+      ports: { model, approver: headlessApprover, ...(folderTrust ? { folderTrust } : {}) },
     });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;

@@ -34,38 +34,43 @@ export async function editorSessionConfig(folder: vscode.WorkspaceFolder, select
   const workspaceFiles = await loadWorkspaceFiles({ workdir: folder.uri.fsPath, home: homedir(), trusted: vscode.workspace.isTrusted });
   const ripgrep = editorRipgrep();
   return {
-    ...workspaceFiles,
-    ...(mcp ? { mcp } : {}),
-    ...(ports.resume ? { resume: ports.resume } : {}),
-    ...(contextWindow ? { contextWindow } : {}),
-    thinking: settings.thinking,
-    ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),
-    compactThreshold: settings.compactThreshold,
-    ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
-    ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
-    ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
-    // Agent files: the user's always; the project's only in a trusted workspace.
-    agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
-    // The Messages API's server-side tool: the Language Model API has no way to offer it.
-    webSearch: settings.webSearch && selection.provider === 'anthropic',
-    ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
-    ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
     workdir: folder.uri.fsPath,
-    model: selection.port,
-    modelId: selection.modelId,
-    mode: settings.permissionMode,
-    trusted: vscode.workspace.isTrusted,
-    approver: ports.approver,
-    ...(ports.questions ? { questions: ports.questions } : {}),
-    ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
-    limits: settings.limits,
-    bashTimeoutMs: settings.bashTimeoutMs,
-    sandbox: settings.sandbox,
-    // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
-    toolEnv: new ToolEnv({ pass: settings.toolEnv, secrets: ports.credentials }),
-    transcriptRoot: ports.transcriptRoot,
-    // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
-    fetch: createHttpFetch('host'),
+    model: {
+      id: selection.modelId,
+      ...(contextWindow ? { contextWindow } : {}),
+      thinking: settings.thinking,
+      ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),
+      compactThreshold: settings.compactThreshold,
+      ...(Object.keys(settings.modelAliases).length ? { aliases: settings.modelAliases } : {}),
+    },
+    permissions: { mode: settings.permissionMode, trusted: vscode.workspace.isTrusted },
+    tools: {
+      ...(mcp ? { mcp } : {}),
+      // The Messages API's server-side tool: the Language Model API has no way to offer it.
+      webSearch: settings.webSearch && selection.provider === 'anthropic',
+      bashTimeoutMs: settings.bashTimeoutMs,
+      sandbox: settings.sandbox,
+      // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
+      env: new ToolEnv({ pass: settings.toolEnv, secrets: ports.credentials }),
+    },
+    limits: {
+      ...settings.limits,
+      ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+      ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
+    },
+    // Agent files: the user's always; the project's only in a trusted workspace.
+    files: { ...workspaceFiles, agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted } },
+    persistence: { transcriptRoot: ports.transcriptRoot, ...(ports.resume ? { resume: ports.resume } : {}) },
+    ports: {
+      model: selection.port,
+      approver: ports.approver,
+      ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
+      ...(ports.questions ? { questions: ports.questions } : {}),
+      ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
+      ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+      // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
+      fetch: createHttpFetch('host'),
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSession } from '../../src/core/session';
+import { testConfig } from '../support/session-config';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
 
@@ -43,7 +44,7 @@ describe('session shutdown', () => {
 
   it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
+    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }, { tools: { sandbox: NO_SANDBOX } }));
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -61,7 +62,7 @@ describe('session shutdown', () => {
 
   it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
+    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }, { tools: { sandbox: NO_SANDBOX } }));
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -81,7 +82,7 @@ describe('session shutdown', () => {
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'SLOW job', description: 'slow' } }, { name: 'task', input: { prompt: 'FAST job', description: 'fast' } }] }, (req) => ({ text: `parent saw: ${JSON.stringify(req.messages.at(-1)?.content)}` }))
       .script('slow', { text: 'looked at half of it', toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] })
       .script('fast', { text: 'fast done', delayMs: 100 });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
+    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }));
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     const running = session.run('fan out', new AbortController().signal);

@@ -6,7 +6,8 @@ import { INTERRUPTED_RESULT } from '../../src/core/loop/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
-import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '../../src/core/session';
+import { createSession, ROOT_AGENT_ID, type Session } from '../../src/core/session';
+import { testConfig, type ConfigPatch } from '../support/session-config';
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
@@ -16,17 +17,17 @@ import { sessionDirs } from '../support/session-dirs';
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);
 
-async function open(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: Partial<SessionConfig> = {}): Promise<{ session: Session; events: DelegateEvent[] }> {
-  const session = await createSession({ ...dirs, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow, ...extra });
+async function open(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: ConfigPatch = {}): Promise<{ session: Session; events: DelegateEvent[] }> {
+  const session = await createSession(testConfig({ ...dirs, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow }, extra));
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events };
 }
 
-async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: Partial<SessionConfig> = {}) {
+async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: ConfigPatch = {}) {
   const events = await readTranscript(dirs.transcriptRoot, id);
   assert.ok(events, 'the transcript exists');
-  return open(model, dirs, { resume: replaySession(id, events, ROOT_AGENT_ID), ...extra });
+  return open(model, dirs, { ...extra, persistence: { resume: replaySession(id, events, ROOT_AGENT_ID), ...extra.persistence } });
 }
 
 describe('session: follow-ups, history and resume', () => {
@@ -168,7 +169,7 @@ describe('session: compaction', () => {
     }
     model.script('child', { text: 'read them all' });
     for (let i = 0; i < 60; i++) model.script('summary', { text: `summary ${i}: read logs so far` });
-    const { session, events } = await open(model, dirs, { contextWindow: 20_000, limits: { subagentMaxTurns: 100 } });
+    const { session, events } = await open(model, dirs, { model: { contextWindow: 20_000 }, limits: { subagentMaxTurns: 100 } });
     const result = await session.run('summarize the logs', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     const compactions = events.filter((e) => e.type === 'compacted');

@@ -10,7 +10,8 @@ import { loadHookSettings } from '../../src/core/hooks/hook-settings';
 import { loadProjectInstructions } from '../../src/core/instructions/project-instructions';
 import type { ModelPort } from '../../src/core/llm/types';
 import type { Approver, ToolCallRequest } from '../../src/core/policy/types';
-import { createSession, type Session, type SessionConfig } from '../../src/core/session';
+import { createSession, type Session } from '../../src/core/session';
+import { testConfig, type ConfigPatch } from './session-config';
 
 const HOOKS_REPO = resolve(__dirname, '..', 'fixtures', 'hooks-repo');
 
@@ -52,21 +53,15 @@ export interface OpenedSession {
 }
 
 /** A session over the fixture with the hooks and instructions its files give (bash unsandboxed: pids are host pids). */
-export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, extra: Partial<SessionConfig> = {}): Promise<OpenedSession> {
+export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, extra: ConfigPatch = {}): Promise<OpenedSession> {
   const commandHooks = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
   const instructions = await loadProjectInstructions({ workdir: dirs.workdir, home: dirs.home });
-  const session = await createSession({
-    workdir: dirs.workdir,
-    transcriptRoot: dirs.transcriptRoot,
-    model,
-    modelId: 'claude-test',
-    mode: 'bypassPermissions',
-    approver: recordingApprover('allow'),
-    sandbox: { mode: 'off', allowNetwork: false },
-    commandHooks,
-    instructions,
-    ...extra,
-  });
+  const session = await createSession(
+    testConfig(
+      { workdir: dirs.workdir, transcriptRoot: dirs.transcriptRoot, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: recordingApprover('allow') },
+      { tools: { sandbox: { mode: 'off', allowNetwork: false } }, ...extra, files: { commandHooks, instructions, ...extra.files } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events, problems: commandHooks.problems.map((p) => `${p.source}: ${p.text}`) };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
+import { testConfig } from '../support/session-config';
 import type { SessionController } from '../../src/vscode/session-controller';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { runChanges } from '../../src/view-model/run-changes';
@@ -158,7 +159,7 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
       .script('a', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'from a\n' } }] }, { text: 'wrote a' })
       .script('b', { toolUses: [{ name: 'write_file', input: { path: 'b.txt', content: 'from b\n' } }] }, { text: 'wrote b' })
       .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write a.txt', description: 'write a' } }, { name: 'task', input: { prompt: 'KID-B: write b.txt', description: 'write b' } }] }, { text: 'done' });
-    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } });
+    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } }));
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     try {
@@ -194,7 +195,7 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
       .script('a', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from a\n' } }, { name: 'write_file', input: { path: 'y.txt', content: 'y from a\n' } }] }, { text: 'a done' })
       .script('b', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from b\n' } }] }, { text: 'b done' })
       .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write x.txt', description: 'write a' } }] }, { toolUses: [{ name: 'task', input: { prompt: 'KID-B: write x.txt', description: 'write b' } }] }, { text: 'done' });
-    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } });
+    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } }));
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     try {

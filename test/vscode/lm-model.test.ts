@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/loop/prompts';
 import { createSession } from '../../src/core/session';
+import { testConfig } from '../support/session-config';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';
 import { setupButtons } from '../../src/view-model/setup-problem';
@@ -255,7 +256,7 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
     } as vscode.LanguageModelChat;
     const dirs = { workdir: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-tr-')) };
     writeFileSync(join(dirs.workdir, 'bench.txt'), 'x\n');
-    const session = await createSession({ ...dirs, model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY, mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } });
+    const session = await createSession(testConfig({ ...dirs, model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY, mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } }));
     script.script(...Array.from({ length: TURNS - 1 }, () => lmReply.toolUse({ name: 'read_file', input: { path: 'bench.txt' } }, 'Reading.')), lmReply.text('done'));
     const marks: { started: number; answered?: number }[] = [];
     session.bus.subscribe((e) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
+import { testConfig } from '../support/session-config';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { stdioServer } from '../support/mcp-servers';
 import { ARTIFACTS, send, panelSuite } from './browser';
@@ -17,16 +18,19 @@ const TEXT = /^\.mcp\.json: MCP server "quiet" has not answered "initialize" wit
 
 /** The events of one prompt in a session whose only MCP server never answers. */
 async function silentServerEvents(): Promise<DelegateEvent[]> {
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-    model: new ScriptedModel().script('default', { text: 'Answered without it.' }),
-    modelId: 'claude-test',
-    mode: 'default',
-    approver: { ask: async () => ({ decision: 'deny' }) },
-    sandbox: { mode: 'off', allowNetwork: false },
-    mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 },
-  });
+  const session = await createSession(
+    testConfig(
+      {
+        workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
+        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
+        model: new ScriptedModel().script('default', { text: 'Answered without it.' }),
+        modelId: 'claude-test',
+        mode: 'default',
+        approver: { ask: async () => ({ decision: 'deny' }) },
+      },
+      { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 } } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   try {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
 import { createAnthropicModel } from '../../src/core/session/model';
 import { createSession } from '../../src/core/session';
+import { testConfig } from '../support/session-config';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { reply, startMessagesApiServer } from '../fixtures/messages-api-server';
 import { ARTIFACTS, send, panelSuite } from './browser';
@@ -20,15 +21,12 @@ async function rateLimitedEvents(): Promise<DelegateEvent[]> {
   const api = await startMessagesApiServer();
   const dir = mkdtempSync(join(tmpdir(), 'delegate-retry-wait-'));
   api.script(reply.rateLimited(1), reply.text('Answered after the wait.'));
-  const session = await createSession({
-    workdir: dir,
-    transcriptRoot: join(dir, 'transcripts'),
-    model: createAnthropicModel({ apiKey: 'test-key', baseURL: api.baseURL }),
-    modelId: 'claude-sonnet-5-5',
-    mode: 'default',
-    approver: { ask: async () => ({ decision: 'deny' }) },
-    sandbox: { mode: 'off', allowNetwork: false },
-  });
+  const session = await createSession(
+    testConfig(
+      { workdir: dir, transcriptRoot: join(dir, 'transcripts'), model: createAnthropicModel({ apiKey: 'test-key', baseURL: api.baseURL }), modelId: 'claude-sonnet-5-5', mode: 'default', approver: { ask: async () => ({ decision: 'deny' }) } },
+      { tools: { sandbox: { mode: 'off', allowNetwork: false } } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   try {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { must } from '../../support/must';
 import { isChild } from '../../support/is-child';
 
@@ -16,15 +17,12 @@ const allow = { ask: async () => ({ decision: 'allow' as const }) };
 async function open(model: ScriptedModel, mode: 'default' | 'bypassPermissions' = 'bypassPermissions') {
   const workdir = mkdtempSync(join(tmpdir(), 'delegate-agents-ws-'));
   cpSync(join(FIXTURES, 'agent-repo'), workdir, { recursive: true });
-  const session = await createSession({
-    workdir,
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-agents-tr-')),
-    model,
-    modelId: 'claude-parent',
-    mode,
-    approver: allow,
-    agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true },
-  });
+  const session = await createSession(
+    testConfig(
+      { workdir, transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-agents-tr-')), model, modelId: 'claude-parent', mode, approver: allow },
+      { files: { agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true } } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events, workdir };

@@ -11,6 +11,7 @@ import { loadRevertPlan, revertSubagent } from '../../../src/core/session/revert
 import type { DelegateEvent, EventBody } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
@@ -25,7 +26,7 @@ describe('revert one subagent', () => {
       .script('kid', { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { toolUses: [{ name: 'edit_file', input: { path: 'a.txt', old_text: 'original', new_text: 'changed' } }] }, { text: 'edited' })
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'done' })
       .script('default', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'mine\n' } }] }, { text: 'refused' });
-    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow });
+    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow }));
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     const first = await session.run('edit via a subagent', go());
@@ -60,7 +61,7 @@ describe('revert one subagent', () => {
     const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID') ? 'kid' : 'default'))
       .script('kid', { toolUses: [{ name: 'bash', input: { command: "sed -i 's/original/changed/' a.txt && echo new > b.txt" } }] }, { text: 'edited' })
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { text: 'done' });
-    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow });
+    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow }));
     const first = await session.run('edit via a subagent', go());
     assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'changed\n');
     const kid = first.subagents[0]?.id ?? '';

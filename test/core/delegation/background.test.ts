@@ -9,6 +9,7 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { must } from '../../support/must';
 import { isChild } from '../../support/is-child';
@@ -16,14 +17,16 @@ import { isChild } from '../../support/is-child';
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 
 async function open(model: ScriptedModel) {
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-bg-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-bg-tr-')),
-    model,
-    modelId: 'claude-test',
-    mode: 'bypassPermissions',
-    approver: { ask: async () => ({ decision: 'allow' as const }) },
-  });
+  const session = await createSession(
+    testConfig({
+      workdir: mkdtempSync(join(tmpdir(), 'delegate-bg-ws-')),
+      transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-bg-tr-')),
+      model,
+      modelId: 'claude-test',
+      mode: 'bypassPermissions',
+      approver: { ask: async () => ({ decision: 'allow' as const }) },
+    }),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events };

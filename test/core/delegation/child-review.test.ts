@@ -8,6 +8,7 @@ import type { ReviewDecision, ReviewRequest } from '../../../src/core/delegation
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { must } from '../../support/must';
 import { isChild } from '../../support/is-child';
@@ -17,15 +18,19 @@ async function run(decisions: ReviewDecision[], childReplies: string[]) {
   const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
     .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Count the tests.', description: 'count' } }] }, (r) => ({ text: `parent got ${JSON.stringify(r.messages.at(-1)?.content)}` }));
   for (const text of childReplies) model.script('child', (r) => ({ text: `${text} (asked: ${firstUserText(r)})` }));
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-review-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-review-tr-')),
-    model,
-    modelId: 'claude-test',
-    mode: 'default',
-    approver: { ask: async () => ({ decision: 'deny' as const }) },
-    review: async (req) => (asked.push(req), must(decisions.shift())),
-  });
+  const session = await createSession(
+    testConfig(
+      {
+        workdir: mkdtempSync(join(tmpdir(), 'delegate-review-ws-')),
+        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-review-tr-')),
+        model,
+        modelId: 'claude-test',
+        mode: 'default',
+        approver: { ask: async () => ({ decision: 'deny' as const }) },
+      },
+      { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   const result = await session.run('go', new AbortController().signal);

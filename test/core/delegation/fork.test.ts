@@ -11,6 +11,7 @@ import { FORK_PLACEHOLDER_RESULT, FORK_REFUSAL } from '../../../src/core/delegat
 import type { AgentResult } from '../../../src/core/loop/types';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { createSession, type Session } from '../../../src/core/session';
+import { testConfig, type ConfigPatch } from '../../support/session-config';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
@@ -39,18 +40,21 @@ async function openSession(
   api: MessagesApiServer,
   workdir: string,
   transcriptRoot: string,
-  context: { contextWindow?: number; compactThreshold?: number; limits?: { maxDepth: number } } = {},
+  context: ConfigPatch = {},
 ): Promise<{ session: Session; events: DelegateEvent[] }> {
-  const session = await createSession({
-    ...context,
-    workdir,
-    transcriptRoot,
-    model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
-    modelId: 'claude-sonnet-5-5',
-    mode: 'bypassPermissions',
-    approver: { ask: async () => ({ decision: 'allow' as const }) },
-    webSearch: true,
-  });
+  const session = await createSession(
+    testConfig(
+      {
+        workdir,
+        transcriptRoot,
+        model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
+        modelId: 'claude-sonnet-5-5',
+        mode: 'bypassPermissions',
+        approver: { ask: async () => ({ decision: 'allow' as const }) },
+      },
+      { ...context, tools: { webSearch: true } },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events };
@@ -279,7 +283,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
         replies: [...files.map((path) => reply.toolUse({ name: 'read_file', input: { path } })), reply.toolUse({ name: 'task', input: { prompt: 'sum it up', fork: true } }), reply.text('done')],
       },
     ]);
-    const { session, events } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { contextWindow: 13_750, compactThreshold: 0.8 });
+    const { session, events } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { model: { contextWindow: 13_750, compactThreshold: 0.8 } });
     const result = await session.run('read them all', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     api.assertAllConsumed();

@@ -10,6 +10,7 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession, replaySession, readTranscript, ROOT_AGENT_ID } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { mergeSummary } from '../../../src/core/delegation/child-tools';
 import { createReadSubagentTool } from '../../../src/core/delegation/read-subagent-tool';
 import { ChildRecords, indexChildren } from '../../../src/core/delegation/child-records';
@@ -24,15 +25,19 @@ const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 async function open(model: ScriptedModel, transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-sm-tr-')), resumeId?: string) {
   const events: DelegateEvent[] = [];
   const resume = resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-sm-ws-')),
-    transcriptRoot,
-    model,
-    modelId: 'claude-test',
-    mode: 'bypassPermissions',
-    approver: { ask: async () => ({ decision: 'allow' as const }) },
-    ...(resume ? { resume } : {}),
-  });
+  const session = await createSession(
+    testConfig(
+      {
+        workdir: mkdtempSync(join(tmpdir(), 'delegate-sm-ws-')),
+        transcriptRoot,
+        model,
+        modelId: 'claude-test',
+        mode: 'bypassPermissions',
+        approver: { ask: async () => ({ decision: 'allow' as const }) },
+      },
+      resume ? { persistence: { resume } } : {},
+    ),
+  );
   session.bus.subscribe((e) => void events.push(e));
   return { session, events, transcriptRoot };
 }

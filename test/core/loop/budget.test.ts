@@ -7,22 +7,27 @@ import { join } from 'node:path';
 import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/loop/budget';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession, type SessionConfig } from '../../../src/core/session';
+import { createSession } from '../../../src/core/session';
+import { testConfig, type ConfigPatch } from '../../support/session-config';
 import { must } from '../../support/must';
 import { isChild } from '../../support/is-child';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 
-async function open(model: ScriptedModel, extra: Partial<SessionConfig> = {}) {
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-budget-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-budget-tr-')),
-    model,
-    modelId: 'claude-sonnet-test',
-    mode: 'bypassPermissions',
-    approver: allow,
-    ...extra,
-  });
+async function open(model: ScriptedModel, extra: ConfigPatch = {}) {
+  const session = await createSession(
+    testConfig(
+      {
+        workdir: mkdtempSync(join(tmpdir(), 'delegate-budget-ws-')),
+        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-budget-tr-')),
+        model,
+        modelId: 'claude-sonnet-test',
+        mode: 'bypassPermissions',
+        approver: allow,
+      },
+      extra,
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, events };
@@ -69,7 +74,7 @@ describe('budgets', () => {
       .script('default', { toolUses: [{ name: 'bash', input: { command: 'echo a' } }], usage: million })
       .script('default', { toolUses: [{ name: 'bash', input: { command: 'echo b' } }], usage: million })
       .script('default', { text: 'stopping here' });
-    const { session, events } = await open(model, { maxBudgetUsd: 5 });
+    const { session, events } = await open(model, { limits: { maxBudgetUsd: 5 } });
     const result = await session.run('spend', new AbortController().signal);
     assert.equal(result.status, 'budget_exceeded');
     assert.match(result.error ?? '', /the run's budget of \$5\.00 is spent \(\$6\.00\)/);

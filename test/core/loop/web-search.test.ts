@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
 import { must } from '../../support/must';
 
@@ -18,15 +19,19 @@ describe('web search (server tool)', () => {
   afterEach(() => api.close());
 
   async function open() {
-    const session = await createSession({
-      workdir: mkdtempSync(join(tmpdir(), 'delegate-ws-')),
-      transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-tr-')),
-      model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
-      modelId: 'claude-test',
-      mode: 'default',
-      approver: { ask: async () => ({ decision: 'deny' as const }) },
-      webSearch: true,
-    });
+    const session = await createSession(
+      testConfig(
+        {
+          workdir: mkdtempSync(join(tmpdir(), 'delegate-ws-')),
+          transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-tr-')),
+          model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
+          modelId: 'claude-test',
+          mode: 'default',
+          approver: { ask: async () => ({ decision: 'deny' as const }) },
+        },
+        { tools: { webSearch: true } },
+      ),
+    );
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     return { session, events };

@@ -10,7 +10,8 @@ import type { ToolResultBlockParam } from '../../../src/core/llm/types';
 import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
-import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
+import { createSession, type Session } from '../../../src/core/session';
+import { testConfig, type ConfigPatch } from '../../support/session-config';
 import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../support/mcp-servers';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 
@@ -22,25 +23,30 @@ interface Opened {
   events: DelegateEvent[];
 }
 
-async function open(servers: McpServerConfig[], mode: PermissionMode, extra: Partial<SessionConfig> = {}, model = new ScriptedModel(), waitMs?: number): Promise<Opened> {
+async function open(servers: McpServerConfig[], mode: PermissionMode, extra: ConfigPatch = {}, model = new ScriptedModel(), waitMs?: number): Promise<Opened> {
   const statuses: McpServerStatus[] = [];
   const asked: ToolCallRequest[] = [];
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-    model,
-    modelId: 'claude-test',
-    mode,
-    approver: {
-      ask: async (request) => {
-        asked.push(request);
-        return { decision: 'deny', reason: 'denied by the test' };
+  const session = await createSession(
+    testConfig(
+      {
+        workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
+        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
+        model,
+        modelId: 'claude-test',
+        mode,
+        approver: {
+          ask: async (request) => {
+            asked.push(request);
+            return { decision: 'deny', reason: 'denied by the test' };
+          },
+        },
       },
-    },
-    sandbox: { mode: 'off', allowNetwork: false },
-    mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...(waitMs !== undefined ? { waitMs } : {}) },
-    ...extra,
-  });
+      {
+        tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...(waitMs !== undefined ? { waitMs } : {}) } },
+        ...extra,
+      },
+    ),
+  );
   const events: DelegateEvent[] = [];
   session.bus.subscribe((e) => void events.push(e));
   return { session, model, statuses, asked, events };
@@ -137,7 +143,7 @@ describe('MCP servers in a session (server-everything)', function () {
       { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'no question' } }, { name: 'mcp__everything__get-env', input: {} }] },
       { text: 'ok' },
     );
-    const second = track(await open([stdioServer('everything')], 'default', { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] }, allowed));
+    const second = track(await open([stdioServer('everything')], 'default', { permissions: { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] } }, allowed));
     await go(second.session);
     assert.equal(second.asked.length, 0, 'an allowed tool is not asked about');
     const [echo, env] = resultsOf(allowed, 1);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
-import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
+import { createSession, type Session, type SessionMcpConfig } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { stdioServer, until } from '../../support/mcp-servers';
 
 const SILENT = join(__dirname, '..', '..', 'fixtures', 'mcp-silent-server.mjs');
@@ -20,19 +21,15 @@ describe('MCP: a server that does not answer initialize', function () {
     for (const s of sessions.splice(0)) await s.shutdown('test ended', 300);
   });
 
-  async function open(args: string[], mcp: Partial<NonNullable<SessionConfig['mcp']>>): Promise<{ session: Session; model: ScriptedModel; events: DelegateEvent[]; statuses: McpServerStatus[] }> {
+  async function open(args: string[], mcp: Partial<SessionMcpConfig>): Promise<{ session: Session; model: ScriptedModel; events: DelegateEvent[]; statuses: McpServerStatus[] }> {
     const model = new ScriptedModel().script('default', { text: 'first' }, { text: 'second' });
     const statuses: McpServerStatus[] = [];
-    const session = await createSession({
-      workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-      transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-      model,
-      modelId: 'claude-test',
-      mode: 'bypassPermissions',
-      approver: { ask: async () => ({ decision: 'deny' }) },
-      sandbox: { mode: 'off', allowNetwork: false },
-      mcp: { servers: [stdioServer('quiet', { args: [SILENT, ...args] })], host: { onStatus: (s) => void statuses.push(s) }, ...mcp },
-    });
+    const session = await createSession(
+      testConfig(
+        { workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')), model, modelId: 'claude-test', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'deny' }) } },
+        { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers: [stdioServer('quiet', { args: [SILENT, ...args] })], host: { onStatus: (s) => void statuses.push(s) }, ...mcp } } },
+      ),
+    );
     sessions.push(session);
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));

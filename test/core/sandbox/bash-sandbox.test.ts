@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
@@ -234,7 +235,7 @@ describe('bash in the bubblewrap sandbox', function () {
     const m = marker();
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep ${m} & wait` } }] });
     const allow = { ask: async () => ({ decision: 'allow' as const }) };
-    const session = await createSession({ workdir: ws, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot: join(root, 'tr') });
+    const session = await createSession(testConfig({ workdir: ws, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot: join(root, 'tr') }));
     assert.deepEqual(await session.sandbox.status(), { kind: 'bubblewrap', network: false });
     const running = session.run('go', new AbortController().signal);
     assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 5000), 'the sleep started');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
+import { testConfig } from '../../support/session-config';
 import { OutputCapture } from '../../../src/core/tools/output-capture';
 import { must } from '../../support/must';
 
@@ -17,7 +18,7 @@ describe('huge command outputs', function () {
     const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-big-tr-'));
     const model = new ScriptedModel()
       .script('default', { toolUses: [{ name: 'bash', input: { command: "echo BEGIN; head -c 50000000 /dev/zero | tr '\\0' a; echo; echo END" } }] }, { text: 'ok' });
-    const session = await createSession({ workdir, transcriptRoot, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } });
+    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } }));
     const before = process.memoryUsage().rss;
     await session.run('print a lot', new AbortController().signal);
     const grew = process.memoryUsage().rss - before;

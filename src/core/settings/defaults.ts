@@ -1,0 +1,24 @@
+/**
+ * Every setting's default, in one place: the resolver (resolve-settings.ts) fills them in for the hosts, createSession
+ * falls back on them for a hand-built config (tests, the bench), and the settings table in docs/development.md
+ * shows them (settings-doc.ts). Constants that belong to a mechanism stay there and are named here.
+ */
+import { DEFAULT_LIMITS } from '../loop/limits';
+import { DEFAULT_COMPACT_THRESHOLD } from '../loop/context-size';
+import { DEFAULT_MAX_RETRY_WAIT_MS } from '../llm/retry-wait';
+import { DEFAULT_SANDBOX } from '../sandbox/types';
+import type { PermissionMode, ThinkingSetting } from '../vocabulary';
+
+export const SESSION_DEFAULTS = {
+  /** The model when neither a flag, a setting nor DELEGATE_MODEL names one. */
+  model: 'claude-sonnet-5-5',
+  thinking: 'auto' as ThinkingSetting,
+  compactThreshold: DEFAULT_COMPACT_THRESHOLD,
+  maxRetryWaitMs: DEFAULT_MAX_RETRY_WAIT_MS,
+  permissionMode: 'default' as PermissionMode,
+  bashTimeoutMs: 120_000,
+  sandbox: DEFAULT_SANDBOX,
+  /** auto: on with Anthropic's own API, off with another endpoint (ANTHROPIC_BASE_URL) or another kind of model. */
+  webSearch: 'auto' as const,
+  limits: DEFAULT_LIMITS,
+} as const;
