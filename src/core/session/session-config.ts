@@ -10,28 +10,23 @@
  *   persistence   where the transcript goes, and the session it goes on from
  *   ports         what the host fills: model access, approver, questions, review, fan-out card, file ops…
  *
- * Every group but `ports` is data: core/settings/resolve-settings.ts makes it from the host's overrides and the
- * environment (the hosts call it), and the defaults it omits are settings/defaults.ts's, which createSession applies
- * too (a hand-built config: tests, the bench).
+ * Every group but `ports` is data (the first five are settings/session-settings.ts's): core/settings/resolve-settings.ts
+ * makes them from the host's overrides and the environment (the hosts call it); a field left out is
+ * settings/defaults.ts's default, which createSession applies (a hand-built config: tests, the bench).
  */
-import type { ModelPrice } from '../loop/budget';
-import type { RunLimits } from '../loop/types';
-import type { HookSettings } from '../hooks/hook-settings';
-import type { ProjectInstructions } from '../instructions/project-instructions';
 import type { HttpFetch } from '../llm/http-fetch';
 import type { ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver } from '../policy/types';
-import type { SandboxSettings } from '../sandbox/sandbox';
-import type { ToolEnv } from '../secrets/tool-env';
 import type { UserQuestions } from '../tools/ask-user';
 import type { FileOps } from '../tools/types';
-import type { PermissionMode, ThinkingSetting } from '../vocabulary';
 import type { FanoutPrompt, FanoutRule } from '../delegation/fanout-review';
 import type { FolderTrust } from './folder-trust';
-import type { SessionMcpConfig } from './mcp';
 import type { ResumeState } from './replay';
 import type { ReviewGate } from '../delegation/child-review';
+import type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
+
+export type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
 
 export interface SessionConfig {
   workdir: string;
@@ -42,61 +37,6 @@ export interface SessionConfig {
   files?: FileSettings;
   persistence: PersistenceSettings;
   ports: SessionPorts;
-}
-
-export interface ModelSettings {
-  /** The model of the root agent (and of every subagent whose definition names none). */
-  id: string;
-  /** max_tokens of every request; undefined: the model family's default (llm/thinking.ts). */
-  maxTokens?: number;
-  /** Extended thinking for the main agent and every subagent whose definition sets none; default auto (on). */
-  thinking?: ThinkingSetting;
-  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`), over the built-in table. */
-  aliases?: Record<string, string>;
-  /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
-  contextWindow?: number;
-  compactThreshold?: number;
-}
-
-export interface PermissionSettings {
-  mode: PermissionMode;
-  /** False in an untrusted editor workspace: agents are read-only. */
-  trusted?: boolean;
-  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
-  allowedTools?: string[];
-  disallowedTools?: string[];
-}
-
-export interface ToolSettings {
-  bashTimeoutMs?: number;
-  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
-  sandbox?: SandboxSettings;
-  /** The environment of bash, hooks and MCP servers: the host's less its credentials, plus what the user named (secrets/tool-env.ts). */
-  env?: ToolEnv;
-  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
-  webSearch?: boolean;
-  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
-  mcp?: SessionMcpConfig;
-}
-
-/** The run's limits (loop/limits.ts's defaults under them), its cap in dollars and the prices it counts in. */
-export interface LimitSettings extends Partial<RunLimits> {
-  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
-  maxBudgetUsd?: number;
-  /** $ per million tokens by model family, over the built-in table. */
-  prices?: Record<string, ModelPrice>;
-}
-
-export interface FileSettings {
-  /**
-   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
-   * files that cannot be used become notices. Without it only the built-in agents exist.
-   */
-  agentFiles?: { home?: string; includeProject: boolean };
-  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
-  instructions?: ProjectInstructions;
-  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
-  commandHooks?: HookSettings;
 }
 
 export interface PersistenceSettings {

@@ -22,3 +22,24 @@ export const SESSION_DEFAULTS = {
   webSearch: 'auto' as const,
   limits: DEFAULT_LIMITS,
 } as const;
+
+/**
+ * The same defaults in the units the hosts give them (seconds, the modes' words), by SessionOverrides' keys: what
+ * the settings table in docs/settings.md says, and what package.json's `delegate.*` defaults are held to
+ * (test/core/settings/settings-doc.test.ts). A key missing here has no value by default (from the model, none…).
+ */
+export const OVERRIDE_DEFAULTS = {
+  model: SESSION_DEFAULTS.model,
+  thinking: SESSION_DEFAULTS.thinking,
+  compactThreshold: SESSION_DEFAULTS.compactThreshold,
+  maxRetryWait: SESSION_DEFAULTS.maxRetryWaitMs / 1000,
+  permissionMode: SESSION_DEFAULTS.permissionMode,
+  sandbox: SESSION_DEFAULTS.sandbox.mode,
+  allowNetwork: SESSION_DEFAULTS.sandbox.allowNetwork,
+  webSearch: SESSION_DEFAULTS.webSearch,
+  bashTimeout: SESSION_DEFAULTS.bashTimeoutMs / 1000,
+  maxTurns: SESSION_DEFAULTS.limits.maxTurns,
+  subagentMaxTurns: SESSION_DEFAULTS.limits.subagentMaxTurns,
+  maxParallel: SESSION_DEFAULTS.limits.maxParallel,
+  maxDepth: SESSION_DEFAULTS.limits.maxDepth,
+} as const;
