@@ -64,7 +64,8 @@ export interface McpManagerOptions {
   onStillStarting?(info: { server: string; phase: McpStartPhase; waitedMs: number; connectTimeoutMs: number }): void;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
 export class McpManager {
   readonly groups = new ProcessGroups();
@@ -118,7 +119,7 @@ export class McpManager {
       groups: this.groups,
       ...(this.opts.toolEnv ? { toolEnv: this.opts.toolEnv } : {}),
       connectTimeoutMs: this.connectTimeoutMs,
-      toolTimeoutMs: this.opts.toolTimeoutMs ?? 600_000,
+      toolTimeoutMs: this.opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       clientVersion: this.opts.clientVersion ?? '0.0.0',
       onStatus: (status) => this.opts.host?.onStatus?.(status),
       onTools: (server, tools) => this.addTools(server, tools),

@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS } from '../loop/limits';
 import { DEFAULT_COMPACT_THRESHOLD } from '../loop/context-size';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from '../llm/retry-wait';
 import { DEFAULT_SANDBOX } from '../sandbox/types';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/mcp-manager';
 import type { PermissionMode, ThinkingSetting } from '../vocabulary';
 
 export const SESSION_DEFAULTS = {
@@ -42,4 +43,7 @@ export const OVERRIDE_DEFAULTS = {
   subagentMaxTurns: SESSION_DEFAULTS.limits.subagentMaxTurns,
   maxParallel: SESSION_DEFAULTS.limits.maxParallel,
   maxDepth: SESSION_DEFAULTS.limits.maxDepth,
+  /** Milliseconds, as MCP_TIMEOUT and MCP_TOOL_TIMEOUT take them (mcp-manager.ts's). */
+  mcpTimeout: DEFAULT_CONNECT_TIMEOUT_MS,
+  mcpToolTimeout: DEFAULT_TOOL_TIMEOUT_MS,
 } as const;
