@@ -1,14 +1,15 @@
 /**
- * Every setting a session takes, by the names each host gives it: the CLI's flag (which `delegate acp` takes too),
- * the environment variable, the editor's `delegate.*` setting, the ACP request that carries it, the Action's input.
+ * Every setting a session takes, by the names each host gives it: the CLI's flag (which `delegate acp` takes too
+ * unless `acp` says otherwise), the environment variable, the editor's `delegate.*` setting, the ACP request that
+ * carries it, the Action's input.
  *
  *   a host's flags / delegate.* settings / ACP params ─▶ SessionOverrides ─┐
  *   DELEGATE_*, ANTHROPIC_BASE_URL, MCP_*, XDG_DATA_HOME ─────────────────┼─▶ resolveSessionConfig ─▶ SessionConfig
  *   settings/defaults.ts ─────────────────────────────────────────────────┘
  *
- * Only names and types here (the Action and the CLI's argument parser read it without loading the core); the
- * table in docs/development.md is made from it (settings-doc.ts), and `SETTINGS` must have a row for every key of
- * SessionOverrides, so a new setting cannot be added without its names.
+ * Only names and types here. The table in docs/settings.md is made from it (settings-doc.ts; a test holds the doc,
+ * `--help`, package.json and action.yml to it), and `SETTINGS` must have a row for every key of SessionOverrides,
+ * so a new setting cannot be added without its names.
  */
 import type { McpServerConfig } from '../mcp/config';
 import type { PermissionMode, SandboxMode, SettingSource, ThinkingSetting } from '../vocabulary';
