@@ -32,7 +32,7 @@ const NO_VALUE: { readonly [K in keyof SessionOverrides]?: string } = {
 };
 
 /** The default as the table says it. */
-export function defaultText(key: keyof SessionOverrides): string {
+function defaultText(key: keyof SessionOverrides): string {
   const value = (OVERRIDE_DEFAULTS as Partial<Record<keyof SessionOverrides, unknown>>)[key];
   if (value !== undefined) return String(value);
   return NO_VALUE[key] ?? '—';
