@@ -86,7 +86,7 @@ describe('delegate CLI', function () {
     const childId = String(subagents[0]?.id);
     const childFile = join(transcript.replace(/\.jsonl$/, ''), 'subagents', `agent-${childId}.jsonl`);
     const childLines = readJsonl(childFile);
-    assert.ok(childLines.some((l) => l.type === 'tool_finished' && String(l.output).includes(CANARY)));
+    assert.ok(childLines.some((l) => l.type === 'tool_call' && l.state === 'completed' && String(l.output).includes(CANARY)));
   });
 
   it('streams one event per line, then the result object', async () => {
@@ -183,7 +183,7 @@ describe('delegate CLI', function () {
     assert.ok(lines.some((l) => l.type === 'agent_started'));
     const subagents = join(root, sessionFile.replace(/\.jsonl$/, ''), 'subagents');
     const childLines = readJsonl(join(subagents, listFiles(subagents)[0] as string));
-    assert.ok(childLines.some((l) => l.type === 'tool_finished' && l.name === 'glob'), 'the child\'s finished call was on disk before the kill');
+    assert.ok(childLines.some((l) => l.type === 'tool_call' && l.state === 'completed' && l.name === 'glob'), 'the child\'s finished call was on disk before the kill');
   });
 
   it('refuses approval-needing calls headless, naming the mode flag; bypassPermissions runs them', async () => {
