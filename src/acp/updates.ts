@@ -12,7 +12,7 @@
  *
  * Which ACP session an agent's updates go to is decided here; permission-requests.ts and cancel ask the same map.
  */
-import { describesCall, endsCall, type DelegateEvent, type EventOf, type ToolCallEnd } from '../core/events';
+import { describesCall, endsCall, opensCall, type DelegateEvent, type EventOf, type ToolCallEnd } from '../core/events';
 import type { AgentStatus, Usage } from '../core/vocabulary';
 import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { newSummary, renderSummary, type ChildSummary } from './task-summary';
@@ -102,7 +102,7 @@ export class SessionUpdates {
       case 'tool_call':
         if (endsCall(e)) return this.finished(sid, e);
         // The record's first patch (a transcript before records opens it running).
-        if (describesCall(e)) {
+        if (opensCall(e)) {
           return this.o.send(sid, {
             sessionUpdate: 'tool_call',
             toolCallId: e.id,
@@ -113,7 +113,13 @@ export class SessionUpdates {
             rawInput: e.input,
           });
         }
-        return this.o.send(sid, { sessionUpdate: 'tool_call_update', toolCallId: e.id, status: 'in_progress' });
+        // Running; after a PreToolUse hook's rewrite, with what runs.
+        return this.o.send(sid, {
+          sessionUpdate: 'tool_call_update',
+          toolCallId: e.id,
+          status: 'in_progress',
+          ...(describesCall(e) ? { title: toolTitle(e.name, e.summary), locations: locationsOf(this.o.workdir, e.paths), rawInput: e.input } : {}),
+        });
       case 'file_changed':
         return this.diff(sid, e);
       case 'usage':
@@ -174,13 +180,16 @@ export class SessionUpdates {
     if (!summary) return;
     switch (e.type) {
       case 'tool_call': {
-        if (describesCall(e)) {
+        const step = summary.steps.find((s) => s.id === e.id);
+        if (opensCall(e)) {
           summary.steps.push({ id: e.id, title: toolTitle(e.name, e.summary) });
           break;
         }
-        const step = summary.steps.find((s) => s.id === e.id);
-        if (e.state !== 'error' || !step) return;
-        step.failed = true;
+        if (!step) return;
+        // A PreToolUse hook's rewrite: the step says what runs.
+        if (describesCall(e)) step.title = toolTitle(e.name, e.summary);
+        else if (e.state === 'error') step.failed = true;
+        else return;
         break;
       }
       case 'message': {

@@ -223,7 +223,7 @@ export interface ToolCallEnd {
 
 export type ToolCallPatch = { id: string; name: string } & (
   | ({ state: 'pending' } & ToolCallDescription)
-  | ({ state: 'running' } & Partial<ToolCallDescription>)
+  | ({ state: 'running'; opens?: true } & Partial<ToolCallDescription>)
   | ({ state: 'completed' | 'error' } & ToolCallEnd)
 );
 
@@ -240,6 +240,14 @@ export function describesCall<P extends ToolCallPatch>(patch: P): patch is P & T
   return 'summary' in patch && typeof patch.summary === 'string';
 }
 
+/**
+ * A record's first patch: `pending`, or in a transcript before records (store/legacy-events.ts) a running patch that
+ * `opens` it. Any other running patch that says what the call is tells a PreToolUse hook's rewrite of the same call.
+ */
+export function opensCall<P extends ToolCallPatch>(patch: P): patch is P & ToolCallDescription {
+  return describesCall(patch) && (patch.state === 'pending' || ('opens' in patch && patch.opens === true));
+}
+
 /** A patch that ends the call (completed or error), with its output. */
 export function endsCall<P extends ToolCallPatch>(patch: P): patch is P & { state: 'completed' | 'error' } & ToolCallEnd {
   return patch.state === 'completed' || patch.state === 'error';
@@ -248,8 +256,11 @@ export function endsCall<P extends ToolCallPatch>(patch: P): patch is P & { stat
 /** `record` with `patch` applied (a new record when there was none: a patch may come first in a cut transcript). */
 export function patchToolCall(record: ToolCallRecord | undefined, agentId: string, patch: ToolCallPatch): ToolCallRecord {
   const base: ToolCallRecord = record ?? { id: patch.id, agentId, name: patch.name, state: patch.state, summary: '', paths: [], input: undefined };
-  const { id: _id, ...fields } = patch;
-  return { ...base, ...fields };
+  const next: ToolCallRecord = { ...base, name: patch.name, state: patch.state };
+  // Only the record's own fields (an event's envelope, `type` and `opens` stay out of it).
+  if (describesCall(patch)) Object.assign(next, { ...(patch.kind !== undefined ? { kind: patch.kind } : {}), summary: patch.summary, paths: patch.paths, input: patch.input });
+  if (endsCall(patch)) Object.assign(next, { output: patch.output, durationMs: patch.durationMs, ...(patch.fullOutputPath !== undefined ? { fullOutputPath: patch.fullOutputPath } : {}) });
+  return next;
 }
 
 export interface EventEnvelope {

@@ -4,7 +4,7 @@
  * received it; a cut output names the file with the rest), its nested subagents' calls (each under its own
  * heading), its result and what it changed. Built from the session's transcript events. Pure.
  */
-import { describesCall, endsCall, type DelegateEvent } from '../core/events';
+import { endsCall, opensCall, type DelegateEvent } from '../core/events';
 
 const fence = (text: string, lang = ''): string => {
   const ticks = '`'.repeat(Math.max(3, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length + 1)));
@@ -57,7 +57,7 @@ export function agentRecord(events: readonly DelegateEvent[], agentId: string): 
         if (endsCall(e)) {
           out.push('', `Output${e.state === 'error' ? ' (error)' : ''} · ${e.durationMs} ms:`, '', fence(e.output));
           if (e.fullOutputPath) out.push('', `The output was cut; the whole of it: \`${e.fullOutputPath}\``);
-        } else if (describesCall(e) && !calls.has(`${e.agentId}\n${e.id}`)) {
+        } else if (opensCall(e) && !calls.has(`${e.agentId}\n${e.id}`)) {
           // The call's first patch says what it is.
           calls.add(`${e.agentId}\n${e.id}`);
           out.push('', heading(e.agentId, `\`${e.name}\`${e.summary ? ` ${e.summary}` : ''}`), '', 'Input:', '', fence(json(e.input), 'json'));

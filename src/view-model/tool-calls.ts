@@ -2,7 +2,7 @@
  * Reducer cases for calls: tool rows, `task` calls (which become task nodes), permission asks
  * and answers. Every case is O(1) in the number of nodes.
  */
-import { describesCall, endsCall, type EventOf, type ToolCallDescription } from '../core/events';
+import { describesCall, endsCall, opensCall, type EventOf, type ToolCallDescription } from '../core/events';
 import { getTask, getTool, placeNode, taskNodeId, taskOfAgent, toolNodeId, type Touched } from './store';
 import { refusalOf } from './changes';
 import { inputJson, preview } from './summarize';
@@ -67,11 +67,12 @@ function ensureToolNode(state: SessionViewState, agentId: string, toolUseId: str
 }
 
 /**
- * A patch of a call's record (events.ts ToolCallPatch), stored as it comes: the patch that says what the call is
- * makes its row (a task row for a call that delegates), `running` and the end change it.
+ * A patch of a call's record (events.ts ToolCallPatch), stored as it comes: its first patch makes its row (a task row
+ * for a call that delegates), a hook's rewrite says it anew, `running` and the end change it.
  */
 export function onToolCall(state: SessionViewState, e: EventOf<'tool_call'>, touched: Touched): void {
-  if (describesCall(e)) opened(state, e, touched);
+  if (opensCall(e)) opened(state, e, touched);
+  else if (describesCall(e)) rewritten(state, e, touched);
   if (endsCall(e)) ended(state, e, touched);
   else if (e.state === 'running') {
     const task = getTask(state, taskNodeId(e.id));
@@ -106,6 +107,25 @@ function opened(state: SessionViewState, e: EventOf<'tool_call'> & ToolCallDescr
     owner.toolCalls += 1;
     touched.add(owner.id);
   }
+}
+
+/** A PreToolUse hook rewrote the call's input: the row says what runs. */
+function rewritten(state: SessionViewState, e: EventOf<'tool_call'> & ToolCallDescription, touched: Touched): void {
+  const task = getTask(state, taskNodeId(e.id));
+  if (task) {
+    if (task.agentId === null) {
+      task.description = e.summary || task.description;
+      task.prompt = taskPrompt(e.input);
+      touched.add(task.id);
+    }
+    return;
+  }
+  const tool = getTool(state, toolNodeId(e.id));
+  if (!tool) return;
+  tool.summary = e.summary;
+  tool.paths = e.paths;
+  tool.inputJson = inputJson(e.input);
+  touched.add(tool.id);
 }
 
 /** What a subagent is asked to do: the `prompt` of the call that delegates (the task tool's input). */

@@ -100,6 +100,11 @@ describe('delegate CLI', function () {
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
     const toolDone = events.find((e) => e.type === 'tool_finished');
     assert.equal(toolDone?.output, 'README.md');
+    // The call's record, patch by patch, on the lines stream-json always had (+ id and state) and one for running.
+    const call = events.filter((e) => e.id === toolDone?.toolUseId);
+    assert.deepEqual(call.map((e) => [e.type, e.state]), [['tool_started', 'pending'], ['tool_call', 'running'], ['tool_finished', 'completed']]);
+    assert.deepEqual([call[0]?.toolUseId, call[0]?.name, call[0]?.kind, call[0]?.summary, call[0]?.paths], [toolDone?.toolUseId, 'glob', 'read', '*.md', []]);
+    assert.equal(toolDone?.isError, false);
     assert.ok(events.some((e) => e.type === 'text_delta'));
   });
 

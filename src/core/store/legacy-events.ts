@@ -2,7 +2,7 @@
  * Transcripts written before call records (events.ts ToolCallPatch) hold two events a call; this reads them as
  * patches, so everything after the transcript reader sees one shape:
  *
- *   tool_started  {toolUseId, name, input, kind?, summary?, paths?} ─▶ tool_call running, saying what the call is
+ *   tool_started  {toolUseId, name, input, kind?, summary?, paths?} ─▶ tool_call running that `opens` the record
  *   tool_finished {toolUseId, name, isError, output, durationMs}    ─▶ tool_call completed / error
  *
  * A running patch that says what the call is opens the record (such a call was shown running from its start). The
@@ -39,7 +39,7 @@ interface LegacyFinished extends EventEnvelope {
 export function upgradeEvent(event: DelegateEvent | LegacyStarted | LegacyFinished): DelegateEvent {
   if (event.type === 'tool_started') {
     const { type: _type, toolUseId, name, input, kind, summary, paths, ...envelope } = event;
-    return { ...envelope, type: 'tool_call', id: toolUseId, name, state: 'running', ...describedAsShown(name, input, kind, summary, paths) };
+    return { ...envelope, type: 'tool_call', id: toolUseId, name, state: 'running', opens: true, ...describedAsShown(name, input, kind, summary, paths) };
   }
   if (event.type === 'tool_finished') {
     const { type: _type, toolUseId, name, isError, output, durationMs, fullOutputPath, ...envelope } = event;
