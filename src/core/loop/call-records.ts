@@ -34,7 +34,7 @@ export function readCalls(uses: readonly ToolUseBlock[], tools: ToolRegistry): O
     const tool = tools.get(use.name);
     const garbled = invalidJson(use.input);
     const parsed = tool && garbled === undefined ? tool.parse(use.input) : undefined;
-    const said = tool && parsed?.ok ? wordsOf(tool, parsed.input) : undefined;
+    const said = tool && parsed?.ok ? toolWords(tool, parsed.input) : undefined;
     // Without the tool's words, the input speaks for the call (or, not JSON, the text the model wrote).
     const shown = said ?? (garbled !== undefined ? { summary: garbled, paths: [] } : describeInput(use.input));
     return { use, tool, parsed, said, description: recordOf(tool, shown, use.input) };
@@ -42,7 +42,7 @@ export function readCalls(uses: readonly ToolUseBlock[], tools: ToolRegistry): O
 }
 
 /** A tool's describe() of an input it parsed; undefined when it throws or answers something else than a description. */
-function wordsOf(tool: AnyTool, input: unknown): CallDescription | undefined {
+export function toolWords(tool: AnyTool, input: unknown): CallDescription | undefined {
   try {
     const said = tool.describe(input);
     return typeof said.summary === 'string' && Array.isArray(said.paths) && said.paths.every((p) => typeof p === 'string') ? said : undefined;

@@ -16,7 +16,7 @@ import type { ToolResultBlockParam } from '../llm/types';
 import { errorText } from '../errors';
 import type { ToolCallRequest } from '../policy/types';
 import type { AnyTool, CallDescription, PrivateDestination, ToolRegistry, ToolResult } from '../tools/types';
-import { invalidJson, recordOf, type OpenCall } from './call-records';
+import { invalidJson, recordOf, toolWords, type OpenCall } from './call-records';
 import { limitOutput, limitPartialOutput } from './output-limit';
 import type { GateScope, ToolGate } from './tool-gate';
 import type { FanoutGate } from '../delegation/fanout-gate';
@@ -82,8 +82,10 @@ async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolRe
   }
   let parsed = call.parsed;
   if (!parsed.ok) return { content: `Invalid input for ${use.name}: ${parsed.error}`, isError: true };
-  // A tool whose describe() failed on its own parsed input fails here, as the call (never runs unconfined).
-  let said = call.said ?? tool.describe(parsed.input);
+  // A call its tool cannot describe (its paths unknown) is not run: the permission check confines what it names.
+  const unsaid: ToolResult = { content: `Tool ${use.name} failed: it could not say what this call does (its summary and paths), so it was not run.`, isError: true };
+  let said = call.said;
+  if (!said) return unsaid;
 
   const gateScope: GateScope = { identity, emit: scope.emit, signal: scope.signal };
   const pre = await gate.preToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input: parsed.input });
@@ -93,7 +95,8 @@ async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolRe
     // A new input: parsed and described again, and the running patch says what runs.
     parsed = tool.parse(pre.input);
     if (!parsed.ok) return { content: `A PreToolUse hook replaced the input with one that is invalid: ${parsed.error}`, isError: true };
-    said = tool.describe(parsed.input);
+    said = toolWords(tool, parsed.input);
+    if (!said) return unsaid;
   }
   const input: unknown = parsed.input;
 

@@ -75,4 +75,17 @@ describe('call records', () => {
     assert.deepEqual(records(events).get('r1')?.input, { path: 'safe.ts' });
     assert.equal(records(events).get('r1')?.output, 'seen safe.ts');
   });
+
+  it('a call its tool cannot describe is not run (its paths unknown, nothing confines it)', async () => {
+    const peek = countingTool();
+    let ran = 0;
+    const mute = { ...peek, describe: (): never => { throw new Error('no words'); }, execute: async () => (ran++, { content: 'ran' }) };
+    const model = new ScriptedModel().script('default', { toolUses: [{ id: 'm1', name: 'peek', input: { path: '/etc/passwd' } }] }).script('default', { text: 'done' });
+    const { ports, baseTools, events } = makeRun(model, { baseTools: new ToolRegistry([mute]) });
+    await runAgent(spec(baseTools), ports, new AbortController().signal);
+    assert.equal(ran, 0);
+    const record = records(events).get('m1');
+    assert.deepEqual([record?.state, record?.summary, record?.paths], ['error', 'path: /etc/passwd', []]);
+    assert.match(String(record?.output), /could not say what this call does/);
+  });
 });
