@@ -100,13 +100,14 @@ describe('session view reducer', () => {
     const s = finishedSession();
     const touched = new Set<string>();
     // Up to the child's start: the node exists, running, description from agent_started.
-    applyEvents(state, s.events.slice(0, 11), touched);
+    const started = s.events.findIndex((e) => e.type === 'agent_started' && e.agentId === 'agent-a') + 1;
+    applyEvents(state, s.events.slice(0, started), touched);
     const a = task(state, 'tu-a');
     assert.equal(a.status, 'running');
     assert.equal(a.agentId, 'agent-a');
     assert.equal(a.description, 'Survey the test runner config');
     assert.ok(touched.has('task:tu-a'));
-    applyEvents(state, s.events.slice(10));
+    applyEvents(state, s.events.slice(started - 1));
     assert.equal(a.status, 'completed');
     assert.equal(a.turns, 3);
     assert.equal(a.toolCalls, 2);
