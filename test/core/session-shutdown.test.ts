@@ -86,7 +86,7 @@ describe('session shutdown', () => {
     const events: DelegateEvent[] = [];
     session.bus.subscribe((e) => void events.push(e));
     const running = session.run('fan out', new AbortController().signal);
-    await until(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'));
+    await until(() => events.some((e) => e.type === 'tool_call' && e.state === 'running' && e.name === 'bash'));
     const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');
     const t0 = Date.now();
     assert.equal(session.cancel(slow?.agentId ?? ''), true);
