@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { REPO } from '../support/run-cli';
+import { REPO } from '../kit/run-cli';
 
 export interface AcpClientOptions {
   env: Record<string, string>;

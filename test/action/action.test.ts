@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastToolResults, reply } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { isChild } from '../support/is-child';
-import { localAction, releaseCheckout, runnerBundle } from '../support/local-action';
+import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
+import { localAction, releaseCheckout, runnerBundle } from '../kit/local-action';
 
 describe('the GitHub Action', function () {
   this.timeout(90_000);

@@ -8,9 +8,9 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { reply } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
-import { pidsWith, waitUntil } from '../support/processes';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { pidsWith, waitUntil } from '../kit/processes';
 
 let serial = 0;
 /** A `sleep` argument no other process has: 300 s and a unique fraction. */

@@ -7,9 +7,9 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync, mkdtempSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 describe('delegate CLI', function () {
   this.timeout(30_000);

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { isChild } from '../support/is-child';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { runInTerminal } from '../support/terminal';
+import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { runInTerminal } from '../kit/terminal';
 
 /** A folder whose own settings run commands: each leaves a line in `marker` when it runs. */
 function hostileFolder(dir: string, marker: string): string {

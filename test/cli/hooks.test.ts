@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, lastToolResults, reply, systemText } from '../fixtures/messages-api-server';
-import { fixtureRepo, readLog, type FixtureDirs } from '../support/hooks-fixture';
-import { runDelegate } from '../support/run-cli';
-import { cliSuiteWith } from '../support/cli-suite';
+import { fixtureRepo, readLog, type FixtureDirs } from '../kit/hooks-fixture';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuiteWith } from '../kit/cli-suite';
 
 function alive(pid: number): boolean {
   try {

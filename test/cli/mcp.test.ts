@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { EVERYTHING, serverGroupsOf, until } from '../support/mcp-servers';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { EVERYTHING, serverGroupsOf, until } from '../kit/mcp-servers';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const everything = { command: process.execPath, args: [EVERYTHING] };
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { startForwardingProxy, startProxy, startRefusingProxy, type TestProxy } from '../support/http-proxy';
-import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate, type CliRun } from '../support/run-cli';
-import { makeTestCa, type TestCa } from '../support/test-ca';
+import { startForwardingProxy, startProxy, startRefusingProxy, type TestProxy } from '../kit/http-proxy';
+import { must } from '../kit/must';
+import { assertBuilt, lastJsonLine, makeDirs, runDelegate, type CliRun } from '../kit/run-cli';
+import { makeTestCa, type TestCa } from '../kit/test-ca';
 
 describe('delegate CLI behind a proxy', function () {
   this.timeout(30_000);

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
-import { pidsWith, waitUntil } from '../support/processes';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { pidsWith, waitUntil } from '../kit/processes';
 
 /** Private /tmp folders of sandboxes that ran commands in `workdir` (bwrap leaves the workspace's mount point in them). */
 function sandboxTemps(workdir: string): string[] {

@@ -4,12 +4,12 @@
  * appended), `--compact` compacts it; an unknown id is one line and exit 2.
  */
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { existsSync, readFileSync } from 'node:fs';
 import { reply, systemText } from '../fixtures/messages-api-server';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 describe('delegate CLI: resume, continue, compact', function () {
   this.timeout(30_000);

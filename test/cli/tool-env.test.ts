@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 // Distinctive values; the commands below look for their `FAKE…` stems, never for a whole value.
 const KEY = 'sk-ant-FAKEKEY-5ad1e0c9b7f24e61';

@@ -1,11 +1,11 @@
 // session.setModel: the editor's user picks another model between prompts (the Chat view's model picker,
 // "Delegate: Choose Model"); the conversation goes on, on the new model, with the new model's window.
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import type { DelegateEvent } from '../../src/core/events';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
-import { sessionDirs } from '../support/session-dirs';
+import { sessionDirs } from '../kit/session-dirs';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 

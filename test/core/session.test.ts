@@ -1,7 +1,7 @@
 // A session you can live in, in the core: follow-ups keep everything (a stopped run too), ids and turn
 // numbers never repeat, and a session rebuilt from its transcript goes on exactly where it was.
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { INTERRUPTED_RESULT } from '../../src/core/agent/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
@@ -10,8 +10,8 @@ import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
-import { isChild } from '../support/is-child';
-import { sessionDirs } from '../support/session-dirs';
+import { isChild } from '../kit/is-child';
+import { sessionDirs } from '../kit/session-dirs';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);

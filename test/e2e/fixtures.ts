@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { firstUserText, type MessagesRequestBody, type RecordedRequest, type Reply, type Route } from '../fixtures/messages-api-server';
-import { isChild } from '../support/is-child';
+import { isChild } from '../kit/is-child';
 export { isChild };
 
 export const CANARY = 'CANARY-e2e-5c1f9d';

@@ -14,7 +14,7 @@ import { screenshot } from './editor';
 import { childRoute, parentRoute } from './fixtures';
 import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
-import { notInView } from '../support/in-view';
+import { notInView } from '../kit/in-view';
 import { askFromPalette, modalDialog, runCommand, setSideBarWidth } from './workbench';
 
 describe('Delegate in a real VS Code: the inbox of subagents waiting for you', function () {

@@ -18,8 +18,8 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { loadWorkspaceFiles } from '../../src/core/session';
 import { firstUserText, reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { isChild } from '../support/is-child';
-import { must } from '../support/must';
+import { isChild } from '../kit/is-child';
+import { must } from '../kit/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 

@@ -12,11 +12,11 @@ import type { DelegateApi } from '../../src/vscode/extension';
 import { modalPrompt, type ApprovalQuestion } from '../../src/vscode/approver';
 import { approvalChoices, approvalText } from '../../src/vscode/approval-text';
 import type { PermissionDecision } from '../../src/core/vocabulary';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
 import type { McpInputSpec } from '../../src/core/mcp/config';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { serverGroupsOf, until } from '../support/mcp-servers';
+import { serverGroupsOf, until } from '../kit/mcp-servers';
 
 describe('Delegate in the extension host: project MCP servers', () => {
   let api: DelegateApi;

@@ -14,8 +14,8 @@ import { createHttpFetch, type HttpFetch } from '../../src/core/llm/http-fetch';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { modalPrompt } from '../../src/vscode/approver';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { startForwardingProxy, type TestProxy } from '../support/proxy-recorder';
-import { must } from '../support/must';
+import { startForwardingProxy, type TestProxy } from '../kit/proxy-recorder';
+import { must } from '../kit/must';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 type ProxySupport = 'override' | 'fallback' | 'on' | 'off';

@@ -9,7 +9,7 @@ import type { DelegateEvent } from '../../src/core/events';
 import { ScriptedModel } from '../../src/core/llm/scripted-model';
 import { createSession } from '../../src/core/session';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { stdioServer } from '../support/mcp-servers';
+import { stdioServer } from '../kit/mcp-servers';
 import { ARTIFACTS, send, panelSuite } from './browser';
 
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');

@@ -10,8 +10,8 @@ import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession } from '../../../src/core/session';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 

@@ -8,8 +8,8 @@ import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession, type SessionConfig } from '../../../src/core/session';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };
 

@@ -14,10 +14,10 @@ import { createSession, type Session } from '../../../src/core/session';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
-import { contentJson, sharedPrefixShare } from '../../support/cache-prefix';
-import { must } from '../../support/must';
-import { readJsonl } from '../../support/run-cli';
-import { isChild } from '../../support/is-child';
+import { contentJson, sharedPrefixShare } from '../../kit/cache-prefix';
+import { must } from '../../kit/must';
+import { readJsonl } from '../../kit/run-cli';
+import { isChild } from '../../kit/is-child';
 
 const SOURCES = resolve(__dirname, '..', '..', '..', 'src', 'core', 'agent');
 

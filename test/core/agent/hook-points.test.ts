@@ -5,8 +5,8 @@ import { runAgent } from '../../../src/core/agent/loop';
 import type { AgentSpec } from '../../../src/core/agent/types';
 import type { ToolRegistry } from '../../../src/core/tools/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { makeRun, RecordingPolicy } from '../../support/run-services';
-import { isChild } from '../../support/is-child';
+import { makeRun, RecordingPolicy } from '../../kit/run-services';
+import { isChild } from '../../kit/is-child';
 
 const spec = (tools: ToolRegistry, extra: Partial<AgentSpec> = {}): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },

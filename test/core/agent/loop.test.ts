@@ -5,8 +5,8 @@ import type { AgentSpec } from '../../../src/core/agent/types';
 import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-model';
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
-import { fakeTool, makeRun, RecordingPolicy } from '../../support/run-services';
-import { isChild } from '../../support/is-child';
+import { fakeTool, makeRun, RecordingPolicy } from '../../kit/run-services';
+import { isChild } from '../../kit/is-child';
 
 const rootSpec = (tools: ToolRegistry, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },

@@ -6,8 +6,8 @@ import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { ModelPort } from '../../../src/core/llm/types';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { must } from '../../support/must';
-import { makeRun } from '../../support/run-services';
+import { must } from '../../kit/must';
+import { makeRun } from '../../kit/run-services';
 
 function run(model: ModelPort, prompt = 'go') {
   const t = makeRun(model);

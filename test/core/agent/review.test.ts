@@ -9,8 +9,8 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
 
 async function run(decisions: ReviewDecision[], childReplies: string[]) {
   const asked: ReviewRequest[] = [];

@@ -16,8 +16,8 @@ import { ChildRecords, indexChildren } from '../../../src/core/session/child-rec
 import type { SubagentSummary } from '../../../src/core/agent/types';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { emptyUsage } from '../../../src/core/vocabulary';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 

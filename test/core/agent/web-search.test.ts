@@ -8,7 +8,7 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { createSession } from '../../../src/core/session';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 describe('web search (server tool)', () => {
   let api: MessagesApiServer;

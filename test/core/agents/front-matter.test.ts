@@ -8,7 +8,7 @@ import { parseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from '../../../src/core/agents/front-matter';
 import { agentSlug, findAgent, parseAgentFile } from '../../../src/core/agents/agent-definition';
 import { loadAgentCatalog } from '../../../src/core/agents/agent-catalog';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 const COLLECTIONS = join(__dirname, '..', '..', 'fixtures', 'agent-collections');
 const fields = (yaml: string) => {

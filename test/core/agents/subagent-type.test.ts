@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const allow = { ask: async () => ({ decision: 'allow' as const }) };

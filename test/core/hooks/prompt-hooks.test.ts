@@ -7,7 +7,7 @@ import { addFile, compileMatcher, emptyHookSettings, loadHookSettings } from '..
 import type { MessageParam } from '../../../src/core/llm/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { toolNameAliases } from '../../../src/core/tools/tool-names';
-import { fixtureRepo, hookLines, openFixtureSession, readLog, writeSettings, type FixtureDirs } from '../../support/hooks-fixture';
+import { fixtureRepo, hookLines, openFixtureSession, readLog, writeSettings, type FixtureDirs } from '../../kit/hooks-fixture';
 
 const go = (): AbortSignal => new AbortController().signal;
 const json = (v: unknown): string => JSON.stringify(v);

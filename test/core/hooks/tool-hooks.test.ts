@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ToolResultBlockParam } from '../../../src/core/llm/types';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../support/hooks-fixture';
-import { isChild } from '../../support/is-child';
+import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../kit/hooks-fixture';
+import { isChild } from '../../kit/is-child';
 
 const go = (): AbortSignal => new AbortController().signal;
 

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { importPaths } from '../../../src/core/instructions/instruction-imports';
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from '../../../src/core/instructions/project-instructions';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { fixtureRepo, openFixtureSession } from '../../support/hooks-fixture';
-import { isChild } from '../../support/is-child';
+import { fixtureRepo, openFixtureSession } from '../../kit/hooks-fixture';
+import { isChild } from '../../kit/is-child';
 
 const go = (): AbortSignal => new AbortController().signal;
 

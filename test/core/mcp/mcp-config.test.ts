@@ -9,7 +9,7 @@ import { parseEnvFile } from '../../../src/core/mcp/env-file';
 import { parseJsonc } from '../../../src/core/mcp/jsonc';
 import { mcpResultToToolResult } from '../../../src/core/mcp/mcp-result';
 import { mcpToolName } from '../../../src/core/mcp/mcp-tool';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 const ws = (): string => mkdtempSync(join(tmpdir(), 'delegate-mcpcfg-'));
 const inline = (text: string, path = '/x/.mcp.json'): McpConfigFile => ({ path, origin: 'project', optional: false, text });

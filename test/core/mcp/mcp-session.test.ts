@@ -11,7 +11,7 @@ import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
-import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../support/mcp-servers';
+import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../kit/mcp-servers';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 
 interface Opened {

@@ -9,7 +9,7 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
-import { stdioServer, until } from '../../support/mcp-servers';
+import { stdioServer, until } from '../../kit/mcp-servers';
 
 const SILENT = join(__dirname, '..', '..', 'fixtures', 'mcp-silent-server.mjs');
 

@@ -16,7 +16,7 @@ import { createSession } from '../../../src/core/session';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
-import { pidsWith, waitUntil } from '../../support/processes';
+import { pidsWith, waitUntil } from '../../kit/processes';
 
 /** A number that appears in no other process's command line (`sleep 300.<n>`). */
 const marker = (): string => `300.${Date.now() % 100000}${Math.floor(Math.random() * 1000)}`;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ScriptedModel } from '../../../src/core/llm/scripted-model';
 import { createSession } from '../../../src/core/session';
 import { OutputCapture } from '../../../src/core/tools/output-capture';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 describe('huge command outputs', function () {
   this.timeout(60_000);

@@ -1,7 +1,7 @@
 /**
  * The proof that the tests of the built CLI load every chunk of it (a mocha root-hook plugin, .mocharc.json):
  *
- *   before all   DELEGATE_CHUNK_LOG=<tmp file>   each bin/delegate.js run (test/support/run-cli.ts) appends the
+ *   before all   DELEGATE_CHUNK_LOG=<tmp file>   each bin/delegate.js run (test/kit/run-cli.ts) appends the
  *                                                chunks it loaded (src/cli/start.ts)
  *   after all    when every test/cli file ran: each chunk in dist/cli/chunks.json must be in the log, else the
  *                hook fails naming the chunks (and the module each one holds) that no test loaded
