@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { must } from '../kit/must';
 import type { DelegateEvent } from '../../src/core/events';
-import { ScriptedModel } from '../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../kit/scripted-model';
 import { createSession } from '../../src/core/session';
 import { sessionDirs } from '../kit/session-dirs';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSession } from '../../src/core/session';
-import { ScriptedModel } from '../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../kit/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
 
 const allow = { ask: async () => ({ decision: 'allow' as const }) };

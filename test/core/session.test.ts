@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { must } from '../kit/must';
 import { INTERRUPTED_RESULT } from '../../src/core/agent/conversation';
 import type { DelegateEvent } from '../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
 import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '../../src/core/session';
 import { listSessions } from '../../src/core/store/session-index';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import { createSession } from '../../src/core/session';
 import type { SessionController } from '../../src/vscode/session-controller';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/agent/budget';
 import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { createSession, type SessionConfig } from '../../../src/core/session';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/agent/loop';
 import type { AgentSpec } from '../../../src/core/agent/types';
 import type { ToolRegistry } from '../../../src/core/tools/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { makeRun, RecordingPolicy } from '../../kit/run-services';
 import { isChild } from '../../kit/is-child';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runAgent } from '../../../src/core/agent/loop';
 import type { AgentSpec } from '../../../src/core/agent/types';
-import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel, firstUserText } from '../../kit/scripted-model';
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
 import { fakeTool, makeRun, RecordingPolicy } from '../../kit/run-services';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/agent/loop';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelPort } from '../../../src/core/llm/types';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
 import { must } from '../../kit/must';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReviewDecision, ReviewRequest } from '../../../src/core/session/review';
 import type { DelegateEvent } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
 import { createSession } from '../../../src/core/session';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { must } from '../../kit/must';

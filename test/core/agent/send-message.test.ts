@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
 import { createSession, replaySession, readTranscript, ROOT_AGENT_ID } from '../../../src/core/session';
 import { mergeSummary } from '../../../src/core/agent/child-tools';

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
 import { createSession } from '../../../src/core/session';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';

@@ -9,7 +9,7 @@ import { applyRevert } from '../../../src/core/changes/revert';
 import { planRevert } from '../../../src/core/changes/revert-plan';
 import { loadRevertPlan, revertSubagent } from '../../../src/core/session/revert';
 import type { DelegateEvent, EventBody } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
 import { createSession } from '../../../src/core/session';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ToolResultBlockParam } from '../../../src/core/llm/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../kit/hooks-fixture';
 import { isChild } from '../../kit/is-child';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { importPaths } from '../../../src/core/instructions/instruction-imports';
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from '../../../src/core/instructions/project-instructions';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { fixtureRepo, openFixtureSession } from '../../kit/hooks-fixture';
 import { isChild } from '../../kit/is-child';
 

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
 import { stdioServer, until } from '../../kit/mcp-servers';

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
 import { createSession } from '../../../src/core/session';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
