@@ -4,13 +4,13 @@
  * the marker in every process's command line afterwards (pids inside the sandbox are not host pids).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { reply } from '../fixtures/messages-api-server';
 import { runDelegate } from '../kit/run-cli';
 import { cliSuite } from '../kit/cli-suite';
 import { pidsWith, waitUntil } from '../kit/processes';
+import { tempDir } from '../kit/temp-dirs';
 
 let serial = 0;
 /** A `sleep` argument no other process has: 300 s and a unique fraction. */
@@ -24,17 +24,15 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
   afterEach(() => {
     // A failed test must not leave its sleeps behind for the next one.
     for (const marker of leftovers.splice(0)) for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
-    // A SIGKILL leaves the sandbox's private /tmp behind: remove the ones holding this test's workspace mount point.
-    for (const e of readdirSync(tmpdir())) {
-      const dir = join(tmpdir(), e);
-      if (e.startsWith('delegate-sandbox-') && existsIn(dir, cli.dirs.workdir)) rmSync(dir, { recursive: true, force: true });
-    }
   });
 
-  /** Runs the CLI on `args`, kills it with SIGKILL once `ready()` holds, and returns how it ended. */
+  /**
+   * Runs the CLI on `args`, kills it with SIGKILL once `ready()` holds, and returns how it ended. No handler runs on a
+   * SIGKILL, so the sandbox's private /tmp stays: the CLI gets a TMPDIR of the test's, removed with it.
+   */
   async function killWhen(args: string[], ready: () => boolean, env: Record<string, string> = cli.env()): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
     const run = await runDelegate(args, {
-      env,
+      env: { ...env, TMPDIR: tempDir('delegate-killed-cli-tmp-') },
       onSpawn: (child) => {
         void waitUntil(ready, 15_000).then(() => child.kill('SIGKILL'));
       },
@@ -92,13 +90,3 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
     assert.ok(await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, 5000), `left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')}`);
   });
 });
-
-/** Whether bwrap left `workdir`'s mount point inside the sandbox folder `dir`. */
-function existsIn(dir: string, workdir: string): boolean {
-  try {
-    readdirSync(join(dir, workdir));
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -42,7 +42,6 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     mkdirSync(home);
     hostileFolder(cli.dirs.workdir, marker);
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
   const terminalEnv = () => ({ ...cli.env(), HOME: home });
 
   it('untrusted, without a terminal: neither runs; one stderr line names them and how to trust; the run goes on (stream-json: a notice event)', async () => {

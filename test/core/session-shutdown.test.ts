@@ -1,14 +1,12 @@
 // A session's exit paths: shutdown kills every process group its bash calls started (even ones that
 // ignore SIGTERM) and records each unfinished agent once; cancel(id) stops one subagent only.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSession } from '../../src/core/session';
 import { ScriptedModel } from '../kit/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
+import { testSession } from '../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
 /** These commands write `$!` for the test to watch: a host pid only without the sandbox's pid namespace. */
 const NO_SANDBOX = { mode: 'off' as const, allowNetwork: false };
 
@@ -34,16 +32,10 @@ function readLines(file: string): DelegateEvent[] {
 }
 
 describe('session shutdown', () => {
-  let workdir: string;
-  let transcriptRoot: string;
-  beforeEach(() => {
-    workdir = mkdtempSync(join(tmpdir(), 'delegate-shut-ws-'));
-    transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-shut-tr-'));
-  });
 
   it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
+    const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -61,7 +53,7 @@ describe('session shutdown', () => {
 
   it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot, sandbox: NO_SANDBOX });
+    const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
     await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -81,9 +73,7 @@ describe('session shutdown', () => {
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'SLOW job', description: 'slow' } }, { name: 'task', input: { prompt: 'FAST job', description: 'fast' } }] }, (req) => ({ text: `parent saw: ${JSON.stringify(req.messages.at(-1)?.content)}` }))
       .script('slow', { text: 'looked at half of it', toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] })
       .script('fast', { text: 'fast done', delayMs: 100 });
-    const session = await createSession({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot });
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events } = await testSession({ model });
     const running = session.run('fan out', new AbortController().signal);
     await until(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'));
     const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');

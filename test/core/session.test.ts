@@ -6,22 +6,18 @@ import { INTERRUPTED_RESULT } from '../../src/core/agent/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
-import { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '../../src/core/session';
+import { ROOT_AGENT_ID, type SessionConfig } from '../../src/core/session';
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
 import { isChild } from '../kit/is-child';
-import { sessionDirs } from '../kit/session-dirs';
+import { sessionDirs } from '../kit/temp-dirs';
+import { testSession } from '../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);
 
-async function open(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: Partial<SessionConfig> = {}): Promise<{ session: Session; events: DelegateEvent[] }> {
-  const session = await createSession({ ...dirs, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow, ...extra });
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
-}
+/** A session in `dirs` (shared with a later resume). */
+const open = (model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: Partial<SessionConfig> = {}) => testSession({ ...dirs, model, ...extra });
 
 async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: Partial<SessionConfig> = {}) {
   const events = await readTranscript(dirs.transcriptRoot, id);

@@ -8,9 +8,9 @@
  *
  * A chunk the rewrite broke (scripts/build-cli.mjs) fails the test that loads it; this makes sure there is one.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Context, Suite } from 'mocha';
 
 const REPO = join(__dirname, '..', '..');
@@ -63,14 +63,17 @@ export const mochaHooks = {
     process.env.DELEGATE_CHUNK_LOG = log;
   },
   afterAll(this: Context): void {
+    if (!log) return;
+    const loaded = new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    // Its own folder, before the kit's root afterAll (required after this file) looks for leftovers.
+    rmSync(dirname(log), { recursive: true, force: true });
     const root = this.test?.parent;
-    if (!root || !log) return;
+    if (!root) return;
     const ran = filesRun(root);
     const cliTests = readdirSync(CLI_TESTS).filter((f) => f.endsWith('.test.ts')).map((f) => join(CLI_TESTS, f));
     // Only a run of the whole CLI suite can prove coverage (one file alone loads what it needs).
     if (!cliTests.every((f) => ran.has(f))) return;
     const manifest = JSON.parse(readFileSync(join(REPO, 'dist', 'cli', 'chunks.json'), 'utf8')) as ChunkManifest;
-    const loaded = new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
     const { missing, stale } = uncoveredChunks(manifest, loaded);
     const lines = [
       ...missing.map((m) => `no test of the built CLI loads the chunk ${m}: add one that uses what it holds`),

@@ -4,12 +4,10 @@
  * process; Delegate reaches them through vscode.lm (src/vscode/lm-model.ts) with delegate.provider = vscode.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
-import { createSession } from '../../src/core/session';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';
 import { setupButtons } from '../../src/view-model/setup-problem';
@@ -17,6 +15,7 @@ import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { isChildRequest, lastResults, LmScript, lmReply, promptOf, TEST_LM_EXTENSION, TEST_LM_VENDOR, TEST_MODELS, wholeLmRequest, type LmRecorded, type TestLmApi } from '../fixtures/lm-script';
+import { testSession } from '../kit/test-session';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 const MODEL_KEY = `${TEST_LM_VENDOR}/${TEST_MODELS.tools}`;
@@ -253,9 +252,8 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
         };
       },
     } as vscode.LanguageModelChat;
-    const dirs = { workdir: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-tr-')) };
-    writeFileSync(join(dirs.workdir, 'bench.txt'), 'x\n');
-    const session = await createSession({ ...dirs, model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY, mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } });
+    const { session, workdir } = await testSession({ model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY });
+    writeFileSync(join(workdir, 'bench.txt'), 'x\n');
     script.script(...Array.from({ length: TURNS - 1 }, () => lmReply.toolUse({ name: 'read_file', input: { path: 'bench.txt' } }, 'Reading.')), lmReply.text('done'));
     const marks: { started: number; answered?: number }[] = [];
     session.bus.subscribe((e) => {

@@ -1,32 +1,15 @@
 // Budgets: a subagent that spends its tokens, time or dollars gets one last request with tools off and
 // ends as budget_exceeded; the parent is told; the run-wide dollar cap stops every agent.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/agent/budget';
-import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../kit/scripted-model';
-import { createSession, type SessionConfig } from '../../../src/core/session';
+import type { SessionConfig } from '../../../src/core/session';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';
+import { testSession } from '../../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
-
-async function open(model: ScriptedModel, extra: Partial<SessionConfig> = {}) {
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-budget-ws-')),
-    transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-budget-tr-')),
-    model,
-    modelId: 'claude-sonnet-test',
-    mode: 'bypassPermissions',
-    approver: allow,
-    ...extra,
-  });
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
-}
+/** A Sonnet id: the dollar budgets need the model's price. */
+const open = (model: ScriptedModel, extra: Partial<SessionConfig> = {}) => testSession({ model, modelId: 'claude-sonnet-test', ...extra });
 
 describe('budgets', () => {
   it('a subagent over its token budget answers once with tools off and ends budget_exceeded; the parent is told', async () => {

@@ -3,13 +3,10 @@
 // (a new segment in the view); the user's own message (Session.messageSubagent) resumes it too; the pages and
 // errors of read_subagent; a message is marked as the parent's, never the user's.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
-import { createSession, replaySession, readTranscript, ROOT_AGENT_ID } from '../../../src/core/session';
+import { replaySession, readTranscript, ROOT_AGENT_ID } from '../../../src/core/session';
 import { mergeSummary } from '../../../src/core/agent/child-tools';
 import { createReadSubagentTool } from '../../../src/core/agent/read-subagent-tool';
 import { ChildRecords, indexChildren } from '../../../src/core/session/child-records';
@@ -18,23 +15,14 @@ import { applyEvents, createSessionView } from '../../../src/view-model/session-
 import { emptyUsage } from '../../../src/core/vocabulary';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';
+import { testSession } from '../../kit/test-session';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 
-async function open(model: ScriptedModel, transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-sm-tr-')), resumeId?: string) {
-  const events: DelegateEvent[] = [];
-  const resume = resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
-  const session = await createSession({
-    workdir: mkdtempSync(join(tmpdir(), 'delegate-sm-ws-')),
-    transcriptRoot,
-    model,
-    modelId: 'claude-test',
-    mode: 'bypassPermissions',
-    approver: { ask: async () => ({ decision: 'allow' as const }) },
-    ...(resume ? { resume } : {}),
-  });
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events, transcriptRoot };
+/** A session; with `resumeId`, that session of `transcriptRoot` continued. */
+async function open(model: ScriptedModel, transcriptRoot?: string, resumeId?: string) {
+  const resume = transcriptRoot && resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
+  return testSession({ model, ...(transcriptRoot ? { transcriptRoot } : {}), ...(resume ? { resume } : {}) });
 }
 
 describe('send_message and read_subagent in a session', () => {

@@ -2,40 +2,23 @@
 // for it at most the wait (never longer than MCP_TIMEOUT), and says so in a notice naming the server, the step and
 // the wait that expired; a server that connects before anyone was told leaves no such notice behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../kit/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
-import { createSession, type Session, type SessionConfig } from '../../../src/core/session';
+import type { Session, SessionConfig } from '../../../src/core/session';
 import { stdioServer, until } from '../../kit/mcp-servers';
+import { denyAll, testSession } from '../../kit/test-session';
 
 const SILENT = join(__dirname, '..', '..', 'fixtures', 'mcp-silent-server.mjs');
 
 describe('MCP: a server that does not answer initialize', function () {
   this.timeout(30_000);
-  const sessions: Session[] = [];
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.shutdown('test ended', 300);
-  });
-
   async function open(args: string[], mcp: Partial<NonNullable<SessionConfig['mcp']>>): Promise<{ session: Session; model: ScriptedModel; events: DelegateEvent[]; statuses: McpServerStatus[] }> {
     const model = new ScriptedModel().script('default', { text: 'first' }, { text: 'second' });
     const statuses: McpServerStatus[] = [];
-    const session = await createSession({
-      workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-      transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-      model,
-      modelId: 'claude-test',
-      mode: 'bypassPermissions',
-      approver: { ask: async () => ({ decision: 'deny' }) },
-      sandbox: { mode: 'off', allowNetwork: false },
-      mcp: { servers: [stdioServer('quiet', { args: [SILENT, ...args] })], host: { onStatus: (s) => void statuses.push(s) }, ...mcp },
-    });
-    sessions.push(session);
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const servers = [stdioServer('quiet', { args: [SILENT, ...args] })];
+    const { session, events } = await testSession({ model, approver: denyAll, sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...mcp } });
     return { session, model, events, statuses };
   }
   const notices = (events: DelegateEvent[]): string[] => events.flatMap((e) => (e.type === 'notice' ? [`${e.level}: ${e.source}: ${e.text}`] : []));

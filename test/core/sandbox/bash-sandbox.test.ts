@@ -8,15 +8,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel } from '../../kit/scripted-model';
 import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
-import { createSession } from '../../../src/core/session';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
 import { pidsWith, waitUntil } from '../../kit/processes';
+import { tempDir } from '../../kit/temp-dirs';
+import { testSession } from '../../kit/test-session';
 
 /** A number that appears in no other process's command line (`sleep 300.<n>`). */
 const marker = (): string => `300.${Date.now() % 100000}${Math.floor(Math.random() * 1000)}`;
@@ -41,13 +41,12 @@ describe('bash in the bubblewrap sandbox', function () {
   });
 
   beforeEach(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-sbx-')));
+    root = realpathSync(tempDir('delegate-sbx-'));
     ws = join(root, 'ws');
     mkdirSync(ws);
   });
   afterEach(() => {
     for (const s of sandboxes.splice(0)) s.removeTempFolder();
-    rmSync(root, { recursive: true, force: true });
   });
 
   const sandbox = (settings: Partial<SandboxSettings> = {}, hide: string[] = []): Sandbox => {
@@ -205,8 +204,7 @@ describe('bash in the bubblewrap sandbox', function () {
   it('a session sandboxes by default, and its shutdownNow kills a sandboxed command that ignores TERM', async () => {
     const m = marker();
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep ${m} & wait` } }] });
-    const allow = { ask: async () => ({ decision: 'allow' as const }) };
-    const session = await createSession({ workdir: ws, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot: join(root, 'tr') });
+    const { session } = await testSession({ workdir: ws, model });
     assert.deepEqual(await session.sandbox.status(), { kind: 'bubblewrap', network: false });
     const running = session.run('go', new AbortController().signal);
     assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 5000), 'the sleep started');

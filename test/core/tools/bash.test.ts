@@ -1,10 +1,10 @@
 // bash tool: real /bin/bash processes; timeouts and cancels must take the whole process group down.
 import assert from 'node:assert/strict';
 import { promises as fs, readFileSync, readdirSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
 
 /** Alive and not a zombie (a container's init may be slow to reap re-parented children). */
 function isAlive(pid: number): boolean {
@@ -48,7 +48,7 @@ describe('bash tool', function () {
   const opts: BashToolOptions = { defaultTimeoutMs: 10_000, maxTimeoutMs: 20_000, maxOutputChars: 10_000, killGraceMs: 300 };
 
   beforeEach(async () => {
-    ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-bash-')));
+    ws = await fs.realpath(tempDir('delegate-bash-'));
   });
   afterEach(() => fs.rm(ws, { recursive: true, force: true }));
 
