@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { runDelegate } from '../kit/run-cli';
 import { cliSuite } from '../kit/cli-suite';
-import { pidsWith, waitUntil } from '../kit/processes';
+import { pidsWith } from '../kit/processes';
 import { tempDir } from '../kit/temp-dirs';
+import { waitUntil } from '../kit/wait';
 
 let serial = 0;
 /** A `sleep` argument no other process has: 300 s and a unique fraction. */
@@ -34,7 +35,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
     const run = await runDelegate(args, {
       env: { ...env, TMPDIR: tempDir('delegate-killed-cli-tmp-') },
       onSpawn: (child) => {
-        void waitUntil(ready, 15_000).then(() => child.kill('SIGKILL'));
+        void waitUntil(ready, 'the processes to kill run', 15_000).catch(() => undefined).then(() => child.kill('SIGKILL'));
       },
       timeoutMs: 30_000,
     });
@@ -54,7 +55,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       const count = sandbox === 'on' ? 5 : 3;
       const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', sandbox], () => pidsWith(`sleep ${marker}`).length >= count);
       assert.equal(run.signal, 'SIGKILL', run.stderr);
-      assert.ok(await waitUntil(() => pidsWith(marker).length === 0, 5000), `left running: ${pidsWith(marker).join(', ')}`);
+      await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
     });
   }
 
@@ -69,7 +70,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
     cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo never' } }));
     const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', 'off'], () => pidsWith(`sleep ${marker}`).length >= 2, cli.env({ HOME: home }));
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    assert.ok(await waitUntil(() => pidsWith(marker).length === 0, 5000), `left running: ${pidsWith(marker).join(', ')}`);
+    await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
   });
 
   it('an MCP server that ignores the end of its stdin, and what it started, end too', async () => {
@@ -87,6 +88,6 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       cli.env({ MCP_TIMEOUT: '1000' }),
     );
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    assert.ok(await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, 5000), `left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')}`);
+    await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, () => `nothing runs on (left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')})`, 5000);
   });
 });

@@ -12,7 +12,8 @@ import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../kit/run-cli';
 import { cliSuite } from '../kit/cli-suite';
-import { pidsWith, waitUntil } from '../kit/processes';
+import { pidsWith } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
 import { tempDir } from '../kit/temp-dirs';
 
 /** Private /tmp folders of sandboxes that ran commands in `workdir` (bwrap leaves the workspace's mount point in them). */
@@ -138,11 +139,11 @@ describe('delegate CLI: the bash sandbox', function () {
       const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], {
         env: cli.env({ TMPDIR: tempDir('delegate-killed-cli-tmp-') }),
         onSpawn: (child) => {
-          void waitUntil(() => pidsWith(`sleep ${marker}`).length >= 2, 10_000).then(() => child.kill('SIGKILL'));
+          void waitUntil(() => pidsWith(`sleep ${marker}`).length >= 2, 'both sleeps run', 10_000).catch(() => undefined).then(() => child.kill('SIGKILL'));
         },
       });
       assert.equal(run.signal, 'SIGKILL', `exit ${run.code}: ${run.stderr}`);
-      assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), `left running: ${pidsWith(`sleep ${marker}`).join(', ')}`);
+      await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, () => `the sleeps end (left running: ${pidsWith(`sleep ${marker}`).join(', ')})`, 5000);
     });
   });
 });

@@ -6,26 +6,13 @@ import { join } from 'node:path';
 import { ScriptedModel } from '../kit/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
 import { testSession } from '../kit/test-session';
+import { isAlive } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
 
 /** These commands write `$!` for the test to watch: a host pid only without the sandbox's pid namespace. */
 const NO_SANDBOX = { mode: 'off' as const, allowNetwork: false };
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function readLines(file: string): DelegateEvent[] {
   return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DelegateEvent);
@@ -37,11 +24,11 @@ describe('session shutdown', () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
     const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
-    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
     assert.equal(session.processes.size, 1);
     session.shutdownNow('test ended');
-    await until(() => !alive(pid), 1000);
+    await waitUntil(() => !isAlive(pid), 'the sleep is killed', 1000);
     const result = await running;
     assert.equal(result.status, 'cancelled');
     const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
@@ -55,12 +42,12 @@ describe('session shutdown', () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
     const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
     const running = session.run('go', new AbortController().signal);
-    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
     const t0 = Date.now();
     await session.shutdown('editor closed', 300);
     assert.ok(Date.now() - t0 < 2000);
-    assert.equal(alive(pid), false);
+    assert.equal(isAlive(pid), false);
     assert.equal((await running).status, 'cancelled');
     assert.equal(session.processes.size, 0);
     const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
@@ -75,11 +62,11 @@ describe('session shutdown', () => {
       .script('fast', { text: 'fast done', delayMs: 100 });
     const { session, events } = await testSession({ model });
     const running = session.run('fan out', new AbortController().signal);
-    await until(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'));
+    await waitUntil(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'), 'the slow child runs bash');
     const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');
     const t0 = Date.now();
     assert.equal(session.cancel(slow?.agentId ?? ''), true);
-    await until(() => events.some((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId));
+    await waitUntil(() => events.some((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId), 'the slow child ends');
     assert.ok(Date.now() - t0 < 2000);
     const result = await running;
     assert.equal(result.status, 'completed');

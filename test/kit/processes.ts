@@ -1,8 +1,18 @@
 /**
  * Processes seen from /proc, for tests that check nothing is left running: live pids by a marker in their command
- * line (a unique `sleep 300.<n>` argument), and a poll until a condition holds.
+ * line (a unique `sleep 300.<n>` argument), and whether one pid lives. Wait for them with waitUntil (wait.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+
+/** Whether `pid` is a live process (a zombie is not: it has ended, only its parent has not reaped it). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 /** Host pids of live (not zombie) processes, this one excepted, whose command line contains `marker`. */
 export function pidsWith(marker: string): number[] {
@@ -10,22 +20,10 @@ export function pidsWith(marker: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z' && readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(marker)) found.push(Number(entry));
+      if (isAlive(Number(entry)) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(marker)) found.push(Number(entry));
     } catch {
       // Gone while we looked.
     }
   }
   return found;
-}
-
-/** Polls `check` every 25 ms; false when `ms` passed first. */
-export async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
 }

@@ -16,6 +16,7 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { isChildRequest, lastResults, LmScript, lmReply, promptOf, TEST_LM_EXTENSION, TEST_LM_VENDOR, TEST_MODELS, wholeLmRequest, type LmRecorded, type TestLmApi } from '../fixtures/lm-script';
 import { testSession } from '../kit/test-session';
+import { waitUntil } from '../kit/wait';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 const MODEL_KEY = `${TEST_LM_VENDOR}/${TEST_MODELS.tools}`;
@@ -283,7 +284,7 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
       { name: 'parent', match: () => true, replies: [lmReply.toolUse({ name: 'task', input: { description: 'waiter', prompt: 'wait' } })] },
     ]);
     const run = api.controller.ask('start and wait');
-    await waitFor(() => requests().some((r) => isChildRequest(r.request)), 'the child asked the model');
+    await waitUntil(() => requests().some((r) => isChildRequest(r.request)), 'the child asked the model', 15_000);
     const started = Date.now();
     await vscode.commands.executeCommand('delegate.stop');
     const result = await run;
@@ -299,10 +300,3 @@ function pick(chat: vscode.LanguageModelChat): Omit<vscode.LanguageModelChat, 's
   return { id: chat.id, name: chat.name, vendor: chat.vendor, family: chat.family, version: chat.version, maxInputTokens: chat.maxInputTokens, capabilities: (chat as { capabilities?: unknown }).capabilities };
 }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -18,6 +18,7 @@ import { readJsonl } from '../../kit/run-cli';
 import { isChild } from '../../kit/is-child';
 import { tempDir } from '../../kit/temp-dirs';
 import { testSession } from '../../kit/test-session';
+import { waitUntil } from '../../kit/wait';
 
 const SOURCES = resolve(__dirname, '..', '..', '..', 'src', 'core', 'agent');
 
@@ -302,7 +303,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
     writeFileSync(join(workdir, 'later.txt'), 'PARENT-AFTER-THE-CALL\n');
     const { session } = await openSession(api, workdir, tempDir('delegate-fork-tr-'));
     const running = session.run('go', new AbortController().signal);
-    while (api.messageRequests().filter((r) => r.route === 'parent').length < 3) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => api.messageRequests().filter((r) => r.route === 'parent').length >= 3, 'the parent sends its third request', 10_000);
     release();
     const result = await running;
     assert.equal(result.status, 'completed', result.error);

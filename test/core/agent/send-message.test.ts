@@ -16,6 +16,7 @@ import { emptyUsage } from '../../../src/core/vocabulary';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';
 import { testSession } from '../../kit/test-session';
+import { waitUntil } from '../../kit/wait';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 
@@ -51,7 +52,7 @@ describe('send_message and read_subagent in a session', () => {
     const { session, events } = await open(model);
     const running = session.run('go', new AbortController().signal);
     // Stop the child (only it) once its bash call runs.
-    for (let i = 0; i < 200 && !events.some((e) => e.type === 'tool_started' && e.name === 'bash'); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'), 'the child runs bash', 4000);
     const child = must(session.agents.running().find((a) => a.identity.parentId !== null));
     assert.ok(session.cancel(child.identity.agentId));
     const result = await running;

@@ -10,7 +10,8 @@ import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { Session, SessionConfig } from '../../../src/core/session';
-import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../kit/mcp-servers';
+import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer } from '../../kit/mcp-servers';
+import { waitUntil } from '../../kit/wait';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 import { testSession } from '../../kit/test-session';
 
@@ -142,13 +143,13 @@ describe('MCP servers in a session (server-everything)', function () {
       process.kill(-pgid, 'SIGKILL');
     };
     killServer();
-    await until(() => statuses.filter((s) => s.state === 'connected').length === 2, 15_000, 'the restart');
+    await waitUntil(() => statuses.filter((s) => s.state === 'connected').length === 2, 'the restart', 15_000);
     assert.equal(statuses[1]?.state, 'restarting');
     assert.match(statuses[1]?.detail ?? '', /killed by SIGKILL/);
     await go(session);
     assert.equal(resultsOf(model, 3)[0]?.content, 'Echo: after restart');
     killServer();
-    await until(() => statuses.some((s) => s.state === 'failed'), 15_000, 'the failure');
+    await waitUntil(() => statuses.some((s) => s.state === 'failed'), 'the failure', 15_000);
     assert.equal(statuses.filter((s) => s.state === 'failed').length, 1, 'reported once');
     await go(session);
     const dead = resultsOf(model, 5)[0];
@@ -163,7 +164,7 @@ describe('MCP servers in a session (server-everything)', function () {
     const { session, statuses, events } = await open([broken], 'bypassPermissions', {}, model);
     const result = await go(session);
     assert.equal(result.status, 'completed');
-    await until(() => statuses.length > 0, 10_000, 'a status');
+    await waitUntil(() => statuses.length > 0, 'a status', 10_000);
     assert.deepEqual(statuses.map((s) => s.state), ['failed']);
     assert.match(statuses[0]?.detail ?? '', /exited with code 3; it said: cannot open the database \(it was started 2 times\)/);
     assert.ok(!model.requests[0]?.request.tools.some((t) => t.name.startsWith('mcp__')));
@@ -186,7 +187,7 @@ describe('MCP servers in a session (server-everything)', function () {
       if (how === 'shutdown') await session.shutdown('test', 300);
       else if (how === 'shutdownNow') session.shutdownNow('test');
       else session.close();
-      await until(() => groupMembers(pgid).length === 0, 5000, 'the group to go');
+      await waitUntil(() => groupMembers(pgid).length === 0, 'the group is gone', 5000);
       if (how !== 'shutdown') await session.shutdown('test', 100);
     });
   }
@@ -199,7 +200,7 @@ describe('MCP servers in a session (server-everything)', function () {
     await go(session);
     assert.ok(Date.now() - started < 2000, `the first prompt did not wait for the slow server (${Date.now() - started} ms)`);
     assert.ok(!model.requests[0]?.request.tools.some((t) => t.name.startsWith('mcp__slow__')));
-    await until(() => statuses.some((s) => s.state === 'connected'), 20_000, 'the slow server');
+    await waitUntil(() => statuses.some((s) => s.state === 'connected'), 'the slow server', 20_000);
     await go(session);
     assert.ok(model.requests[1]?.request.tools.some((t) => t.name === 'mcp__slow__echo'), 'the next prompt has its tools');
   });
@@ -214,7 +215,7 @@ describe('MCP servers in a session (server-everything)', function () {
     assert.equal(resultsOf(model, 1)[0]?.content, 'added late');
     assert.ok(!model.requests[1]?.request.tools.some((t) => t.name === 'mcp__growing__late'), 'a running agent keeps the list it started with');
     // The SDK re-lists after its debounce (300 ms): the next prompt's agent has the new tool.
-    await until(() => session.mcp?.statuses()[0]?.tools === 2, 5000, 'the re-listed tools');
+    await waitUntil(() => session.mcp?.statuses()[0]?.tools === 2, 'the re-listed tools', 5000);
     await go(session);
     assert.ok(model.requests[2]?.request.tools.some((t) => t.name === 'mcp__growing__late'));
     assert.equal(resultsOf(model, 3)[0]?.content, 'late ran');

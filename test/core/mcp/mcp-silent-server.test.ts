@@ -7,7 +7,8 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../kit/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { Session, SessionConfig } from '../../../src/core/session';
-import { stdioServer, until } from '../../kit/mcp-servers';
+import { stdioServer } from '../../kit/mcp-servers';
+import { waitUntil } from '../../kit/wait';
 import { denyAll, testSession } from '../../kit/test-session';
 
 const SILENT = join(__dirname, '..', '..', 'fixtures', 'mcp-silent-server.mjs');
@@ -41,13 +42,13 @@ describe('MCP: a server that does not answer initialize', function () {
     await go(session);
     assert.ok(Date.now() - started < 3000, `the wait was not bounded by MCP_TIMEOUT (${Date.now() - started} ms)`);
     assert.equal(notices(events)[0], 'warning: test: MCP server "quiet" has not answered "initialize" within 0.4 s (MCP_TIMEOUT): the first request goes without its tools (it is started once more; they join later if it answers)');
-    await until(() => notices(events).length === 2, 5000, 'the failure notice');
+    await waitUntil(() => notices(events).length === 2, 'the failure notice', 5000);
     assert.equal(notices(events)[1], 'error: test: MCP server "quiet" failed: it did not answer "initialize" within 0.4 s (MCP_TIMEOUT) (it was started 2 times); its tools are not available');
   });
 
   it('a server that answers late but before the first prompt leaves no "has not answered" notice; its tools are there', async () => {
     const { session, model, events, statuses } = await open(['1200'], { waitMs: 300 });
-    await until(() => statuses.some((s) => s.state === 'connected'), 15_000, 'the late server');
+    await waitUntil(() => statuses.some((s) => s.state === 'connected'), 'the late server', 15_000);
     await go(session);
     assert.deepEqual(notices(events), ['info: test: MCP server "quiet": connected (stdio), 1 tools']);
     assert.ok(model.requests[0]?.request.tools.some((t) => t.name === 'mcp__quiet__ping'));

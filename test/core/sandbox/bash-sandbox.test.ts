@@ -14,7 +14,8 @@ import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
-import { pidsWith, waitUntil } from '../../kit/processes';
+import { pidsWith } from '../../kit/processes';
+import { waitUntil } from '../../kit/wait';
 import { tempDir } from '../../kit/temp-dirs';
 import { testSession } from '../../kit/test-session';
 
@@ -146,25 +147,25 @@ describe('bash in the bubblewrap sandbox', function () {
     const r = await run(`sleep ${m} & (setsid sleep ${m} &); (trap '' TERM; exec sleep ${m}) & echo started; wait`, { timeout: 600 });
     assert.ok(Date.now() - started < 5000);
     assert.match(r.content, /started\n[\s\S]*Command timed out after 600 ms/);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleeps end (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 3000);
   });
 
   it('a cancel kills everything inside', async () => {
     const m = marker();
     const ac = new AbortController();
     const running = run(`sleep ${m} & sleep ${m}`, { signal: ac.signal });
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length >= 2, 5000), 'the sleeps started');
+    await waitUntil(() => pidsWith(`sleep ${m}`).length >= 2, 'the sleeps start');
     ac.abort();
     const r = await running;
     assert.match(r.content, /Command cancelled/);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleeps end (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 3000);
   });
 
   it('background processes end with the command', async () => {
     const m = marker();
     const r = await run(`(setsid sleep ${m} >/dev/null 2>&1 &); sleep ${m} >/dev/null 2>&1 & echo left`);
     assert.deepEqual(r, { content: 'left\n[exit code 0]', isError: false, exitCode: 0 });
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000));
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 'the sleeps end', 3000);
   });
 
   it('`kill -9 -1`, su and mount reach nothing outside: no capabilities, a pid namespace of its own', async () => {
@@ -207,11 +208,11 @@ describe('bash in the bubblewrap sandbox', function () {
     const { session } = await testSession({ workdir: ws, model });
     assert.deepEqual(await session.sandbox.status(), { kind: 'bubblewrap', network: false });
     const running = session.run('go', new AbortController().signal);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 5000), 'the sleep started');
+    await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 'the sleep starts');
     const temp = session.sandbox.tempFolder ?? '';
     assert.ok(existsSync(temp), 'the session has a private /tmp');
     session.shutdownNow('test ended');
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 2000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleep ends (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 2000);
     assert.equal((await running).status, 'cancelled');
     assert.equal(session.processes.size, 0);
     assert.equal(existsSync(temp), false, 'its /tmp went with it');
