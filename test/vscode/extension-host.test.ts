@@ -641,10 +641,13 @@ describe('Delegate in the extension host', () => {
     let pid = 0;
     await waitUntil(() => (pid = hostPidOf(['sleep', seconds]) ?? 0) > 0, 'the sleep is seen from the host', 15_000);
     const transcript = api.controller.current?.store.sessionFile;
+    const sandboxTmp = api.controller.current?.sandbox.tempFolder;
+    assert.ok(sandboxTmp && existsSync(sandboxTmp), 'the command runs in the sandbox, with its private /tmp');
     // What deactivate() awaits (calling deactivate itself would end this extension host's tests).
     await api.controller.shutdown('the editor closed the extension');
     await run;
     await waitUntil(() => !isAlive(pid), 'the process that ignored SIGTERM is gone', 3000);
+    assert.equal(existsSync(sandboxTmp), false, "the sandbox's private /tmp went with the session");
     assert.ok(transcript);
     const ends = readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string }).filter((e) => e.type === 'agent_finished');
     assert.equal(ends.at(-1)?.status, 'cancelled');

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScriptedModel } from '../../kit/scripted-model';
 import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
@@ -200,6 +201,17 @@ describe('bash in the bubblewrap sandbox', function () {
       server.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a session's private /tmp (host side: the OS temp dir) goes when it closes, the files its commands left there too", async () => {
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: 'mkdir -p /tmp/cache && echo kept > /tmp/cache/f' } }] }, { text: 'done' });
+    const { session } = await testSession({ workdir: ws, model });
+    assert.equal((await session.run('go', new AbortController().signal)).status, 'completed');
+    const temp = session.sandbox.tempFolder ?? '';
+    assert.ok(temp.startsWith(tmpdir()), temp);
+    assert.equal(readFileSync(join(temp, 'cache', 'f'), 'utf8'), 'kept\n');
+    session.close();
+    assert.equal(existsSync(temp), false);
   });
 
   it('a session sandboxes by default, and its shutdownNow kills a sandboxed command that ignores TERM', async () => {
