@@ -1,5 +1,5 @@
 /**
- * The core's layers as rules (issue 14): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
+ * The core's layers as rules (issue 14; rooms: issue 26): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
  *   hosts  src/cli/ src/vscode/ src/acp/ src/action/ src/protocol.ts
  *     │  import only ▼ core/session/index.ts (the face; session/model.ts, session/sandbox-probe.ts and
@@ -7,10 +7,14 @@
  *     │                 core/vocabulary.ts
  *   core/session/      the composition root (builds every collaborator once)
  *     │
- *   core/agent/        the loop over narrow ports (may read mechanisms' contract files, never their runtime)
+ *   core/delegation/   children: child-runs.ts runs one (new, fork, resumed) through the `run` the session gives it;
+ *     │   ▲            the directory, pages and records of a session's subagents
+ *     │   │ the tools and ports an agent delegates with (task, task_output, send_message, read_subagent,
+ *     │   │ the SubagentDirectory and FanoutGate ports): the loop builds them into an agent's tools
+ *   core/loop/         the loop over narrow ports (may read mechanisms' contract files, never their runtime)
  *     │
- *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agents/ secrets/:
- *     │                each imports the foundation and only the ports it declares or implements (PORTS below)
+ *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agent-files/ secrets/
+ *     │                report/: each imports the foundation and only the ports it declares or implements (PORTS below)
  *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts
  *
  * Type-only imports count everywhere (tsPreCompilationDeps: true): the circles issue 14 names are type-level
@@ -26,13 +30,25 @@
  * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
  * or as a convenience.
  */
-const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agents', 'secrets'];
+const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
 const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
 
-/** Contract files of mechanisms that the loop (core/agent/) may read: types and classes it runs over, no runtime wiring. */
-const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/agents/agent-definition\\.ts$';
+/**
+ * Contract files of mechanisms that the loop (core/loop/) and the delegation tools may read: types and classes they
+ * run over, no runtime wiring (report-check.ts: the unverified claims a result carries).
+ */
+const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/agent-files/agent-definition\\.ts$|^src/core/report/report-check\\.ts$';
+
+/**
+ * core/delegation/ in two halves. What an agent delegates with, which the loop builds into an agent's tools
+ * (run-state.ts) and runs over (types.ts, tool-executor.ts): the tools, the background children, the ports.
+ */
+const DELEGATION_TOOLS = '^src/core/delegation/(task-tool|send-message-tool|read-subagent-tool|background|child-tools|child-port|fanout-gate)\\.ts$';
+
+/** What the rest of delegation (running children, their records and pages) reads of the loop: its contract, not runAgent. */
+const LOOP_CONTRACTS = '^src/core/loop/(types|prompts|budget|agent-registry)\\.ts$';
 
 /** The one place that builds the environment of what an agent or a repository runs (credentials withheld). */
 const TOOL_ENV = '^src/core/secrets/tool-env\\.ts$';
@@ -51,8 +67,9 @@ const PORTS = {
   // The change tracker implements tools' FileTracker and wraps the bash tool; it shares the file tools' primitives,
   // and reads a command the way the bash deny list does (the shell parser) to tell a look from a change.
   changes: ['^src/core/tools/(types|file-tracker|bash|path-locks|text-encoding|file-access|node-file-ops|path-confinement)\\.ts$', '^src/core/policy/shell-parse\\.ts$', TOOL_ENV],
-  // The sandbox implements tools/bash's CommandLauncher.
-  sandbox: ['^src/core/tools/bash\\.ts$', TOOL_ENV],
+  // The sandbox implements tools/bash's CommandLauncher, holds the protected paths the policy lists, and tells the
+  // process's watchdog of the placeholders it makes (removed if Delegate is killed).
+  sandbox: ['^src/core/tools/(bash|group-watchdog)\\.ts$', '^src/core/policy/protected-paths\\.ts$', TOOL_ENV],
   // MCP servers' tools implement Tool; their processes join the run's process groups.
   mcp: ['^src/core/tools/(types|process-groups)\\.ts$', TOOL_ENV],
   store: [],
@@ -60,9 +77,11 @@ const PORTS = {
   hooks: ['^src/core/policy/(hooks|types)\\.ts$', '^src/core/tools/(types|tool-names|process-groups)\\.ts$', TOOL_ENV],
   instructions: [],
   // Agent files name tools (`tools:` lists); an agent's body is cut as project instructions are.
-  agents: ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
+  'agent-files': ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
   // Credentials: what commands may not see, and the process's own environment block. Imports nothing of core.
   secrets: [],
+  // A child's report held to its record: the calls (tool kinds and outputs) and the change manifest.
+  report: ['^src/core/(tools|changes)/types\\.ts$'],
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
@@ -86,7 +105,7 @@ const TEST_FACES = FACE;
  * not behind a face imports that module (a unit test), or a check needs the product's own answer.
  */
 const TEST_EXCEPTIONS = [
-  { rule: 'suites-run-the-product', from: '^test/cli/sandbox\\.test\\.ts$', to: '^src/core/sandbox/probe\\.ts$',
+  { rule: 'suites-run-the-product', from: '^test/cli/sandbox(-protected-paths)?\\.test\\.ts$', to: '^src/core/sandbox/probe\\.ts$',
     why: 'skips the sandbox tests where bubblewrap cannot run, by the probe the CLI itself asks' },
   { rule: 'suites-run-the-product', from: '^test/e2e/panel\\.ts$', to: '^src/view-model/session-view\\.ts$',
     why: "the task status words the panel shows, as a type of the page helpers" },
@@ -94,17 +113,17 @@ const TEST_EXCEPTIONS = [
     why: "a unit test of how the ACP host names tools to a client" },
   { rule: 'suites-run-the-product', from: '^test/action/summary\\.test\\.ts$', to: '^src/action/(summary|inputs)\\.ts$|^src/cli/output\\.ts$',
     why: "unit tests of the action's job summary and inputs, over the CLI's result type" },
-  { rule: 'suites-run-the-product', from: '^test/fixtures/report-corpus/', to: '^src/core/agent/report-check\\.ts$|^src/core/changes/(read-only-command|types)\\.ts$',
+  { rule: 'suites-run-the-product', from: '^test/fixtures/report-corpus/', to: '^src/core/report/report-check\\.ts$|^src/core/changes/(read-only-command|types)\\.ts$',
     why: "the report corpus scores the product's report check on recorded reports (the bench reads it too)" },
   { rule: 'host-tests-through-faces', from: '^test/webview/changes\\.test\\.ts$', to: '^src/core/changes/stale-guard\\.ts$',
     why: 'the panel shows the refusal of a stale or unread write in the words the core gives it' },
   { rule: 'host-tests-through-faces', from: '^test/webview/inline-diff\\.test\\.ts$', to: '^src/core/changes/line-diff\\.ts$',
     why: "a change's diff as the core makes it, drawn inline" },
-  { rule: 'host-tests-through-faces', from: '^test/vscode/lm-model\\.test\\.ts$', to: '^src/core/agent/prompts\\.ts$',
+  { rule: 'host-tests-through-faces', from: '^test/vscode/lm-model\\.test\\.ts$', to: '^src/core/loop/prompts\\.ts$',
     why: "the note a forced last turn carries, on the editor's language-model path" },
   { rule: 'host-tests-through-faces', from: '^test/vscode/proxy\\.test\\.ts$', to: '^src/core/llm/http-fetch\\.ts$',
     why: 'the HTTP client the editor builds, driven through a proxy (its HttpFetch type is not on the face)' },
-  { rule: 'host-tests-through-faces', from: '^test/vscode-units/approval-text\\.test\\.ts$', to: '^src/core/policy/permissions\\.ts$',
+  { rule: 'host-tests-through-faces', from: '^test/vscode-units/approval-text\\.test\\.ts$', to: '^src/core/policy/permission-policy\\.ts$',
     why: "the approval texts are worded from the policy's verdicts" },
   { rule: 'core-tests-not-hosts', from: '^test/core/tools/web-fetch-guard\\.test\\.ts$', to: '^src/cli/headless-approver\\.ts$',
     why: "web_fetch's guard answered as the CLI answers it" },
@@ -241,11 +260,32 @@ module.exports = {
       to: { path: '^src/core/session(/|[.-])' },
     },
     {
-      name: 'agent-over-ports',
-      comment: 'core/agent/ reads mechanisms only through their contract files; the session builds and hands in the rest.',
+      name: 'loop-over-ports',
+      comment: 'core/loop/ reads mechanisms only through their contract files; the session builds and hands in the rest.',
       severity: 'error',
-      from: { path: '^src/core/agent/' },
+      from: { path: '^src/core/loop/' },
       to: { path: `^src/core/(${MECHANISMS.join('|')})/`, pathNot: CONTRACTS },
+    },
+    {
+      name: 'loop-builds-delegation-tools',
+      comment: "core/loop/ imports of delegation only the tools and ports an agent delegates with; never what runs a child (that runs the loop: the session hands it `run`).",
+      severity: 'error',
+      from: { path: '^src/core/loop/' },
+      to: { path: '^src/core/delegation/', pathNot: DELEGATION_TOOLS },
+    },
+    {
+      name: 'delegation-tools-as-loop',
+      comment: 'The delegation tools run inside the loop: they read mechanisms through contract files (and the report guard), and nothing of delegation that runs children.',
+      severity: 'error',
+      from: { path: DELEGATION_TOOLS },
+      to: { path: `^src/core/delegation/|^src/core/(${MECHANISMS.join('|')})/`, pathNot: [DELEGATION_TOOLS, CONTRACTS, '^src/core/report/report-guard\\.ts$'] },
+    },
+    {
+      name: 'delegation-over-loop-contract',
+      comment: "core/delegation/ reads the loop's contract (types, prompts, budgets, the running agents); a child runs through the `run` the session gives, never runAgent.",
+      severity: 'error',
+      from: { path: '^src/core/delegation/' },
+      to: { path: '^src/core/loop/', pathNot: LOOP_CONTRACTS },
     },
     {
       name: 'action-spawns-the-cli',

@@ -63,6 +63,7 @@ const sections = [
   ['9. Prompt caching', (report, srv, scr) => import('./bench/caching.mjs').then((m) => m.benchCaching(report, srv, scr))],
   ['10. Subagent reports checked against their records', (report) => import('./bench/report-checks.mjs').then((m) => m.benchReportChecks(report))],
   ['11. Files changed by commands (bash calls on this repository)', (report) => import('./bench/command-changes.mjs').then((m) => m.benchCommandChanges(report))],
+  ['12. Sandboxed bash calls (the protected paths held read-only)', (report) => import('./bench/sandbox-calls.mjs').then((m) => m.benchSandboxCalls(report))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

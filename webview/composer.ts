@@ -91,8 +91,10 @@ export class Composer {
     this.stopButton.disabled = !running;
     this.stopButton.hidden = !running;
     this.element.classList.toggle('is-running', running);
-    if (!running) return;
-    // A run started: what the line said is done with, and a kept draft that ran after all leaves the box.
+  }
+
+  /** A run started: what the line said is done with, and a kept draft that ran after all leaves the box. */
+  runStarted(): void {
     this.notice.clear();
     if (this.kept !== undefined && this.input.value === this.kept) this.setDraft('');
     this.kept = undefined;

@@ -260,7 +260,13 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       break;
     case 'status':
       // A run started (Ask from the palette or the chat view): show it, even over the History list.
-      if (msg.running && !hostRunning) showConversation();
+      if (msg.running && !hostRunning) {
+        showConversation();
+        // The host's word that a run starts (not the frame's running flag: the run's own events arrive in batches
+        // after the host's messages, and a batch holding its start but not its end would clear a 401 line said
+        // at its end).
+        composer.runStarted();
+      }
       hostRunning = msg.running;
       break;
     case 'workspace':

@@ -6,17 +6,17 @@ import { turnsPlan } from './plans.mjs';
 import { loadTs, repeat } from './util.mjs';
 
 const { createSession } = loadTs('src/core/session/index.ts');
-const { runAgent } = loadTs('src/core/agent/loop.ts');
-const { DEFAULT_LIMITS } = loadTs('src/core/agent/limits.ts');
+const { runAgent } = loadTs('src/core/loop/loop.ts');
+const { DEFAULT_LIMITS } = loadTs('src/core/loop/limits.ts');
 const { EventBus } = loadTs('src/core/events.ts');
 const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
-const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
+const { PermissionPolicy } = loadTs('src/core/policy/permission-policy.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
 const { checkBashCommand } = loadTs('src/core/policy/bash-deny-list.ts');
-const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
-const { createChildRuns } = loadTs('src/core/session/child-runs.ts');
+const { AgentRegistry } = loadTs('src/core/loop/agent-registry.ts');
+const { createChildRuns } = loadTs('src/core/delegation/child-runs.ts');
 const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
-const { createToolGate } = loadTs('src/core/session/tool-gate.ts');
+const { createToolGate } = loadTs('src/core/session/policy-gate.ts');
 const { ScriptedModel, firstUserText } = loadTs('test/kit/scripted-model.ts');
 const { createAnthropicModel } = loadTs('src/core/llm/anthropic-model.ts');
 

@@ -13,16 +13,16 @@ const MAX_PARALLEL = 8;
 const DELAY_MS = 300;
 const REPS = 3;
 
-const { runAgent } = loadTs('src/core/agent/loop.ts');
-const { DEFAULT_LIMITS } = loadTs('src/core/agent/limits.ts');
+const { runAgent } = loadTs('src/core/loop/loop.ts');
+const { DEFAULT_LIMITS } = loadTs('src/core/loop/limits.ts');
 const { EventBus } = loadTs('src/core/events.ts');
 const { HookRegistry } = loadTs('src/core/policy/hooks.ts');
-const { PermissionPolicy } = loadTs('src/core/policy/permissions.ts');
+const { PermissionPolicy } = loadTs('src/core/policy/permission-policy.ts');
 const { createBaseTools } = loadTs('src/core/tools/base-tools.ts');
-const { AgentRegistry } = loadTs('src/core/agent/agent-registry.ts');
-const { createChildRuns } = loadTs('src/core/session/child-runs.ts');
+const { AgentRegistry } = loadTs('src/core/loop/agent-registry.ts');
+const { createChildRuns } = loadTs('src/core/delegation/child-runs.ts');
 const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
-const { createToolGate } = loadTs('src/core/session/tool-gate.ts');
+const { createToolGate } = loadTs('src/core/session/policy-gate.ts');
 const { ChangeTracker } = loadTs('src/core/changes/change-tracker.ts');
 const { BlobStore } = loadTs('src/core/changes/blob-store.ts');
 

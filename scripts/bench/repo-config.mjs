@@ -7,7 +7,7 @@ import { loadTs, repeat } from './util.mjs';
 
 const { createSession } = loadTs('src/core/session/index.ts');
 const { ScriptedModel } = loadTs('test/kit/scripted-model.ts');
-const { loadAgentCatalog } = loadTs('src/core/agents/agent-catalog.ts');
+const { loadAgentCatalog } = loadTs('src/core/agent-files/agent-catalog.ts');
 
 const AGENTS = 158;
 

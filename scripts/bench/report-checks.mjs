@@ -7,7 +7,7 @@ import { loadTs } from './util.mjs';
 
 export async function benchReportChecks(report) {
   const { CORPUS, GOALS, scoreCorpus } = loadTs('test/fixtures/report-corpus/score.ts');
-  const { checkReport } = loadTs('src/core/agent/report-check.ts');
+  const { checkReport } = loadTs('src/core/report/report-check.ts');
   const s = scoreCorpus();
   report.note(`${s.cases} child runs: ${s.invented} invented claims, ${s.truthful} truthful claims and look-alikes`);
   report.row('invented claims flagged', (s.inventedFlagged / s.invented) * 100, { unit: '%', min: GOALS.inventedFlagged * 100 });
@@ -16,7 +16,7 @@ export async function benchReportChecks(report) {
   for (const w of s.wrong) report.note(`wrongly flagged: ${w}`);
   // The report guard (issue 24 §3) on the same corpus: injection shapes must all be defanged, no truthful text.
   const { GUARD_CASES } = loadTs('test/fixtures/report-corpus/guard-cases.ts');
-  const { guardReport } = loadTs('src/core/agent/report-guard.ts');
+  const { guardReport } = loadTs('src/core/report/report-guard.ts');
   const injected = GUARD_CASES.filter((c) => c.injected);
   const clean = [...GUARD_CASES.filter((c) => !c.injected).map((c) => c.text), ...CORPUS.map((c) => c.report)];
   const defanged = injected.filter((c) => guardReport(c.text).found.length > 0);

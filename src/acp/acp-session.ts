@@ -13,7 +13,7 @@ import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type 
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import type { ClientFolderTrust } from './folder-trust';
-import { clientApprover, type AskClient } from './permissions';
+import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 

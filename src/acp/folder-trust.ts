@@ -17,7 +17,7 @@ import { homedir } from 'node:os';
 import type { RequestPermissionRequest, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { printable } from '../cli/trust-prompt';
 import { folderKey, isFolderTrusted, rememberTrustedFolder, trustedFoldersFile, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from '../core/session';
-import type { AskClient } from './permissions';
+import type { AskClient } from './permission-requests';
 import type { SendUpdate } from './updates';
 
 const TRUST = 'trust_folder';

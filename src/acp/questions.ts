@@ -10,7 +10,7 @@
  */
 import type { UserQuestion, UserQuestions } from '../core/session';
 import type { CreateElicitationRequest, CreateElicitationResponse, ElicitationSchema } from '@agentclientprotocol/sdk/unstable';
-import type { PermissionRouting } from './permissions';
+import type { PermissionRouting } from './permission-requests';
 
 export type Elicit = (request: CreateElicitationRequest, signal: AbortSignal) => Promise<CreateElicitationResponse>;
 

@@ -9,7 +9,7 @@
  *        description, its agent type, running → idle with how it ended), then its own updates under its own id
  *   a subagent otherwise: folded into its `task` call's content (task-summary.ts), rewritten as it works
  *
- * Which ACP session an agent's updates go to is decided here; permissions.ts and cancel ask the same map.
+ * Which ACP session an agent's updates go to is decided here; permission-requests.ts and cancel ask the same map.
  */
 import type { DelegateEvent, EventOf } from '../core/events';
 import type { AgentStatus, Usage } from '../core/vocabulary';

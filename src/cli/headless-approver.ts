@@ -1,4 +1,4 @@
-import { fetchHostOf, hostRule, serverRuleOf, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
+import { fetchHostOf, hostRule, PROTECTED_WHY, serverRuleOf, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
 /**
  * The headless CLI cannot ask anyone: a call that needs approval is refused with a reason that
  * names the flag that would allow it, so the model can tell the user.
@@ -6,15 +6,16 @@ import { fetchHostOf, hostRule, serverRuleOf, WEB_FETCH, type Approver, type Too
 
 export const headlessApprover: Approver = {
   async ask(request, reason) {
-    return { decision: 'deny', reason: `${reason}; the headless CLI cannot ask for approval: rerun with ${flagFor(request)} to allow it` };
+    return { decision: 'deny', reason: `${reason}; the headless CLI cannot ask for approval: rerun with ${flagFor(request, reason)} to allow it` };
   },
 };
 
-function flagFor(request: ToolCallRequest): string {
+function flagFor(request: ToolCallRequest, reason: string): string {
   const host = request.toolName === WEB_FETCH ? fetchHostOf(request) : undefined;
   // A host rule works in every mode (plan, an untrusted folder); a private destination accepts nothing else.
   if (host !== undefined) return request.privateDestination ? `${hostRule(host)} (bypassPermissions does not cover it)` : `${hostRule(host)} (or --allowed-tools ${WEB_FETCH} for every host)`;
-  if (request.kind === 'write') return '--permission-mode acceptEdits (or bypassPermissions)';
+  // A protected path (.git, .claude, .mcp.json…) is asked in acceptEdits too.
+  if (request.kind === 'write') return reason.includes(PROTECTED_WHY) ? '--permission-mode bypassPermissions' : '--permission-mode acceptEdits (or bypassPermissions)';
   // A read-only tool is asked in plan mode too, where bypassPermissions is no answer: the rules are (any mode).
   const server = request.readOnly ? serverRuleOf(request.toolName) : undefined;
   if (server !== undefined) return `--allowed-tools ${request.toolName} (or --allowed-tools ${server} for every tool of that server)`;

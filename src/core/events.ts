@@ -165,7 +165,7 @@ export type EventBody =
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; text: string; source?: string }
   /**
    * A reply's `task` calls wait for the user's look before any starts (the editor's fan-out card,
-   * session/fanout-review.ts): a view shows them as pending tasks. `fanout_answered` follows with the user's choice;
+   * delegation/fanout-review.ts): a view shows them as pending tasks. `fanout_answered` follows with the user's choice;
    * then each call's tool_started (a cancelled one's error result says why it never ran).
    */
   | { type: 'fanout_asked'; calls: { toolUseId: string; input: unknown; agentType: string }[] }
@@ -200,7 +200,7 @@ export type EventBody =
     }
   /** A subagent finished: what it and its descendants changed and ran (the footer of its task result). */
   | { type: 'change_manifest'; files: ChangedFile[]; commands: CommandRun[] }
-  /** A finished subagent's report held to its record (agent/child-report.ts): claims it does not support, text defanged. */
+  /** A finished subagent's report held to its record (report/child-report.ts): claims it does not support, text defanged. */
   | { type: 'report_checked'; unverified: { claim: string; reason: string }[]; defanged: string[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
   | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };

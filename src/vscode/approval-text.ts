@@ -12,7 +12,7 @@ import type { PermissionDecision } from '../core/vocabulary';
  *   allow_task     Allow every bash command for this task's subagents
  *   deny           Deny
  *
- * A scope is offered only where the policy remembers it (permissions.ts rememberForSession, agent-grants.ts keyOf):
+ * A scope is offered only where the policy remembers it (core/policy/permission-policy.ts rememberForSession, agent-grants.ts keyOf):
  * an answer that would cover nothing is not a button. No `vscode` import, so unit tests read the exact words.
  */
 

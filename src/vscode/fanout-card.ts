@@ -1,6 +1,6 @@
 /**
  * The fan-out card in the editor, before a reply's subagents start (the session decides when:
- * core/session/fanout-review.ts). While the panel shows, an inline card in its inbox (panel-inbox.ts) — the tasks
+ * core/delegation/fanout-review.ts). While the panel shows, an inline card in its inbox (panel-inbox.ts) — the tasks
  * already pending in the tree below it, "Don't ask again in this workspace" beside the answers. While it is hidden, a
  * modal with the same words (fanout-text.ts): the prompt may have come from the Chat view or the palette, and
  * revealing the side bar unasked would move the user's layout and focus; a modal is the editor's own way to say

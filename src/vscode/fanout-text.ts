@@ -28,10 +28,17 @@ function figures(f: Forecast, at: 'median' | 'p90'): string {
   return [`${tokens(f.tokens[at])} tokens`, ...(f.costUsd ? [formatUsd(f.costUsd[at])] : []), formatDuration(f.durationMs[at])].join(' · ');
 }
 
-/** How many times the median the p90 is, at its widest of tokens, dollars and time. */
-function spreadOf(f: Forecast): number {
+/** How many times the median the p90 is, at its widest of tokens, dollars and time, and which of them that is. */
+function spreadOf(f: Forecast): { ratio: number; what: string } {
   const ratio = (s: { median: number; p90: number }): number => (s.median > 0 ? s.p90 / s.median : 1);
-  return Math.max(ratio(f.tokens), f.costUsd ? ratio(f.costUsd) : 1, ratio(f.durationMs));
+  const all = [
+    { ratio: ratio(f.tokens), what: 'tokens' },
+    ...(f.costUsd ? [{ ratio: ratio(f.costUsd), what: 'cost' }] : []),
+    { ratio: ratio(f.durationMs), what: 'time' },
+  ];
+  const widest = Math.max(...all.map((a) => a.ratio));
+  // "tokens and cost 60× the median": every measure that spread as far, so no figure is blamed alone for another's.
+  return { ratio: widest, what: all.filter((a) => a.ratio >= widest * 0.95).map((a) => a.what).join(' and ') };
 }
 
 /** One agent type's forecast, saying what it rests on. */
@@ -42,7 +49,7 @@ function forecastLine(type: string, count: number, f: Forecast | undefined): str
   const basis = `from ${f.runs} past runs here`;
   const top = f.runs < RUNS_FOR_P90 ? `the largest took ${figures(f, 'p90')}` : `9 in 10 stayed under ${figures(f, 'p90')}`;
   const spread = spreadOf(f);
-  if (spread >= WIDE) return `${who}: ${basis}, and they vary a lot: median ${figures(f, 'median')}, but ${top} (${Math.round(spread)}× the median).`;
+  if (spread.ratio >= WIDE) return `${who}: ${basis}, and they vary a lot: median ${figures(f, 'median')}, but ${top} (${spread.what} ${Math.round(spread.ratio)}× the median).`;
   return `${who}: ${basis}: median ${figures(f, 'median')}; ${top}.`;
 }
 

@@ -174,7 +174,7 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     assert.equal(trustLines(hostile.stderr).length, 1);
   });
 
-  it("a repository's .git/config runs nothing through Delegate's own git: not its fsmonitor or filter driver, not the fsmonitor a sandboxed command writes into it", async () => {
+  it("a repository's .git/config runs nothing through Delegate's own git: not its fsmonitor or filter driver; a sandboxed command cannot write one into it", async () => {
     const w = cli.dirs.workdir;
     const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: w, stdio: 'ignore' });
     git('init', '-q');
@@ -188,7 +188,7 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     git('config', 'filter.evil.clean', `sh -c "echo repo-filter >> '${marker}'; cat"`);
     git('config', 'filter.evil.required', 'true');
     writeFileSync(join(w, 'a.txt'), 'a\n');
-    // Inside the sandbox the marker's path is in its private /tmp; the workspace's .git/config is writable.
+    // Inside the sandbox the marker's path is in its private /tmp; the workspace's .git/config is read-only there.
     const escape = `git config core.fsmonitor "echo sandbox-fsmonitor >> '${marker}'; false"; echo b >> a.txt`;
     cli.api.route([
       { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'bash', input: { command: escape } }), reply.toolUse({ name: 'bash', input: { command: 'echo c > c.txt' } }), reply.text('Done.')] },
@@ -197,7 +197,7 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     const run = await runDelegate(['-p', 'go', '--cwd', w, '--sandbox', 'on', '--permission-mode', 'bypassPermissions', '--output-format', 'json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(marks(marker), [], 'nothing ran outside the sandbox');
-    assert.match(readFileSync(join(w, '.git', 'config'), 'utf8'), /sandbox-fsmonitor/, 'the sandboxed command wrote .git/config');
+    assert.doesNotMatch(readFileSync(join(w, '.git', 'config'), 'utf8'), /sandbox-fsmonitor/, 'the sandboxed command could not write .git/config');
     // The watch still sees what the commands changed (a.txt's before taken from git's index blob).
     const changes = (lastJsonLine(run.stdout).subagents as { changes?: { files: { path: string; action: string }[] } }[])[0]?.changes;
     assert.deepEqual(changes?.files.map((f) => `${f.action} ${f.path}`).sort(), ['created c.txt', 'modified a.txt']);

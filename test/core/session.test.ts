@@ -2,7 +2,7 @@
 // numbers never repeat, and a session rebuilt from its transcript goes on exactly where it was.
 import assert from 'node:assert/strict';
 import { must } from '../kit/must';
-import { INTERRUPTED_RESULT } from '../../src/core/agent/conversation';
+import { INTERRUPTED_RESULT } from '../../src/core/loop/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';

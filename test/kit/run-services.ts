@@ -1,5 +1,5 @@
 /**
- * Test wiring for the loop, one fake per port (agent/types.ts), so a test builds only the ports it uses:
+ * Test wiring for the loop, one fake per port (loop/types.ts), so a test builds only the ports it uses:
  *
  *   fakeConfig({limits})  fakeOutputs()  fakeGate({hooks, permissions, approver})  recordingBus()
  *   makeRun(model, …)     all the ports as RunPorts (with fakeModels, testBaseTools and the session's real child
@@ -9,18 +9,18 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { EventBus, type DelegateEvent } from '../../src/core/events';
-import type { ModelAccess, Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../../src/core/agent/types';
-import type { ToolGate } from '../../src/core/agent/tool-gate';
-import { runAgent } from '../../src/core/agent/loop';
+import type { ModelAccess, Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../../src/core/loop/types';
+import type { ToolGate } from '../../src/core/loop/tool-gate';
+import { runAgent } from '../../src/core/loop/loop';
 import { HookRegistry } from '../../src/core/policy/hooks';
 import type { Approver, PermissionChecker, PermissionVerdict, ToolCallRequest } from '../../src/core/policy/types';
 import { ToolRegistry, type Tool, type ToolKind } from '../../src/core/tools/types';
 import type { ModelPort } from '../../src/core/llm/types';
-import { DEFAULT_LIMITS } from '../../src/core/agent/limits';
-import { AgentRegistry } from '../../src/core/agent/agent-registry';
-import { createChildRuns } from '../../src/core/session/child-runs';
+import { DEFAULT_LIMITS } from '../../src/core/loop/limits';
+import { AgentRegistry } from '../../src/core/loop/agent-registry';
+import { createChildRuns } from '../../src/core/delegation/child-runs';
 import { createRunFeatures } from '../../src/core/session/run-features';
-import { createToolGate } from '../../src/core/session/tool-gate';
+import { createToolGate } from '../../src/core/session/policy-gate';
 import { tempDir } from './temp-dirs';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */

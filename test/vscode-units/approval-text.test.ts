@@ -3,7 +3,7 @@
 // session", "Allow every bash command for this subagent"), offered only where the policy keeps such an answer; the
 // modal's buttons with a harmless first one (VS Code focuses it).
 import assert from 'node:assert/strict';
-import { PermissionPolicy } from '../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../src/core/policy/permission-policy';
 import type { ToolCallRequest } from '../../src/core/session';
 import { approvalChoices, approvalText, modalButtons, plainLabel, type ApprovalQuestion } from '../../src/vscode/approval-text';
 

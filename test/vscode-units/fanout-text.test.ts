@@ -11,12 +11,18 @@ const main = { agentId: 'main', parentId: null, depth: 0 };
 const reviewer = { agentType: 'reviewer', runs: 12, tokens: { median: 40_000, p90: 2_400_000 }, costUsd: { median: 0.12, p90: 7.2 }, durationMs: { median: 60_000, p90: 1_800_000 } };
 
 describe('the fan-out card\'s words', () => {
+  it('says which figure varies: runs of the same size whose time alone spread 9×', () => {
+    const timeOnly = { agentType: 'general-purpose', runs: 6, tokens: { median: 1700, p90: 1700 }, costUsd: { median: 0.0007, p90: 0.0013 }, durationMs: { median: 16, p90: 146 } };
+    const view = fanoutView({ parent: main, reason: 'count', p90Usd: 0.004, children: ['a', 'b', 'c'].map((d, i) => child(`t${i}`, d, { forecast: timeOnly })) });
+    assert.match(view.forecast[0] ?? '', /, but the largest took 1\.7k tokens · \$0\.0013 · 146ms \(time 9× the median\)\.$/);
+  });
+
   it('four tasks of one agent: the shared fields once, nothing per task; a forecast that says it rests on 12 runs that vary 60×', () => {
     const card: FanoutCard = { parent: main, reason: 'count', p90Usd: 28.8, children: ['api', 'ui', 'db', 'docs'].map((d, i) => child(`t${i}`, `review ${d}`, { forecast: reviewer })) };
     const view = fanoutView(card);
     assert.equal(view.shared, 'reviewer · claude-sonnet-5-5 · every tool · mode default');
     assert.deepEqual(view.tasks.map((t) => [t.description, t.own, t.prompt]), [['review api', '', 'Do review api.'], ['review ui', '', 'Do review ui.'], ['review db', '', 'Do review db.'], ['review docs', '', 'Do review docs.']]);
-    assert.deepEqual(view.forecast, ['reviewer (4 tasks): from 12 past runs here, and they vary a lot: median 40k tokens · $0.12 · 1m 00s, but 9 in 10 stayed under 2.4M tokens · $7.20 · 30m 00s (60× the median).']);
+    assert.deepEqual(view.forecast, ['reviewer (4 tasks): from 12 past runs here, and they vary a lot: median 40k tokens · $0.12 · 1m 00s, but 9 in 10 stayed under 2.4M tokens · $7.20 · 30m 00s (tokens and cost 60× the median).']);
     assert.equal(view.caps, 'Stops each at its usual maximum (what 9 in 10 past runs stayed within): reviewer at 2.4M tokens · 30m 00s · $7.20.');
     assert.deepEqual(view.choices.map((c) => c.label), ['Run', 'Run, stopping each at its usual maximum', 'Cancel']);
     assert.equal(view.why, 'Shown when 3 or more subagents start at once (delegate.confirmFanout: auto).');
@@ -50,7 +56,7 @@ describe('the fan-out card\'s words', () => {
     assert.equal(
       text.detail,
       'All: reviewer · every tool · mode default\n\n1. read the docs — claude-sonnet-5-5\n2. fix the bug — claude-opus-5-5\n\n' +
-        'Forecast\nreviewer (2 tasks): from 12 past runs here, and they vary a lot: median 40k tokens · $0.12 · 1m 00s, but 9 in 10 stayed under 2.4M tokens · $7.20 · 30m 00s (60× the median).\n\n' +
+        'Forecast\nreviewer (2 tasks): from 12 past runs here, and they vary a lot: median 40k tokens · $0.12 · 1m 00s, but 9 in 10 stayed under 2.4M tokens · $7.20 · 30m 00s (tokens and cost 60× the median).\n\n' +
         '"Run, stopping each at its usual maximum": stops each at its usual maximum (what 9 in 10 past runs stayed within): reviewer at 2.4M tokens · 30m 00s · $7.20.\n\n' +
         'Shown because together they may cost $0.42 (each at its usual maximum), over delegate.confirmAboveUsd. To start them without asking, set delegate.confirmFanout to never.',
     );

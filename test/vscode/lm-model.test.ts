@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { FORCE_FINAL_NOTE } from '../../src/core/agent/prompts';
+import { FORCE_FINAL_NOTE } from '../../src/core/loop/prompts';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';
 import { setupButtons } from '../../src/view-model/setup-problem';

@@ -75,7 +75,7 @@ describe('panel: the fan-out card, inline', function () {
         assert.equal(await page.locator(`${CARD} .inbox-show`).count(), 0, 'the main agent has no node to show');
         assert.equal(await page.locator(`${CARD} .fanout-shared`).textContent(), 'All: reviewer · claude-sonnet-5-5 · every tool · mode default');
         assert.deepEqual(await page.locator(`${CARD} .fanout-task summary`).allTextContents(), DOCS.map((d) => `review ${d}`), 'one row per task, nothing repeated');
-        assert.match((await page.locator(`${CARD} .fanout-forecast`).textContent()) ?? '', /reviewer \(4 tasks\): from 12 past runs here, and they vary a lot: median 40k tokens .*\(60× the median\)/);
+        assert.match((await page.locator(`${CARD} .fanout-forecast`).textContent()) ?? '', /reviewer \(4 tasks\): from 12 past runs here, and they vary a lot: median 40k tokens .*\(tokens and cost 60× the median\)/);
         assert.deepEqual(await page.locator(`${CARD} .fanout-answers button`).allTextContents(), ['Run', 'Cancel', 'Run, stopping each at its usual maximum']);
         assert.match((await page.locator(`${CARD} .fanout-caps`).textContent()) ?? '', /^Stops each at its usual maximum .*reviewer at 2\.4M tokens · 30m 00s · \$7\.20\.$/);
         assert.deepEqual(await notInView(page, ANSWERS), [], 'every answer in view');

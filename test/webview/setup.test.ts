@@ -12,7 +12,7 @@ import { applyEvents, createSessionView, type SessionViewState } from '../../src
 import type { SetupProblem } from '../../src/view-model/setup-problem';
 import { rejectedKey } from '../../src/view-model/setup-problem';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
-import { finishedSession } from './fixtures';
+import { finishedSession, Script } from './fixtures';
 
 const NO_CREDENTIALS: SetupProblem = { kind: 'credentials', message: 'Delegate needs an Anthropic API key or a language model from the editor', editorModels: 0 };
 const WITH_MODELS: SetupProblem = { ...NO_CREDENTIALS, editorModels: 2 };
@@ -149,6 +149,25 @@ describe('panel: first run without a key or a model', function () {
     assert.equal(await notice(page).locator('.composer-notice-text').getAttribute('title'), 'The Anthropic API refused the key (401: invalid x-api-key).');
     assert.deepEqual(await notice(page).locator('.composer-notice-button').allTextContents(), ['Set API Key']);
     await page.screenshot({ path: join(ARTIFACTS, 'setup-rejected-300-dark.png') });
+  });
+
+  it("a 401 said at the run's end stays when the run's own events arrive after it (the host's status says when a run starts)", async () => {
+    const page = panel.page;
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'setup' });
+    // The host's order: the run starts, fails on the key, ends; its events come in a later batch, the first holding
+    // the prompt and the start but not yet the end (the view then counts the run as still going).
+    await send(page, { type: 'status', running: true });
+    await send(page, { type: 'cannot_run', problem: rejectedKey('authentication failed (401): invalid x-api-key') ?? NO_CREDENTIALS }, { type: 'status', running: false });
+    const s = new Script();
+    s.rootStart('Say hello again');
+    await send(page, { type: 'events', events: s.take() });
+    await frames(page, 3);
+    assert.equal(await notice(page).locator('[role="alert"]').textContent(), 'The API refused the key (401).');
+    // A new run the host starts clears it.
+    await send(page, { type: 'status', running: true });
+    await frames(page, 2);
+    assert.equal(await notice(page).isVisible(), false);
+    await send(page, { type: 'status', running: false });
   });
 
   for (const width of [300, 250]) {

@@ -11,7 +11,7 @@
  *   task tool ─manifestOf──▶ what a finished subagent and its descendants changed (change-manifest.ts)
  *
  * `file_changed` events are the journal: with the kept contents they are what a revert works from,
- * in this process or any later one (revert.ts reads them back from the transcript).
+ * in this process or any later one (apply-revert.ts reads them back from the transcript).
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';

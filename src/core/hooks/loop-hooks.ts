@@ -1,6 +1,6 @@
 /**
  * The loop's hook point that is not a tool call (the prompt's hook context joins the first user message in
- * agent/conversation.ts, promptMessage):
+ * loop/conversation.ts, promptMessage):
  *
  *   answer ready ─▶ Stop handlers ─reason─▶ a user note and one more turn, at most MAX_STOP_CONTINUATIONS times a run
  *                                  (a hook that always objects must not keep an agent busy forever)

@@ -1,6 +1,6 @@
 /**
  * How much instruction text goes into a system prompt, and the note that says what a cut left out: one rule for
- * project instructions (CLAUDE.md, AGENTS.md…; project-instructions.ts) and an agent file's body (agents/).
+ * project instructions (CLAUDE.md, AGENTS.md…; project-instructions.ts) and an agent file's body (agent-files/).
  */
 
 /** Characters of instruction text one system prompt takes from files; the rest is left out with a note. */

@@ -6,8 +6,8 @@
  *   answer allow_task{agent}   ─▶ grant on the task it belongs to: its depth-1 ancestor, so every agent under that task
  *   a later ask by X           ─▶ X's own grant, or its task's? allowed : asked as before
  *
- * The kind of call: every write in the workspace; every command of that exec tool; that external tool; web_fetch to
- * that host. Only a question is skipped: what the mode or a rule refuses stays refused, and a private destination is
+ * The kind of call: every write in the workspace (a write to a protected path: that path only, permissions.ts);
+ * every command of that exec tool; that external tool; web_fetch to that host. Only a question is skipped: what the mode or a rule refuses stays refused, and a private destination is
  * still asked by host (the policy checks those before). Grants never reach the main agent or a sibling task.
  */
 import type { AgentIdentity } from '../vocabulary';
@@ -35,9 +35,8 @@ export class AgentGrants {
 
   constructor(private readonly parentOf: ParentOf) {}
 
-  /** Remembers the answer for the asking agent alone, or for its whole task. */
-  remember(req: ToolCallRequest, scope: 'agent' | 'task'): void {
-    const key = keyOf(req);
+  /** Remembers the answer for the asking agent alone, or for its whole task; `key`: a narrower kind of call. */
+  remember(req: ToolCallRequest, scope: 'agent' | 'task', key = keyOf(req)): void {
     const holder = scope === 'agent' ? req.agent.agentId : this.taskOf(req.agent);
     if (key === undefined || holder === undefined) return;
     const grants = scope === 'agent' ? this.#own : this.#task;
@@ -47,8 +46,7 @@ export class AgentGrants {
   }
 
   /** Whether an answer covers this call: one given for its agent alone, or for the task it works under. */
-  covers(req: ToolCallRequest): boolean {
-    const key = keyOf(req);
+  covers(req: ToolCallRequest, key = keyOf(req)): boolean {
     if (key === undefined || (this.#own.size === 0 && this.#task.size === 0)) return false;
     if (this.#own.get(req.agent.agentId)?.has(key)) return true;
     const task = this.taskOf(req.agent);

@@ -4,7 +4,7 @@
  * what the agent read, as a web_fetch URL can (web-fetch-policy.ts). So it is treated like web_fetch:
  *
  *                               default, acceptEdits   plan    bypassPermissions   untrusted workspace (every mode)
- *   not read-only (mutates)     ask                    refused allowed             refused (permissions.ts)
+ *   not read-only (mutates)     ask                    refused allowed             refused (permission-policy.ts)
  *   read-only                   ask                    ask     allowed             ask
  *
  * Only an answer or a rule skips the question: "Allow for this session" (that tool), `--allowed-tools` naming the

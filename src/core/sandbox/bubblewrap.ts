@@ -5,6 +5,8 @@
  *   /dev /proc   fresh: a minimal /dev (private /dev/shm), a /proc of the sandbox's own processes only
  *   /tmp         the session's private temp folder (a host folder), writable, kept between commands
  *   WORKDIR      the workspace, writable; mounted after /tmp so a workspace under /tmp still shows
+ *   protected    inside it, read-only: .git/hooks, .git/config, .claude, .mcp.json, .vscode… (protected-mounts.ts),
+ *                and the folders above them pinned (bound onto themselves) so they cannot be renamed away
  *   *.sock       well-known sockets that hand out root (Docker, containerd, podman, systemd, D-Bus) → /dev/null
  *   network      off: a namespace of its own with only its own loopback; allowed: the host's, all of it
  *   processes    own user (no capabilities) and pid namespace: `kill -9 -1`, `su`, `mount` reach nothing outside
@@ -22,6 +24,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { NAMESPACE_ARGS } from './probe';
+import { depthFirst } from './protected-mounts';
 
 export interface BubblewrapPlan {
   /** The workspace (a real path: symlinks resolved). */
@@ -34,6 +37,8 @@ export interface BubblewrapPlan {
   home?: string;
   /** Existing paths to cover with /dev/null. */
   hide?: string[];
+  /** Inside the workspace: folders bound onto themselves (pins) and paths bound read-only, all existing. */
+  protect?: { pins: readonly string[]; readOnly: readonly string[] };
 }
 
 /** Sockets that give whoever connects root on the host, or a way to start programs outside the sandbox. */
@@ -68,6 +73,14 @@ export function bubblewrapArgs(plan: BubblewrapPlan, command: string): string[] 
     args.push('--ro-bind', plan.home, plan.home);
   }
   args.push('--bind', plan.workdir, plan.workdir);
+  // Shallow first: a pinned folder's mount must be in place before the read-only ones inside it.
+  const mounts = [
+    ...(plan.protect?.pins ?? []).map((path) => ({ how: '--bind', path })),
+    ...(plan.protect?.readOnly ?? []).map((path) => ({ how: '--ro-bind', path })),
+  ];
+  for (const { how, path } of mounts.sort((a, b) => depthFirst(a.path, b.path))) {
+    if (path !== plan.workdir && isInside(plan.workdir, path)) args.push(how, path, path);
+  }
   for (const path of plan.hide ?? []) {
     // A socket inside the workspace or /tmp is the user's own business; and bwrap needs the target's folder.
     if (isInside(plan.workdir, path) || isInside('/tmp', path) || !existsSync(dirname(path))) continue;

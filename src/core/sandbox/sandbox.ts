@@ -14,13 +14,17 @@
  * a read-only system, a writable workspace and temp, network on or off — is one bwrap command line.
  * "Allow network" is therefore all-or-nothing: there is no per-host filter (that needs such a proxy).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CommandLauncher, LaunchPlan } from '../tools/bash';
 import { bubblewrapArgs, privilegedSockets } from './bubblewrap';
+import { EXCLUDES_IN_SANDBOX, gitExcludesEnv, gitExcludesText } from './git-excludes';
+import { processPlaceholders, type Placeholders } from './placeholders';
 import { probeBubblewrap, type ProbeResult } from './probe';
+import { planProtection, type ProtectionPlan } from './protected-mounts';
+import { refusalNote } from './refusal-note';
 import type { SandboxSettings, SandboxStatus } from './types';
 
 export { DEFAULT_SANDBOX, describeSandbox, type SandboxSettings, type SandboxStatus } from './types';
@@ -55,15 +59,19 @@ const SANDBOX_ENV = { TMPDIR: '/tmp', XDG_CACHE_HOME: '/tmp/.cache', npm_config_
 /** Without a network, npm retries a failed lookup for about 70 s and pip for half a minute: fail at once instead. */
 const NO_NETWORK_ENV = { npm_config_fetch_retries: '0', PIP_RETRIES: '0' };
 
-/** What tests swap: the availability probe, and the list of sockets to hide. */
+/** What tests swap: the availability probe, the list of sockets to hide, what holds the protected paths. */
 export interface SandboxPorts {
   probe?: () => Promise<ProbeResult>;
   hide?: () => string[];
+  protect?: (workdir: string, home: string) => ProtectionPlan;
+  placeholders?: Placeholders;
 }
 
 export class Sandbox implements CommandLauncher {
   private statusPromise: Promise<SandboxStatus> | undefined;
   private temp: string | undefined;
+  /** The text last written to git's excludes file in the private /tmp (git-excludes.ts). */
+  private excludes: string | undefined;
   private readonly realWorkdirs = new Map<string, string>();
 
   constructor(
@@ -84,14 +92,41 @@ export class Sandbox implements CommandLauncher {
     }
     if (status.kind === 'none') return { file: '/bin/bash', args: ['-c', command] };
     this.temp ??= makeTempFolder();
+    const real = await this.realWorkdir(workdir);
+    const home = homedir();
+    // Found fresh for each command: what exists decides between a read-only mount and a placeholder.
+    const protection = (this.ports.protect ?? planProtection)(real, home);
+    const held = (this.ports.placeholders ?? processPlaceholders).hold(protection.placeholders);
+    const excludes = this.writeExcludes(gitExcludesText(real, held.paths, home));
     const plan = {
-      workdir: await this.realWorkdir(workdir),
+      workdir: real,
       tmpdir: this.temp,
       network: status.network,
-      home: homedir(),
+      home,
       hide: (this.ports.hide ?? privilegedSockets)(),
+      protect: { pins: protection.pins, readOnly: [...protection.readOnly, ...held.paths] },
     };
-    return { file: 'bwrap', args: bubblewrapArgs(plan, command), env: status.network ? SANDBOX_ENV : { ...SANDBOX_ENV, ...NO_NETWORK_ENV }, lifeline: true };
+    return {
+      file: 'bwrap',
+      args: bubblewrapArgs(plan, command),
+      env: { ...SANDBOX_ENV, ...(status.network ? {} : NO_NETWORK_ENV), ...(excludes ? gitExcludesEnv() : {}) },
+      lifeline: true,
+      release: held.release,
+      explain: (output) => refusalNote(output, real, protection.hooksPaths),
+    };
+  }
+
+  /** Writes git's excludes file into the private /tmp when its text changed; false when there is none (or it failed). */
+  private writeExcludes(text: string | undefined): boolean {
+    if (text === undefined || this.temp === undefined) return false;
+    if (text === this.excludes) return true;
+    try {
+      writeFileSync(join(this.temp, basename(EXCLUDES_IN_SANDBOX)), text);
+      this.excludes = text;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The host folder behind the sandbox's /tmp (made on the first sandboxed command), for tests and diagnostics. */
@@ -105,6 +140,7 @@ export class Sandbox implements CommandLauncher {
     rmSync(this.temp, { recursive: true, force: true });
     tempFolders.delete(this.temp);
     this.temp = undefined;
+    this.excludes = undefined;
   }
 
   private async realWorkdir(workdir: string): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * A session wires one run's shared ports (bus, transcript store, hooks, permissions, tools) and
  * keeps the root agent's conversation across prompts: the composition root of the core (the hosts reach it
- * through the face, index.ts). Every collaborator is built once — the narrow ports of agent/types.ts (ModelAccess,
+ * through the face, index.ts). Every collaborator is built once — the narrow ports of loop/types.ts (ModelAccess,
  * Spend, Outputs, RunConfig, the ToolGate, the Spawner) and the RunPorts that groups them; nothing is assigned into
  * any of them afterwards. What changes between prompts (setModel: the model and its window) is the session's own
  * state, which the ports read through getters.
@@ -14,31 +14,32 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { agentEmitter, EventBus } from '../events';
-import { AgentRegistry } from '../agent/agent-registry';
-import { runAgent } from '../agent/loop';
-import { DEFAULT_LIMITS } from '../agent/limits';
-import { DEFAULT_PRICES, RunSpend } from '../agent/budget';
-import { createChildRuns } from './child-runs';
-import { ChildRecords } from './child-records';
-import { createSubagentDirectory } from './child-resume';
-import { messageSubagent } from './message-subagent';
+import { AgentRegistry } from '../loop/agent-registry';
+import { runAgent } from '../loop/loop';
+import { DEFAULT_LIMITS } from '../loop/limits';
+import { DEFAULT_PRICES, RunSpend } from '../loop/budget';
+import { createChildRuns, type ChildRunPorts } from '../delegation/child-runs';
+import { ChildRecords } from '../delegation/child-records';
+import { createSubagentDirectory } from '../delegation/subagent-directory';
+import { replaySession } from './replay';
+import { messageSubagent } from '../delegation/message-subagent';
 import { createRunFeatures } from './run-features';
-import { createToolGate } from './tool-gate';
+import { createToolGate } from './policy-gate';
 import { ToolCatalog } from './tool-catalog';
 import { createAskUserTool } from '../tools/ask-user';
-import { createFanoutReview, FanoutCaps } from './fanout-review';
+import { createFanoutReview, FanoutCaps } from '../delegation/fanout-review';
 import { forecastAgents } from '../store/agent-forecast';
-import { compactIfNeeded, type ContextSettings } from '../agent/compactor';
-import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agents/agent-catalog';
-import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../agent/context-size';
-import { conversationAfterRun } from '../agent/conversation';
-import { parentSystemPrompt } from '../agent/prompts';
-import type { AgentResult, ModelAccess, Outputs, RunConfig, RunLimits, RunPorts } from '../agent/types';
+import { compactIfNeeded, type ContextSettings } from '../loop/compact-if-needed';
+import { DEFAULT_MODEL_ALIASES, loadAgentCatalog } from '../agent-files/agent-catalog';
+import { ContextMeter, contextWindowFor, DEFAULT_COMPACT_THRESHOLD, estimateTextTokens } from '../loop/context-size';
+import { conversationAfterRun } from '../loop/conversation';
+import { parentSystemPrompt } from '../loop/prompts';
+import type { AgentResult, ModelAccess, Outputs, RunConfig, RunLimits, RunPorts } from '../loop/types';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { attachMcp, type SessionMcp } from './mcp';
 import { gateFolderCommands } from './folder-trust';
 import { HookRegistry } from '../policy/hooks';
-import { PermissionPolicy } from '../policy/permissions';
+import { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
 import { createSessionExit } from './exit';
 import type { SessionConfig } from './session-config';
@@ -226,9 +227,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     outputPathFor: (toolUseId) => store.toolOutputPath(toolUseId),
   };
   const caps = new FanoutCaps();
-  const spawner = createChildRuns({
-    // Called when a child starts: `ports` (which holds this spawner) exists by then.
-    run: (spec, signal) => runAgent(spec, ports, signal),
+  const childRuns: ChildRunPorts = {
+    run: (spec, signal) => runAgent(spec, ports, signal), // a child, new or resumed, starts once `ports` exists
     bus,
     newAgentId,
     ...(agentCatalog ? { agentDefinitions: agentCatalog.agents } : {}),
@@ -239,7 +239,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
     ...(config.review ? { review: config.review } : {}),
     caps,
-  });
+  };
+  const spawner = createChildRuns(childRuns);
   const fanout = config.fanout
     ? createFanoutReview({
         ...config.fanout,
@@ -262,9 +263,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     spawner,
     bus,
     agents,
-    // Resuming a child runs it over these same ports (called only once they exist).
     ...(fanout ? { fanout } : {}),
-    children: createSubagentDirectory(() => ports, { records: childRecords, hooks, changes, baseTools: () => catalog.current(), ...(models.modelAliases ? { modelAliases: models.modelAliases } : {}), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
+    children: createSubagentDirectory(childRuns, { records: childRecords, conversation: (events, agentId) => replaySession('', events, agentId), blobs: changes.blobs ?? new BlobStore(blobDirOf(store.sessionDir)) }),
   };
   if (config.commandHooks) {
     installCommandHooks(hooks, config.commandHooks, {

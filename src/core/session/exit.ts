@@ -6,7 +6,7 @@
  *                       ─▶ agents still running: an `agent_finished` {cancelled, "interrupted: reason"} each
  *   shutdownNow(reason) the same without waiting (a process 'exit' handler): KILL, records written synchronously
  */
-import type { AgentRegistry } from '../agent/agent-registry';
+import type { AgentRegistry } from '../loop/agent-registry';
 import type { EventBus } from '../events';
 import type { ProcessGroups } from '../tools/process-groups';
 

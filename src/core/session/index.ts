@@ -22,27 +22,28 @@ export {
   type ResumeState,
 } from './replay';
 export { isRootEvent, resumeState } from './resume';
-export { loadRevertPlan, revertSubagent } from './revert';
+export { loadRevertPlan, revertSubagent } from './revert-subagent';
 export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
 export { loadWorkspaceFiles } from './workspace-files';
 export { folderCommands, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from './folder-trust';
-export type { ReviewDecision, ReviewGate, ReviewRequest } from './review';
+export type { ReviewDecision, ReviewGate, ReviewRequest } from '../delegation/child-review';
 
-export type { AgentResult, RunLimits } from '../agent/types';
-export { hasPrice, parsePrices } from '../agent/budget';
-export { estimateTextTokens } from '../agent/context-size';
+export type { AgentResult, RunLimits } from '../loop/types';
+export { hasPrice, parsePrices } from '../loop/budget';
+export { estimateTextTokens } from '../loop/context-size';
 export { ModelError } from '../llm/types';
 export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
 export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
 export type { UserQuestion, UserQuestions } from '../tools/ask-user';
-export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from './fanout-review';
+export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from '../delegation/fanout-review';
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf } from '../policy/read-only-tool-policy';
+export { PROTECTED_WHY } from '../policy/protected-paths';
 export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
-export { sharedReason, type RevertReport } from '../changes/revert';
+export { sharedReason, type RevertReport } from '../changes/apply-revert';
 export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';

@@ -7,7 +7,7 @@
  *                                           │  neither the model nor the conversation (Claude Code erases it too)
  *                                           └─ else: SessionStart's and UserPromptSubmit's context go after the prompt
  */
-import type { AgentResult } from '../agent/types';
+import type { AgentResult } from '../loop/types';
 import { agentEmitter, type EventBus } from '../events';
 import type { HookRegistry } from '../policy/hooks';
 import type { ProjectInstructions } from '../instructions/project-instructions';

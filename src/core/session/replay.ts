@@ -9,13 +9,13 @@
  * Only the parent's messages are rebuilt: a child's conversation never enters the parent's.
  * A run without an `agent_finished` (the process died) ends as interrupted, with a note saying so.
  */
-import { applyCompaction } from '../agent/compaction';
-import { appendUserNote, conversationAfterRun } from '../agent/conversation';
-import { FORCE_FINAL_NOTE } from '../agent/prompts';
+import { applyCompaction } from '../loop/compaction-edits';
+import { appendUserNote, conversationAfterRun } from '../loop/conversation';
+import { FORCE_FINAL_NOTE } from '../loop/prompts';
 import type { DelegateEvent, EventOf } from '../events';
 import type { ContentBlockParam, MessageParam } from '../llm/types';
 import type { AgentStatus } from '../vocabulary';
-import { indexChildren, type ChildRecord } from './child-records';
+import { indexChildren, type ChildRecord } from '../delegation/child-records';
 
 export interface ResumeState {
   sessionId: string;

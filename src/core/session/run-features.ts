@@ -8,7 +8,7 @@
  *
  * The session builds one and every agent shares it (ModelAccess.features); nothing else turns a feature off.
  */
-import type { RunFeature, RunFeatures } from '../agent/types';
+import type { RunFeature, RunFeatures } from '../loop/types';
 
 export function createRunFeatures(on: readonly RunFeature[]): RunFeatures {
   const enabled = new Set(on);

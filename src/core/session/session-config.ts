@@ -3,8 +3,8 @@
  * fills (approver, questions, the fan-out card, file ops, an HTTP client), plus the run's settings. Only data and
  * ports: building the session from it is create-session.ts's job.
  */
-import type { ModelPrice } from '../agent/budget';
-import type { RunLimits } from '../agent/types';
+import type { ModelPrice } from '../loop/budget';
+import type { RunLimits } from '../loop/types';
 import type { HookSettings } from '../hooks/hook-settings';
 import type { ProjectInstructions } from '../instructions/project-instructions';
 import type { HttpFetch } from '../llm/http-fetch';
@@ -16,11 +16,11 @@ import type { ToolEnv } from '../secrets/tool-env';
 import type { UserQuestions } from '../tools/ask-user';
 import type { FileOps } from '../tools/types';
 import type { PermissionMode, ThinkingSetting } from '../vocabulary';
-import type { FanoutPrompt, FanoutRule } from './fanout-review';
+import type { FanoutPrompt, FanoutRule } from '../delegation/fanout-review';
 import type { FolderTrust } from './folder-trust';
 import type { SessionMcpConfig } from './mcp';
 import type { ResumeState } from './replay';
-import type { ReviewGate } from './review';
+import type { ReviewGate } from '../delegation/child-review';
 
 export interface SessionConfig {
   workdir: string;

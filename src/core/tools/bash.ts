@@ -40,6 +40,10 @@ export interface LaunchPlan {
   env?: Record<string, string>;
   /** Give the process fd 3, a pipe only we hold the other end of: it reads end-of-file when we die. */
   lifeline?: boolean;
+  /** Called once when the command is over, or did not start: undoes what the launcher made for it. */
+  release?: () => void;
+  /** A line to add after the command's output (why the sandbox refused a write it shows), or undefined. */
+  explain?: (output: string) => string | undefined;
 }
 
 export interface CommandLauncher {
@@ -93,7 +97,10 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
       if (ctx.signal.aborted) return cancelled;
       const plan = opts.launcher ? await opts.launcher.prepare(input.command, workdir) : { file: '/bin/bash', args: ['-c', input.command] };
       if ('refused' in plan) return { content: plan.refused, isError: true };
-      if (ctx.signal.aborted) return cancelled;
+      if (ctx.signal.aborted) {
+        plan.release?.();
+        return cancelled;
+      }
       return runCommand(workdir, input, ctx, opts, grace, groups, plan);
     },
   };
@@ -169,6 +176,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
     function finish(spawnError?: Error): void {
       if (settled) return;
       settled = true;
+      plan.release?.();
       for (const t of timers) clearTimeout(t);
       // A group that is already empty is forgotten now, not when its KILL timer fires.
       if (child.pid !== undefined) groups.signal(child.pid, 0);
@@ -183,7 +191,8 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       }
       const captured = out.finish();
       const text = captured.text;
-      const body = text === '' ? '(no output)' : text.replace(/\n$/, '');
+      const note = plan.explain?.(text);
+      const body = (text === '' ? '(no output)' : text.replace(/\n$/, '')) + (note ? `\n${note}` : '');
       const spill = captured.spill;
       // Where the head and tail meet in `body`: the part of the output between them is only in the file.
       const fullOutput = spill

@@ -25,21 +25,55 @@ export interface GroupWatch {
   unwatch(pgid: number): void;
 }
 
-/** POSIX sh (dash here): builtins only, so it needs no PATH; the list is " 12 34 " with one space around each id. */
+/** Placeholders the sandbox made in the workspace (sandbox/placeholders.ts): removed if this process dies first. */
+export interface PathWatch {
+  watchPath(path: string): void;
+  unwatchPath(path: string): void;
+}
+
+/**
+ * POSIX sh (dash here): builtins only for the groups, so it needs no PATH; the list is " 12 34 " with one space
+ * around each id. Placeholders: one per line, removed after the groups are killed (rmdir takes an empty folder
+ * only; a file only while it is empty or the one line "."), by absolute paths to rm and rmdir.
+ */
 const SCRIPT = `g=' '
+p='
+'
 while read -r op pg; do
   case $op in
     +) g="$g$pg " ;;
     -) case $g in *" $pg "*) g="\${g%%" $pg "*} \${g#*" $pg "}" ;; esac ;;
+    p) p="$p$pg
+" ;;
+    u) case $p in *"
+$pg
+"*) p="\${p%%"
+$pg
+"*}
+\${p#*"
+$pg
+"}" ;; esac ;;
   esac
 done
-for pg in $g; do kill -9 -"$pg" 2>/dev/null; done`;
+for pg in $g; do kill -9 -"$pg" 2>/dev/null; done
+set -f
+IFS='
+'
+for f in $p; do
+  if [ -d "$f" ]; then /bin/rmdir -- "$f" 2>/dev/null
+  elif [ -f "$f" ] && { [ ! -s "$f" ] || { read -r c < "$f" && [ "$c" = . ]; }; }; then /bin/rm -f -- "$f"
+  fi
+done`;
 
-class ShellWatchdog implements GroupWatch {
+/** A path the line protocol can carry unchanged (read strips surrounding blanks; a newline ends the line). */
+const carried = (path: string): boolean => !/[\n\r]/.test(path) && path.trim() === path;
+
+class ShellWatchdog implements GroupWatch, PathWatch {
   private child: ChildProcess | undefined;
   private unavailable = process.platform === 'win32';
   /** What the watchdog lists, so that a new one (the old one was killed) is told again. */
   private readonly listed = new Set<number>();
+  private readonly paths = new Set<string>();
 
   ready(): void {
     this.start();
@@ -51,13 +85,32 @@ class ShellWatchdog implements GroupWatch {
     const fresh = !this.child;
     const stdin = this.start()?.stdin;
     // A fresh watchdog hears every listed group (this one included); a running one only this one.
-    if (stdin && !stdin.destroyed) stdin.write(fresh ? [...this.listed].map((g) => `+ ${g}\n`).join('') : `+ ${pgid}\n`);
+    if (stdin && !stdin.destroyed) stdin.write(fresh ? this.told() : `+ ${pgid}\n`);
   }
 
   unwatch(pgid: number): void {
     if (!this.listed.delete(pgid)) return;
     const stdin = this.child?.stdin;
     if (stdin && !stdin.destroyed) stdin.write(`- ${pgid}\n`);
+  }
+
+  watchPath(path: string): void {
+    if (!carried(path) || this.paths.has(path)) return;
+    this.paths.add(path);
+    const fresh = !this.child;
+    const stdin = this.start()?.stdin;
+    if (stdin && !stdin.destroyed) stdin.write(fresh ? this.told() : `p ${path}\n`);
+  }
+
+  unwatchPath(path: string): void {
+    if (!this.paths.delete(path)) return;
+    const stdin = this.child?.stdin;
+    if (stdin && !stdin.destroyed) stdin.write(`u ${path}\n`);
+  }
+
+  /** Everything listed, for a watchdog just started. */
+  private told(): string {
+    return [...[...this.listed].map((g) => `+ ${g}\n`), ...[...this.paths].map((p) => `p ${p}\n`)].join('');
   }
 
   private start(): ChildProcess | undefined {
@@ -85,5 +138,8 @@ class ShellWatchdog implements GroupWatch {
   }
 }
 
+const shellWatchdog = new ShellWatchdog();
 /** The process's one watchdog (a process dies once, and every session's groups die with it). */
-export const processWatchdog: GroupWatch = new ShellWatchdog();
+export const processWatchdog: GroupWatch = shellWatchdog;
+/** The same watchdog, told of the sandbox's placeholders. */
+export const processPathWatch: PathWatch = shellWatchdog;

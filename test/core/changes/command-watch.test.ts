@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { BlobStore } from '../../../src/core/changes/blob-store';
 import { ChangeTracker } from '../../../src/core/changes/change-tracker';
 import { formatManifest } from '../../../src/core/changes/change-manifest';
-import { applyRevert } from '../../../src/core/changes/revert';
+import { applyRevert } from '../../../src/core/changes/apply-revert';
 import { planRevert } from '../../../src/core/changes/revert-plan';
 import { EventBus, type DelegateEvent, type EventOf } from '../../../src/core/events';
 import { createBaseTools } from '../../../src/core/tools/base-tools';

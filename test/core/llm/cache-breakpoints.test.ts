@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
 import { MAX_BREAKPOINTS, withCacheBreakpoints } from '../../../src/core/llm/cache-breakpoints';
-import { rejectsCacheControl } from '../../../src/core/agent/endpoint-refusals';
+import { rejectsCacheControl } from '../../../src/core/loop/endpoint-refusals';
 import { ModelError } from '../../../src/core/llm/types';
 
 type Params = Anthropic.MessageCreateParamsNonStreaming;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { ModelError, type MessageParam, type ModelRequest, type ToolSchema } from '../../../src/core/llm/types';
-import { toParam } from '../../../src/core/agent/message-parts';
+import { toParam } from '../../../src/core/loop/message-parts';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
 
 const READ: ToolSchema = { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };

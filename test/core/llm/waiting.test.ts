@@ -1,7 +1,7 @@
 // A request that gets no answer (not even headers) is not silent: the loop emits `waiting` events with
 // how long and which HTTP attempt, and the view shows one notice that is updated, then settled.
 import assert from 'node:assert/strict';
-import { runAgent } from '../../../src/core/agent/loop';
+import { runAgent } from '../../../src/core/loop/loop';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';

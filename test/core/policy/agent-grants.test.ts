@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { AgentIdentity } from '../../../src/core/vocabulary';
 import { tempDir } from '../../kit/temp-dirs';

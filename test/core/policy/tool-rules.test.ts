@@ -1,7 +1,7 @@
 // Allowed and disallowed tools in the permission layer: either naming, MCP server-wide rules, content rules
 // handled in the safe direction, and an allowed tool skipping only the question.
 import assert from 'node:assert/strict';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import { splitRules, ToolRules } from '../../../src/core/policy/tool-rules';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +114,34 @@ describe('bash in the bubblewrap sandbox', function () {
         `node -e "require('fs').writeFileSync('out.js', 'ok'); require('fs').writeFileSync(require('os').tmpdir() + '/obj', 'o')" && cat out.js /tmp/obj`,
     );
     assert.deepEqual(r, { content: '1\noko\n[exit code 0]', isError: false, exitCode: 0 });
+  });
+
+  it('git in a repository with placeholders: stash -u and clean -fd finish cleanly (exit 0); the user\'s own global excludes still apply', async () => {
+    const home = realpathSync(mkdtempSync('/var/tmp/delegate-home-'));
+    mkdirSync(join(home, '.config', 'git'), { recursive: true });
+    writeFileSync(join(home, '.config', 'git', 'ignore'), '*.log\n');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      // The first command makes the repository; the second finds it, and its placeholders, in place.
+      await run('git init -q . && git -c user.email=a@b.c -c user.name=t commit -q --allow-empty -m first');
+      const r = await run('exec 2>&1; echo u > u.txt; echo l > a.log; git stash -u -q; echo "stash:$?"; git stash pop -q >/dev/null; git clean -fdq; echo "clean:$?"; ls -A; git status --short --ignored');
+      assert.equal(r.content, 'stash:0\nclean:0\n.claude\n.git\n.mcp.json\n.vscode\na.log\n!! a.log\n[exit code 0]');
+      assert.deepEqual(readdirSync(ws).sort(), ['.git', 'a.log']);
+    } finally {
+      process.env.HOME = saved;
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('parallel commands share the placeholders: one ending does not lift the other\'s hold; the last one removes them', async () => {
+    const s = sandbox();
+    const slow = run('sleep 1; echo {} > .mcp.json; echo "mcp:$?"; mkdir .claude/agents; echo "claude:$?"', { sandbox: s });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await run('ls -d .mcp.json .claude', { sandbox: s }), { content: '.claude\n.mcp.json\n[exit code 0]', isError: false, exitCode: 0 });
+    const r = await slow;
+    assert.match(r.content, /mcp:1\n[\s\S]*claude:1\n/, r.content);
+    assert.deepEqual(readdirSync(ws), []);
   });
 
   it('no network by default: a server on the host loopback cannot be reached; with the network allowed it can', async () => {

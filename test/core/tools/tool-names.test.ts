@@ -1,6 +1,6 @@
 // Claude Code's tool names and input field names, both ways; and how external tools are permitted.
 import assert from 'node:assert/strict';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import { ToolRules } from '../../../src/core/policy/tool-rules';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import { claudeToolName, fromClaudeInput, ourToolName, toClaudeInput, toolNameAliases } from '../../../src/core/tools/tool-names';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PermissionPolicy } from '../../../src/core/policy/permissions';
+import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { ToolResult } from '../../../src/core/tools/types';
 import { createWebFetchTool, type WebFetchInput } from '../../kit/web-fetch-tool';
 

@@ -1,0 +1,215 @@
+/**
+ * A subagent's run, new or resumed, from start to the result its asker gets: one pipeline (runChild), where it
+ * comes from (its origin) as data:
+ *
+ *   origin ─▶ its spec   task    a `task` call: an agent definition, a fresh context
+ *                        fork    a `task{fork}` call: the parent's conversation so far (fork.ts)
+ *                        resume  a finished child again, its whole history + a message, from its parent
+ *                                (send_message) or the user (the panel's message, `--agent`): a new segment
+ *          ─▶ SubagentStart hooks ─▶ run(spec) ─▶ change manifest (footer + event) ─▶ report checked
+ *          ─▶ SubagentStop hooks ─▶ the asker's tool_result
+ *
+ * A task call's child (createChildRuns, the session's Spawner declared in loop/types.ts) may then wait for the
+ * host's review (the editor's opt-in `delegate.reviewSubagentResults`, child-review.ts): Accept, Edit result, or
+ * Re-run with an edited prompt — a new child on the same task node; the parent gets only what the user accepted.
+ * It takes the ports it reads (ChildRunPorts); the child itself runs over the session's RunPorts through `run`,
+ * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
+ * assigned in afterwards, and delegation/ never imports the loop's runAgent.
+ */
+import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agent-files/agent-catalog';
+import type { AgentDefinition } from '../agent-files/agent-definition';
+import { childSpec } from './child-spec';
+import type { ChangeTracker } from '../changes/change-tracker';
+import type { HookRegistry } from '../policy/hooks';
+import { withManifestFooter } from '../changes/change-manifest';
+import type { ToolRegistry, ToolResult } from '../tools/types';
+import { agentEmitter, type EventBus } from '../events';
+import type { MessageParam } from '../llm/types';
+import { FORK_AGENT_TYPE, forkSpec } from './fork';
+import type { ChildRecord } from './child-records';
+import { watchChildRecord } from '../report/record-watch';
+import { checkChildReport, withReportNotes } from '../report/child-report';
+import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
+import type { ReviewDecision, ReviewGate } from './child-review';
+import type { FanoutCaps } from './fanout-review';
+import { narrowMode, type AgentIdentity } from '../vocabulary';
+
+const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
+
+/** What the session's child runs read. */
+export interface ChildRunPorts {
+  /** Runs a child's spec over the session's RunPorts (runAgent); its controller is linked to `signal`. */
+  run(spec: AgentSpec, signal: AbortSignal): Promise<AgentResult>;
+  bus: EventBus;
+  /** An agent id unique in the session. */
+  newAgentId(): string;
+  /** Agent definitions a `task` call can select (`subagent_type`); the built-ins when omitted. */
+  agentDefinitions?: ReadonlyMap<string, AgentDefinition>;
+  /** The folder, caps and project instructions a child's spec is built with. */
+  config: Pick<RunConfig, 'workdir' | 'limits' | 'projectInstructions'>;
+  /** The session's tools when the child starts (MCP tools join as their servers connect). */
+  baseTools(): ToolRegistry;
+  /** `sonnet` / `opus` / `haiku` → model ids, for agent definitions' `model`. */
+  modelAliases?: Readonly<Record<string, string>>;
+  /** SubagentStart / SubagentStop: the session's hooks (the tool calls' hooks go through the ToolGate). */
+  hooks: HookRegistry;
+  /** The host's review of finished children (the editor's opt-in). */
+  review?: ReviewGate;
+  /** What agents changed and ran: a finished child's manifest comes from it. */
+  changes?: ChangeTracker;
+  /** Budgets the user set on the fan-out card for calls about to start. */
+  caps?: FanoutCaps;
+}
+
+/** Where a child run comes from: everything that differs between a new child and a resumed one. */
+export type ChildOrigin =
+  /** A `task` call's new child, from an agent definition (`agentId`: a review's re-run is a new one). */
+  | { kind: 'task'; call: ChildCall; def: AgentDefinition; agentId: string; prompt: string }
+  /** A `task{fork: true}` call's child: the parent as its latest request had it, plus a directive. */
+  | { kind: 'fork'; call: ChildCall; base: ForkBase; agentId: string; prompt: string }
+  /** A finished or stopped child again: the same agent id and tree node, its history plus the message, a new segment. */
+  | {
+      kind: 'resume';
+      record: ChildRecord;
+      /** The agent definition it ran (its first agent_started names it). */
+      def: AgentDefinition;
+      /** Its conversation rebuilt from its transcript (compactions, interruptions applied), and its turns so far. */
+      history: MessageParam[];
+      turnBase: number;
+      message: string;
+      /** Its parent agent (send_message) or the user (the panel, `--agent`). */
+      by: 'parent' | 'user';
+      /** The agent sending it (the parent), for the child's permission mode. */
+      sender?: AgentIdentity;
+      toToolResult(child: AgentResult, senderStopped: boolean): ToolResult;
+    };
+
+export interface ChildOutcome {
+  child: AgentResult;
+  /** The asker's tool_result: the report (defanged), the manifest footer, the unverified claims. */
+  result: ToolResult;
+}
+
+export function agentTypesOf(ports: Pick<ChildRunPorts, 'agentDefinitions'>): ReadonlyMap<string, AgentDefinition> {
+  return ports.agentDefinitions ?? BUILT_INS;
+}
+
+export function createChildRuns(ports: ChildRunPorts): Spawner {
+  return {
+    agentTypes: () => agentTypesOf(ports),
+    defaultType: DEFAULT_AGENT,
+    newAgentId: () => ports.newAgentId(),
+    run: (call, firstId, signal) => {
+      const origin: ChildOrigin = call.fork
+        ? { kind: 'fork', call, base: call.fork, agentId: firstId, prompt: call.prompt }
+        : { kind: 'task', call, def: agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition), agentId: firstId, prompt: call.prompt };
+      return runReviewedChild(origin, ports, signal);
+    },
+  };
+}
+
+/** Runs a task call's child (again, while the review asks for a re-run: a new agent id, the edited prompt). */
+async function runReviewedChild(origin: Extract<ChildOrigin, { kind: 'task' | 'fork' }>, ports: ChildRunPorts, signal: AbortSignal): Promise<ToolResult> {
+  const { call } = origin;
+  for (;;) {
+    const { child, result } = await runChild(origin, ports, signal);
+    call.onChildFinished(child, call.description);
+    const review = ports.review;
+    if (!review || signal.aborted) return result;
+    const { agentId, prompt } = origin;
+    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_requested', result: result.content });
+    let decision: ReviewDecision;
+    try {
+      decision = await review({ agentId, parentId: call.parent.agentId, description: call.description, prompt, result: result.content, isError: result.isError === true }, signal);
+    } catch {
+      decision = { action: 'accept' }; // the host went away: the result stands as it was
+    }
+    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_resolved', action: decision.action });
+    if (decision.action === 'accept') return result;
+    if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
+    origin = { ...origin, prompt: decision.prompt, agentId: ports.newAgentId() };
+  }
+}
+
+/** The one pipeline of a child's run, new or resumed (see the top of this file). */
+export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
+  const spec = specOf(origin, ports);
+  const { identity } = spec;
+  const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
+  const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
+  // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
+  // asker's own signal for a background child (which outlives the call).
+  const watch = watchChildRecord(ports.bus, identity.agentId);
+  const child = await ports.run(spec, signal).finally(() => watch.stop());
+  // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts
+  // (a resumed child's manifest is its whole one, every segment).
+  const changes = await ports.changes?.manifestOf(identity.agentId);
+  if (changes) {
+    child.changes = changes;
+    await emit({ type: 'change_manifest', ...changes });
+  }
+  // Its report, held to what it did in this run (and defanged) before the asker or the summary sees it.
+  const watched = (path: string): boolean => ports.changes?.watches(path) ?? false;
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir, watched }, emit);
+  hookFailures.push(...(await ports.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
+  for (const failure of hookFailures) await emit({ type: 'error', message: `hook failed: ${failure}`, retrying: false });
+  const toToolResult = origin.kind === 'resume' ? origin.toToolResult : origin.call.toToolResult;
+  return { child, result: withReportNotes(withManifestFooter(toToolResult(child, signal.aborted), changes), checked) };
+}
+
+/** The child's spec: where the origins differ. */
+function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
+  const aliases = ports.modelAliases ? { modelAliases: ports.modelAliases } : {};
+  switch (origin.kind) {
+    case 'task': {
+      const { call, def, agentId, prompt } = origin;
+      // A defined agent may narrow the mode.
+      const identity = childIdentity(agentId, call.parent, call.description, narrowMode(call.parent.mode, def.permissionMode), def.name);
+      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases });
+      return named(capped(built, call.toolUseId, ports.caps), call.name);
+    }
+    case 'fork': {
+      const { call, agentId, prompt } = origin;
+      // A fork runs as its parent does (same mode).
+      const identity = childIdentity(agentId, call.parent, call.description, call.parent.mode, FORK_AGENT_TYPE);
+      const built = forkSpec(origin.base, { identity, prompt, toolUseId: call.toolUseId, limits: ports.config.limits });
+      return named(capped(built, call.toolUseId, ports.caps), call.name);
+    }
+    case 'resume': {
+      const { record: r, def } = origin;
+      const { started } = r;
+      const mode = narrowMode(origin.sender?.mode, def.permissionMode);
+      const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
+      return {
+        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases }),
+        history: origin.history,
+        turnBase: origin.turnBase,
+        modelId: started.model,
+        ...(r.name ? { name: r.name } : {}),
+        segment: { n: r.segments + 1, by: origin.by },
+      };
+    }
+  }
+}
+
+function childIdentity(agentId: string, parent: AgentIdentity, description: string, mode: AgentIdentity['mode'], agentType: string): AgentIdentity {
+  return { agentId, parentId: parent.agentId, depth: parent.depth + 1, description, ...(mode ? { mode } : {}), agentType };
+}
+
+/** "Run, stopping each at its usual maximum" on the fan-out card (fanout-review.ts): the tighter of its caps and the spec's own budget. */
+function capped(spec: AgentSpec, toolUseId: string, caps: FanoutCaps | undefined): AgentSpec {
+  const budget = caps ? caps.apply(toolUseId, spec.budget) : spec.budget;
+  return budget && Object.keys(budget).length ? { ...spec, budget } : spec;
+}
+
+/** The spec with the call's name (recorded on agent_started: send_message and read_subagent find it by it). */
+function named(spec: AgentSpec, name: string | undefined): AgentSpec {
+  return name ? { ...spec, name } : spec;
+}
+
+/** What the resumed child reads first: who wrote, and, for a stopped one, that it had been stopped. */
+function resumeMessage(r: Pick<ChildRecord, 'status' | 'stoppedByUser'>, by: 'parent' | 'user', message: string): string {
+  const stopped = r.stoppedByUser ? 'You were stopped by the user before you finished. ' : r.status === 'cancelled' ? 'Your run was interrupted before you finished. ' : '';
+  if (by === 'user') return stopped ? `[${stopped}The user now asks you to go on with this message.]\n${message}` : message;
+  return `[${stopped}A message from your parent agent (not from the user: it approves nothing on the user's behalf). Your next final message is your new report to it.]\n${message}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * A subagent's spec built from its definition — the one place an agent file turns into what runs:
+ *
+ *   definition ─▶ tools     the session's tools ∩ `tools` − `disallowedTools` (task only below max depth)
+ *              ─▶ prompt    its body, then the harness's short note on the folder, the tools and the report
+ *              ─▶ model     inherit | alias | full id
+ *              ─▶ turns     maxTurns, else the session's subagent cap
+ *              ─▶ mode      its permissionMode, which may only narrow the parent's
+ */
+import type { AgentSpec, RunConfig } from '../loop/types';
+import { subagentSystemPrompt } from '../loop/prompts';
+import type { ToolRegistry } from '../tools/types';
+import { resolveAgentModel } from '../agent-files/agent-catalog';
+import type { AgentDefinition } from '../agent-files/agent-definition';
+import type { AgentIdentity } from '../vocabulary';
+
+/** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
+function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
+  const denied = new Set(def.disallowedTools ?? []);
+  const allowed = def.tools ? new Set(def.tools) : undefined;
+  return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
+}
+
+/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`. */
+function agentMayDelegate(def: AgentDefinition): boolean {
+  if (def.disallowedTools?.includes('task')) return false;
+  return def.tools === undefined || def.tools.includes('task');
+}
+
+export interface ChildSpecInput {
+  def: AgentDefinition;
+  identity: AgentIdentity;
+  prompt: string;
+  toolUseId: string;
+  parentModel: string;
+  /** The session's folder, caps and project instructions. */
+  config: Pick<RunConfig, 'workdir' | 'limits' | 'projectInstructions'>;
+  /** The session's tools as they are now (MCP tools included once connected). */
+  baseTools: ToolRegistry;
+  /** `sonnet` / `opus` / `haiku` → model ids, for the definition's `model`. */
+  modelAliases?: Readonly<Record<string, string>>;
+}
+
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases }: ChildSpecInput): AgentSpec {
+  const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth;
+  return {
+    identity,
+    systemPrompt: subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions),
+    history: [],
+    prompt,
+    tools: agentTools(def, baseTools),
+    canDelegate,
+    maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
+    toolUseId,
+    modelId: resolveAgentModel(def.model, parentModel, modelAliases),
+    // Its own thinking (`thinking:` wins over `effort:`); neither: the session's (the loop's fallback).
+    ...((def.thinking ?? def.effort) !== undefined ? { thinking: def.thinking ?? def.effort } : {}),
+    agentType: def.name,
+    ...(budgetOf(def, config.limits) ? { budget: budgetOf(def, config.limits) } : {}),
+    webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')),
+    ...(def.color ? { color: def.color } : {}),
+  };
+}
+
+/** The session's default subagent budget, each part overridden by the agent definition's own. */
+function budgetOf(def: AgentDefinition, limits: RunConfig['limits']): AgentSpec['budget'] {
+  const merged = { ...limits.subagentBudget, ...def.budget };
+  return Object.keys(merged).length ? merged : undefined;
+}

@@ -1,0 +1,205 @@
+/**
+ * The `task` tool: hands a self-contained sub-job to a subagent with a fresh context.
+ *
+ *   Parent agent                         Subagent (depth + 1)
+ *   +---------------------+              +------------------------------+
+ *   | messages = [...]    |   prompt     | messages = [user(prompt)]    |  <- fresh
+ *   | tool_use task{…}    | -----------> | same hooks, permissions, bus |
+ *   |                     |              | own tools (task only while   |
+ *   |                     |  final text  |   depth < maxDepth), turns,  |
+ *   | tool_result = text  | <----------- |   AbortController            |
+ *   +---------------------+              +------------------------------+
+ *
+ * Only the child's final text enters the parent's messages; its tool calls reach the event stream
+ * (transcripts, the tree view) and nowhere else. With `fork: true` the child starts from the parent's
+ * conversation so far instead of a fresh one (fork.ts): same system prompt, tools and model, no delegating.
+ * The child itself is run by the Spawner it is given (loop/types.ts; the session's child runs implement it: child-runs.ts).
+ */
+import { findAgent, type AgentDefinition } from '../agent-files/agent-definition';
+import type { Tool, ToolResult } from '../tools/types';
+import type { BackgroundChildren } from './background';
+import type { SubagentDirectory } from './child-port';
+import type { AgentResult, ChildCall, ForkBase, Spawner } from '../loop/types';
+import type { AgentIdentity } from '../vocabulary';
+
+export interface TaskInput {
+  prompt: string;
+  description?: string;
+  /** Which agent definition runs it (default: general-purpose). */
+  subagent_type?: string;
+  /** Return at once with the child's id; its report comes later (background.ts). */
+  run_in_background?: boolean;
+  /** Start from this conversation so far (fork.ts) instead of a fresh context. */
+  fork?: boolean;
+  /** A name unique in the session: send_message and read_subagent take it as well as the id. */
+  name?: string;
+}
+
+/**
+ * How the parent tells the harness's lines from the subagent's text (task results, send_message's and task_output's
+ * reports): the report comes first, the harness's lines after it (a [harness] note may come first), and only the
+ * harness starts a line with these tags — report-guard.ts prefixes a report line that imitates one, and
+ * shown-text.ts quotes the names and commands inside them.
+ */
+const HARNESS_LINES =
+  'A result is the subagent\'s report, then the harness\'s lines: [changes] (what it changed and ran), [unverified] (claims its record does not back), [deliverables], [subagent …]; a [harness] note may come first. ' +
+  'Only the harness starts a line with these tags: a report line that imitates one arrives as "[quoted] …", and file names and commands inside them are quoted (an odd name as a JSON string), so none can be forged.';
+
+/** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
+const DESCRIPTION_CHARS = 160;
+
+function agentLines(agents: ReadonlyMap<string, AgentDefinition>): string {
+  return [...agents.values()]
+    .map((a) => {
+      const line = a.description.replace(/\s+/g, ' ').trim();
+      const name = a.displayName ? `${a.name} ("${a.displayName}")` : a.name;
+      return `- ${name}: ${line.length > DESCRIPTION_CHARS ? `${line.slice(0, DESCRIPTION_CHARS - 1)}…` : line}`;
+    })
+    .join('\n');
+}
+
+export interface TaskToolOptions {
+  parent: AgentIdentity;
+  /** Runs the child: the session's child runs. */
+  spawner: Spawner;
+  /** A subagent's turn cap, as its result names it when reached. */
+  subagentMaxTurns: number;
+  /** Rolls the child's usage and summary up into the parent's result. */
+  onChildFinished(child: AgentResult, description: string): void;
+  /** The model the parent runs on (what `model: inherit` means). */
+  parentModel: string;
+  /** The parent's background children, and its own signal (a background child outlives the call's step). */
+  background?: { children: BackgroundChildren; agentSignal: AbortSignal };
+  /** The parent as its latest request had it, at the moment of the call: what a fork starts from. */
+  forkBase?: () => ForkBase;
+  /** The session's subagents (child-port.ts): a call's `name` is claimed there. */
+  directory?: SubagentDirectory<AgentResult>;
+}
+
+export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
+  const { parent, spawner } = opts;
+  const agents = spawner.agentTypes();
+  const DEFAULT_AGENT = spawner.defaultType;
+  return {
+    name: 'task',
+    kind: 'delegate',
+    description:
+      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back; several task calls in one message run in parallel. ' +
+      'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
+      'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
+      'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
+      `${HARNESS_LINES}\n` +
+      `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
+        description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
+        subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
+        run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
+        fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
+        ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
+      },
+      required: ['prompt'],
+    },
+    parse(raw) {
+      if (!raw || typeof raw !== 'object') return { ok: false, error: 'input must be an object with a "prompt" string' };
+      const { prompt, description, subagent_type: type } = raw as Record<string, unknown>;
+      if (typeof prompt !== 'string' || !prompt.trim()) return { ok: false, error: '"prompt" must be a non-empty string' };
+      if (description !== undefined && typeof description !== 'string') return { ok: false, error: '"description" must be a string' };
+      if (type !== undefined && typeof type !== 'string') return { ok: false, error: '"subagent_type" must be a string' };
+      const fork = (raw as Record<string, unknown>).fork;
+      if (fork !== undefined && typeof fork !== 'boolean') return { ok: false, error: '"fork" must be true or false' };
+      if (fork === true && typeof type === 'string' && type.trim()) {
+        return { ok: false, error: 'a fork runs as you (your system prompt, tools and model), so it takes no subagent_type: leave out subagent_type to fork, or leave out fork to start a fresh agent of that type' };
+      }
+      const name = (raw as Record<string, unknown>).name;
+      if (name !== undefined && (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name.trim()))) return { ok: false, error: '"name" must be 1-64 letters, digits, "_", "-" or "."' };
+      if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
+      // Addressed by id or by display name; the child runs under its id.
+      const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
+      if (typeof type === 'string' && type.trim() && !agent) {
+        return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
+      }
+      return {
+        ok: true,
+        input: {
+          prompt,
+          ...(description !== undefined ? { description } : {}),
+          ...(agent ? { subagent_type: agent.name } : {}),
+          ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
+          ...(fork === true ? { fork: true } : {}),
+          ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
+        },
+      };
+    },
+    paths: () => [],
+    summarize: (input) => input.description ?? firstLine(input.prompt),
+    async execute(input, ctx): Promise<ToolResult> {
+      const description = input.description?.trim() || firstLine(input.prompt);
+      const call: ChildCall = {
+        parent,
+        description,
+        prompt: input.prompt,
+        toolUseId: ctx.toolUseId,
+        ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
+        parentModel: opts.parentModel,
+        onChildFinished: opts.onChildFinished,
+        toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),
+        // Taken now: a background fork must not see what the parent does after this call.
+        ...(input.fork && opts.forkBase ? { fork: opts.forkBase() } : {}),
+      };
+      const firstId = spawner.newAgentId();
+      if (input.name) {
+        const refused = opts.directory?.claimName(input.name, firstId);
+        if (refused) return { content: refused, isError: true };
+        call.name = input.name;
+      }
+      if (input.run_in_background && opts.background) {
+        opts.background.children.start(firstId, description, spawner.run(call, firstId, opts.background.agentSignal));
+        return {
+          content: `Started subagent ${firstId}${input.name ? ` "${input.name}"` : ''} ("${description}") in the background. Go on with other work: its report reaches you at the start of a later turn, and task_output{id: "${firstId}"} checks on it (wait: true to wait for it).`,
+        };
+      }
+      if (!opts.directory) return spawner.run(call, firstId, ctx.signal);
+      // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
+      let last: AgentResult | undefined;
+      const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      // A report that only points at a file it wrote ("see report.md") gets the file listed with its size.
+      const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last) : undefined;
+      return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };
+    },
+  };
+}
+
+/** What the parent's tool_result says about a child's end (send_message's resumes use it too). */
+export function toToolResult(child: AgentResult, maxTurns: number, parentStopped: boolean): ToolResult {
+  switch (child.status) {
+    case 'completed':
+      return { content: child.result || '(the subagent finished without a report)' };
+    case 'budget_exceeded':
+      return { content: `[The subagent stopped at its budget (${child.error ?? 'budget reached'}); this answer may be incomplete.]\n${child.result || '(no report)'}` };
+    case 'max_turns':
+      return {
+        content: `[The subagent reached its limit of ${maxTurns} turns; this answer may be incomplete.]\n${child.result || '(no report)'}`,
+      };
+    case 'cancelled': {
+      const partial = child.result ? `\nWhat it had reported before it was stopped:\n${child.result}` : '\nIt had not reported anything yet.';
+      // Stopped by the user on its own: the parent goes on with this as an ordinary result to weigh.
+      if (!parentStopped) return { content: `[The user stopped this subagent before it finished. Do not restart it unless the user asks.]${partial}` };
+      return { content: `The subagent was cancelled before it finished.${partial}`, isError: true };
+    }
+    case 'error':
+      return { content: `The subagent failed: ${child.error ?? 'unknown error'}`, isError: true };
+  }
+}
+
+/** The line under a child's result that names it for send_message and read_subagent. */
+function addressLine(id: string, name: string | undefined): string {
+  return `[subagent ${id}${name ? ` "${name}"` : ''}: send_message and read_subagent reach it]`;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

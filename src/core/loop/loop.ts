@@ -1,0 +1,222 @@
+/**
+ * The agent loop, as a plain async function over (spec, ports, signal); events go to the bus. The run's state is
+ * one object (run-state.ts); the steps below read and change it, top-down in the order they happen:
+ *
+ *   start      agent_started; messages = [...history, user(prompt)]
+ *   each turn:
+ *     turn > maxTurns or over budget? ─▶ forced final: tool_choice none + "answer now" (or budget) note
+ *     request  compaction, then stream the assistant message (text deltas → events); an endpoint that refuses
+ *              prompt caching or web search, or a prompt too long, is answered once and the request sent again
+ *     record   usage and cost, the assistant message, server-side searches as tool rows
+ *     no tool_use? ─▶ answer: a cut answer is continued, Stop hooks may send it on, background children
+ *                     are waited for; else the final text is the result
+ *     run the calls: ordinary tools one by one in order, then `task` calls together (cap maxParallel)
+ *     append tool_results (in tool_use order, paired by id) and go on
+ *
+ * Parent and subagents run this same function; a subagent is just a spec with a fresh history (a fork's
+ * history is its parent's conversation so far: fork.ts).
+ * Failures end as a status (`error`, `cancelled`) and an event, never as a throw.
+ */
+import type { MessageParam, ModelResponse, ToolUseBlock } from '../llm/types';
+import { ModelError } from '../llm/types';
+import { errorText } from '../errors';
+import { isPromptTooLong, type CompactionDeps } from './compact-if-needed';
+import { budgetExceeded, budgetNote, costOf, unpricedBudget } from './budget';
+import { appendUserNote } from './conversation';
+import { oneLine, partialText, rawText, toParam } from './message-parts';
+import { runToolCalls, streamTurn } from './turn-steps';
+import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
+import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
+import { serverSearches } from './web-search';
+import type { RunningAgent } from './agent-registry';
+import { RunState } from './run-state';
+import type { AgentResult, AgentSpec, ModelAccess, RunPorts } from './types';
+import { addUsage } from '../vocabulary';
+
+/** What a turn comes to: the run's result when it ended, else undefined (the next turn). */
+type TurnEnd = AgentResult | undefined;
+
+export async function runAgent(spec: AgentSpec, ports: RunPorts, parentSignal: AbortSignal): Promise<AgentResult> {
+  const { identity } = spec;
+  // The registry owns this agent's controller (linked to the parent's signal): cancel(id) stops just this one.
+  const live = ports.agents.start(identity, parentSignal);
+  try {
+    return await loop(spec, ports, live);
+  } finally {
+    ports.agents.end(identity.agentId);
+  }
+}
+
+async function loop(spec: AgentSpec, ports: RunPorts, live: RunningAgent): Promise<AgentResult> {
+  const run = await openRun(spec, ports, live);
+  await start(run);
+  try {
+    // A budget in dollars on a model without a price would never be reached: refused before the first request.
+    const unpriced = unpricedBudget(run.modelId, ports.spend.runSpend?.capUsd ?? spec.budget?.usd, ports.spend.prices);
+    if (unpriced) throw new Error(unpriced);
+    for (;;) {
+      const end = await turn(run);
+      if (end) return end;
+    }
+  } catch (err) {
+    if (run.signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return run.finish('cancelled', partialText(run.messages));
+    const message = errorText(err);
+    await run.emit({ type: 'error', message, retrying: false });
+    return run.finish('error', '', message);
+  }
+}
+
+/** The run's state, on this agent's model: its own model id and thinking, and its model's window for compaction. */
+async function openRun(spec: AgentSpec, ports: RunPorts, live: RunningAgent): Promise<RunState> {
+  const { models, config } = ports;
+  const modelId = spec.modelId ?? models.modelId;
+  // An agent on another model compacts against that model's window (a smaller editor model fills sooner).
+  const ownWindow = modelId === models.modelId ? undefined : await models.model.contextWindow?.(modelId).catch(() => undefined);
+  const thinking = spec.thinking ?? models.thinking;
+  const model: ModelAccess = { model: models.model, modelId, maxTokensFor: (id) => models.maxTokensFor(id), ...(thinking !== undefined ? { thinking } : {}), features: models.features };
+  const compaction: CompactionDeps = { model: model.model, modelId, maxTokensFor: model.maxTokensFor, context: ownWindow ? { ...config.context, window: ownWindow } : { ...config.context }, saveFullOutput: (id, content) => ports.outputs.saveFullOutput(id, content) };
+  return new RunState(spec, ports, live, model, compaction);
+}
+
+async function start(run: RunState): Promise<void> {
+  const { spec, identity } = run;
+  await run.emit({
+    type: 'agent_started',
+    prompt: spec.prompt,
+    depth: identity.depth,
+    model: run.modelId,
+    ...(spec.agentType ? { agentType: spec.agentType } : {}),
+    ...(spec.color ? { color: spec.color } : {}),
+    ...(spec.budget ? { budget: spec.budget } : {}),
+    ...(identity.description !== undefined ? { description: identity.description } : {}),
+    ...(spec.toolUseId ? { toolUseId: spec.toolUseId } : {}),
+    ...(spec.fork ? { forkedFrom: spec.fork } : {}),
+    ...(identity.parentId === null ? { cwd: run.ports.config.workdir } : {}),
+    ...(spec.name ? { name: spec.name } : {}),
+    ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
+    ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
+  });
+  await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
+}
+
+async function turn(run: RunState): Promise<TurnEnd> {
+  const { spec, signal, live } = run;
+  if (signal.aborted) return run.finish('cancelled', partialText(run.messages));
+  run.budgetHit ??= budgetExceeded(spec.budget, run.usage, run.costUsd ?? 0, Date.now() - run.started, run.ports.spend.runSpend);
+  const overBudget = run.budgetHit;
+  const forcedFinal = run.turns >= spec.maxTurns || overBudget !== undefined;
+  await run.deliverBackground();
+  await run.deliverInbox();
+  if (forcedFinal) appendUserNote(run.messages, overBudget ? budgetNote(overBudget) : FORCE_FINAL_NOTE);
+  const step = run.steps.next();
+  run.turns++;
+  live.turns = run.turns;
+  // Turn numbers in events continue across a session's prompts, so view ids built on them stay unique.
+  const turnNo = (spec.turnBase ?? 0) + run.turns;
+  await run.emit({ type: 'turn_started', turn: turnNo, forcedFinal });
+
+  let response: ModelResponse;
+  try {
+    response = await request(run, forcedFinal, turnNo, step);
+  } catch (err) {
+    // The time budget ran out during this request: the next turn is the last one, tools off.
+    if (!signal.aborted && run.budgetHit !== undefined && !forcedFinal) return undefined;
+    throw err;
+  }
+  await record(run, response, turnNo, forcedFinal);
+  // A long server-side tool run paused the turn: send the message back as it is and the API goes on.
+  if (response.stopReason === 'pause_turn' && !forcedFinal) return undefined;
+  const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+  if (forcedFinal || uses.length === 0) return answer(run, response, forcedFinal, overBudget);
+  run.toolCalls += uses.length;
+  live.toolCalls = run.toolCalls;
+  const results = await runToolCalls(uses, { ...run.scope, signal: step }, run.guard, response.stopReason === 'max_tokens');
+  await run.say({ role: 'user', content: results });
+  return undefined;
+}
+
+/** Compaction, then the streamed request; an endpoint's refusal or a prompt too long is answered once and sent again. */
+async function request(run: RunState, forcedFinal: boolean, turn: number, stepSignal: AbortSignal): Promise<ModelResponse> {
+  const { spec, model, tools, messages, emit } = run;
+  const features = run.ports.models.features;
+  await run.compact('auto', turn);
+  const sent = messages.length;
+  let response: ModelResponse;
+  try {
+    response = await streamTurn(spec, model, tools, messages, forcedFinal, turn, stepSignal, emit);
+  } catch (err) {
+    if (run.signal.aborted) throw err;
+    if (rejectsCacheControl(err) && features.has('prompt_cache')) {
+      // An Anthropic-compatible endpoint without prompt caching: off for the session, said once, the request again.
+      features.refuse('prompt_cache');
+      await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not accept prompt caching (cache_control): caching is off for this session' });
+    } else if (rejectsWebSearch(err) && features.has('web_search')) {
+      // This endpoint has no server-side web search: off for the session, said once, the request again.
+      features.refuse('web_search');
+      await emit({ type: 'notice', level: 'warning', text: 'this endpoint does not offer the Messages API web search tool: web search is off for this session' });
+    } else if (isPromptTooLong(err)) {
+      // Over the window after all (a huge prompt, a bad estimate): compact once and try again.
+      await run.compact('overflow', turn);
+    } else throw err;
+    response = await streamTurn(spec, model, tools, messages, forcedFinal, turn, stepSignal, emit);
+  }
+  run.measured(response.usage, sent);
+  return response;
+}
+
+/** The reply's usage and cost, the assistant message, and the searches the API ran itself. */
+async function record(run: RunState, response: ModelResponse, turn: number, forcedFinal: boolean): Promise<void> {
+  const { spend } = run.ports;
+  addUsage(run.usage, response.usage);
+  const cost = costOf(response.usage, run.modelId, spend.prices);
+  run.addCost(cost);
+  spend.runSpend?.add(cost);
+  await run.emit({ type: 'usage', turn, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
+  // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
+  const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
+  await run.say({ role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] });
+
+  // Searches the API ran itself: rows in the tree (their blocks stay in the message as they are).
+  for (const search of serverSearches(response.content)) {
+    run.toolCalls++;
+    await run.emit({ type: 'tool_started', toolUseId: search.id, name: 'web_search', input: search.input, kind: 'external', summary: search.query, paths: [] });
+    await run.emit({ type: 'tool_finished', toolUseId: search.id, name: 'web_search', isError: search.isError, output: search.output, durationMs: 0 });
+  }
+  run.live.toolCalls = run.toolCalls;
+}
+
+/** A reply without calls to run: a cut answer goes on, a Stop hook or a background child may send it on, else it ends. */
+async function answer(run: RunState, response: ModelResponse, forcedFinal: boolean, overBudget: string | undefined): Promise<TurnEnd> {
+  const { identity, emit, signal } = run;
+  const text = rawText(response.content);
+  // An answer cut by the output limit is continued, not returned half (the parts are joined).
+  if (!forcedFinal && response.stopReason === 'max_tokens' && run.continuations < MAX_CONTINUATIONS) {
+    run.continuations++;
+    run.cutAnswer += text;
+    await run.say({ role: 'user', content: [{ type: 'text', text: CONTINUE_NOTE }] });
+    return undefined;
+  }
+  const final = (run.cutAnswer + text).trim();
+  if (response.stopReason === 'refusal') return run.finish('error', final, `the model refused to answer${final ? `: ${oneLine(final)}` : ''}`);
+  if (!forcedFinal && final.trim() === '') return run.finish('error', '', 'the model ended its turn without an answer (an empty response)');
+  // Stop hooks may send it back to work, a few times at most (loop-hooks.ts).
+  const goOn = forcedFinal ? undefined : await run.ports.gate.stopNote({ identity, emit, signal }, final, run.stopNotes);
+  if (goOn !== undefined) {
+    run.stopNotes++;
+    run.cutAnswer = '';
+    await run.say({ role: 'user', content: [{ type: 'text', text: goOn }] });
+    return undefined;
+  }
+  // A message arrived while it answered (send_message): one more turn to read it.
+  if (!forcedFinal && run.live.inbox.length > 0) return undefined;
+  // Children still working in the background: wait for the next report and give it another turn.
+  if (!forcedFinal && run.background.running > 0) {
+    await run.background.waitAny(signal);
+    if (signal.aborted) return run.finish('cancelled', partialText(run.messages));
+    return undefined;
+  }
+  if (overBudget) return run.finish('budget_exceeded', final, overBudget);
+  return run.finish(forcedFinal ? 'max_turns' : 'completed', final);
+}
+
+const MAX_CONTINUATIONS = 3;
