@@ -7,7 +7,10 @@
  *                                  folders there, so this run's are told apart from other runs on the machine
  *   after all (cleanups done)      anything left in it fails the run, named by prefix; then it is removed
  *
- * tsx's compile cache (`tsx-<uid>`, made by child processes run through tsx) is a cache, not a leftover.
+ * Not leftovers: tsx's compile cache (`tsx-<uid>`, made by child processes run through tsx), and the sandbox's registry
+ * of processes holding placeholders (`delegate-placeholders-<uid>`, src/core/sandbox/placeholders.ts: a folder all
+ * Delegate processes share, kept) while it holds no entry but this process's own (a core test's sandbox registered
+ * the test process, whose entry goes at its exit). Another pid's entry there is a process that did not clean up.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +19,18 @@ import type { Context } from 'mocha';
 import { cleanupHooks } from './cleanup';
 
 const CACHES = /^tsx-\d+$/;
-
 const runTemp = mkdtempSync(join(tmpdir(), 'delegate-test-run-'));
 process.env.TMPDIR = runTemp;
 process.on('exit', () => rmSync(runTemp, { recursive: true, force: true }));
+
+const PLACEHOLDER_REGISTRY = /^delegate-placeholders-/;
+
+/** Whether `name` in the run's temp dir is kept by design (see above), not left behind. */
+function kept(name: string): boolean {
+  if (CACHES.test(name)) return true;
+  if (!PLACEHOLDER_REGISTRY.test(name)) return false;
+  return readdirSync(join(runTemp, name)).every((pid) => pid === String(process.pid));
+}
 
 /** "delegate-cli- ×3, delegate-sandbox- ×1": what was left, by prefix (mkdtemp's 6 characters cut off). */
 function leftoverSummary(names: string[]): string {
@@ -46,7 +57,7 @@ export const mochaHooks = {
   async afterAll(): Promise<void> {
     const problems: string[] = [];
     await cleanupHooks.afterAll().catch((err: Error) => problems.push(err.message));
-    const left = readdirSync(runTemp).filter((name) => !CACHES.test(name));
+    const left = readdirSync(runTemp).filter((name) => !kept(name));
     rmSync(runTemp, { recursive: true, force: true });
     if (left.length) {
       const by = left.map((name) => `  ${name}${seenAfter.has(name) ? ` (first seen after "${seenAfter.get(name)}")` : ''}`);

@@ -13,9 +13,9 @@ const MOCHA = join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const contents = (dir: string): string[] => readdirSync(dir).filter((n) => !/^tsx-\d+$/.test(n));
 
 /** Runs one fixture spec (test/fixtures/kit/) in a mocha with the kit's root hooks and TMPDIR=`tmp`. */
-function runSpec(name: string, tmp: string): { code: number | null; out: string } {
+function runSpec(name: string, tmp: string, env: Record<string, string> = {}): { code: number | null; out: string } {
   const args = [MOCHA, '--no-config', '--node-option', 'import=tsx', '--extension', 'ts', '--timeout', '20000', '--require', 'test/kit/root-hooks.ts', `test/fixtures/kit/${name}`];
-  const run = spawnSync(process.execPath, args, { cwd: REPO, env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, args, { cwd: REPO, env: { ...process.env, ...env, TMPDIR: tmp }, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
@@ -38,6 +38,17 @@ describe('the test kit', function () {
     assert.notEqual(code, 0, out);
     assert.match(out, /the run left 1 folder\(s\) or file\(s\) in the temp dir \(kit-leak- ×1\)/);
     assert.match(out, /kit-leak-\w{6} \(first seen after "a leaky suite leaves a folder behind"\)/);
+    assert.deepEqual(contents(tmp), []);
+  });
+
+  it("the sandbox's placeholder registry holding only the run's own entry is kept, not a leftover; another pid's entry is", () => {
+    const tmp = tempDir('delegate-kit-');
+    const own = runSpec('registry.spec.ts', tmp);
+    assert.equal(own.code, 0, own.out);
+    assert.deepEqual(contents(tmp), []);
+    const other = runSpec('registry.spec.ts', tmp, { KIT_OTHER_PID: '999999999' });
+    assert.notEqual(other.code, 0, other.out);
+    assert.match(other.out, /the run left 1 folder\(s\) or file\(s\) in the temp dir \(delegate-placeholders-\w+ ×1\)/);
     assert.deepEqual(contents(tmp), []);
   });
 
