@@ -24,12 +24,13 @@ import { installAnswerStyles } from './answer-styles';
 import { installLinkClicks } from './link-clicks';
 import { setWorkspaceFolders } from './markdown';
 import { installMarkdownStyles } from './markdown-styles';
-import { ConversationRenderer, emptyHint } from './renderer';
+import { emptyHint } from './empty-hint';
+import { ConversationRenderer } from './renderer';
 import { StickyHeader } from './sticky-header';
 import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
-import { post } from './vscode-api';
+import { lastAskedAt, post } from './vscode-api';
 import { SharedChoices } from './shared-choices';
 import { installSetupStyles, SetupCard } from './setup-card';
 
@@ -328,14 +329,20 @@ function focusAfterInbox(ids: readonly string[]): void {
   if (gone.length > 0 && focusLost()) composer.focus();
 }
 
-// "Focus on Delegate View" (and any way into the panel that focuses the page, not a control): the prompt box.
-// Not for a click into the panel: its own focus (a row, a button) or a text selection it starts is the user's.
+// "Focus on Delegate View" (and any way back into the panel by keyboard): the prompt box, as the Chat view does —
+// even when a row kept the document's focus from before (which one is left depends on what re-rendered meanwhile).
+// Not for a click into the panel (its own focus or a selection is the user's), nor a return from the editor UI the
+// panel itself opened (a quick pick, an input box: the row the user acted on keeps the focus).
+/** A text box the user was typing in (the find bar, an inbox answer) keeps the focus whatever took it away. */
+const typingIn = (el: Element | null): boolean => el?.matches('input, textarea, vscode-textfield, vscode-textarea') ?? false;
 let pointerAt = -Infinity;
+let leftByPanel = false;
 window.addEventListener('pointerdown', () => (pointerAt = performance.now()), { capture: true });
+window.addEventListener('blur', () => (leftByPanel = performance.now() - lastAskedAt() < 1000));
 window.addEventListener('focus', () => {
   setTimeout(() => {
-    if (performance.now() - pointerAt < 500) return;
-    if (focusLost() && !app.classList.contains('showing-history')) composer.focus();
+    if (performance.now() - pointerAt < 500 || app.classList.contains('showing-history')) return;
+    if (focusLost() || !(leftByPanel || typingIn(document.activeElement))) composer.focus();
   }, 0);
 });
 

@@ -16,7 +16,6 @@ import { ContainerIndexes, FlatList } from '../src/view-model/flat-list';
 import { filteredRows, taskOpenByDefault, type FlatRow } from '../src/view-model/flat-rows';
 import { isErrorNode, nodeMatches, nodesInOrder, type RowFilter } from '../src/view-model/row-filter';
 import type { SessionViewState } from '../src/view-model/session-view';
-import { el } from './dom';
 import type { Expansion } from './expansion';
 import { FollowScroll } from './follow-scroll';
 import type { DetailActions } from './row-detail';
@@ -395,13 +394,4 @@ export class ConversationRenderer {
     this.keys.setFocus(key);
     this.toggle(key);
   }
-}
-
-export function emptyHint(): HTMLElement {
-  const hint = el('div', 'empty-hint');
-  hint.append(
-    el('div', 'empty-title', 'Delegate'),
-    el('div', '', 'Describe a job. The agent hands self-contained parts of it to subagents; each one shows up here as a task you can expand to follow its tool calls live.'),
-  );
-  return hint;
 }

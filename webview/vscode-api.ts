@@ -24,9 +24,17 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const api: VsCodeApi = acquireVsCodeApi();
 
+/** What the panel says or asks that never opens the editor's UI; any other request may (a quick pick, an input box, a diff). */
+const QUIET = new Set<WebviewToHost['type']>(['focus', 'ready', 'node_detail', 'prompt', 'stop', 'stop_agent', 'inbox_answer', 'inbox_fanout', 'inbox_reply']);
+let askedAt = -Infinity;
+
 export function post(message: WebviewToHost): void {
+  if (!QUIET.has(message.type)) askedAt = performance.now();
   api.postMessage(message);
 }
+
+/** When the panel last asked the host for something that may take the focus (performance.now() time). */
+export const lastAskedAt = (): number => askedAt;
 
 export function loadState(): PersistedState {
   const raw = api.getState();

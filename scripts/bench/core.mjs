@@ -73,12 +73,11 @@ export const sdkModel = (baseURL) => createAnthropicModel({ apiKey: 'bench-key',
 export async function runCore(model, scratch, { maxTurns = TURNS + 10, workdir = scratch.workdir, mode = 'default', maxParallel } = {}) {
   const session = await createSession({
     workdir,
-    model,
-    modelId: 'bench-model',
-    mode,
-    approver: denyAll,
-    transcriptRoot: scratch.dataDir(),
+    model: { id: 'bench-model' },
+    permissions: { mode },
     limits: { maxTurns, subagentMaxTurns: maxTurns, ...(maxParallel ? { maxParallel } : {}) },
+    persistence: { transcriptRoot: scratch.dataDir() },
+    ports: { model, approver: denyAll },
   });
   const events = [];
   session.bus.subscribe((e) => {

@@ -26,9 +26,9 @@ function collection() {
 async function firstRequest(workdir, withAgents, scratch) {
   const model = new ScriptedModel().script('default', { text: 'ok' });
   const session = await createSession({
-    workdir, transcriptRoot: scratch.dataDir(), model, modelId: 'claude-bench', mode: 'default',
-    approver: { ask: async () => ({ decision: 'deny' }) },
-    ...(withAgents ? { agentFiles: { includeProject: true } } : {}),
+    workdir, model: { id: 'claude-bench' }, permissions: { mode: 'default' }, persistence: { transcriptRoot: scratch.dataDir() },
+    ports: { model, approver: { ask: async () => ({ decision: 'deny' }) } },
+    ...(withAgents ? { files: { agentFiles: { includeProject: true } } } : {}),
   });
   await session.run('hi', new AbortController().signal);
   session.close();

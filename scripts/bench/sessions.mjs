@@ -28,7 +28,7 @@ async function bigTranscript(scratch) {
   }
   model.script('child', { text: 'read it 5,000 times' });
   const transcriptRoot = scratch.dataDir();
-  const session = await createSession({ workdir: scratch.workdir, transcriptRoot, model, modelId: 'claude-bench', mode: 'default', approver: allow, limits: { subagentMaxTurns: 100 } });
+  const session = await createSession({ workdir: scratch.workdir, model: { id: 'claude-bench' }, permissions: { mode: 'default' }, limits: { subagentMaxTurns: 100 }, persistence: { transcriptRoot }, ports: { model, approver: allow } });
   const result = await session.run('make 5,000 calls', new AbortController().signal);
   session.close();
   if (result.status !== 'completed') throw new Error(`big session ended ${result.status}: ${result.error}`);
@@ -74,7 +74,7 @@ async function stopOneMs(scratch) {
   model.script('slow', { toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] });
   model.script('fast', { text: 'fast done', delayMs: 300 });
   const transcriptRoot = scratch.dataDir();
-  const session = await createSession({ workdir: scratch.workdir, transcriptRoot, model, modelId: 'claude-bench', mode: 'bypassPermissions', approver: allow });
+  const session = await createSession({ workdir: scratch.workdir, model: { id: 'claude-bench' }, permissions: { mode: 'bypassPermissions' }, persistence: { transcriptRoot }, ports: { model, approver: allow } });
   let slowId;
   let started = 0;
   let recordedAt = 0;
@@ -122,8 +122,8 @@ async function compaction(scratch) {
   model.script('child', { text: 'digested all 200' });
   for (let i = 0; i < 100; i++) model.script('summary', { text: `summary ${i}: files digested so far, nothing unusual` });
   const session = await createSession({
-    workdir: scratch.workdir, transcriptRoot: scratch.dataDir(), model, modelId: 'claude-bench', mode: 'default', approver: allow,
-    contextWindow: WINDOW, limits: { subagentMaxTurns: TURNS + 5 },
+    workdir: scratch.workdir, model: { id: 'claude-bench', contextWindow: WINDOW }, permissions: { mode: 'default' },
+    limits: { subagentMaxTurns: TURNS + 5 }, persistence: { transcriptRoot: scratch.dataDir() }, ports: { model, approver: allow },
   });
   let peak = 0;
   let outputChars = 0;

@@ -9,7 +9,8 @@
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
  */
 import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type ResumeState, type Session, type SessionConfig } from '../core/session';
+import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type ResumeState, type Session } from '../core/session';
+import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import type { ClientFolderTrust } from './folder-trust';
@@ -54,15 +55,20 @@ export class AcpSession {
     private readonly ports: AcpSessionPorts,
   ) {}
 
-  static async open(config: Omit<SessionConfig, 'approver'>, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
+  static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
     // The approver routes by the updates' map, which needs the session's folder: bound once both exist.
     const routing = { sessionOf: (agentId: string) => updates.sessionOf(agentId), describeAgent: (agentId: string) => updates.describeAgent(agentId) };
+    const { port, ...settings } = config;
     const session = await createSession({
-      ...config,
-      approver: clientApprover(config.workdir, routing, ports.ask),
-      ...(ports.fileOps ? { fileOps: ports.fileOps } : {}),
-      ...(ports.elicit ? { questions: clientQuestions(routing, ports.elicit) } : {}),
-      ...(resume ? { resume } : {}),
+      ...settings,
+      persistence: { ...settings.persistence, ...(resume ? { resume } : {}) },
+      ports: {
+        model: port,
+        approver: clientApprover(config.workdir, routing, ports.ask),
+        ...(ports.fileOps ? { fileOps: ports.fileOps } : {}),
+        ...(ports.elicit ? { questions: clientQuestions(routing, ports.elicit) } : {}),
+        ...(ports.trust ? { folderTrust: ports.trust } : {}),
+      },
     });
     const blobs = new BlobStore(blobDirOf(session.store.sessionDir));
     const updates: SessionUpdates = new SessionUpdates({

@@ -66,13 +66,15 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     if (!credentials(env)) throw RequestError.authRequired(undefined, `no Anthropic API key: ${HOW_TO_AUTHENTICATE}`);
     const workdir = resolve(cwd);
     const settled = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);
+    if ('error' in settled) throw RequestError.invalidParams({ cwd }, settled.error);
+    for (const note of settled.notes) log(note);
+    const { config } = settled;
     // The folder's own hooks and servers wait for its trust: asked of the client at the first prompt if need be.
-    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, settled.commandHooks, settled.mcp), settings.trustFolder === true, env);
-    const config = trust ? { ...settled, folderTrust: trust } : settled;
+    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, config.files?.commandHooks, config.tools?.mcp), settings.trustFolder === true, env);
     const portsFor = (id: string): AcpSessionPorts => ({ ...ports(client, id), ...(trust ? { trust } : {}) });
     if (sessionId === undefined) {
       const id = randomUUID();
-      return AcpSession.open({ ...config, sessionId: id }, portsFor(id));
+      return AcpSession.open({ ...config, persistence: { ...config.persistence, sessionId: id } }, portsFor(id));
     }
     const events = await readTranscript(transcriptRoot, sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);

@@ -11,9 +11,16 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 import type { AcpSettings } from './session-setup';
 import { delegateAgent } from './agent';
+import { resolveSettingValues } from '../core/session';
 
 export async function acpMain(settings: AcpSettings, env: NodeJS.ProcessEnv): Promise<number> {
   const log = (line: string): void => void process.stderr.write(`delegate acp: ${line}\n`);
+  // A variable that cannot be used (DELEGATE_PRICES, DELEGATE_MAX_RETRY_WAIT…) stops the agent at its start, as it stops `delegate -p`.
+  const values = resolveSettingValues(env, settings.overrides, 'acp');
+  if ('error' in values) {
+    log(values.error);
+    return 2;
+  }
   const { app, closeAll } = delegateAgent(settings, env, log);
   const stream = ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);

@@ -1,25 +1,19 @@
 /**
- * What a Delegate session needs for one ACP session, from the environment the client started `delegate acp` in
- * and the session request: the key, the model, the folder's settings files, and the MCP servers (the folder's
- * `.mcp.json` and the client's, the client's winning on a shared name).
+ * What a Delegate session needs for one ACP session: the settings resolver's (core/settings/resolve-settings.ts,
+ * the CLI's too) from the environment the client started `delegate acp` in, its flags, and the session request's
+ * folder and MCP servers (the client's win over the folder's `.mcp.json` on a shared name); the model port on top.
  *
- *   env (ANTHROPIC_API_KEY…, DELEGATE_MODEL…) ─┐
- *   session/new | session/load (cwd, mcpServers)├─▶ SessionConfig minus the host's ports (approver, fileOps)
- *   <cwd>/.mcp.json, settings, AGENTS.md … ────┘
+ *   env (ANTHROPIC_API_KEY…, DELEGATE_*) ───────┐
+ *   delegate acp --model, --tool-env … ──────────┼─▶ resolveSessionConfig ─▶ SessionConfig minus the host's ports
+ *   session/new | session/load (cwd, mcpServers) ┘                            (approver, fileOps), + the model port
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
-import { DEFAULT_MODEL, parseAliases } from '../cli/run';
 import { createAnthropicModel } from '../core/session/model';
-import { loadMcpConfigs, loadWorkspaceFiles, mcpTimeoutsFromEnv, ToolEnv, type McpServerConfig, type SessionConfig, type SessionMcpConfig } from '../core/session';
-import type { PermissionMode } from '../core/vocabulary';
-
-declare const DELEGATE_VERSION: string;
+import { resolveSessionConfig, type McpServerConfig, type ModelPort, type SessionConfig, type SessionOverrides } from '../core/session';
 
 export interface AcpSettings {
-  model?: string;
-  mode: PermissionMode;
+  /** What `delegate acp`'s flags set (--model, --permission-mode, --tool-env); the rest comes from the environment. */
+  overrides: SessionOverrides;
   /** `--trust-folder`: every session's folder runs its own hooks and servers without asking (acp/folder-trust.ts). */
   trustFolder?: boolean;
 }
@@ -32,44 +26,26 @@ export function credentials(env: NodeJS.ProcessEnv): { apiKey?: string; authToke
   return { ...(apiKey ? { apiKey } : {}), ...(authToken ? { authToken } : {}) };
 }
 
+/** A session's config less what the ACP session adds (approver, questions, file ops, folder trust), with the model port. */
+export type AcpSessionConfig = Omit<SessionConfig, 'ports'> & { port: ModelPort };
+
 export const HOW_TO_AUTHENTICATE =
   'set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in the environment the client starts `delegate acp` with (e.g. the "env" of its agent server entry), then restart the agent';
 
+/** The session's config, and the lines to log (a --tool-env name not set); a bad setting's one line otherwise. */
 export async function sessionSettings(
   cwd: string,
   clientServers: readonly McpServer[],
   settings: AcpSettings,
   env: NodeJS.ProcessEnv,
   transcriptRoot: string,
-): Promise<Omit<SessionConfig, 'approver'>> {
-  const key = credentials(env) ?? {};
-  const model = createAnthropicModel({ ...key, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) });
-  // Commands, hooks and MCP servers get this environment less the credentials (the key above among them).
-  const toolEnv = new ToolEnv({ secrets: () => Object.values(key), source: () => env });
-  const [workspaceFiles, mcp] = await Promise.all([loadWorkspaceFiles({ workdir: cwd, home: homedir() }), mcpConfig(cwd, clientServers, env, toolEnv)]);
-  return {
-    ...workspaceFiles,
-    workdir: cwd,
-    model,
-    modelId: settings.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL,
-    mode: settings.mode,
-    transcriptRoot,
-    toolEnv,
-    ...(mcp ? { mcp } : {}),
-    agentFiles: { home: homedir(), includeProject: true },
-    webSearch: !env.ANTHROPIC_BASE_URL,
-    ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
-  };
-}
-
-async function mcpConfig(cwd: string, clientServers: readonly McpServer[], env: NodeJS.ProcessEnv, toolEnv: ToolEnv): Promise<SessionMcpConfig | undefined> {
-  // `${VAR}` in the folder's .mcp.json expands from what its servers may see: a repository's config cannot ask for the key.
-  const set = await loadMcpConfigs([{ path: join(cwd, '.mcp.json'), origin: 'project', optional: true }], { workspaceFolder: cwd, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: homedir() });
-  const fromClient = clientServers.map(fromAcp).filter((s): s is McpServerConfig => s !== undefined);
-  const names = new Set(fromClient.map((s) => s.name));
-  const servers = [...set.servers.filter((s) => s.inputs.length === 0 && !names.has(s.name)), ...fromClient];
-  if (servers.length === 0 && set.problems.length === 0) return undefined;
-  return { servers, problems: set.problems, ...mcpTimeoutsFromEnv(env), clientVersion: typeof DELEGATE_VERSION === 'string' ? DELEGATE_VERSION : 'dev' };
+): Promise<{ config: AcpSessionConfig; notes: string[] } | { error: string }> {
+  const mcpServers = clientServers.map(fromAcp).filter((s): s is McpServerConfig => s !== undefined);
+  const resolved = await resolveSessionConfig({ cwd, env, overrides: { ...settings.overrides, mcpServers, transcriptRoot }, trusted: true, host: 'acp' });
+  if ('error' in resolved) return resolved;
+  const { api, notes, transcriptRoot: root, ...config } = resolved;
+  const port = createAnthropicModel({ ...api.credentials, ...(api.baseUrl ? { baseURL: api.baseUrl } : {}), retryWait: api.retryWait });
+  return { config: { ...config, persistence: { transcriptRoot: root }, port }, notes };
 }
 
 /** A client's MCP server as Delegate's config (stdio, HTTP or SSE; an `acp` transport is not offered). */

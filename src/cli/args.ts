@@ -27,10 +27,11 @@ export interface CliOptions {
   maxBudgetUsd?: number;
   /** The longest wait before a retry the API may ask for (429/529 retry-after), in seconds; longer fails the run. */
   maxRetryWait?: number;
-  permissionMode: PermissionMode;
-  sandbox: SandboxMode;
+  // Left out when not given: the settings resolver (core/settings/resolve-settings.ts) has the defaults.
+  permissionMode?: PermissionMode;
+  sandbox?: SandboxMode;
   /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
-  webSearch: 'auto' | 'on' | 'off';
+  webSearch?: 'auto' | 'on' | 'off';
   allowNetwork: boolean;
   verbose: boolean;
   /** Go on with this session (its transcript). */
@@ -53,8 +54,8 @@ export interface CliOptions {
   hooks: boolean;
   /** `--trust-folder`: the folder's own hooks and .mcp.json servers run without asking (cli/folder-trust.ts). */
   trustFolder: boolean;
-  /** Which settings and instruction files load (Claude Code's `--setting-sources`). */
-  settingSources: SettingSource[];
+  /** Which settings and instruction files load (Claude Code's `--setting-sources`); all when not given. */
+  settingSources?: SettingSource[];
   /** `--tool-env NAME`: variables bash, hooks and MCP servers get although they hold a credential. */
   toolEnv: string[];
 }
@@ -192,18 +193,18 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (format !== 'text' && format !== 'json' && format !== 'stream-json') {
     return { kind: 'error', message: `--output-format must be text, json or stream-json (got "${format}")` };
   }
-  const mode = values['permission-mode'] ?? 'default';
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+  const mode = values['permission-mode'];
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
   }
-  const webSearch = values['web-search'] ?? 'auto';
-  if (webSearch !== 'auto' && webSearch !== 'on' && webSearch !== 'off') return { kind: 'error', message: `--web-search must be auto, on or off (got "${webSearch}")` };
-  const sandbox = values.sandbox ?? 'auto';
-  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
+  const webSearch = values['web-search'];
+  if (webSearch !== undefined && webSearch !== 'auto' && webSearch !== 'on' && webSearch !== 'off') return { kind: 'error', message: `--web-search must be auto, on or off (got "${webSearch}")` };
+  const sandbox = values.sandbox;
+  if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
   }
-  const sources = (values['setting-sources'] ?? SETTING_SOURCES.join(',')).split(',').map((x) => x.trim()).filter(Boolean);
-  const badSource = sources.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
+  const sources = values['setting-sources']?.split(',').map((x) => x.trim()).filter(Boolean);
+  const badSource = sources?.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
   if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
   const budgetRaw = values['max-budget-usd'];
   const maxBudgetUsd = budgetRaw === undefined ? undefined : Number(budgetRaw);
@@ -218,7 +219,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     numbers[flag] = n;
   }
   const toolEnv = values['tool-env'] ?? [];
-  const badName = toolEnv.find((name) => name === '' || /[=\s\0]/.test(name));
+  const badName = toolEnv.find(notAName);
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
   const thinking = values.thinking === undefined ? undefined : parseThinkingSetting(values.thinking);
   if (typeof thinking === 'object') return { kind: 'error', message: `--thinking: ${thinking.error}` };
@@ -237,14 +238,14 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(values.agent !== undefined ? { agent: values.agent.trim() } : {}),
       ...(numbers['context-window'] !== undefined ? { contextWindow: numbers['context-window'] } : {}),
       outputFormat: format,
-      permissionMode: mode as PermissionMode,
-      sandbox: sandbox as SandboxMode,
-      webSearch,
+      ...(mode !== undefined ? { permissionMode: mode as PermissionMode } : {}),
+      ...(sandbox !== undefined ? { sandbox: sandbox as SandboxMode } : {}),
+      ...(webSearch !== undefined ? { webSearch } : {}),
       allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,
       hooks: values['no-hooks'] !== true,
       trustFolder: values['trust-folder'] === true,
-      settingSources: sources as SettingSource[],
+      ...(sources !== undefined ? { settingSources: sources as SettingSource[] } : {}),
       toolEnv,
       ...(values.model ? { model: values.model } : {}),
       ...(thinking !== undefined ? { thinking } : {}),
@@ -261,7 +262,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   };
 }
 
-export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--trust-folder]
+export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--tool-env NAME]… [--trust-folder]
 
 Runs Delegate as an Agent Client Protocol agent on stdin/stdout, for an editor that starts it (Zed, JetBrains
 IDEs, Neovim's CodeCompanion, Emacs' agent-shell). The client gives each session its folder; the modes it offers
@@ -270,13 +271,16 @@ are the permission modes.
 Options:
   --model ID                   the model (default: $DELEGATE_MODEL or claude-sonnet-5-5)
   --permission-mode MODE       the first mode of each session: default | acceptEdits | plan | bypassPermissions
+  --tool-env NAME              let bash, hooks and MCP servers see NAME although it holds a credential; repeatable
   --trust-folder               run the hooks and .mcp.json servers of every session's folder without asking
                                (otherwise the client is asked once per folder at its first prompt; a yes is remembered)
   -h, --help                   this help
 
-Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL, XDG_DATA_HOME.`;
+Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL,
+DELEGATE_MODEL_ALIASES, DELEGATE_CONTEXT_WINDOW, DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES, MCP_TIMEOUT, XDG_DATA_HOME
+(as for delegate -p; docs/settings.md).`;
 
-export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode: PermissionMode; trustFolder: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
 
 /** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
 export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
@@ -286,15 +290,23 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'trust-folder': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'tool-env': { type: 'string', multiple: true }, 'trust-folder': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (err) {
     return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
   }
   if (values.help) return { kind: 'help' };
-  const mode = values['permission-mode'] ?? 'default';
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+  const mode = values['permission-mode'];
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${mode}")` };
   }
-  return { kind: 'acp', mode: mode as PermissionMode, trustFolder: values['trust-folder'] === true, ...(values.model ? { model: values.model } : {}) };
+  const toolEnv = values['tool-env'] ?? [];
+  const badName = toolEnv.find(notAName);
+  if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
+  return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
+}
+
+/** `--tool-env`'s value is one variable's name: not empty, no `=`, no space. */
+function notAName(name: string): boolean {
+  return name === '' || /[=\s\0]/.test(name);
 }

@@ -41,7 +41,8 @@ async function main(): Promise<void> {
       return;
     }
     const { acpMain } = await import('../acp/main');
-    process.exitCode = await acpMain({ mode: acp.mode, trustFolder: acp.trustFolder, ...(acp.model ? { model: acp.model } : {}) }, env);
+    const overrides = { toolEnv: acp.toolEnv, ...(acp.mode ? { permissionMode: acp.mode } : {}), ...(acp.model ? { model: acp.model } : {}) };
+    process.exitCode = await acpMain({ overrides, trustFolder: acp.trustFolder }, env);
     return;
   }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   guard.install();
 
   // Where the sandbox status is needed before the run (sandbox-notice.ts), its probe runs while the SDK loads.
-  if (options.sandbox === 'on' || (options.sandbox === 'auto' && options.verbose)) void probeBubblewrap();
+  if (options.sandbox === 'on' || (options.sandbox !== 'off' && options.verbose)) void probeBubblewrap();
   const { runCli } = await import('./run');
   const out = {
     // A reader that went away (`| head -n1`) ends the run quietly: later writes are dropped, not thrown.

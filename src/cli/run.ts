@@ -1,5 +1,5 @@
 /**
- * One headless run: settings from flags and environment → session → output → exit code.
+ * One headless run: flags → the settings resolver (with the environment and the defaults) → session → output → exit code.
  * Loaded lazily by main.ts, since it pulls in the SDK.
  */
 import { homedir } from 'node:os';
@@ -8,14 +8,11 @@ import { stat } from 'node:fs/promises';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { cliFolderTrust } from './folder-trust';
-import { cliMcpConfig } from './mcp-setup';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
-import { apiLimits } from './api-limits';
+import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
-import { ToolEnv, createSession, folderCommands, loadWorkspaceFiles, type AgentResult, type Session, thinkingNote, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
-
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+import { createSession, folderCommands, resolveSessionConfig, type AgentResult, type Session, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
@@ -43,79 +40,38 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: ${resumed}\n`);
     return EXIT.usage;
   }
-  const contextWindow = options.contextWindow ?? envNumber(env.DELEGATE_CONTEXT_WINDOW);
-  if (contextWindow === null) {
-    out.stderr(`delegate: DELEGATE_CONTEXT_WINDOW must be an integer ≥ 1000 (got "${env.DELEGATE_CONTEXT_WINDOW}")\n`);
-    return EXIT.usage;
-  }
-  const sandbox = { mode: options.sandbox, allowNetwork: options.allowNetwork };
   if (options.sandbox === 'on') {
     // Required: known before anything is sent, so a machine without it stops here.
-    const required = await resolveSandbox(sandbox);
+    const required = await resolveSandbox({ mode: 'on', allowNetwork: options.allowNetwork });
     if (required.kind === 'refused') {
       out.stderr(sandboxNotice(required, false) ?? '');
       return EXIT.usage;
     }
   }
-  const modelId = options.model ?? env.DELEGATE_MODEL ?? DEFAULT_MODEL;
-  const limits = apiLimits(options, env, modelId);
-  if (typeof limits === 'string') {
-    out.stderr(`delegate: ${limits}\n`);
+  const resolved = await resolveSessionConfig({ cwd: workdir, env, overrides: { ...cliOverrides(options), transcriptRoot }, trusted: true, host: 'cli' });
+  if ('error' in resolved) {
+    out.stderr(`delegate: ${resolved.error}\n`);
     return EXIT.usage;
   }
-  // What bash, hooks and MCP servers get: this environment less the credentials, plus what --tool-env named.
-  const toolEnv = new ToolEnv({ pass: options.toolEnv, secrets: () => [apiKey, authToken].filter((v): v is string => v !== undefined), source: () => env });
-  for (const name of options.toolEnv) if (env[name] === undefined) out.stderr(`delegate: --tool-env ${name}: not set in the environment, nothing to pass\n`);
-  const mcp = await cliMcpConfig(options, workdir, env, toolEnv);
-  const model = createAnthropicModel({
-    ...(apiKey ? { apiKey } : {}),
-    ...(authToken ? { authToken } : {}),
-    ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
-    retryWait: limits.retryWait,
-  });
-  const workspaceFiles = await loadWorkspaceFiles({ workdir, home: homedir(), sources: options.settingSources, hooks: options.hooks });
+  const { api, notes, transcriptRoot: root, ...settings } = resolved;
+  const unkept = unkeptBudget(options.maxBudgetUsd, settings.model.id, settings.limits.prices);
+  if (unkept) {
+    out.stderr(`delegate: ${unkept}\n`);
+    return EXIT.usage;
+  }
+  for (const note of notes) out.stderr(`delegate: ${note}\n`);
+  const model = createAnthropicModel({ ...api.credentials, ...(api.baseUrl ? { baseURL: api.baseUrl } : {}), retryWait: api.retryWait });
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
-  const commands = folderCommands(workdir, workspaceFiles.commandHooks, mcp);
+  const commands = folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
   if (folderTrust === 'interrupted') return EXIT.interrupted;
-  // A setting this model cannot take as written (off on a model that always thinks, a budget where it takes levels).
-  const note = thinkingNote(modelId, options.thinking);
-  if (note) out.stderr(`delegate: ${note}\n`);
   let session: Session;
   try {
     session = await createSession({
-      ...workspaceFiles,
-      workdir,
-      model,
-      modelId,
-      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
-      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-      mode: options.permissionMode,
-      approver: headlessApprover,
-      sandbox,
-      toolEnv,
-      transcriptRoot,
-      ...(mcp ? { mcp } : {}),
-      ...(folderTrust ? { folderTrust } : {}),
-      allowedTools: options.allowedTools,
-      disallowedTools: options.disallowedTools,
-      agentFiles: { home: homedir(), includeProject: true },
-      webSearch: options.webSearch === 'on' || (options.webSearch === 'auto' && !env.ANTHROPIC_BASE_URL),
-      ...(env.DELEGATE_MODEL_ALIASES ? { modelAliases: parseAliases(env.DELEGATE_MODEL_ALIASES) } : {}),
-      ...(resumed ? { resume: resumed } : {}),
-      ...(contextWindow !== undefined ? { contextWindow } : {}),
-      limits: {
-        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-        ...(options.subagentMaxTurns !== undefined ? { subagentMaxTurns: options.subagentMaxTurns } : {}),
-        ...(options.maxParallel !== undefined ? { maxParallel: options.maxParallel } : {}),
-        ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-        ...(options.subagentMaxTokens !== undefined || options.subagentTimeout !== undefined
-          ? { subagentBudget: { ...(options.subagentMaxTokens !== undefined ? { tokens: options.subagentMaxTokens } : {}), ...(options.subagentTimeout !== undefined ? { seconds: options.subagentTimeout } : {}) } }
-          : {}),
-      },
-      ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
-      ...(limits.prices ? { prices: limits.prices } : {}),
+      ...settings,
+      persistence: { transcriptRoot: root, ...(resumed ? { resume: resumed } : {}) },
+      ports: { model, approver: headlessApprover, ...(folderTrust ? { folderTrust } : {}) },
     });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;
@@ -189,12 +145,6 @@ async function findSession(options: CliOptions, workdir: string, root: string): 
   return (await resumeState(root, id)) ?? `no session "${id}" in ${root}`;
 }
 
-function envNumber(raw: string | undefined): number | undefined | null {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1000 ? n : null;
-}
-
 /** `--compact`: compacts the resumed conversation and says what it did. */
 async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
   let line: { tokens_before: number; tokens_after: number } | undefined;
@@ -213,14 +163,4 @@ async function compactNow(session: Session, options: CliOptions, out: Writers, s
   if (options.outputFormat === 'text' || options.prompt) out.stderr(`delegate: session ${session.id}: ${what}\n`);
   else await out.stdout(JSON.stringify({ type: 'compacted', session_id: session.id, ...(line ?? { tokens_before: 0, tokens_after: 0 }), compacted: line !== undefined }) + '\n');
   return EXIT.ok;
-}
-
-/** DELEGATE_MODEL_ALIASES="sonnet=claude-sonnet-5-5,opus=…": agent definitions' `model` aliases. */
-export function parseAliases(raw: string): Record<string, string> {
-  return Object.fromEntries(
-    raw
-      .split(',')
-      .map((pair) => pair.split('=').map((s) => s.trim()))
-      .filter((kv): kv is [string, string] => kv.length === 2 && kv[0] !== '' && kv[1] !== ''),
-  );
 }

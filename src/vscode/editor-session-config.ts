@@ -1,18 +1,18 @@
 /**
  * What the editor's settings and ports make of a new session: the `SessionConfig` the core's createSession takes.
  * The session controller hands in the ports it owns (approver, review, questions, fan-out card, MCP servers) and
- * the model picked for this prompt; everything else comes from `delegate.*` settings and the workspace's trust.
+ * the model picked for this prompt; the `delegate.*` settings the user set go to the core's settings resolver
+ * (core/settings/resolve-settings.ts, the CLI's and ACP's too) with the workspace's trust, which fills in the rest.
  */
 import * as vscode from 'vscode';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { EditorApprover } from './approver';
 import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import type { ModelSelection } from './model-choice';
 import type { ResultReview } from './result-review';
-import { readSettings } from './settings';
-import { createHttpFetch, findRipgrep, loadWorkspaceFiles, ToolEnv, type ResumeState, type SessionConfig, type UserQuestions } from '../core/session';
+import { readSettings, sessionOverrides } from './settings';
+import { createHttpFetch, findRipgrep, resolveSessionConfig, type ResumeState, type SessionConfig, type UserQuestions } from '../core/session';
 
 export interface EditorSessionPorts {
   transcriptRoot: string;
@@ -28,44 +28,44 @@ export interface EditorSessionPorts {
 
 export async function editorSessionConfig(folder: vscode.WorkspaceFolder, selection: ModelSelection, ports: EditorSessionPorts): Promise<SessionConfig> {
   const settings = readSettings();
-  const contextWindow = settings.contextWindow ?? selection.contextWindow;
-  const mcp = await ports.mcpServers?.configFor(folder.uri.fsPath);
-  // Project hooks only in a trusted workspace; trust granted later applies from the next session.
-  const workspaceFiles = await loadWorkspaceFiles({ workdir: folder.uri.fsPath, home: homedir(), trusted: vscode.workspace.isTrusted });
+  const workdir = folder.uri.fsPath;
+  const mcp = await ports.mcpServers?.configFor(workdir);
+  const resolved = await resolveSessionConfig({
+    cwd: workdir,
+    env: process.env,
+    overrides: {
+      ...sessionOverrides(settings),
+      // An editor model's own window when delegate.contextWindow names none.
+      ...(settings.contextWindow ?? selection.contextWindow ? { contextWindow: settings.contextWindow ?? selection.contextWindow } : {}),
+      transcriptRoot: ports.transcriptRoot,
+    },
+    // Project hooks and agent files only in a trusted workspace; trust granted later applies from the next session.
+    trusted: vscode.workspace.isTrusted,
+    host: 'editor',
+    // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
+    secrets: ports.credentials,
+    // The Messages API's server-side web search: the Language Model API has no way to offer it.
+    provider: selection.provider === 'anthropic' ? 'anthropic' : 'other',
+    ...(mcp ? { mcp } : {}),
+  });
+  // A setting that cannot be used (delegate.prices): the caller says the line.
+  if ('error' in resolved) throw new Error(resolved.error);
+  const { api: _api, notes: _notes, transcriptRoot, ...config } = resolved;
   const ripgrep = editorRipgrep();
   return {
-    ...workspaceFiles,
-    ...(mcp ? { mcp } : {}),
-    ...(ports.resume ? { resume: ports.resume } : {}),
-    ...(contextWindow ? { contextWindow } : {}),
-    thinking: settings.thinking,
-    ...(settings.maxTokens ? { maxTokens: settings.maxTokens } : {}),
-    compactThreshold: settings.compactThreshold,
-    ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
-    ...(settings.maxBudgetUsd ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
-    ...(Object.keys(settings.prices).length ? { prices: settings.prices } : {}),
-    // Agent files: the user's always; the project's only in a trusted workspace.
-    agentFiles: { home: homedir(), includeProject: vscode.workspace.isTrusted },
-    // The Messages API's server-side tool: the Language Model API has no way to offer it.
-    webSearch: settings.webSearch && selection.provider === 'anthropic',
-    ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
-    ...(Object.keys(settings.modelAliases).length ? { modelAliases: settings.modelAliases } : {}),
-    workdir: folder.uri.fsPath,
-    model: selection.port,
-    modelId: selection.modelId,
-    mode: settings.permissionMode,
-    trusted: vscode.workspace.isTrusted,
-    approver: ports.approver,
-    ...(ports.questions ? { questions: ports.questions } : {}),
-    ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
-    limits: settings.limits,
-    bashTimeoutMs: settings.bashTimeoutMs,
-    sandbox: settings.sandbox,
-    // Commands, hooks and MCP servers never get the credentials (the key in use, by value too), unless delegate.toolEnv names one.
-    toolEnv: new ToolEnv({ pass: settings.toolEnv, secrets: ports.credentials }),
-    transcriptRoot: ports.transcriptRoot,
-    // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
-    fetch: createHttpFetch('host'),
+    ...config,
+    model: { ...config.model, id: selection.modelId },
+    persistence: { transcriptRoot, ...(ports.resume ? { resume: ports.resume } : {}) },
+    ports: {
+      model: selection.port,
+      approver: ports.approver,
+      ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
+      ...(ports.questions ? { questions: ports.questions } : {}),
+      ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
+      ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+      // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
+      fetch: createHttpFetch('host'),
+    },
   };
 }
 

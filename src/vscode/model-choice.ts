@@ -16,7 +16,7 @@ import { LmCatalog, modelKey } from './lm-catalog';
 import { supportsToolCalling } from './lm-errors';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
-import type { ModelPort } from '../core/session';
+import { modelIdOf, type ModelPort } from '../core/session';
 import { sealProcessEnvironment } from '../core/session/process-environment';
 import type { SetupProblem } from '../view-model/setup-problem';
 
@@ -78,7 +78,7 @@ export class ModelChoice implements vscode.Disposable {
       const retryWait = { maxMs: settings.maxRetryWaitMs, setting: 'delegate.maxRetryWaitSeconds' };
       this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
     }
-    return { port: this.anthropic.port, modelId: settings.model, provider: 'anthropic' };
+    return { port: this.anthropic.port, modelId: modelIdOf(settings.model, process.env), provider: 'anthropic' };
   }
 
   /** A problem, with how many models the editor has (the buttons that fix it depend on it). */

@@ -2,34 +2,19 @@
 import * as vscode from 'vscode';
 import type { VscodeModelSetting } from './lm-catalog';
 import { parseThinkingSetting, type ThinkingSetting, PERMISSION_MODES, type PermissionMode, SANDBOX_MODES, type SandboxMode } from '../core/vocabulary';
-import type { RunLimits, SandboxSettings } from '../core/session';
+import { OVERRIDE_DEFAULTS, type SessionOverrides } from '../core/session';
 
 export interface DelegateSettings {
-  model: string;
+  /** `delegate.model`; empty: the resolver's (DELEGATE_MODEL, else the default model). */
+  model: string | undefined;
   baseUrl: string | undefined;
   permissionMode: PermissionMode;
-  limits: Partial<RunLimits>;
-  bashTimeoutMs: number;
-  sandbox: SandboxSettings;
   /** Tokens; undefined = from the model table. */
   contextWindow: number | undefined;
-  /** Extended thinking with Anthropic's API (the editor's Language Model API has no thinking control). */
-  thinking: ThinkingSetting;
-  /** max_tokens of each request; undefined = from the model family. */
-  maxTokens: number | undefined;
-  compactThreshold: number;
   /** Hold each finished subagent's result for Accept / Edit / Re-run before its parent sees it. */
   reviewSubagentResults: boolean;
-  /** The whole run's cap in dollars (0: none). */
-  maxBudgetUsd: number;
   /** The longest wait before a retry the API may ask for (a 429's retry-after); longer ends the run. */
   maxRetryWaitMs: number;
-  /** $ per million tokens by model family, over the built-in table. */
-  prices: Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>;
-  /** Offer the Messages API's web search (auto: with Anthropic's own API only). */
-  webSearch: boolean;
-  /** Agent definitions' `model: sonnet|opus|haiku` → model ids (over the built-in table). */
-  modelAliases: Record<string, string>;
   /** Variables commands get although they hold a credential (secrets/tool-env.ts withholds them otherwise). */
   toolEnv: string[];
   /** Where the model is: auto = anthropic when an API key is set, else the editor's language models. */
@@ -38,48 +23,75 @@ export interface DelegateSettings {
   vscodeModel: VscodeModelSetting;
 }
 
+/*
+ * No default here: a setting the user left alone has package.json's default, which test/core/settings/settings-doc.test.ts
+ * holds to the core's (core/settings/defaults.ts); a value that cannot be used is left out, so the core's default applies.
+ */
 export function readSettings(): DelegateSettings {
   const c = vscode.workspace.getConfiguration('delegate');
-  const mode = c.get<string>('permissionMode', 'default');
-  const sandbox = c.get<string>('sandbox', 'auto');
-  const baseUrl = c.get<string>('baseUrl', '').trim() || process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  const mode = c.get<string>('permissionMode');
+  const baseUrl = c.get<string>('baseUrl')?.trim() || process.env.ANTHROPIC_BASE_URL?.trim() || undefined;
   return {
-    model: c.get<string>('model', 'claude-sonnet-5-5').trim() || 'claude-sonnet-5-5',
+    model: c.get<string>('model')?.trim() || undefined,
     baseUrl,
-    permissionMode: (PERMISSION_MODES as readonly string[]).includes(mode) ? (mode as PermissionMode) : 'default',
-    limits: {
-      maxTurns: c.get<number>('maxTurns', 50),
-      subagentMaxTurns: c.get<number>('subagentMaxTurns', 30),
-      maxParallel: c.get<number>('maxParallelSubagents', 4),
-      maxDepth: c.get<number>('maxDepth', 1),
-      ...subagentBudget(c),
-    },
-    bashTimeoutMs: c.get<number>('bashTimeoutSeconds', 120) * 1000,
-    sandbox: {
-      // A mistyped value must not turn the sandbox off: it means the default, auto.
-      mode: (SANDBOX_MODES as readonly string[]).includes(sandbox) ? (sandbox as SandboxMode) : 'auto',
-      allowNetwork: c.get<boolean>('allowNetwork', false) === true,
-    },
-    contextWindow: c.get<number>('contextWindow', 0) || undefined,
-    thinking: thinkingSetting(c.get<unknown>('thinking', 'auto')),
-    maxTokens: c.get<number>('maxTokens', 0) || undefined,
-    compactThreshold: Math.min(0.95, Math.max(0.3, c.get<number>('compactThreshold', 0.8))),
-    maxBudgetUsd: Math.max(0, c.get<number>('maxBudgetUsd', 0)),
-    maxRetryWaitMs: Math.max(0, c.get<number>('maxRetryWaitSeconds', 60)) * 1000,
-    reviewSubagentResults: c.get<boolean>('reviewSubagentResults', false),
-    prices: c.get<DelegateSettings['prices']>('prices', {}) ?? {},
-    webSearch: c.get<string>('webSearch', 'auto') === 'on' || (c.get<string>('webSearch', 'auto') === 'auto' && !baseUrl),
-    toolEnv: (c.get<unknown[]>('toolEnv', []) ?? []).filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !n.includes('=')).map((n) => n.trim()),
-    provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider', 'auto')) ?? 'auto',
-    vscodeModel: modelSetting(c.get<unknown>('vscodeModel', {})),
-    modelAliases: Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases', {}) ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== '')),
+    permissionMode: mode !== undefined && (PERMISSION_MODES as readonly string[]).includes(mode) ? (mode as PermissionMode) : OVERRIDE_DEFAULTS.permissionMode,
+    contextWindow: c.get<number>('contextWindow') || undefined,
+    maxRetryWaitMs: Math.max(0, c.get<number>('maxRetryWaitSeconds') ?? OVERRIDE_DEFAULTS.maxRetryWait) * 1000,
+    reviewSubagentResults: c.get<boolean>('reviewSubagentResults') === true,
+    toolEnv: (c.get<unknown[]>('toolEnv') ?? []).filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !n.includes('=')).map((n) => n.trim()),
+    provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider')) ?? 'auto',
+    vscodeModel: modelSetting(c.get<unknown>('vscodeModel')),
   };
 }
 
-/** `delegate.thinking` (a string: the settings UI edits it as text); a value that does not parse means auto. */
-function thinkingSetting(value: unknown): ThinkingSetting {
+/** What the `delegate.*` settings set of a session, as the core's settings resolver takes it. */
+export function sessionOverrides(settings: DelegateSettings): SessionOverrides {
+  const c = vscode.workspace.getConfiguration('delegate');
+  const sandbox = c.get<string>('sandbox');
+  const webSearch = c.get<string>('webSearch');
+  const threshold = c.get<number>('compactThreshold');
+  const budget = c.get<number>('maxBudgetUsd') ?? 0;
+  const prices = c.get<Record<string, unknown>>('prices') ?? {};
+  const aliases = Object.fromEntries(Object.entries(c.get<Record<string, unknown>>('modelAliases') ?? {}).filter((kv): kv is [string, string] => typeof kv[1] === 'string' && kv[1].trim() !== ''));
+  const number = (key: string, min: number): number | undefined => {
+    const n = c.get<number>(key);
+    return typeof n === 'number' && n >= min ? n : undefined;
+  };
+  const given = <K extends keyof SessionOverrides>(key: K, value: SessionOverrides[K] | undefined): Partial<SessionOverrides> => (value !== undefined ? { [key]: value } : {});
+  return {
+    ...given('model', settings.model),
+    ...given('baseUrl', settings.baseUrl),
+    ...given('thinking', thinkingSetting(c.get<unknown>('thinking'))),
+    ...given('maxTokens', number('maxTokens', 1)),
+    ...given('contextWindow', settings.contextWindow),
+    // A threshold outside 0.3–0.95 would compact all the time, or never: held inside it.
+    ...given('compactThreshold', typeof threshold === 'number' ? Math.min(0.95, Math.max(0.3, threshold)) : undefined),
+    ...(Object.keys(aliases).length ? { modelAliases: aliases } : {}),
+    maxRetryWait: settings.maxRetryWaitMs / 1000,
+    permissionMode: settings.permissionMode,
+    // A mistyped value must not turn the sandbox off: it is left out, and the default (auto) applies.
+    ...given('sandbox', sandbox !== undefined && (SANDBOX_MODES as readonly string[]).includes(sandbox) ? (sandbox as SandboxMode) : undefined),
+    allowNetwork: c.get<boolean>('allowNetwork') === true,
+    toolEnv: settings.toolEnv,
+    ...given('webSearch', webSearch === 'auto' || webSearch === 'on' || webSearch === 'off' ? webSearch : undefined),
+    ...given('bashTimeout', number('bashTimeoutSeconds', 1)),
+    ...given('maxTurns', number('maxTurns', 1)),
+    ...given('subagentMaxTurns', number('subagentMaxTurns', 1)),
+    ...given('maxParallel', number('maxParallelSubagents', 1)),
+    ...given('maxDepth', number('maxDepth', 0)),
+    // 0: no budget.
+    ...given('subagentMaxTokens', number('subagentTokenBudget', 1)),
+    ...given('subagentTimeout', number('subagentTimeoutSeconds', 1)),
+    ...(budget > 0 ? { maxBudgetUsd: budget } : {}),
+    ...(Object.keys(prices).length ? { prices } : {}),
+  };
+}
+
+/** `delegate.thinking` (a string: the settings UI edits it as text); a value that does not parse is left out (the default, auto). */
+function thinkingSetting(value: unknown): ThinkingSetting | undefined {
+  if (value === undefined) return undefined;
   const parsed = parseThinkingSetting(value);
-  return typeof parsed === 'object' ? 'auto' : parsed;
+  return typeof parsed === 'object' ? undefined : parsed;
 }
 
 /** Only the string fields of `delegate.vscodeModel`; anything else in it is ignored. */
@@ -92,12 +104,4 @@ function modelSetting(value: unknown): VscodeModelSetting {
     if (typeof field === 'string' && field.trim()) out[key] = field.trim();
   }
   return out;
-}
-
-/** delegate.subagentTokenBudget / subagentTimeoutSeconds (0: none) as the limits' default subagent budget. */
-function subagentBudget(c: vscode.WorkspaceConfiguration): { subagentBudget?: { tokens?: number; seconds?: number } } {
-  const tokens = c.get<number>('subagentTokenBudget', 0);
-  const seconds = c.get<number>('subagentTimeoutSeconds', 0);
-  if (!(tokens > 0) && !(seconds > 0)) return {};
-  return { subagentBudget: { ...(tokens > 0 ? { tokens } : {}), ...(seconds > 0 ? { seconds } : {}) } };
 }

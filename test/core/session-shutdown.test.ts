@@ -22,7 +22,7 @@ describe('session shutdown', () => {
 
   it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
+    const { session, workdir } = await testSession({ model }, { tools: { sandbox: NO_SANDBOX } });
     const running = session.run('go', new AbortController().signal);
     await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
@@ -40,7 +40,7 @@ describe('session shutdown', () => {
 
   it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const { session, workdir } = await testSession({ model, sandbox: NO_SANDBOX });
+    const { session, workdir } = await testSession({ model }, { tools: { sandbox: NO_SANDBOX } });
     const running = session.run('go', new AbortController().signal);
     await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));

@@ -6,7 +6,8 @@ import { INTERRUPTED_RESULT } from '../../src/core/loop/conversation';
 import type { DelegateEvent } from '../../src/core/events';
 import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
-import { ROOT_AGENT_ID, type SessionConfig } from '../../src/core/session';
+import { ROOT_AGENT_ID } from '../../src/core/session';
+import type { ConfigPatch } from '../kit/session-config';
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
@@ -17,12 +18,12 @@ import { testSession } from '../kit/test-session';
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);
 
 /** A session in `dirs` (shared with a later resume). */
-const open = (model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: Partial<SessionConfig> = {}) => testSession({ ...dirs, model, ...extra });
+const open = (model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: ConfigPatch = {}) => testSession({ ...dirs, model }, extra);
 
-async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: Partial<SessionConfig> = {}) {
+async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: ConfigPatch = {}) {
   const events = await readTranscript(dirs.transcriptRoot, id);
   assert.ok(events, 'the transcript exists');
-  return open(model, dirs, { resume: replaySession(id, events, ROOT_AGENT_ID), ...extra });
+  return open(model, dirs, { ...extra, persistence: { resume: replaySession(id, events, ROOT_AGENT_ID), ...extra.persistence } });
 }
 
 describe('session: follow-ups, history and resume', () => {
@@ -164,7 +165,7 @@ describe('session: compaction', () => {
     }
     model.script('child', { text: 'read them all' });
     for (let i = 0; i < 60; i++) model.script('summary', { text: `summary ${i}: read logs so far` });
-    const { session, events } = await open(model, dirs, { contextWindow: 20_000, limits: { subagentMaxTurns: 100 } });
+    const { session, events } = await open(model, dirs, { model: { contextWindow: 20_000 }, limits: { subagentMaxTurns: 100 } });
     const result = await session.run('summarize the logs', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     const compactions = events.filter((e) => e.type === 'compacted');

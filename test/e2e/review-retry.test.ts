@@ -210,7 +210,14 @@ describe('Delegate in a real VS Code: review and retry as users live in them', f
         return active?.matches('footer.composer vscode-textarea') ?? false;
       }),
       'the prompt box has focus',
-    );
+    ).catch(async (e) => {
+      const info = await panel.frame.locator('body').evaluate(() => {
+        const d = (globalThis as unknown as { document: { hasFocus(): boolean; activeElement: { tagName: string; className: string } | null } }).document;
+        return `${d.hasFocus()} ${d.activeElement?.tagName}.${d.activeElement?.className}`;
+      });
+      const outer = await page.evaluate(() => { const d = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string } | null } }).document; return `${d.activeElement?.tagName}.${d.activeElement?.className}`; });
+      throw new Error(`${(e as Error).message}: frame ${info}; outer ${outer}`);
+    });
     await page.keyboard.type('typed right away');
     assert.equal(await panel.frame.locator('footer.composer vscode-textarea').evaluate((t) => (t as unknown as { value: string }).value), 'typed right away');
   });

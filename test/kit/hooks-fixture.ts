@@ -9,7 +9,8 @@ import { loadHookSettings } from '../../src/core/hooks/hook-settings';
 import { loadProjectInstructions } from '../../src/core/instructions/project-instructions';
 import type { ModelPort } from '../../src/core/llm/types';
 import type { Approver, ToolCallRequest } from '../../src/core/policy/types';
-import type { Session, SessionConfig } from '../../src/core/session';
+import type { Session } from '../../src/core/session';
+import type { ConfigPatch } from './session-config';
 import { tempDir } from './temp-dirs';
 import { testSession } from './test-session';
 
@@ -53,19 +54,13 @@ export interface OpenedSession {
 }
 
 /** A session over the fixture with the hooks and instructions its files give (bash unsandboxed: pids are host pids). */
-export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, extra: Partial<SessionConfig> = {}): Promise<OpenedSession> {
+export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, extra: ConfigPatch = {}): Promise<OpenedSession> {
   const commandHooks = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
   const instructions = await loadProjectInstructions({ workdir: dirs.workdir, home: dirs.home });
-  const { session, events } = await testSession({
-    workdir: dirs.workdir,
-    transcriptRoot: dirs.transcriptRoot,
-    model,
-    approver: recordingApprover('allow'),
-    sandbox: { mode: 'off', allowNetwork: false },
-    commandHooks,
-    instructions,
-    ...extra,
-  });
+  const { session, events } = await testSession(
+    { workdir: dirs.workdir, transcriptRoot: dirs.transcriptRoot, model, approver: recordingApprover('allow') },
+    { tools: { sandbox: { mode: 'off', allowNetwork: false } }, ...extra, files: { commandHooks, instructions, ...extra.files } },
+  );
   return { session, events, problems: commandHooks.problems.map((p) => `${p.source}: ${p.text}`) };
 }
 

@@ -8,12 +8,15 @@
  *   const { session, events } = await testSession({ model });            a scripted model, in-process
  *   const { session } = await testSession({ api, mode: 'default' });      the SDK client over HTTP, against the
  *                                                                         local Messages-API server (test/fixtures)
+ *   await testSession({ model }, { limits: { maxBudgetUsd: 5 } });        any group of the SessionConfig patched over
+ *                                                                         (session-config.ts's testConfig)
  */
 import type { DelegateEvent } from '../../src/core/events';
-import { createSession, type Approver, type Session, type SessionConfig } from '../../src/core/session';
+import { createSession, type Approver, type ModelPort, type Session } from '../../src/core/session';
 import { createAnthropicModel } from '../../src/core/session/model';
 import type { MessagesApiServer } from '../fixtures/messages-api-server';
 import { afterThisTest } from './cleanup';
+import { testConfig, type ConfigBase, type ConfigPatch } from './session-config';
 import { tempDir } from './temp-dirs';
 
 /** Answers every question with yes. */
@@ -21,8 +24,8 @@ const allowAll: Approver = { ask: async () => ({ decision: 'allow' }) };
 /** Answers every question with no. */
 export const denyAll: Approver = { ask: async () => ({ decision: 'deny' }) };
 
-/** Any SessionConfig field over the defaults; `api` (the local server) stands for `model`. */
-export type TestSessionOptions = Partial<SessionConfig> & { api?: MessagesApiServer };
+/** testConfig's base, each part over the kit's default; `api` (the local server) stands for `model`. */
+export type TestSessionOptions = Partial<ConfigBase> & { api?: MessagesApiServer };
 
 export interface TestSession {
   session: Session;
@@ -32,12 +35,12 @@ export interface TestSession {
   transcriptRoot: string;
 }
 
-export async function testSession(options: TestSessionOptions = {}): Promise<TestSession> {
-  const { api, ...config } = options;
-  const model = config.model ?? (api ? createAnthropicModel({ apiKey: 'test-key', baseURL: api.baseURL }) : undefined);
+export async function testSession(options: TestSessionOptions = {}, patch: ConfigPatch = {}): Promise<TestSession> {
+  const { api, ...base } = options;
+  const model: ModelPort | undefined = base.model ?? (api ? createAnthropicModel({ apiKey: 'test-key', baseURL: api.baseURL }) : undefined);
   if (!model) throw new Error('testSession: give it a model (a ScriptedModel) or an api (the local Messages-API server)');
-  const dirs = { workdir: config.workdir ?? tempDir('delegate-ws-'), transcriptRoot: config.transcriptRoot ?? tempDir('delegate-tr-') };
-  const session = await createSession({ modelId: 'claude-test', mode: 'bypassPermissions', approver: allowAll, ...config, ...dirs, model });
+  const dirs = { workdir: base.workdir ?? tempDir('delegate-ws-'), transcriptRoot: base.transcriptRoot ?? tempDir('delegate-tr-') };
+  const session = await createSession(testConfig({ modelId: 'claude-test', mode: 'bypassPermissions', approver: allowAll, ...base, ...dirs, model }, patch));
   afterThisTest(async () => {
     await session.shutdown('the test ended', 200);
     session.close();

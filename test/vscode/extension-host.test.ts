@@ -16,7 +16,7 @@ import { modalFanoutPrompt } from '../../src/vscode/fanout-card';
 import type { FanoutCard, FanoutChoice } from '../../src/core/session';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
-import { loadWorkspaceFiles } from '../../src/core/session';
+import { resolveSessionConfig } from '../../src/core/session';
 import { firstUserText, reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
@@ -714,12 +714,14 @@ describe('Delegate in the extension host: hooks and project instructions', () =>
     const notices = Object.values(api.controller.snapshot().state.nodes).flatMap((n: ViewNode) => (n.kind === 'notice' ? [n.text] : []));
     assert.ok(notices.some((t) => /^Project instructions: CLAUDE\.md \(\d+ characters\)\.$/.test(t)), notices.join('\n'));
 
-    const untrusted = await loadWorkspaceFiles({ workdir, home: homedir(), trusted: false });
+    const resolved = await resolveSessionConfig({ cwd: workdir, env: {}, overrides: {}, trusted: false, host: 'editor', home: homedir() });
+    assert.ok(!('error' in resolved), 'resolved');
+    const untrusted = resolved.files;
     assert.equal(untrusted.commandHooks?.groups.PreToolUse.length, 0, 'the workspace\'s hooks wait for trust');
     assert.deepEqual(untrusted.commandHooks?.problems, [
       { level: 'info', source: '.claude/settings.json', text: 'its hooks do not run until you trust this workspace (yours in ~/.claude/settings.json do)' },
     ]);
-    assert.deepEqual(untrusted.instructions.files, ['CLAUDE.md']);
+    assert.deepEqual(untrusted.instructions?.files, ['CLAUDE.md']);
   });
 });
 

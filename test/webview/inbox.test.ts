@@ -10,7 +10,8 @@ import type { InboxItem, WebviewToHost } from '../../src/protocol';
 import { applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { PanelInbox } from '../../src/vscode/panel-inbox';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
-import { bigSession, ROOT } from './fixtures';
+import { bigSession, finishedSession, ROOT } from './fixtures';
+import { item } from './tree-dom';
 import { notInView as notInViewOf } from '../kit/in-view';
 
 const child = (agentId: string, description: string): AgentIdentity => ({ agentId, parentId: 'root', depth: 1, description, agentType: 'general-purpose' });
@@ -108,6 +109,34 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     await page.evaluate(() => (globalThis as unknown as { dispatchEvent(e: unknown): void; FocusEvent: new (t: string) => unknown }).dispatchEvent(new (globalThis as unknown as { FocusEvent: new (t: string) => unknown }).FocusEvent('focus')));
     await page.waitForTimeout(50);
     assert.equal(await page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.matches('.composer vscode-textarea') ?? false), true);
+  });
+
+  it('back into the panel by keyboard: the prompt box, even when a row kept the focus; not after the panel opened the editor\'s UI itself', async () => {
+    const page = panel.page;
+    const state = createSessionView();
+    applyEvents(state, finishedSession().events);
+    await send(page, { type: 'snapshot', state, running: false });
+    const windowEvent = (type: string): Promise<void> =>
+      page.evaluate((t) => (globalThis as unknown as { dispatchEvent(e: unknown): void; FocusEvent: new (t: string) => unknown }).dispatchEvent(new (globalThis as unknown as { FocusEvent: new (t: string) => unknown }).FocusEvent(t)), type);
+    const focusedIs = (selector: string): Promise<boolean> => page.evaluate((sel) => (globalThis as unknown as PageDoc).document.activeElement?.matches(sel) ?? false, selector);
+    const send_ = page.locator(`${item('task:tu-b')} .task-message`);
+
+    // The user left for the editor (Ctrl+1, the palette) with a row's button focused, then "Focus on Delegate View".
+    await send_.focus();
+    await page.waitForTimeout(1100);
+    await windowEvent('blur');
+    await windowEvent('focus');
+    await page.waitForTimeout(50);
+    assert.equal(await focusedIs('.composer vscode-textarea'), true, 'the prompt box, not the row left focused before');
+
+    // The panel itself opened an input box (Send a message…): coming back from it, the button keeps the focus.
+    await send_.focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'message_agent', agentId: 'agent-b' });
+    await windowEvent('blur');
+    await windowEvent('focus');
+    await page.waitForTimeout(50);
+    assert.equal(await focusedIs('.task-message'), true, 'the button the user acted on');
   });
 
   it('ask_user: options are buttons and a typed answer is sent with Enter; a stopped run takes its questions out as unanswered', async () => {

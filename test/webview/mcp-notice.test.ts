@@ -15,13 +15,10 @@ const TEXT = /^\.mcp\.json: MCP server "quiet" has not answered "initialize" wit
 
 /** The events of one prompt in a session whose only MCP server never answers. */
 async function silentServerEvents(): Promise<DelegateEvent[]> {
-  const { session, events } = await testSession({
-    model: new ScriptedModel().script('default', { text: 'Answered without it.' }),
-    mode: 'default',
-    approver: denyAll,
-    sandbox: { mode: 'off', allowNetwork: false },
-    mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 },
-  });
+  const { session, events } = await testSession(
+    { model: new ScriptedModel().script('default', { text: 'Answered without it.' }), mode: 'default', approver: denyAll },
+    { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 } } },
+  );
   try {
     await session.run('hello', new AbortController().signal);
   } finally {

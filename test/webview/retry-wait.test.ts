@@ -16,7 +16,7 @@ const WAITING = /^The API asked to wait 1 s \(rate limited, 429\): attempt 2 at 
 async function rateLimitedEvents(): Promise<DelegateEvent[]> {
   const api = await startMessagesApiServer();
   api.script(reply.rateLimited(1), reply.text('Answered after the wait.'));
-  const { session, events } = await testSession({ api, modelId: 'claude-sonnet-5-5', mode: 'default', approver: denyAll, sandbox: { mode: 'off', allowNetwork: false } });
+  const { session, events } = await testSession({ api, modelId: 'claude-sonnet-5-5', mode: 'default', approver: denyAll }, { tools: { sandbox: { mode: 'off', allowNetwork: false } } });
   try {
     await session.run('hello', new AbortController().signal);
     api.assertAllConsumed();

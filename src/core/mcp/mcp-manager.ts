@@ -21,7 +21,7 @@ import { errorText } from '../errors';
 import type { ToolEnv } from '../secrets/tool-env';
 import { ProcessGroups } from '../tools/process-groups';
 import type { AnyTool, ToolResult } from '../tools/types';
-import type { McpServerConfig } from './config';
+import type { McpConfigProblem, McpServerConfig } from './config';
 import { createMcpTool } from './mcp-tool';
 import { McpServerConnection, type McpServerStatus, type McpStartPhase, type McpToolInfo } from './server-connection';
 
@@ -33,6 +33,19 @@ export interface McpHost {
   prepare?(server: McpServerConfig): Promise<McpServerConfig | { skipped: string }>;
   /** A server connected, restarted, failed or was skipped: hosts report failures once. */
   onStatus?(status: McpServerStatus): void;
+}
+
+/** What a session is given about MCP: the servers, what could not be used in the config files, the host's hooks and the waits. */
+export interface SessionMcpConfig {
+  servers: McpServerConfig[];
+  /** What could not be used in the config files: said once, as warnings. */
+  problems?: McpConfigProblem[];
+  host?: McpHost;
+  /** How long a prompt's first request waits for servers still starting (see mcp-manager.ts). Default 5 s. */
+  waitMs?: number;
+  connectTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  clientVersion?: string;
 }
 
 export interface McpManagerOptions {
@@ -51,7 +64,8 @@ export interface McpManagerOptions {
   onStillStarting?(info: { server: string; phase: McpStartPhase; waitedMs: number; connectTimeoutMs: number }): void;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
 export class McpManager {
   readonly groups = new ProcessGroups();
@@ -105,7 +119,7 @@ export class McpManager {
       groups: this.groups,
       ...(this.opts.toolEnv ? { toolEnv: this.opts.toolEnv } : {}),
       connectTimeoutMs: this.connectTimeoutMs,
-      toolTimeoutMs: this.opts.toolTimeoutMs ?? 600_000,
+      toolTimeoutMs: this.opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       clientVersion: this.opts.clientVersion ?? '0.0.0',
       onStatus: (status) => this.opts.host?.onStatus?.(status),
       onTools: (server, tools) => this.addTools(server, tools),

@@ -27,7 +27,7 @@ import { planProtection, type ProtectionPlan } from './protected-mounts';
 import { refusalNote } from './refusal-note';
 import type { SandboxSettings, SandboxStatus } from './types';
 
-export { DEFAULT_SANDBOX, describeSandbox, type SandboxSettings, type SandboxStatus } from './types';
+export { describeSandbox, type SandboxSettings, type SandboxStatus } from './types';
 
 /** The status a setting gets on this machine (the probe is cached, so this is cheap after the first call). */
 export async function resolveSandbox(settings: SandboxSettings, probe: () => Promise<ProbeResult> = probeBubblewrap): Promise<SandboxStatus> {

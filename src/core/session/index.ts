@@ -8,7 +8,8 @@
  *                      (loadRevertPlan, revertSubagent)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
  *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
- *   settings helpers   workspace files (loadWorkspaceFiles: hooks, instructions), MCP configs, the sandbox, thinking notes
+ *   settings           resolveSessionConfig (core/settings/: a host's overrides + the environment + the defaults →
+ *                      the config's data), MCP configs (the editor's own), the sandbox, thinking notes
  *
  * Three pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
  * the editor builds lazily (session/model.ts), the bubblewrap probe the CLI starts before anything else
@@ -23,17 +24,19 @@ export {
 } from './replay';
 export { isRootEvent, resumeState } from './resume';
 export { loadRevertPlan, revertSubagent } from './revert-subagent';
-export { mcpTimeoutsFromEnv, type SessionMcpConfig } from './mcp';
-export { loadWorkspaceFiles } from './workspace-files';
+export type { SessionMcpConfig } from './mcp';
+export { mcpTimeoutsFromEnv } from '../settings/mcp-settings';
+export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
+export { OVERRIDE_DEFAULTS } from '../settings/defaults';
+export type { SessionOverrides } from '../settings/setting-table';
 export { folderCommands, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from './folder-trust';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from '../delegation/child-review';
 
-export type { AgentResult, RunLimits } from '../loop/types';
-export { hasPrice, parsePrices } from '../loop/budget';
+export type { AgentResult } from '../loop/types';
+export { hasPrice } from '../loop/budget';
 export { estimateTextTokens } from '../loop/context-size';
 export { ModelError } from '../llm/types';
 export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
-export { thinkingNote } from '../llm/thinking';
 export type { Approver, ToolCallRequest } from '../policy/types';
 export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from '../delegation/fanout-review';
@@ -44,9 +47,9 @@ export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
 export type { RevertPlan } from '../changes/revert-plan';
 export { sharedReason, type RevertReport } from '../changes/apply-revert';
-export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
+export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
-export { describeSandbox, type SandboxSettings, type SandboxStatus } from '../sandbox/types';
+export { describeSandbox, type SandboxStatus } from '../sandbox/types';
 export { listSessions } from '../store/session-index';
 export { deleteSession, renameSession } from '../store/session-admin';
 export { SessionBusyError } from '../store/session-lock';

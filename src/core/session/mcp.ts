@@ -17,39 +17,18 @@
  * agents started from then on get.
  */
 import type { AnyTool } from '../tools/types';
-import type { McpConfigProblem, McpServerConfig } from '../mcp/config';
-import { McpManager, type McpHost } from '../mcp/mcp-manager';
+import type { McpServerConfig } from '../mcp/config';
+import { McpManager, type SessionMcpConfig } from '../mcp/mcp-manager';
 import { seconds, type McpServerStatus, type McpStartPhase } from '../mcp/server-connection';
 import type { ToolCatalog } from './tool-catalog';
 import type { ToolEnv } from '../secrets/tool-env';
 
-export interface SessionMcpConfig {
-  servers: McpServerConfig[];
-  /** What could not be used in the config files: said once, as warnings. */
-  problems?: McpConfigProblem[];
-  host?: McpHost;
-  /** How long a prompt's first request waits for servers still starting (see mcp-manager.ts). Default 5 s. */
-  waitMs?: number;
-  connectTimeoutMs?: number;
-  toolTimeoutMs?: number;
-  clientVersion?: string;
-}
+export type { SessionMcpConfig } from '../mcp/mcp-manager';
 
 const DEFAULT_MCP_WAIT_MS = 5000;
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 export type Notify = (level: NoticeLevel, text: string, source?: string) => Promise<void>;
-
-/** Claude Code's variables for the two timeouts (milliseconds): MCP_TIMEOUT (start), MCP_TOOL_TIMEOUT (a call). */
-export function mcpTimeoutsFromEnv(env: Record<string, string | undefined>): Pick<SessionMcpConfig, 'connectTimeoutMs' | 'toolTimeoutMs'> {
-  const ms = (raw: string | undefined): number | undefined => {
-    const n = Number(raw);
-    return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
-  };
-  const connect = ms(env.MCP_TIMEOUT);
-  const tool = ms(env.MCP_TOOL_TIMEOUT);
-  return { ...(connect !== undefined ? { connectTimeoutMs: connect } : {}), ...(tool !== undefined ? { toolTimeoutMs: tool } : {}) };
-}
 
 export interface SessionMcp {
   /** Undefined when the session has no servers (only config problems to say). */

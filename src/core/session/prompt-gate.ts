@@ -31,7 +31,9 @@ export interface PromptGateOptions {
 
 export type GateResult = { blocked: AgentResult } | { context: string[] };
 
-export function createPromptGate(opts: PromptGateOptions): (prompt: string, signal: AbortSignal) => Promise<GateResult> {
+export type PromptGate = (prompt: string, signal: AbortSignal) => Promise<GateResult>;
+
+export function createPromptGate(opts: PromptGateOptions): PromptGate {
   const { hooks, root } = opts;
   const emit = agentEmitter(opts.bus, root.agentId, root.parentId);
   let started = false;

@@ -6,7 +6,7 @@
  */
 import type { DelegateEvent } from '../events';
 import { readTranscript } from '../store/transcript-reader';
-import { ROOT_AGENT_ID } from './create-session';
+import { ROOT_AGENT_ID } from './session-face';
 import { replaySession, type ResumeState } from './replay';
 
 /** What `createSession({ resume })` needs to go on with session `id`; undefined when there is no such transcript. */

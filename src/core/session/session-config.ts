@@ -1,84 +1,59 @@
 /**
- * What a host gives createSession (create-session.ts): the folder, the model, the permission mode and the ports a host
- * fills (approver, questions, the fan-out card, file ops, an HTTP client), plus the run's settings. Only data and
- * ports: building the session from it is create-session.ts's job.
+ * What createSession takes (create-session.ts), grouped by what each part decides:
+ *
+ *   workdir       the folder every agent works in
+ *   model         which model, how it answers (thinking, max_tokens), its window and aliases
+ *   permissions   the mode, the workspace's trust, the tool rule lists
+ *   tools         how bash runs (sandbox, timeout, environment), web search, MCP servers
+ *   limits        turns, depth, parallel children, subagent budgets, the run's dollars and the prices they count in
+ *   files         what the session read from the folder and home: agent definitions, instructions, hooks
+ *   persistence   where the transcript goes, and the session it goes on from
+ *   ports         what the host fills: model access, approver, questions, review, fan-out card, file ops…
+ *
+ * Every group but `ports` is data (the first five are settings/session-settings.ts's): core/settings/resolve-settings.ts
+ * makes them from the host's overrides and the environment (the hosts call it); a field left out is
+ * settings/defaults.ts's default, which createSession applies (a hand-built config: tests, the bench).
  */
-import type { ModelPrice } from '../loop/budget';
-import type { RunLimits } from '../loop/types';
-import type { HookSettings } from '../hooks/hook-settings';
-import type { ProjectInstructions } from '../instructions/project-instructions';
 import type { HttpFetch } from '../llm/http-fetch';
 import type { ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver } from '../policy/types';
-import type { SandboxSettings } from '../sandbox/sandbox';
-import type { ToolEnv } from '../secrets/tool-env';
 import type { UserQuestions } from '../tools/ask-user';
 import type { FileOps } from '../tools/types';
-import type { PermissionMode, ThinkingSetting } from '../vocabulary';
 import type { FanoutPrompt, FanoutRule } from '../delegation/fanout-review';
 import type { FolderTrust } from './folder-trust';
-import type { SessionMcpConfig } from './mcp';
 import type { ResumeState } from './replay';
 import type { ReviewGate } from '../delegation/child-review';
+import type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
+
+export type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
 
 export interface SessionConfig {
   workdir: string;
-  model: ModelPort;
-  modelId: string;
-  /** max_tokens of every request; undefined: the model family's default (llm/thinking.ts). */
-  maxTokens?: number;
-  /** Extended thinking for the main agent and every subagent whose definition sets none; default auto (on). */
-  thinking?: ThinkingSetting;
-  mode: PermissionMode;
-  /** False in an untrusted editor workspace: agents are read-only. */
-  trusted?: boolean;
-  approver: Approver;
-  /** Shared by every agent of the session; a fresh registry when omitted. */
-  hooks?: HookRegistry;
-  limits?: Partial<RunLimits>;
-  bashTimeoutMs?: number;
-  /** How `bash` is confined; auto (bubblewrap where it runs, network off) when omitted. */
-  sandbox?: SandboxSettings;
-  /** The environment of bash, hooks and MCP servers: the host's less its credentials, plus what the user named (secrets/tool-env.ts). */
-  toolEnv?: ToolEnv;
+  model: ModelSettings;
+  permissions: PermissionSettings;
+  tools?: ToolSettings;
+  limits?: LimitSettings;
+  files?: FileSettings;
+  persistence: PersistenceSettings;
+  ports: SessionPorts;
+}
+
+export interface PersistenceSettings {
   transcriptRoot: string;
   sessionId?: string;
   /** Go on with a session rebuilt from its transcript (its id wins over `sessionId`). */
   resume?: ResumeState;
-  /**
-   * Read agent definitions (.claude/agents, .github/agents, ~/.claude/agents) for `task`'s subagent_type;
-   * files that cannot be used become notices. Without it only the built-in agents exist.
-   */
-  agentFiles?: { home?: string; includeProject: boolean };
+}
+
+/** What only the host can give: how the model is reached and how the user is reached. */
+export interface SessionPorts {
+  model: ModelPort;
+  approver: Approver;
+  /** Shared by every agent of the session; a fresh registry when omitted. */
+  hooks?: HookRegistry;
   /** Hold every finished subagent's result for the user's review (the editor's opt-in; never the CLI). */
   review?: ReviewGate;
-  /** A cap in dollars on the whole run (every agent together): --max-budget-usd. */
-  maxBudgetUsd?: number;
-  /** $ per million tokens by model family, over the built-in table. */
-  prices?: Record<string, ModelPrice>;
-  /** Offer the Messages API's server-side web search (where the endpoint rejects it, it turns itself off). */
-  webSearch?: boolean;
-  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
-  ripgrepPath?: string;
-  /** `sonnet` / `opus` / `haiku` → model ids (agent definitions' `model`). */
-  modelAliases?: Record<string, string>;
-  /** The model's context window (default: from the model table); compaction starts at `compactThreshold` of it. */
-  contextWindow?: number;
-  compactThreshold?: number;
-  /** MCP servers, started with the session in the background; their tools join the registry as they connect. */
-  mcp?: SessionMcpConfig;
-  /** Tools whose calls are not asked about, and tools refused and not offered (see policy/tool-rules.ts). */
-  allowedTools?: string[];
-  disallowedTools?: string[];
-  /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
-  commandHooks?: HookSettings;
-  /** The folder's own hooks and .mcp.json servers wait for this answer (folder-trust.ts); without it they run. */
-  folderTrust?: FolderTrust;
-  /** AGENTS.md, CLAUDE.md…: in every agent's system prompt (instructions/project-instructions.ts). */
-  instructions?: ProjectInstructions;
-  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
-  fetch?: HttpFetch;
   /** How `ask_user` reaches the user (the editor); without it the tool answers that nobody can, so the agent decides. */
   questions?: UserQuestions;
   /** The card before a fan-out (the editor; fanout-review.ts): its prompt, when to show it, the dollar threshold. */
@@ -88,5 +63,10 @@ export interface SessionConfig {
    * client's buffers). The stale-write guard and the change journal work on what these return either way.
    */
   fileOps?: FileOps;
+  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
+  fetch?: HttpFetch;
+  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
+  ripgrepPath?: string;
+  /** The folder's own hooks and .mcp.json servers wait for this answer (folder-trust.ts); without it they run. */
+  folderTrust?: FolderTrust;
 }
-

@@ -14,7 +14,7 @@ const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 async function open(model: ScriptedModel, mode: 'default' | 'bypassPermissions' = 'bypassPermissions') {
   const workdir = tempDir('delegate-agents-ws-');
   cpSync(join(FIXTURES, 'agent-repo'), workdir, { recursive: true });
-  return testSession({ workdir, model, modelId: 'claude-parent', mode, agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true } });
+  return testSession({ workdir, model, modelId: 'claude-parent', mode }, { files: { agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true } } });
 }
 
 describe('task: subagent_type', () => {

@@ -13,7 +13,7 @@ async function run(decisions: ReviewDecision[], childReplies: string[]) {
   const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
     .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Count the tests.', description: 'count' } }] }, (r) => ({ text: `parent got ${JSON.stringify(r.messages.at(-1)?.content)}` }));
   for (const text of childReplies) model.script('child', (r) => ({ text: `${text} (asked: ${firstUserText(r)})` }));
-  const { session, events } = await testSession({ model, mode: 'default', approver: denyAll, review: async (req) => (asked.push(req), must(decisions.shift())) });
+  const { session, events } = await testSession({ model, mode: 'default', approver: denyAll }, { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } });
   const result = await session.run('go', new AbortController().signal);
   model.assertDone();
   return { result, asked, events };

@@ -9,6 +9,7 @@ import type { DelegateEvent } from '../../../src/core/events';
 import { FORK_PLACEHOLDER_RESULT, FORK_REFUSAL } from '../../../src/core/delegation/fork';
 import type { AgentResult } from '../../../src/core/loop/types';
 import type { Session } from '../../../src/core/session';
+import type { ConfigPatch } from '../../kit/session-config';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
@@ -40,9 +41,9 @@ function openSession(
   api: MessagesApiServer,
   workdir: string,
   transcriptRoot: string,
-  context: { contextWindow?: number; compactThreshold?: number; limits?: { maxDepth: number } } = {},
+  context: ConfigPatch = {},
 ): Promise<{ session: Session; events: DelegateEvent[] }> {
-  return testSession({ ...context, workdir, transcriptRoot, api, modelId: 'claude-sonnet-5-5', webSearch: true });
+  return testSession({ workdir, transcriptRoot, api, modelId: 'claude-sonnet-5-5' }, { ...context, tools: { webSearch: true } });
 }
 
 describe('forks: task{fork: true}', () => {
@@ -268,7 +269,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
         replies: [...files.map((path) => reply.toolUse({ name: 'read_file', input: { path } })), reply.toolUse({ name: 'task', input: { prompt: 'sum it up', fork: true } }), reply.text('done')],
       },
     ]);
-    const { session, events } = await openSession(api, workdir, tempDir('delegate-fork-tr-'), { contextWindow: 13_750, compactThreshold: 0.8 });
+    const { session, events } = await openSession(api, workdir, tempDir('delegate-fork-tr-'), { model: { contextWindow: 13_750, compactThreshold: 0.8 } });
     const result = await session.run('read them all', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     api.assertAllConsumed();

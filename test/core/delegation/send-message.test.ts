@@ -23,7 +23,7 @@ const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 /** A session; with `resumeId`, that session of `transcriptRoot` continued. */
 async function open(model: ScriptedModel, transcriptRoot?: string, resumeId?: string) {
   const resume = transcriptRoot && resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
-  return testSession({ model, ...(transcriptRoot ? { transcriptRoot } : {}), ...(resume ? { resume } : {}) });
+  return testSession({ model, ...(transcriptRoot ? { transcriptRoot } : {}) }, resume ? { persistence: { resume } } : {});
 }
 
 describe('send_message and read_subagent in a session', () => {

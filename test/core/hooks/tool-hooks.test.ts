@@ -47,7 +47,7 @@ describe('settings-file hooks on tool calls', function () {
     writeFileSync(join(dirs.workdir, 'deploy.sh'), '#!/bin/sh\necho "deploying with: $*"\n', { mode: 0o755 });
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: './deploy.sh production' } }] }, { text: 'deployed' });
     const approver = recordingApprover('deny');
-    const { session, events } = await openFixtureSession(dirs, model, { mode: 'default', approver });
+    const { session, events } = await openFixtureSession(dirs, model, { permissions: { mode: 'default' }, ports: { approver } });
     await session.run('deploy it', go());
     model.assertDone();
     const [res] = results(model.requests[1]?.request);
@@ -57,7 +57,7 @@ describe('settings-file hooks on tool calls', function () {
     assert.ok(hookLines(events).some((l) => l.startsWith('PreToolUse rewrote: bash: input replaced by {"command":"./deploy.sh production --dry-run"')));
     // The same command in default mode without the hook's allow is asked (and refused by this approver).
     const again = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: 'echo hi' } }] }, { text: 'ok' });
-    const second = await openFixtureSession(dirs, again, { mode: 'default', approver });
+    const second = await openFixtureSession(dirs, again, { permissions: { mode: 'default' }, ports: { approver } });
     await second.session.run('say hi', go());
     assert.equal(approver.asked.length, 1);
   });
@@ -73,7 +73,7 @@ describe('settings-file hooks on tool calls', function () {
         ],
       })
       .script('default', { text: 'done' });
-    const { session } = await openFixtureSession(dirs, model, { mode: 'acceptEdits' });
+    const { session } = await openFixtureSession(dirs, model, { permissions: { mode: 'acceptEdits' } });
     await session.run('add a file and fix the answer', go());
     model.assertDone();
     const ws = dirs.workdir;
@@ -132,7 +132,7 @@ describe('settings-file hooks on tool calls', function () {
       .script('explore', { text: 'Conclusion: src/answer.ts.' })
       .script('reviewer', { text: 'Conclusion: fine.' })
       .script('general', { text: 'Conclusion: fine too.' });
-    const { session } = await openFixtureSession(dirs, model, { agentFiles: { home: dirs.home, includeProject: true } });
+    const { session } = await openFixtureSession(dirs, model, { files: { agentFiles: { home: dirs.home, includeProject: true } } });
     await session.run('find, review and check', go());
     model.assertDone();
     const typed = readLog(dirs, 'typed.log').map((l) => JSON.parse(l) as Record<string, string>);
@@ -182,7 +182,7 @@ describe('settings-file hooks on tool calls', function () {
       .script('default', { toolUses: [{ name: 'read_file', input: { path: 'AGENTS.md' } }, { name: 'bash', input: { command: 'sudo ls' } }] })
       .script('default', { text: 'ok' });
     const approver = recordingApprover('deny');
-    const { session } = await openFixtureSession(dirs, model, { approver });
+    const { session } = await openFixtureSession(dirs, model, { ports: { approver } });
     await session.run('look around', go());
     model.assertDone();
     assert.deepEqual(approver.asked.map((r) => r.toolName), ['read_file'], 'the ask hook made bypassPermissions ask');

@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/loop/budget';
 import { ScriptedModel } from '../../kit/scripted-model';
-import type { SessionConfig } from '../../../src/core/session';
+import type { ConfigPatch } from '../../kit/session-config';
 import { must } from '../../kit/must';
 import { isChild } from '../../kit/is-child';
 import { testSession } from '../../kit/test-session';
 
 /** A Sonnet id: the dollar budgets need the model's price. */
-const open = (model: ScriptedModel, extra: Partial<SessionConfig> = {}) => testSession({ model, modelId: 'claude-sonnet-test', ...extra });
+const open = (model: ScriptedModel, extra: ConfigPatch = {}) => testSession({ model, modelId: 'claude-sonnet-test' }, extra);
 
 describe('budgets', () => {
   it('a subagent over its token budget answers once with tools off and ends budget_exceeded; the parent is told', async () => {
@@ -52,7 +52,7 @@ describe('budgets', () => {
       .script('default', { toolUses: [{ name: 'bash', input: { command: 'echo a' } }], usage: million })
       .script('default', { toolUses: [{ name: 'bash', input: { command: 'echo b' } }], usage: million })
       .script('default', { text: 'stopping here' });
-    const { session, events } = await open(model, { maxBudgetUsd: 5 });
+    const { session, events } = await open(model, { limits: { maxBudgetUsd: 5 } });
     const result = await session.run('spend', new AbortController().signal);
     assert.equal(result.status, 'budget_exceeded');
     assert.match(result.error ?? '', /the run's budget of \$5\.00 is spent \(\$6\.00\)/);

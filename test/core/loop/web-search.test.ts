@@ -12,7 +12,7 @@ describe('web search (server tool)', () => {
   });
   afterEach(() => api.close());
 
-  const open = () => testSession({ api, mode: 'default', approver: denyAll, webSearch: true });
+  const open = () => testSession({ api, mode: 'default', approver: denyAll }, { tools: { webSearch: true } });
 
   it('offers the tool, shows the search as a row and sends its blocks back unchanged', async () => {
     api.script(

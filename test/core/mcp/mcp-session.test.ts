@@ -9,7 +9,8 @@ import type { ToolResultBlockParam } from '../../../src/core/llm/types';
 import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
-import type { Session, SessionConfig } from '../../../src/core/session';
+import type { Session } from '../../../src/core/session';
+import type { ConfigPatch } from '../../kit/session-config';
 import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer } from '../../kit/mcp-servers';
 import { waitUntil } from '../../kit/wait';
 import type { PermissionMode } from '../../../src/core/vocabulary';
@@ -23,12 +24,12 @@ interface Opened {
   events: DelegateEvent[];
 }
 
-async function open(servers: McpServerConfig[], mode: PermissionMode, extra: Partial<SessionConfig> = {}, model = new ScriptedModel(), waitMs?: number): Promise<Opened> {
+async function open(servers: McpServerConfig[], mode: PermissionMode, extra: ConfigPatch = {}, model = new ScriptedModel(), waitMs?: number): Promise<Opened> {
   const statuses: McpServerStatus[] = [];
   const asked: ToolCallRequest[] = [];
   const approver = { ask: async (request: ToolCallRequest) => (asked.push(request), { decision: 'deny' as const, reason: 'denied by the test' }) };
   const mcp = { servers, host: { onStatus: (s: McpServerStatus) => void statuses.push(s) }, ...(waitMs !== undefined ? { waitMs } : {}) };
-  const { session, events } = await testSession({ model, mode, approver, sandbox: { mode: 'off', allowNetwork: false }, mcp, ...extra });
+  const { session, events } = await testSession({ model, mode, approver }, { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp }, ...extra });
   return { session, model, statuses, asked, events };
 }
 
@@ -118,7 +119,7 @@ describe('MCP servers in a session (server-everything)', function () {
       { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'no question' } }, { name: 'mcp__everything__get-env', input: {} }] },
       { text: 'ok' },
     );
-    const second = await open([stdioServer('everything')], 'default', { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] }, allowed);
+    const second = await open([stdioServer('everything')], 'default', { permissions: { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] } }, allowed);
     await go(second.session);
     assert.equal(second.asked.length, 0, 'an allowed tool is not asked about');
     const [echo, env] = resultsOf(allowed, 1);

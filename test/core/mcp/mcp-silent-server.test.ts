@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { ScriptedModel } from '../../kit/scripted-model';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
-import type { Session, SessionConfig } from '../../../src/core/session';
+import type { Session, SessionMcpConfig } from '../../../src/core/session';
 import { stdioServer } from '../../kit/mcp-servers';
 import { waitUntil } from '../../kit/wait';
 import { denyAll, testSession } from '../../kit/test-session';
@@ -15,11 +15,11 @@ const SILENT = join(__dirname, '..', '..', 'fixtures', 'mcp-silent-server.mjs');
 
 describe('MCP: a server that does not answer initialize', function () {
   this.timeout(30_000);
-  async function open(args: string[], mcp: Partial<NonNullable<SessionConfig['mcp']>>): Promise<{ session: Session; model: ScriptedModel; events: DelegateEvent[]; statuses: McpServerStatus[] }> {
+  async function open(args: string[], mcp: Partial<SessionMcpConfig>): Promise<{ session: Session; model: ScriptedModel; events: DelegateEvent[]; statuses: McpServerStatus[] }> {
     const model = new ScriptedModel().script('default', { text: 'first' }, { text: 'second' });
     const statuses: McpServerStatus[] = [];
     const servers = [stdioServer('quiet', { args: [SILENT, ...args] })];
-    const { session, events } = await testSession({ model, approver: denyAll, sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...mcp } });
+    const { session, events } = await testSession({ model, approver: denyAll }, { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...mcp } } });
     return { session, model, events, statuses };
   }
   const notices = (events: DelegateEvent[]): string[] => events.flatMap((e) => (e.type === 'notice' ? [`${e.level}: ${e.source}: ${e.text}`] : []));

@@ -1,0 +1,104 @@
+/**
+ * The main agent's side of a session: its conversation across prompts, and the two things done to it — a prompt run
+ * (the hooks' gate, MCP servers ready, runAgent, the conversation kept whatever the end) and a compaction between
+ * prompts.
+ *
+ *   run(prompt) ─▶ `prompt` event ─▶ agent-file notices (once) ─▶ prompt gate (SessionStart, UserPromptSubmit)
+ *               ─▶ MCP ready ─▶ runAgent(root) ─▶ history = the conversation after the run
+ */
+import { agentEmitter, type EventBus } from '../events';
+import type { AgentFileProblem } from '../agent-files/agent-definition';
+import { compactIfNeeded } from '../loop/compact-if-needed';
+import { ContextMeter, estimateTextTokens } from '../loop/context-size';
+import { conversationAfterRun } from '../loop/conversation';
+import { runAgent } from '../loop/loop';
+import { parentSystemPrompt } from '../loop/prompts';
+import type { AgentResult, RunPorts } from '../loop/types';
+import type { MessageParam } from '../llm/types';
+import { emptyUsage, type AgentIdentity, type RetryOf } from '../vocabulary';
+import type { SessionMcp } from './mcp';
+import type { PromptGate } from './prompt-gate';
+import type { ResumeState } from './replay';
+import type { ToolCatalog } from './tool-catalog';
+
+export interface RootAgentOptions {
+  root: AgentIdentity;
+  ports: RunPorts;
+  catalog: ToolCatalog;
+  gate: PromptGate;
+  mcp: SessionMcp | undefined;
+  resume: ResumeState | undefined;
+  /** Agent files that could not be used: said once, as notices, before the first prompt runs. */
+  agentProblems: readonly AgentFileProblem[];
+}
+
+export interface RootAgent {
+  /** The root agent's conversation so far (what the next prompt's first request holds before it). */
+  readonly history: MessageParam[];
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  compact(signal: AbortSignal): Promise<boolean>;
+}
+
+export function createRootAgent(o: RootAgentOptions): RootAgent {
+  const { root, ports, catalog } = o;
+  const bus: EventBus = ports.bus;
+  const history: MessageParam[] = [...(o.resume?.history ?? [])];
+  let rootTurns = o.resume?.rootTurns ?? 0;
+  const systemPrompt = parentSystemPrompt(ports.config.workdir, ports.config.limits.maxDepth > 0, ports.config.projectInstructions);
+
+  let problemsReported = false;
+  const reportAgentProblems = async (): Promise<void> => {
+    if (problemsReported) return;
+    problemsReported = true;
+    for (const p of o.agentProblems) {
+      await bus.emit(root.agentId, null, { type: 'notice', level: p.severity, text: p.reason, source: `${p.file}${p.line ? `:${p.line}` : ''}` });
+    }
+  };
+
+  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
+    const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
+    // First, before anything is awaited: the hosts' echo of what was typed.
+    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
+    await reportAgentProblems();
+    // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
+    const gated = await o.gate(prompt, signal);
+    if ('blocked' in gated) return gated.blocked;
+    // After the hooks: MCP servers went on connecting while they ran.
+    await o.mcp?.ready();
+    const result = await runAgent(
+      {
+        identity: root,
+        systemPrompt,
+        history: [...history],
+        prompt,
+        tools: catalog.current(),
+        maxTurns: ports.config.limits.maxTurns,
+        turnBase: rootTurns,
+        ...(gated.context.length ? { context: gated.context } : {}),
+        ...retryOf,
+      },
+      ports,
+      signal,
+    );
+    rootTurns += result.turns;
+    // Whatever the end, the prompt and what happened stay: a follow-up can refer to a stopped or failed run.
+    history.splice(0, history.length, ...conversationAfterRun(result.messages, result.status, result.error));
+    return result;
+  };
+
+  const compact = async (signal: AbortSignal): Promise<boolean> => {
+    if (ports.agents.get(root.agentId)) throw new Error('the main agent is running: compact between prompts');
+    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
+    const emit = agentEmitter(bus, root.agentId, null);
+    const { models, outputs } = ports;
+    const out = await compactIfNeeded(
+      { messages: history, meter: new ContextMeter(fixedTokens), fixedTokens, emit, signal, usage: emptyUsage(), turn: rootTurns },
+      { model: models.model, modelId: models.modelId, maxTokensFor: models.maxTokensFor, context: ports.config.context, saveFullOutput: outputs.saveFullOutput },
+      'manual',
+    );
+    if (out) history.splice(0, history.length, ...out);
+    return out !== undefined;
+  };
+
+  return { history, run, compact };
+}

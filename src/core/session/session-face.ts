@@ -1,0 +1,143 @@
+/**
+ * The Session a host holds (the face's main export): what createSession built, put behind one object — run a prompt,
+ * message a subagent, cancel, compact, change the model, shut down. Nothing here builds a collaborator.
+ */
+import type { EventBus } from '../events';
+import type { AgentRegistry } from '../loop/agent-registry';
+import type { ContextSettings } from '../loop/compact-if-needed';
+import type { AgentResult, RunPorts } from '../loop/types';
+import type { MessageParam, ModelPort } from '../llm/types';
+import { messageSubagent } from '../delegation/message-subagent';
+import type { ChangeTracker } from '../changes/change-tracker';
+import type { HookRegistry } from '../policy/hooks';
+import type { PermissionPolicy } from '../policy/permission-policy';
+import type { ToolRules } from '../policy/tool-rules';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { TranscriptStore } from '../store/transcript-store';
+import type { ProcessGroups } from '../tools/process-groups';
+import type { RetryOf } from '../vocabulary';
+import { createSessionExit } from './exit';
+import type { SessionMcp } from './mcp';
+import type { RootAgent } from './root-agent';
+import type { SessionModel } from './session-model';
+
+export const ROOT_AGENT_ID = 'main';
+
+export interface Session {
+  readonly id: string;
+  readonly bus: EventBus;
+  readonly store: TranscriptStore;
+  readonly hooks: HookRegistry;
+  readonly permissions: PermissionPolicy;
+  /** The root agent's conversation so far (what the next prompt's first request holds before it). */
+  readonly history: MessageParam[];
+  /** The running agents (the root's included) and their controllers. */
+  readonly agents: AgentRegistry;
+  /** Process groups the session's `bash` calls started and that may still be alive. */
+  readonly processes: ProcessGroups;
+  /** What confines `bash` (status() says which sandbox is in force). */
+  readonly sandbox: Sandbox;
+  /** The stale-write guard, the change journal and manifests (changes/); a revert in this process goes through its locks. */
+  readonly changes: ChangeTracker;
+  readonly context: ContextSettings;
+  /** Rules the tool lists could not honour as written, for the host to say once. */
+  readonly toolRuleWarnings: string[];
+  /** The MCP servers, when the session has any. */
+  readonly mcp: SessionMcp['manager'] | undefined;
+  /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  /**
+   * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
+   * the message and this returns its new result; a running one reads it at its next turn ('queued').
+   * A bad id, or a fork, throws with a one-line reason.
+   */
+  messageSubagent(ref: string, message: string, signal: AbortSignal): Promise<AgentResult | 'queued'>;
+  /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
+  cancel(agentId: string): boolean;
+  /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
+  notify(level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void>;
+  /** Compacts the root's conversation now (between prompts); false when there was nothing to compact. */
+  compact(signal: AbortSignal): Promise<boolean>;
+  /**
+   * The model of the next prompts (the editor's user picked another one): the same conversation goes on.
+   * `contextWindow` as in SessionConfig (none: from the model table). Between prompts only.
+   */
+  setModel(model: ModelPort, modelId: string, contextWindow?: number): void;
+  /**
+   * For a host going away (a signal, the editor closing): cancels every agent, kills every process group
+   * (TERM, then KILL after `graceMs`), and records an interruption for each agent that has not finished.
+   */
+  shutdown(reason: string, graceMs?: number): Promise<void>;
+  /** The synchronous last resort (a process 'exit' handler): KILL every group, record the interruption. */
+  shutdownNow(reason: string): void;
+  /** Closes the transcript files, removes the sandbox's /tmp and releases the session's lock (another process may then continue it). */
+  close(): void;
+}
+
+export interface SessionParts {
+  id: string;
+  bus: EventBus;
+  store: TranscriptStore;
+  hooks: HookRegistry;
+  permissions: PermissionPolicy;
+  agents: AgentRegistry;
+  processes: ProcessGroups;
+  sandbox: Sandbox;
+  changes: ChangeTracker;
+  rules: ToolRules;
+  mcp: SessionMcp | undefined;
+  ports: RunPorts;
+  main: RootAgent;
+  notify: Session['notify'];
+  current: SessionModel;
+  lock: { release(): void };
+}
+
+/** The Session a host holds, over the parts createSession built. */
+export function sessionFace(p: SessionParts): Session {
+  const { agents, sandbox, mcp } = p;
+  const exit = createSessionExit(agents, p.processes, p.bus);
+  return {
+    id: p.id,
+    bus: p.bus,
+    store: p.store,
+    hooks: p.hooks,
+    permissions: p.permissions,
+    history: p.main.history,
+    agents,
+    processes: p.processes,
+    sandbox,
+    changes: p.changes,
+    get context(): ContextSettings {
+      return p.current.context();
+    },
+    toolRuleWarnings: p.rules.warnings,
+    mcp: mcp?.manager,
+    run: p.main.run,
+    cancel: (agentId) => agents.cancel(agentId, 'user'),
+    messageSubagent: (ref, message, signal) => messageSubagent(p.ports, ref, message, signal),
+    notify: p.notify,
+    compact: p.main.compact,
+    setModel: (model: ModelPort, modelId: string, contextWindow?: number) => {
+      if (agents.get(ROOT_AGENT_ID)) throw new Error('the main agent is running: change the model between prompts');
+      p.current.set(model, modelId, contextWindow);
+    },
+    // The sandbox's private /tmp goes with the session, whichever way it ends.
+    // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
+    shutdown: async (reason, graceMs) => {
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close()]);
+      sandbox.removeTempFolder();
+    },
+    shutdownNow: (reason) => {
+      mcp?.manager?.killNow();
+      exit.shutdownNow(reason);
+      sandbox.removeTempFolder();
+    },
+    close: () => {
+      void mcp?.manager?.close();
+      p.store.close();
+      p.lock.release();
+      sandbox.removeTempFolder();
+    },
+  };
+}
