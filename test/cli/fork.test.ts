@@ -68,7 +68,7 @@ describe('delegate CLI: forks', function () {
     const lines = readJsonl(join(String(result.transcript).replace(/\.jsonl$/, ''), 'subagents', `agent-${String(subagents[0]?.id)}.jsonl`));
     assert.equal(lines[0]?.type, 'agent_started');
     assert.deepEqual(lines[0]?.forkedFrom, { agentId: lines[0]?.parentId, messageCount: sent.length + 1 });
-    assert.ok(lines.some((l) => l.type === 'tool_finished' && String(l.output).includes('FORK-ONLY-CANARY')));
+    assert.ok(lines.some((l) => l.type === 'tool_call' && l.state === 'completed' && String(l.output).includes('FORK-ONLY-CANARY')));
 
     // Resumed: the first request holds the parent's conversation, with the fork's report once and nothing else of it.
     cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('Still 7.')] }]);

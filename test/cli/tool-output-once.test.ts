@@ -80,7 +80,7 @@ describe('delegate CLI: a tool output is carried once', function () {
 
     // The same transcript as an older Delegate wrote it: every result inline, no outputRefs.
     const events = readJsonl(transcript);
-    const outputs = new Map(events.filter((e) => e.type === 'tool_finished').map((e) => [String(e.toolUseId), String(e.output)]));
+    const outputs = new Map(events.filter((e) => e.type === 'tool_call' && 'output' in e).map((e) => [String(e.id), String(e.output)]));
     const old = events.map((e) => {
       if (e.type !== 'message' || !e.outputRefs) return e;
       const { outputRefs: _refs, ...rest } = e;

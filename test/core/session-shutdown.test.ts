@@ -62,7 +62,7 @@ describe('session shutdown', () => {
       .script('fast', { text: 'fast done', delayMs: 100 });
     const { session, events } = await testSession({ model });
     const running = session.run('fan out', new AbortController().signal);
-    await waitUntil(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'), 'the slow child runs bash');
+    await waitUntil(() => events.some((e) => e.type === 'tool_call' && e.state === 'running' && e.name === 'bash'), 'the slow child runs bash');
     const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');
     const t0 = Date.now();
     assert.equal(session.cancel(slow?.agentId ?? ''), true);

@@ -31,8 +31,7 @@ export function fakeTool(name: string, kind: ToolKind, run: (input: Record<strin
     description: `fake ${name}`,
     inputSchema: { type: 'object', properties: {} },
     parse: (raw) => (raw && typeof raw === 'object' ? { ok: true, input: raw as Record<string, unknown> } : { ok: false, error: 'input must be an object' }),
-    paths: (input) => (typeof input.path === 'string' ? [input.path] : []),
-    summarize: (input) => JSON.stringify(input),
+    describe: (input) => ({ summary: JSON.stringify(input), paths: typeof input.path === 'string' ? [input.path] : [] }),
     execute: async (input) => ({ content: await run(input) }),
   };
 }

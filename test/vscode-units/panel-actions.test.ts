@@ -112,11 +112,11 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
   it('Review opens the run\'s files in one multi-file diff, each entry under the workspace file\'s path (added: no original side; deleted: no modified side)', async () => {
     const s = new Script();
     s.rootStart('Edit three files.');
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'w1', name: 'write_file', input: { path: 'a.txt' } });
+    s.open(ROOT, null, 'w1', 'write_file', { path: 'a.txt' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'w1', path: 'a.txt', action: 'created', after: 'b'.repeat(64), added: 1, removed: 0 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'e1', name: 'edit_file', input: { path: 'src/b.ts' } });
+    s.open(ROOT, null, 'e1', 'edit_file', { path: 'src/b.ts' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'e1', path: 'src/b.ts', action: 'modified', before: 'c'.repeat(64), after: 'd'.repeat(64), added: 1, removed: 1 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'x1', name: 'bash', input: { command: 'rm gone.txt' } });
+    s.open(ROOT, null, 'x1', 'bash', { command: 'rm gone.txt' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'x1', path: 'gone.txt', action: 'deleted', before: 'e'.repeat(64), added: 0, removed: 2 });
     const folder = tempDir('delegate-review-ws-');
     mkdirSync(join(folder, 'src'));

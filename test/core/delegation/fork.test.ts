@@ -211,7 +211,7 @@ describe('forks: task{fork: true}', () => {
     const lines = readJsonl(session.store.agentFile(fork.id));
     assert.equal(lines[0]?.type, 'agent_started');
     assert.deepEqual(lines[0]?.forkedFrom, { agentId: result.agentId, messageCount: (must(parentRequests()[3]).body.messages?.length ?? 0) + 1 });
-    assert.ok(lines.some((l) => l.type === 'tool_finished' && l.toolUseId === 'toolu_nested' && l.isError === true), 'the refused call is in its file');
+    assert.ok(lines.some((l) => l.type === 'tool_call' && l.id === 'toolu_nested' && l.state === 'error'), 'the refused call is in its file');
     const replayed = replaySession(session.id, must(await readTranscript(transcriptRoot, session.id)), result.agentId);
     assert.equal(json(replayed.history), json(session.history));
     const history = json(replayed.history);

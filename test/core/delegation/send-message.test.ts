@@ -52,7 +52,7 @@ describe('send_message and read_subagent in a session', () => {
     const { session, events } = await open(model);
     const running = session.run('go', new AbortController().signal);
     // Stop the child (only it) once its bash call runs.
-    await waitUntil(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'), 'the child runs bash', 4000);
+    await waitUntil(() => events.some((e) => e.type === 'tool_call' && e.state === 'running' && e.name === 'bash'), 'the child runs bash', 4000);
     const child = must(session.agents.running().find((a) => a.identity.parentId !== null));
     assert.ok(session.cancel(child.identity.agentId));
     const result = await running;

@@ -35,10 +35,10 @@ describe('web search (server tool)', () => {
     // After the tools subagents share too, ending their cached block (cache-breakpoints.ts).
     const { cache_control: _breakpoint, ...search } = must(sent.tools?.find((t) => t.name === 'web_search'));
     assert.deepEqual(search, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 });
-    const started = events.find((e) => e.type === 'tool_started' && e.name === 'web_search');
-    assert.equal(started?.type === 'tool_started' && started.summary, 'delegate release date');
-    const finished = events.find((e) => e.type === 'tool_finished' && e.name === 'web_search');
-    assert.equal(finished?.type === 'tool_finished' && finished.output, 'Delegate 1.0 — https://example.org/news');
+    const started = events.find((e) => e.type === 'tool_call' && e.state === 'pending' && e.name === 'web_search');
+    assert.equal(started?.type === 'tool_call' && started.state === 'pending' && started.summary, 'delegate release date');
+    const finished = events.find((e) => e.type === 'tool_call' && e.state === 'completed' && e.name === 'web_search');
+    assert.equal(finished?.type === 'tool_call' && finished.state === 'completed' && finished.output, 'Delegate 1.0 — https://example.org/news');
     await session.run('and?', new AbortController().signal);
     const history = JSON.stringify(must(api.messageRequests()[1]).body.messages);
     assert.match(history, /"type":"server_tool_use","id":"srvtoolu_1"/);

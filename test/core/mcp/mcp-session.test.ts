@@ -84,8 +84,8 @@ describe('MCP servers in a session (server-everything)', function () {
     assert.ok(sent.length < long.length, 'the model gets a cut result');
     assert.match(sent, /characters cut here\. The full output was saved to /);
     assert.ok(sent.endsWith('THE-END'), 'with its tail');
-    const finished = events.find((e) => e.type === 'tool_finished');
-    const file = finished?.type === 'tool_finished' ? finished.fullOutputPath : undefined;
+    const finished = events.find((e) => e.type === 'tool_call' && (e.state === 'completed' || e.state === 'error'));
+    const file = finished?.type === 'tool_call' && (finished.state === 'completed' || finished.state === 'error') ? finished.fullOutputPath : undefined;
     assert.ok(file, 'the full output was saved');
     assert.equal(readFileSync(file, 'utf8'), `Echo: ${long}`);
   });

@@ -54,7 +54,7 @@ describe('bash tool', function () {
   it('runs in the workspace with interleaved stdout/stderr and the exit code; kind exec', async () => {
     const tool = createBashTool(ws, opts);
     assert.equal(tool.kind, 'exec');
-    assert.equal(tool.summarize({ command: 'ls -la' }), 'ls -la');
+    assert.deepEqual(tool.describe({ command: 'ls -la' }), { summary: 'ls -la', paths: [] });
     const r = await run({ command: 'pwd; echo err >&2; sleep 0.05; echo out' });
     assert.deepEqual(r, { content: `${ws}\nerr\nout\n[exit code 0]`, isError: false, exitCode: 0 });
   });

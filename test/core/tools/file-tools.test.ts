@@ -57,7 +57,7 @@ describe('file tools', () => {
       await fs.writeFile(path.join(ws, 'src/a.ts'), 'one\ntwo\nthree\n');
       const t = tool();
       assert.equal(t.kind, 'read');
-      assert.deepEqual(t.paths({ path: 'src/a.ts' }), ['src/a.ts']);
+      assert.deepEqual(t.describe({ path: 'src/a.ts' }).paths, ['src/a.ts']);
       assert.deepEqual(await call(t, { path: 'src/a.ts' }), { content: 'one\ntwo\nthree' });
     });
 
