@@ -17,7 +17,7 @@ const { AgentRegistry } = loadTs('src/core/loop/agent-registry.ts');
 const { createChildRuns } = loadTs('src/core/delegation/child-runs.ts');
 const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
 const { createToolGate } = loadTs('src/core/session/policy-gate.ts');
-const { ScriptedModel, firstUserText } = loadTs('src/core/llm/scripted-model.ts');
+const { ScriptedModel, firstUserText } = loadTs('test/kit/scripted-model.ts');
 const { createAnthropicModel } = loadTs('src/core/llm/anthropic-model.ts');
 
 const TURNS = 50;

@@ -9,7 +9,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { loadTs, repeat } from './util.mjs';
 
 const { createSession, ROOT_AGENT_ID } = loadTs('src/core/session/index.ts');
-const { ScriptedModel } = loadTs('src/core/llm/scripted-model.ts');
+const { ScriptedModel } = loadTs('test/kit/scripted-model.ts');
 const { readTranscript } = loadTs('src/core/store/transcript-reader.ts');
 const { replaySession } = loadTs('src/core/session/replay.ts');
 const { createSessionView, applyEvents, settleInterrupted } = loadTs('src/view-model/session-view.ts');

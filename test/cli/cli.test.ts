@@ -3,13 +3,13 @@
  * local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+import { tempDir } from '../kit/temp-dirs';
 
 describe('delegate CLI', function () {
   this.timeout(30_000);
@@ -207,7 +207,7 @@ describe('delegate CLI', function () {
   });
 
   it('refuses path escapes, including through a symlink, in every mode', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'delegate-outside-'));
+    const outside = tempDir('delegate-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'TOP-SECRET');
     symlinkSync(outside, join(cli.dirs.workdir, 'link'));
     cli.api.script(

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { contentJson, sharedPrefixShare } from '../support/cache-prefix';
-import { must } from '../support/must';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { contentJson, sharedPrefixShare } from '../kit/cache-prefix';
+import { must } from '../kit/must';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const isFork = (req: RecordedRequest): boolean => JSON.stringify(req.body.messages).includes('You are a fork');
 

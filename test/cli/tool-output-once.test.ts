@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const CANARY = 'BIG-OUTPUT-CANARY';
 /** ~30,000 characters: a big output, under the 50,000-character limit. */

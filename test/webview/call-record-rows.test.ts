@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { applyEvents, createSessionView, type SessionViewState, type ToolCallNode } from '../../src/view-model/session-view';
 import { toolStateLabel } from '../../src/view-model/format';
-import { callEnded, callPending } from '../support/call-patches';
+import { callEnded, callPending } from '../kit/call-patches';
 import { ROOT, Script } from './fixtures';
 
 const tool = (state: SessionViewState, id: string): ToolCallNode => {

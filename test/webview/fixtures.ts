@@ -5,7 +5,7 @@
  */
 import type { DelegateEvent, EventBody } from '../../src/core/events';
 import type { AgentStatus, RetryOf, Usage } from '../../src/core/vocabulary';
-import { callEnded, callOpened } from '../support/call-patches';
+import { callEnded, callOpened } from '../kit/call-patches';
 
 export const ROOT = 'root';
 

@@ -13,7 +13,7 @@ import { runChanges } from '../../src/view-model/run-changes';
 import { ARTIFACTS, openPanel, panelSuite, posted, savedState, send } from './browser';
 import { ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
-import { callEnded } from '../support/call-patches';
+import { callEnded } from '../kit/call-patches';
 
 const HASH = (c: string): string => c.repeat(64);
 

@@ -9,7 +9,7 @@ import type { SessionListItem } from '../../src/protocol';
 import { ARTIFACTS, frames, posted, send, panelSuite } from './browser';
 import { ROOT, runningSession, Script, usage } from './fixtures';
 import { childIds, item } from './tree-dom';
-import { callEnded } from '../support/call-patches';
+import { callEnded } from '../kit/call-patches';
 
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {

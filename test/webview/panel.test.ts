@@ -7,7 +7,7 @@ import { applyEvents, createSessionView, type SessionViewState } from '../../src
 import { openPanel, posted, savedState, send, panelSuite } from './browser';
 import { finishedSession, ROOT, runningSession } from './fixtures';
 import { childIds, detail, isOpen, item } from './tree-dom';
-import { callEnded } from '../support/call-patches';
+import { callEnded } from '../kit/call-patches';
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();

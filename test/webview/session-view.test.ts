@@ -13,7 +13,7 @@ import {
   type ViewNode,
 } from '../../src/view-model/session-view';
 import { bigSession, finishedSession, ROOT, runningSession, Script, usage } from './fixtures';
-import { callEnded } from '../support/call-patches';
+import { callEnded } from '../kit/call-patches';
 
 function node<K extends ViewNode['kind']>(state: SessionViewState, id: string, kind: K): Extract<ViewNode, { kind: K }> {
   const n = state.nodes[id];

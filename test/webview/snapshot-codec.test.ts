@@ -8,7 +8,7 @@ import { applyEvents, createSessionView, type SessionViewState, type ToolCallNod
 import { slimSnapshot } from '../../src/view-model/slim-snapshot';
 import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
-import { callEnded, callPending } from '../support/call-patches';
+import { callEnded, callPending } from '../kit/call-patches';
 
 function stateOf(script: Script): SessionViewState {
   const state = createSessionView();

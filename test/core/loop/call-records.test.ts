@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { patchToolCall, type DelegateEvent, type EventOf, type ToolCallRecord } from '../../../src/core/events';
 import { runAgent } from '../../../src/core/loop/loop';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { ToolRegistry, type Tool } from '../../../src/core/tools/types';
-import { makeRun } from '../../support/run-services';
+import { makeRun } from '../../kit/run-services';
 
 /** A tool that counts its parses and says its calls in words no guess from the input would find. */
 function countingTool(): Tool<{ path: string }> & { parses: number } {

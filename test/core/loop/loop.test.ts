@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runAgent } from '../../../src/core/loop/loop';
 import type { AgentSpec } from '../../../src/core/loop/types';
-import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel, firstUserText } from '../../kit/scripted-model';
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
-import { fakeTool, makeRun, RecordingPolicy } from '../../support/run-services';
-import { isChild } from '../../support/is-child';
+import { fakeTool, makeRun, RecordingPolicy } from '../../kit/run-services';
+import { isChild } from '../../kit/is-child';
 
 const rootSpec = (tools: ToolRegistry, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },

@@ -17,9 +17,9 @@ import { ToolRules } from '../../../src/core/policy/tool-rules';
 import type { Approver, ToolCallRequest } from '../../../src/core/policy/types';
 import { privateRange } from '../../../src/core/tools/private-address';
 import { ToolRegistry, type PrivateDestination, type ToolResult } from '../../../src/core/tools/types';
-import { createWebFetchTool, type WebFetchOptions } from '../../support/web-fetch-tool';
+import { createWebFetchTool, type WebFetchOptions } from '../../kit/web-fetch-tool';
 import { headlessApprover } from '../../../src/cli/headless-approver';
-import { fakeConfig, fakeGate, fakeOutputs, recordingBus } from '../../support/run-services';
+import { fakeConfig, fakeGate, fakeOutputs, recordingBus } from '../../kit/run-services';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 
 const agent = { agentId: 'main', parentId: null, depth: 0 };
