@@ -347,6 +347,8 @@ trackPanelFocus({
   },
   blur: () => {
     post({ type: 'focus', focused: false });
+    // A click counts for the focus it brings, not for a later return (the palette within 500 ms of a click: e2e).
+    pointerAt = -Infinity;
     leftByPanel = performance.now() - lastAskedAt() < 1000;
   },
 });
