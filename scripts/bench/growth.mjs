@@ -44,13 +44,21 @@ export async function benchGrowth(report, server, scratch) {
   const lastJson = JSON.stringify(delegated.last.body);
   const leaked = GROWTH_FILES.filter((_, i) => lastJson.includes(canary(i + 1)));
   const onlyTaskAndSummary =
-    // The result is the summary and the change manifest's footer (this child only read: "[changes] none").
-    blocks.length === 2 && use?.name === 'task' && result?.tool_use_id === use.id && result.content === `${summary}\n\n[changes] none` && leaked.length === 0;
+    // The result is the summary and the harness's footer: the change manifest (this child only read: "[changes] none")
+    // and the line that addresses the child (send_message / read_subagent reach it by that id).
+    blocks.length === 2 &&
+    use?.name === 'task' &&
+    result?.tool_use_id === use.id &&
+    typeof result.content === 'string' &&
+    result.content.startsWith(`${summary}\n\n[changes] none\n`) &&
+    /^\[subagent [0-9a-f]{8}: send_message and read_subagent reach it\]$/.test(result.content.slice(`${summary}\n\n[changes] none\n`.length)) &&
+    leaked.length === 0;
   report.note(
     `B added ${added.length} messages: tool_use "task" ${size(use)} B, tool_result ${size(result)} B (summary ${summary.length} chars),` +
       ` JSON glue ${growthB - size(use) - size(result)} B.`,
   );
-  report.check('B growth = the task call + the summary (+ its [changes] footer) only', onlyTaskAndSummary, `${leaked.length} of 20 child outputs in the parent's last request`);
+  report.check('B growth = the task call + the summary (+ its harness footer) only', onlyTaskAndSummary, `${leaked.length} of 20 child outputs in the parent's last request`);
+  if (!onlyTaskAndSummary) report.note(`the task result was: ${JSON.stringify(result?.content)}`);
   const inlineJson = JSON.stringify(inline.last.body);
   const seenInline = GROWTH_FILES.filter((_, i) => inlineJson.includes(canary(i + 1))).length;
   report.note(`(control: A's last request holds ${seenInline} of the 20 file outputs)`);
