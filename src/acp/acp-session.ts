@@ -9,7 +9,8 @@
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
  */
 import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type ResumeState, type Session } from '../core/session';
+import { createSession, ROOT_AGENT_ID, type FileOps, type Session } from '../core/session';
+import { history, type ResumeState } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
@@ -70,12 +71,12 @@ export class AcpSession {
         ...(ports.trust ? { folderTrust: ports.trust } : {}),
       },
     });
-    const blobs = new BlobStore(blobDirOf(session.store.sessionDir));
+    const stored = history(settings.persistence.transcriptRoot);
     const updates: SessionUpdates = new SessionUpdates({
       sessionId: session.id,
       rootAgentId: ROOT_AGENT_ID,
       workdir: config.workdir,
-      readBlob: async (hash) => (await blobs.get(hash))?.toString('utf8'),
+      readBlob: async (hash) => (await stored.blob(session.id, hash))?.toString('utf8'),
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
       send: ports.send,

@@ -12,7 +12,8 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, folderCommands, resolveSessionConfig, type AgentResult, type Session, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { createSession, folderCommands, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
+import { history, isRootEvent, isSessionId, SessionBusyError, type ResumeState, type SessionHistory } from '../core/session/history';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
@@ -34,8 +35,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: --cwd is not a folder: ${workdir}\n`);
     return EXIT.usage;
   }
-  const transcriptRoot = defaultTranscriptRoot(env, homedir());
-  const resumed = await findSession(options, workdir, transcriptRoot);
+  const sessions = history({ env, home: homedir() });
+  const transcriptRoot = sessions.root;
+  const resumed = await findSession(options, workdir, sessions);
   if (typeof resumed === 'string') {
     out.stderr(`delegate: ${resumed}\n`);
     return EXIT.usage;
@@ -134,15 +136,15 @@ async function messageAgent(session: Session, agent: string, message: string, si
 }
 
 /** The session `--resume`/`--continue` name, rebuilt from its transcript; a one-line reason when there is none. */
-async function findSession(options: CliOptions, workdir: string, root: string): Promise<ResumeState | string | undefined> {
+async function findSession(options: CliOptions, workdir: string, sessions: SessionHistory): Promise<ResumeState | string | undefined> {
   if (options.resume === undefined && !options.continueLast) return undefined;
   let id = options.resume;
   if (id === undefined) {
-    id = (await listSessions(root, { cwd: workdir }))[0]?.id;
-    if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${root})`;
+    id = (await sessions.list({ cwd: workdir }))[0]?.id;
+    if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${sessions.root})`;
   }
-  if (!isValidSessionId(id)) return `not a session id: "${id}"`;
-  return (await resumeState(root, id)) ?? `no session "${id}" in ${root}`;
+  if (!isSessionId(id)) return `not a session id: "${id}"`;
+  return (await sessions.resume(id)) ?? `no session "${id}" in ${sessions.root}`;
 }
 
 /** `--compact`: compacts the resumed conversation and says what it did. */

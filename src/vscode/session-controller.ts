@@ -27,7 +27,8 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
-import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus, resumeState, type UserQuestions } from '../core/session';
+import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus, type UserQuestions } from '../core/session';
+import { history } from '../core/session/history';
 
 export interface ControllerStatus {
   running: boolean;
@@ -309,7 +310,7 @@ export class SessionController implements vscode.Disposable {
   private async ensureSession(folder: vscode.WorkspaceFolder, selection: ModelSelection): Promise<Session> {
     if (this.session) return this.session;
     const transcriptRoot = transcriptRootOf(this.context);
-    const resume = this.resumeId ? await resumeState(transcriptRoot, this.resumeId) : undefined;
+    const resume = this.resumeId ? await history(transcriptRoot).resume(this.resumeId) : undefined;
     const config = await editorSessionConfig(folder, selection, {
       transcriptRoot,
       ...(resume ? { resume } : {}),

@@ -3,9 +3,7 @@
  * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
  *
  *   a session          createSession (create-session.ts), its config and the Session it returns
- *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
- *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
- *                      (loadRevertPlan, revertSubagent)
+ *   (sessions on disk  list, read, rename, delete, resume, revert: the history face, session/history.ts)
  *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
  *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
  *   settings           resolveSessionConfig (core/settings/: a host's overrides + the environment + the defaults →
@@ -17,13 +15,6 @@
  * (session/process-environment.ts).
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
-export {
-  /** @public the ACP host (src/acp/, under way on its own branch) replays a session through it. */
-  replaySession,
-  type ResumeState,
-} from './replay';
-export { isRootEvent, resumeState } from './resume';
-export { loadRevertPlan, revertSubagent } from './revert-subagent';
 export type { SessionMcpConfig } from './mcp';
 export { mcpTimeoutsFromEnv } from '../settings/mcp-settings';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
@@ -43,18 +34,10 @@ export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, typ
 export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
 export { READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf } from '../policy/read-only-tool-policy';
 export { PROTECTED_WHY } from '../policy/protected-paths';
-export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
-export type { RevertPlan } from '../changes/revert-plan';
-export { sharedReason, type RevertReport } from '../changes/apply-revert';
 export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxStatus } from '../sandbox/types';
-export { listSessions } from '../store/session-index';
-export { deleteSession, renameSession } from '../store/session-admin';
-export { SessionBusyError } from '../store/session-lock';
-export { isValidSessionId, readTranscript } from '../store/transcript-reader';
-export { defaultTranscriptRoot } from '../store/transcript-store';
 export { isFolderTrusted, folderKey, rememberTrustedFolder, trustedFoldersFile } from '../store/trusted-folders';
 export { findRipgrep } from '../tools/ripgrep';
 export type { FileOps } from '../tools/types';
