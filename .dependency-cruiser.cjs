@@ -81,7 +81,7 @@ const PORTS = {
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
 /** The hosts' entry points: the face, its three lazily loaded parts, the events and the vocabulary. */
-const FACE = '^src/core/(session/(index|history|model|sandbox-probe|process-environment)|events|vocabulary)\\.ts$';
+const FACE = '^src/core/(session/(index|history|ports|model-port|model|sandbox-probe|process-environment)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 
 const mechanismRules = MECHANISMS.map((name) => ({

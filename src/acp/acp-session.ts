@@ -9,7 +9,8 @@
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
  */
 import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { createSession, ROOT_AGENT_ID, type FileOps, type Session } from '../core/session';
+import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
+import { type FileOps } from '../core/session/ports';
 import { history, type ResumeState } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';

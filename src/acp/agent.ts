@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk/unstable';
-import { folderCommands } from '../core/session';
+import { folderCommands } from '../core/session/ports';
 import { history, isSessionId } from '../core/session/history';
 import { AcpSession, type AcpSessionPorts } from './acp-session';
 import { clientFileOps } from './client-fs';

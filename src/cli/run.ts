@@ -12,7 +12,8 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, folderCommands, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
+import { createSession, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
+import { folderCommands } from '../core/session/ports';
 import { history, isRootEvent, isSessionId, SessionBusyError, type ResumeState, type SessionHistory } from '../core/session/history';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;

@@ -12,7 +12,8 @@ import type { EditorMcpServers } from './mcp-servers';
 import type { ModelSelection } from './model-choice';
 import type { ResultReview } from './result-review';
 import { readSettings, sessionOverrides } from './settings';
-import { createHttpFetch, findRipgrep, resolveSessionConfig, type SessionConfig, type UserQuestions } from '../core/session';
+import { createHttpFetch, findRipgrep, resolveSessionConfig, type SessionConfig } from '../core/session';
+import { type UserQuestions } from '../core/session/ports';
 import type { ResumeState } from '../core/session/history';
 
 export interface EditorSessionPorts {

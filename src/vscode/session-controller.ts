@@ -27,7 +27,8 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
-import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus, type UserQuestions } from '../core/session';
+import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus } from '../core/session';
+import { type UserQuestions } from '../core/session/ports';
 import { history } from '../core/session/history';
 
 export interface ControllerStatus {

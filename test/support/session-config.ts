@@ -2,7 +2,9 @@
  * A core session's config for a test: the folders, a model, a mode and an approver, with any group patched over
  * (`{ limits: { maxBudgetUsd: 5 } }`, `{ persistence: { resume } }`); what a patch leaves out is createSession's default.
  */
-import type { Approver, ModelPort, SessionConfig } from '../../src/core/session';
+import type { SessionConfig } from '../../src/core/session';
+import type { Approver } from '../../src/core/session/ports';
+import type { ModelPort } from '../../src/core/session/model-port';
 import type { PermissionMode } from '../../src/core/vocabulary';
 
 export type ConfigPatch = { [K in Exclude<keyof SessionConfig, 'workdir'>]?: Partial<SessionConfig[K]> };
