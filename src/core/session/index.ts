@@ -16,7 +16,6 @@
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export type { SessionMcpConfig } from './mcp';
-export { mcpTimeoutsFromEnv } from '../settings/mcp-settings';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
 export { OVERRIDE_DEFAULTS } from '../settings/defaults';
 export type { SessionOverrides } from '../settings/setting-table';
@@ -24,9 +23,6 @@ export type { SessionOverrides } from '../settings/setting-table';
 export type { AgentResult } from '../loop/types';
 export { hasPrice } from '../loop/budget';
 export { formatManifest } from '../changes/change-manifest';
-export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../mcp/config';
+export type { McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxStatus } from '../sandbox/types';
-export { findRipgrep } from '../tools/ripgrep';
-export { createHttpFetch } from '../llm/http-fetch';
-export { ToolEnv } from '../secrets/tool-env';
