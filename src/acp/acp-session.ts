@@ -92,7 +92,7 @@ export class AcpSession {
 
   modes(): SessionModeState {
     return {
-      currentModeId: this.session.permissions.mode,
+      currentModeId: this.session.mode,
       availableModes: PERMISSION_MODES.map((id) => ({ id, ...MODE_NAMES[id] })),
     };
   }
@@ -140,7 +140,7 @@ export class AcpSession {
 
   async setMode(modeId: string): Promise<void> {
     if (!isPermissionMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}" (${PERMISSION_MODES.join(', ')})`);
-    this.session.permissions.setMode(modeId);
+    this.session.setMode(modeId);
     const update: SessionUpdate = { sessionUpdate: 'current_mode_update', currentModeId: modeId };
     await this.ports.send(this.id, update);
   }

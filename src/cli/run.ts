@@ -103,7 +103,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, await session.sandbox.status())) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.transcript.file, await session.sandbox.status())) + '\n');
   }
   switch (result.status) {
     case 'completed':
@@ -115,10 +115,10 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       out.stderr(`delegate: stopped at its budget (${result.error ?? 'budget reached'}); the answer may be incomplete\n`);
       return EXIT.ok;
     case 'cancelled':
-      out.stderr(`delegate: interrupted; transcript: ${session.store.sessionFile}\n`);
+      out.stderr(`delegate: interrupted; transcript: ${session.transcript.file}\n`);
       return EXIT.interrupted;
     case 'error':
-      out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.store.sessionFile})\n`);
+      out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.transcript.file})\n`);
       return EXIT.error;
   }
 }

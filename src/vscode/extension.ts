@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): DelegateApi {
     vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes),
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.setTrusted(true)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.permissions.setMode(readSettings().permissionMode);
+      if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.setMode(readSettings().permissionMode);
     }),
     vscode.commands.registerCommand('delegate.ask', async (prompt?: string) => {
       const text =
@@ -141,17 +141,17 @@ export async function deactivate(): Promise<void> {
 
 /** Opens the session transcript, or one subagent's, picked from a list. */
 async function openTranscript(controller: SessionController): Promise<void> {
-  const store = controller.current?.store;
-  if (!store) {
+  const transcript = controller.current?.transcript;
+  if (!transcript) {
     void vscode.window.showInformationMessage('Delegate: no session yet — ask something first.');
     return;
   }
-  const subagentDir = join(store.sessionDir, 'subagents');
+  const subagentDir = join(transcript.dir, 'subagents');
   const children = await readdir(subagentDir).catch(() => [] as string[]);
-  let file = store.sessionFile;
+  let file = transcript.file;
   if (children.length > 0) {
     const picks = [
-      { label: 'Session', description: 'the main agent, and each subagent\'s start and finish', file: store.sessionFile },
+      { label: 'Session', description: 'the main agent, and each subagent\'s start and finish', file: transcript.file },
       ...children.sort().map((name) => ({ label: name.replace(/\.jsonl$/, ''), description: 'everything this subagent did', file: join(subagentDir, name) })),
     ];
     const pick = await vscode.window.showQuickPick(picks, { title: 'Delegate: Open Transcript' });

@@ -268,7 +268,7 @@ export class SessionController implements vscode.Disposable {
 
   /** Trust can be granted while a session is open: the policy follows. */
   setTrusted(trusted: boolean): void {
-    this.session?.permissions.setTrusted(trusted);
+    this.session?.setTrusted(trusted);
   }
 
   /** A failed run: a key the Anthropic API refused goes where Set API Key is offered; anything else is one line. */

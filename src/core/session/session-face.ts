@@ -15,7 +15,7 @@ import type { ToolRules } from '../policy/tool-rules';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { RetryOf } from '../vocabulary';
+import type { PermissionMode, RetryOf } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
 import type { RootAgent } from './root-agent';
@@ -44,6 +44,13 @@ export interface Session {
   readonly toolRuleWarnings: string[];
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
+  /** The session's transcript (a host names it, opens it): its main file and its folder (subagents' files beside). */
+  readonly transcript: { readonly file: string; readonly dir: string };
+  /** The permission mode now in force (the user may change it between and during prompts: setMode). */
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
+  setTrusted(trusted: boolean): void;
   /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
   run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
   /**
@@ -111,6 +118,12 @@ export function sessionFace(p: SessionParts): Session {
     get context(): ContextSettings {
       return p.current.context();
     },
+    transcript: { file: p.store.sessionFile, dir: p.store.sessionDir },
+    get mode(): PermissionMode {
+      return p.permissions.mode;
+    },
+    setMode: (mode) => p.permissions.setMode(mode),
+    setTrusted: (trusted) => p.permissions.setTrusted(trusted),
     toolRuleWarnings: p.rules.warnings,
     mcp: mcp?.manager,
     run: p.main.run,
