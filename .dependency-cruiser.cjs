@@ -22,6 +22,11 @@
  * (events.ts ↔ llm/types.ts ↔ tools/types.ts), and a type import decides what a module can be compiled and
  * understood without just as much as a value import does.
  *
+ * webview/ and test/ (issue 26): the panel's browser code imports only the view-model, the host↔webview protocol and the
+ * vocabulary; src/ imports no test code; tests reach the core through the test kit (test/kit/) or the faces, and the
+ * suites that run the built CLI or the editor import no source — TEST_EXCEPTIONS lists, with why, the imports that do
+ * otherwise today. `npm run lint:layers` cruises src/, webview/ and test/.
+ *
  * Not expressible here (left to review): "narrow ports" (that a module reads 2 members of an interface, not 25),
  * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
  * or as a convenience.
@@ -92,6 +97,118 @@ const mechanismRules = MECHANISMS.map((name) => ({
   from: { path: `^src/core/${name}/` },
   to: { path: '^src/core/', pathNot: [`^src/core/${name}/`, FOUNDATION, ...PORTS[name]] },
 }));
+
+/** The faces tests reach the core through (besides the kit): the hosts' face and its lazily loaded parts, events, vocabulary. */
+const TEST_FACES = FACE;
+
+/**
+ * Imports of source that the rules below would refuse, as they are today, each with why: a test of one module that is
+ * not behind a face imports that module (a unit test), or a check needs the product's own answer.
+ */
+const TEST_EXCEPTIONS = [
+  { rule: 'suites-run-the-product', from: '^test/cli/sandbox(-protected-paths)?\\.test\\.ts$', to: '^src/core/sandbox/probe\\.ts$',
+    why: 'skips the sandbox tests where bubblewrap cannot run, by the probe the CLI itself asks' },
+  { rule: 'suites-run-the-product', from: '^test/e2e/panel\\.ts$', to: '^src/view-model/session-view\\.ts$',
+    why: "the task status words the panel shows, as a type of the page helpers" },
+  { rule: 'suites-run-the-product', from: '^test/acp/tool-kinds\\.test\\.ts$', to: '^src/acp/tool-kinds\\.ts$',
+    why: "a unit test of how the ACP host names tools to a client" },
+  { rule: 'suites-run-the-product', from: '^test/action/summary\\.test\\.ts$', to: '^src/action/(summary|inputs)\\.ts$|^src/cli/output\\.ts$',
+    why: "unit tests of the action's job summary and inputs, over the CLI's result type" },
+  { rule: 'suites-run-the-product', from: '^test/fixtures/report-corpus/', to: '^src/core/report/report-check\\.ts$|^src/core/changes/(read-only-command|types)\\.ts$',
+    why: "the report corpus scores the product's report check on recorded reports (the bench reads it too)" },
+  { rule: 'host-tests-through-faces', from: '^test/webview/changes\\.test\\.ts$', to: '^src/core/changes/stale-guard\\.ts$',
+    why: 'the panel shows the refusal of a stale or unread write in the words the core gives it' },
+  { rule: 'host-tests-through-faces', from: '^test/webview/inline-diff\\.test\\.ts$', to: '^src/core/changes/line-diff\\.ts$',
+    why: "a change's diff as the core makes it, drawn inline" },
+  { rule: 'host-tests-through-faces', from: '^test/vscode/lm-model\\.test\\.ts$', to: '^src/core/loop/prompts\\.ts$',
+    why: "the note a forced last turn carries, on the editor's language-model path" },
+  { rule: 'host-tests-through-faces', from: '^test/vscode/proxy\\.test\\.ts$', to: '^src/core/llm/http-fetch\\.ts$',
+    why: 'the HTTP client the editor builds, driven through a proxy (its HttpFetch type is not on the face)' },
+  { rule: 'host-tests-through-faces', from: '^test/vscode-units/approval-text\\.test\\.ts$', to: '^src/core/policy/permission-policy\\.ts$',
+    why: "the approval texts are worded from the policy's verdicts" },
+  { rule: 'core-tests-not-hosts', from: '^test/core/tools/web-fetch-guard\\.test\\.ts$', to: '^src/cli/headless-approver\\.ts$',
+    why: "web_fetch's guard answered as the CLI answers it" },
+  { rule: 'core-tests-not-hosts', from: '^test/core/settings/settings-doc\\.test\\.ts$', to: '^src/cli/args\\.ts$',
+    why: "the settings table's flags checked against the CLI's --help text" },
+];
+
+/** An area's rule, and one rule per exception of it (the same refusal, less what TEST_EXCEPTIONS lets through). */
+function areaRule(name, comment, fromPath, to) {
+  const own = TEST_EXCEPTIONS.filter((e) => e.rule === name);
+  return [
+    { name, comment, severity: 'error', from: { path: fromPath, pathNot: own.map((e) => e.from) }, to },
+    ...own.map((e) => ({
+      name,
+      comment: `${comment} Excepted here: ${e.why}.`,
+      severity: 'error',
+      from: { path: e.from },
+      to: { ...to, pathNot: [...[to.pathNot ?? []].flat(), e.to] },
+    })),
+  ];
+}
+
+const webviewAndTestRules = [
+  {
+    name: 'src-ships-no-tests',
+    comment: 'src/ is what ships: it imports nothing of test/ (the scripted model lives in test/kit/).',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^test/' },
+  },
+  {
+    name: 'webview-over-the-view-model',
+    comment: "The panel's browser code (webview/) imports of src/ only the view-model, the host↔webview protocol and the vocabulary.",
+    severity: 'error',
+    from: { path: '^webview/' },
+    to: { path: '^src/', pathNot: '^src/(view-model/|protocol\\.ts$|core/vocabulary\\.ts$)' },
+  },
+  {
+    name: 'webview-in-the-browser',
+    comment: 'webview/ runs in the panel\'s browser: no Node built-in, no vscode.',
+    severity: 'error',
+    from: { path: '^webview/' },
+    to: { dependencyTypes: ['core'] },
+  },
+  {
+    name: 'webview-not-vscode',
+    comment: 'webview/ runs in the panel\'s browser: it talks to the editor through the protocol only.',
+    severity: 'error',
+    from: { path: '^webview/' },
+    to: { path: VSCODE_API },
+  },
+  {
+    name: 'src-not-webview',
+    comment: 'The host loads the panel as a bundle (dist/webview): nothing in src/ imports webview/.',
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^webview/' },
+  },
+  {
+    name: 'no-test-file-imported',
+    comment: 'A test file is never imported (mocha would register its tests again): shared helpers go to test/kit/. The extension host\'s entry (test/vscode/index.ts) loads its bundled suites.',
+    severity: 'error',
+    from: { path: '^test/', pathNot: '^test/vscode/index\\.ts$' },
+    to: { path: '\\.test\\.ts$' },
+  },
+  ...areaRule(
+    'suites-run-the-product',
+    'Suites that run the built CLI, the ACP agent, the action or the editor (test/cli, acp, action, e2e, vscode-smoke) and the local servers (test/fixtures) import no source.',
+    '^test/(cli|acp|action|e2e|vscode-smoke|fixtures)/',
+    { path: '^src/' },
+  ),
+  ...areaRule(
+    'host-tests-through-faces',
+    "Tests of the hosts and the panel (test/vscode, vscode-units, webview) reach the core through the kit or the faces (the session face, events, vocabulary); the view-model, the protocol and the host's own modules are theirs to test.",
+    '^test/(vscode|vscode-units|webview)/',
+    { path: '^src/core/', pathNot: TEST_FACES },
+  ),
+  ...areaRule(
+    'core-tests-not-hosts',
+    "The core's tests (test/core) test the core: no host (src/cli, vscode, acp, action).",
+    '^test/core/',
+    { path: '^src/(cli|vscode|acp|action)/' },
+  ),
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -188,6 +305,7 @@ module.exports = {
       to: { path: '^src/cli/output\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     ...mechanismRules,
+    ...webviewAndTestRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

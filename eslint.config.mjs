@@ -28,6 +28,17 @@ export default tseslint.config(
     },
   },
   {
+    // Tests build a session with the kit's testSession(), which shuts it down and removes its folders after the test.
+    files: ['test/**/*.ts'],
+    ignores: ['test/kit/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/core/session', '**/src/core/session/index'], importNames: ['createSession'], message: 'Use testSession() from test/kit/test-session.ts.' }] },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { globals: nodeGlobals },
   },

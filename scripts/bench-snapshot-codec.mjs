@@ -5,7 +5,7 @@
 // forced GC each (warm: the codec's code optimized by then), and each the first call of a fresh page (cold: as the
 // panel decodes a snapshot once); the medians are printed: the machine is shared and noisy. Two sessions: the fixtures' bigSession
 // (short tool_use ids, "big-123", which V8's JSON.parse interns by itself) and the same with ids as long as the API's
-// ("toolu_01" + 22 characters) and tool kinds, as a real session has them.
+// ("toolu_01" + 22 characters), as a real session has them.
 // Usage: node --expose-gc scripts/bench-snapshot-codec.mjs [runs]
 import { loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -26,13 +26,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] 
 const ms = (x) => `${x.toFixed(1)} ms`;
 const mb = (chars) => `${(chars / 1e6).toFixed(2)} MB`;
 
-/** bigSession(N, finished), and (`real`) with API-length tool_use ids and the tool kinds the core sends. */
+/** bigSession(N, finished) (its calls carry their tools' kinds, as the core sends them), and (`real`) with API-length tool_use ids. */
 function session(real) {
   const events = bigSession(N, true).events.map((e) => {
-    if (!real || !('toolUseId' in e)) return e;
-    const id = `toolu_01${e.toolUseId.replace(/[^a-z0-9]/gi, 'x').padStart(22, 'A')}`;
-    const kind = e.type === 'tool_started' ? { kind: e.name === 'task' ? 'delegate' : e.name === 'bash' ? 'exec' : 'read' } : {};
-    return { ...e, toolUseId: id, ...kind };
+    if (!real || e.type !== 'tool_call') return e;
+    return { ...e, id: `toolu_01${e.id.replace(/[^a-z0-9]/gi, 'x').padStart(22, 'A')}` };
   });
   const state = createSessionView();
   applyEvents(state, events);

@@ -8,7 +8,7 @@ import { ensureDebianPackages, SUITE_PACKAGES } from './prerequisites.mjs';
 
 const SUITES = {
   unit: ['npx', ['mocha']],
-  webview: ['npx', ['mocha', '--config', 'test/webview/.mocharc.json', '--reporter', 'test/support/summary-reporter.cjs']],
+  webview: ['npx', ['mocha', '--config', 'test/webview/.mocharc.json', '--reporter', 'test/kit/summary-reporter.cjs']],
   vscode: ['node', ['scripts/test-vscode.mjs']],
   e2e: ['node', ['scripts/test-e2e.mjs']],
 };

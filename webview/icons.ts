@@ -1,7 +1,7 @@
 /**
  * Which codicon stands for which tool, task status and call state.
  */
-import type { TaskStatus, ToolCallNode } from '../src/view-model/session-view';
+import { isOpenCall, type TaskStatus, type ToolCallNode } from '../src/view-model/session-view';
 
 const TOOL_ICONS: Record<string, string> = {
   bash: 'terminal',
@@ -51,9 +51,11 @@ export const TASK_STATUS_ICON: Record<TaskStatus, { icon: string; extra: string 
 
 /** Icon + tone class for a tool call's current state. */
 export function toolStateIcon(tool: ToolCallNode): { icon: string; extra: string; tone: string } {
-  if (tool.permission === 'asked' && tool.status === 'running') return { icon: 'shield', extra: '', tone: 'tone-wait' };
+  if (tool.permission === 'asked' && isOpenCall(tool)) return { icon: 'shield', extra: '', tone: 'tone-wait' };
   if (tool.permission === 'denied') return { icon: 'circle-slash', extra: '', tone: 'tone-error' };
   switch (tool.status) {
+    case 'pending':
+      return { icon: 'clock', extra: '', tone: 'tone-muted' };
     case 'running':
       return { icon: 'loading', extra: 'codicon-modifier-spin', tone: 'tone-running' };
     case 'error':

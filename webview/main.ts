@@ -30,6 +30,7 @@ import { StickyHeader } from './sticky-header';
 import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
+import { trackPanelFocus } from './panel-focus';
 import { lastAskedAt, post } from './vscode-api';
 import { SharedChoices } from './shared-choices';
 import { installSetupStyles, SetupCard } from './setup-card';
@@ -316,9 +317,6 @@ setInterval(() => {
   sticky.tick(Date.now());
 }, 1000);
 
-// The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
-window.addEventListener('focus', () => post({ type: 'focus', focused: true }));
-window.addEventListener('blur', () => post({ type: 'focus', focused: false }));
 /** Where focus is when no control has it: the page itself (a screen reader says "document", keys do nothing). */
 const focusLost = (): boolean => document.activeElement === null || document.activeElement === document.body;
 
@@ -338,12 +336,19 @@ const typingIn = (el: Element | null): boolean => el?.matches('input, textarea, 
 let pointerAt = -Infinity;
 let leftByPanel = false;
 window.addEventListener('pointerdown', () => (pointerAt = performance.now()), { capture: true });
-window.addEventListener('blur', () => (leftByPanel = performance.now() - lastAskedAt() < 1000));
-window.addEventListener('focus', () => {
-  setTimeout(() => {
-    if (performance.now() - pointerAt < 500 || app.classList.contains('showing-history')) return;
-    if (focusLost() || !(leftByPanel || typingIn(document.activeElement))) composer.focus();
-  }, 0);
+// The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
+trackPanelFocus({
+  focus: () => {
+    post({ type: 'focus', focused: true });
+    setTimeout(() => {
+      if (performance.now() - pointerAt < 500 || app.classList.contains('showing-history')) return;
+      if (focusLost() || !(leftByPanel || typingIn(document.activeElement))) composer.focus();
+    }, 0);
+  },
+  blur: () => {
+    post({ type: 'focus', focused: false });
+    leftByPanel = performance.now() - lastAskedAt() < 1000;
+  },
 });
 
 schedule();

@@ -99,7 +99,7 @@ export class DetailRow {
     // A change shows as its hunks; the raw input JSON is then one click away instead of first.
     fillChange(change, input, n, () => this.actions.openDiff(n.agentId, n.toolUseId), (path) => this.actions.openFile(path));
     setText(outputHeading, n.durationMs === undefined ? 'Output' : `Output · ${formatDuration(n.durationMs)}`);
-    setText(output, loading ? 'Loading…' : n.output ?? (n.status === 'running' ? 'Running…' : '(no output)'));
+    setText(output, loading ? 'Loading…' : n.output ?? (n.status === 'running' ? 'Running…' : n.status === 'pending' ? 'Not running yet…' : '(no output)'));
     output.classList.toggle('is-error', n.status === 'error');
     extra.replaceChildren();
     if (n.permissionReason) extra.append(el('div', 'detail-note', `${n.permission === 'denied' ? 'Denied' : 'Approval'}: ${n.permissionReason}`));

@@ -17,7 +17,7 @@ const { AgentRegistry } = loadTs('src/core/loop/agent-registry.ts');
 const { createChildRuns } = loadTs('src/core/delegation/child-runs.ts');
 const { createRunFeatures } = loadTs('src/core/session/run-features.ts');
 const { createToolGate } = loadTs('src/core/session/policy-gate.ts');
-const { ScriptedModel, firstUserText } = loadTs('src/core/llm/scripted-model.ts');
+const { ScriptedModel, firstUserText } = loadTs('test/kit/scripted-model.ts');
 const { createAnthropicModel } = loadTs('src/core/llm/anthropic-model.ts');
 
 const TURNS = 50;
@@ -81,9 +81,9 @@ export async function runCore(model, scratch, { maxTurns = TURNS + 10, workdir =
   });
   const events = [];
   session.bus.subscribe((e) => {
-    if (e.type === 'tool_started' || e.type === 'tool_finished' || e.type === 'agent_finished') {
-      events.push({ type: e.type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
-    }
+    // A call's record: `running` is when it starts (as tool_started was), its end patch when it finishes.
+    const type = e.type === 'tool_call' ? (e.state === 'running' ? 'tool_started' : 'output' in e ? 'tool_finished' : undefined) : e.type === 'agent_finished' ? e.type : undefined;
+    if (type) events.push({ type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
   });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -166,10 +166,10 @@ export async function benchHarness(report, server, scratch) {
   report.row('scripted model (in-process): harness/turn', scripted.map((r) => r.wall), { digits: 2, max: 2 });
   report.row('  harness CPU/turn', scripted.map((r) => r.cpu), { digits: 2 });
   report.row('  main thread waiting for a CPU, per turn', scripted.map((r) => r.wait), { digits: 2 });
-  report.row('  of which tool execution (tool_finished)', scripted.map((r) => r.tools), { digits: 2 });
+  report.row('  of which tool execution (the calls\' durationMs)', scripted.map((r) => r.tools), { digits: 2 });
   report.row('  same without transcripts (bare runAgent)', pairs.map((p) => p.bare), { digits: 2 });
   report.row('  same with glob `*.md` instead of read_file', pairs.map((p) => p.glob.wall), { digits: 2 });
-  report.row('    of which tool execution (tool_finished)', pairs.map((p) => p.glob.tools), { digits: 2 });
+  report.row('    of which tool execution (the calls\' durationMs)', pairs.map((p) => p.glob.tools), { digits: 2 });
 
   // The permission check parses every bash command: a model writing a 64 KB file through a heredoc or a
   // long quoted string must not wait seconds for it (a backtracking regex once made it quadratic).

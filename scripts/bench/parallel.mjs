@@ -28,7 +28,7 @@ const { BlobStore } = loadTs('src/core/changes/blob-store.ts');
 
 /**
  * Within one run: from the parent's first task call starting to its last one finishing, the slowest child's
- * own duration (its agent_finished.durationMs), and the children's edit_file calls (tool_finished.durationMs).
+ * own duration (its agent_finished.durationMs), and the children's edit_file calls (their end patches' durationMs).
  */
 function taskPhase(events) {
   const tasks = events.filter((e) => e.agentId === 'main' && e.name === 'task');
@@ -63,9 +63,9 @@ async function runBare(model, workdir, blobDir, withTracker) {
   };
   const events = [];
   bus.subscribe((e) => {
-    if (e.type === 'tool_started' || e.type === 'tool_finished' || e.type === 'agent_finished') {
-      events.push({ type: e.type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
-    }
+    // A call's record: `running` is when it starts (as tool_started was), its end patch when it finishes.
+    const type = e.type === 'tool_call' ? (e.state === 'running' ? 'tool_started' : 'output' in e ? 'tool_finished' : undefined) : e.type === 'agent_finished' ? e.type : undefined;
+    if (type) events.push({ type, agentId: e.agentId, name: e.name, durationMs: e.durationMs, time: performance.now() });
   });
   const spec = { identity: { agentId: 'main', parentId: null, depth: 0 }, systemPrompt: 'bench', history: [], prompt: 'Benchmark prompt.', tools: baseTools, maxTurns: 10 };
   const result = await runAgent(spec, ports, new AbortController().signal);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadTs, repeat } from './util.mjs';
 
 const { createSession } = loadTs('src/core/session/index.ts');
-const { ScriptedModel } = loadTs('src/core/llm/scripted-model.ts');
+const { ScriptedModel } = loadTs('test/kit/scripted-model.ts');
 const { loadAgentCatalog } = loadTs('src/core/agent-files/agent-catalog.ts');
 
 const AGENTS = 158;

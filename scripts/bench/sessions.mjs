@@ -9,7 +9,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { loadTs, repeat } from './util.mjs';
 
 const { createSession, ROOT_AGENT_ID } = loadTs('src/core/session/index.ts');
-const { ScriptedModel } = loadTs('src/core/llm/scripted-model.ts');
+const { ScriptedModel } = loadTs('test/kit/scripted-model.ts');
 const { readTranscript } = loadTs('src/core/store/transcript-reader.ts');
 const { replaySession } = loadTs('src/core/session/replay.ts');
 const { createSessionView, applyEvents, settleInterrupted } = loadTs('src/view-model/session-view.ts');
@@ -82,7 +82,7 @@ async function stopOneMs(scratch) {
   await new Promise((resolve) => {
     session.bus.subscribe((e) => {
       if (e.type === 'agent_started' && e.description === 'slow') slowId = e.agentId;
-      if (e.type === 'tool_started' && e.name === 'bash') setTimeout(resolve, 50);
+      if (e.type === 'tool_call' && e.state === 'running' && e.name === 'bash') setTimeout(resolve, 50);
       if (e.type === 'agent_finished' && e.agentId === slowId && started) {
         // The store writes synchronously before this listener (subscribed first): the line is on disk now.
         const onDisk = readFileSync(session.store.agentFile(slowId), 'utf8').includes('"status":"cancelled"');
@@ -133,7 +133,7 @@ async function compaction(scratch) {
       compactions++;
       peak = Math.max(peak, e.tokensAfter);
     }
-    if (e.type === 'tool_finished' && e.name === 'read_file') outputChars += e.output.length;
+    if (e.type === 'tool_call' && 'output' in e && e.name === 'read_file') outputChars += e.output.length;
   });
   const t0 = performance.now();
   const result = await session.run('digest the logs', new AbortController().signal);

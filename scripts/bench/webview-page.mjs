@@ -91,8 +91,8 @@ export async function burst(page, events, batchSize, intervalMs) {
   const batches = [];
   for (let i = 0; i < events.length; i += batchSize) {
     const batch = events.slice(i, i + batchSize);
-    const lastTool = [...batch].reverse().find((e) => e.type === 'tool_started');
-    batches.push({ events: batch, lastId: `tool:${lastTool.toolUseId}` });
+    const lastTool = [...batch].reverse().find((e) => e.type === 'tool_call' && e.state === 'pending');
+    batches.push({ events: batch, lastId: `tool:${lastTool.id}` });
   }
   return page.evaluate(
     ({ batches, intervalMs }) =>

@@ -3,7 +3,8 @@
  * replayed on session/load):
  *
  *   text_delta (live) / assistant message (replay) ─▶ agent_message_chunk     thinking ─▶ agent_thought_chunk
- *   tool_started ─▶ tool_call (kind, title, locations)   file_changed ─▶ its diff   tool_finished ─▶ status, output
+ *   a call's record: pending ─▶ tool_call (kind, title, locations)   running ─▶ in_progress   file_changed ─▶ its diff
+ *                    completed / error ─▶ status, output
  *   usage ─▶ usage_update (context used of the window, the session's cost)
  *   a subagent, when the client has subagent sessions:  subagent_update on its parent's session (title = the task's
  *        description, its agent type, running → idle with how it ended), then its own updates under its own id
@@ -11,7 +12,7 @@
  *
  * Which ACP session an agent's updates go to is decided here; permission-requests.ts and cancel ask the same map.
  */
-import type { DelegateEvent, EventOf } from '../core/events';
+import { describesCall, endsCall, opensCall, type DelegateEvent, type EventOf, type ToolCallEnd } from '../core/events';
 import type { AgentStatus, Usage } from '../core/vocabulary';
 import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { newSummary, renderSummary, type ChildSummary } from './task-summary';
@@ -98,20 +99,29 @@ export class SessionUpdates {
       case 'thinking':
         if (e.text) await this.o.send(sid, { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: e.text } });
         return;
-      case 'tool_started':
+      case 'tool_call':
+        if (endsCall(e)) return this.finished(sid, e);
+        // The record's first patch (a transcript before records opens it running).
+        if (opensCall(e)) {
+          return this.o.send(sid, {
+            sessionUpdate: 'tool_call',
+            toolCallId: e.id,
+            title: toolTitle(e.name, e.summary),
+            kind: toolKindOf(e.name, e.input),
+            status: e.state === 'pending' ? 'pending' : 'in_progress',
+            locations: locationsOf(this.o.workdir, e.paths),
+            rawInput: e.input,
+          });
+        }
+        // Running; after a PreToolUse hook's rewrite, with what runs.
         return this.o.send(sid, {
-          sessionUpdate: 'tool_call',
-          toolCallId: e.toolUseId,
-          title: toolTitle(e.name, e.summary),
-          kind: toolKindOf(e.name, e.input),
+          sessionUpdate: 'tool_call_update',
+          toolCallId: e.id,
           status: 'in_progress',
-          locations: locationsOf(this.o.workdir, e.paths),
-          rawInput: e.input,
+          ...(describesCall(e) ? { title: toolTitle(e.name, e.summary), locations: locationsOf(this.o.workdir, e.paths), rawInput: e.input } : {}),
         });
       case 'file_changed':
         return this.diff(sid, e);
-      case 'tool_finished':
-        return this.finished(sid, e);
       case 'usage':
         return this.usage(view, sid, e);
       case 'agent_finished':
@@ -169,13 +179,17 @@ export class SessionUpdates {
     const summary = view.summary;
     if (!summary) return;
     switch (e.type) {
-      case 'tool_started':
-        summary.steps.push({ id: e.toolUseId, title: toolTitle(e.name, e.summary) });
-        break;
-      case 'tool_finished': {
-        const step = summary.steps.find((s) => s.id === e.toolUseId);
-        if (!e.isError || !step) return;
-        step.failed = true;
+      case 'tool_call': {
+        const step = summary.steps.find((s) => s.id === e.id);
+        if (opensCall(e)) {
+          summary.steps.push({ id: e.id, title: toolTitle(e.name, e.summary) });
+          break;
+        }
+        if (!step) return;
+        // A PreToolUse hook's rewrite: the step says what runs.
+        if (describesCall(e)) step.title = toolTitle(e.name, e.summary);
+        else if (e.state === 'error') step.failed = true;
+        else return;
         break;
       }
       case 'message': {
@@ -216,18 +230,19 @@ export class SessionUpdates {
     return hash ? this.o.readBlob(hash) : Promise.resolve(undefined);
   }
 
-  private async finished(sid: string, e: EventOf<'tool_finished'>): Promise<void> {
-    const status = e.isError ? 'failed' : 'completed';
+  private async finished(sid: string, e: EventOf<'tool_call'> & ToolCallEnd): Promise<void> {
+    const failed = e.state === 'error';
+    const status = failed ? 'failed' : 'completed';
     // A folded child's task call keeps its summary, the result under it.
-    const child = [...this.agents.values()].find((v) => v.shownIn?.toolCallId === e.toolUseId && v.summary === v.shownIn.root);
+    const child = [...this.agents.values()].find((v) => v.shownIn?.toolCallId === e.id && v.summary === v.shownIn.root);
     if (child) {
       await this.showSummary(child, e.output);
-      return this.o.send(sid, { sessionUpdate: 'tool_call_update', toolCallId: e.toolUseId, status });
+      return this.o.send(sid, { sessionUpdate: 'tool_call_update', toolCallId: e.id, status });
     }
-    const keepDiff = this.diffed.delete(e.toolUseId) && !e.isError;
+    const keepDiff = this.diffed.delete(e.id) && !failed;
     await this.o.send(sid, {
       sessionUpdate: 'tool_call_update',
-      toolCallId: e.toolUseId,
+      toolCallId: e.id,
       status,
       ...(keepDiff ? {} : { content: [textContent(e.name === 'bash' ? fence(cutOutput(e.output)) : cutOutput(e.output))] }),
     });

@@ -2,11 +2,12 @@
  * The CLI's three output formats, all built from the core's event stream and run result:
  *   text         the final answer on stdout (progress on stderr with --verbose)
  *   json         one result object as the last stdout line
- *   stream-json  one event per line, then that result object
+ *   stream-json  one event per line (stream-json-line.ts), then that result object
  */
 import type { DelegateEvent } from '../core/events';
-import { oneLine, summarizeInput } from '../view-model/summarize';
+import { oneLine } from '../view-model/summarize';
 import type { OutputFormat } from './args';
+import { streamJsonLine } from './stream-json-line';
 import type { Usage } from '../core/vocabulary';
 import { type AgentResult, formatManifest, type SandboxStatus } from '../core/session';
 
@@ -121,7 +122,7 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
   if (format === 'stream-json') {
     return (event) => {
       notice(event);
-      return out.stdout(JSON.stringify(event) + '\n');
+      return out.stdout(streamJsonLine(event));
     };
   }
   if (!verbose) return notice;
@@ -138,11 +139,10 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
           else out.stderr(`[${label(event.agentId)}] started (${event.forkedFrom ? 'fork' : 'subagent'} ${event.agentId}${event.name ? ` "${event.name}"` : ''}, depth ${event.depth})\n`);
         }
         break;
-      case 'tool_started':
-        out.stderr(`${who}${event.name} ${summarizeInput(event.name, event.input)}\n`);
-        break;
-      case 'tool_finished':
-        if (event.isError) out.stderr(`${who}  ✗ ${oneLine(event.output, 160)}\n`);
+      case 'tool_call':
+        // A call's line when the model asks for it: its record's summary, as its tool said it.
+        if (event.state === 'pending') out.stderr(`${who}${event.name} ${event.summary}\n`);
+        else if (event.state === 'error') out.stderr(`${who}  ✗ ${oneLine(event.output, 160)}\n`);
         break;
       case 'agent_finished':
         if (event.parentId !== null) {

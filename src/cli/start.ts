@@ -14,7 +14,7 @@
  * time; the four newest build folders are kept. DELEGATE_CODE_CACHE=0 turns it off.
  *
  * DELEGATE_CHUNK_LOG=FILE appends each chunk's name to FILE as it loads: the tests of the built CLI prove with it
- * that every chunk of the build is loaded by one of them (test/support/chunk-coverage.ts).
+ * that every chunk of the build is loaded by one of them (test/kit/chunk-coverage.ts).
  */
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -77,8 +77,8 @@ export type EventBody =
   /**
    * A message appended to this agent's own conversation (what the model will see next turn). A tool's output
    * travels once: a tool_result block whose id is in `outputRefs` has no `content` here, its content is the
-   * `output` of this agent's last `tool_finished` of that id (which came before). Older transcripts have no
-   * `outputRefs` and every content inline; replay (store/session-replay.ts) puts the content back.
+   * `output` of this agent's last `tool_call` end patch of that id (which came before). Older transcripts have no
+   * `outputRefs` and every content inline; replay (session/replay.ts) puts the content back.
    */
   | { type: 'message'; message: MessageParam; outputRefs?: string[] }
   | { type: 'text_delta'; turn: number; text: string }
@@ -89,29 +89,8 @@ export type EventBody =
    */
   | { type: 'thinking'; turn: number; text: string; redacted?: boolean }
   | { type: 'turn_started'; turn: number; forcedFinal: boolean }
-  | {
-      type: 'tool_started';
-      toolUseId: string;
-      name: string;
-      input: unknown;
-      /** What the tool declares about itself (unknown tools have neither): hosts need not guess from names. */
-      kind?: ToolKind;
-      /** The tool's own one-line summary of this call (the command, the path, the pattern…). */
-      summary?: string;
-      /** Files this call names (for links in the tree). */
-      paths?: string[];
-    }
-  | {
-      type: 'tool_finished';
-      toolUseId: string;
-      name: string;
-      isError: boolean;
-      /** What the model received (already cut to the output limit). */
-      output: string;
-      durationMs: number;
-      /** Set when the output was cut: where the full output was saved. */
-      fullOutputPath?: string;
-    }
+  /** A patch of one tool call's record (ToolCallPatch below): pending, running, then completed or error. */
+  | ({ type: 'tool_call' } & ToolCallPatch)
   | {
       type: 'permission_asked';
       toolUseId: string;
@@ -166,7 +145,7 @@ export type EventBody =
   /**
    * A reply's `task` calls wait for the user's look before any starts (the editor's fan-out card,
    * delegation/fanout-review.ts): a view shows them as pending tasks. `fanout_answered` follows with the user's choice;
-   * then each call's tool_started (a cancelled one's error result says why it never ran).
+   * then each call runs, or ends in error (a cancelled one's output says why it never ran).
    */
   | { type: 'fanout_asked'; calls: { toolUseId: string; input: unknown; agentType: string }[] }
   | { type: 'fanout_answered'; choice: 'run' | 'run_capped' | 'cancel'; toolUseIds: string[] }
@@ -204,6 +183,85 @@ export type EventBody =
   | { type: 'report_checked'; unverified: { claim: string; reason: string }[]; defanged: string[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
   | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };
+
+/**
+ * One tool call end to end, as OpenCode's ToolPart: its record is made of the patches its `tool_call` events carry, in
+ * this order —
+ *
+ *   pending    the loop read it from the model's reply: what it is (name, kind, summary, paths, input), said once
+ *   running    it passed the hooks and the permission check and runs (a PreToolUse hook's rewrite says what runs)
+ *   completed  it ran: its output (as the model got it), how long it took
+ *   error      it failed, or never ran (refused, unknown, invalid input, cancelled): the words the model got
+ *
+ * The tool said the summary and the paths (tools/types.ts describe); nothing downstream guesses them from the input.
+ * A server-side call (web_search) goes from pending to completed. Transcripts written before records have
+ * `tool_started` / `tool_finished` instead: store/legacy-events.ts reads them as a running patch that says what the
+ * call is and an end patch.
+ */
+export type ToolCallState = 'pending' | 'running' | 'completed' | 'error';
+
+/** What a call is, in its tool's words. */
+export interface ToolCallDescription {
+  /** Unknown tools, and calls from before tools declared one, have none. */
+  kind?: ToolKind;
+  /** One line: the command, the path, the pattern… (the tool's summary, cut to its first line). */
+  summary: string;
+  /** Files the call reads or writes, as the model gave them. */
+  paths: string[];
+  /** The input as the model wrote it (a running patch: as a PreToolUse hook rewrote it). */
+  input: unknown;
+}
+
+/** How a call ended. */
+export interface ToolCallEnd {
+  /** What the model received (already cut to the output limit); a tool's output is carried only here (EventBus). */
+  output: string;
+  durationMs: number;
+  /** Set when the output was cut: where the full output was saved. */
+  fullOutputPath?: string;
+}
+
+export type ToolCallPatch = { id: string; name: string } & (
+  | ({ state: 'pending' } & ToolCallDescription)
+  | ({ state: 'running'; opens?: true } & Partial<ToolCallDescription>)
+  | ({ state: 'completed' | 'error' } & ToolCallEnd)
+);
+
+/** One call as its patches so far make it (a host keeps one per call: agentId + id). */
+export interface ToolCallRecord extends ToolCallDescription, Partial<ToolCallEnd> {
+  id: string;
+  agentId: string;
+  name: string;
+  state: ToolCallState;
+}
+
+/** A patch that says what the call is: a record's first (pending), or a running one after a PreToolUse hook's rewrite. */
+export function describesCall<P extends ToolCallPatch>(patch: P): patch is P & ToolCallDescription {
+  return 'summary' in patch && typeof patch.summary === 'string';
+}
+
+/**
+ * A record's first patch: `pending`, or in a transcript before records (store/legacy-events.ts) a running patch that
+ * `opens` it. Any other running patch that says what the call is tells a PreToolUse hook's rewrite of the same call.
+ */
+export function opensCall<P extends ToolCallPatch>(patch: P): patch is P & ToolCallDescription {
+  return describesCall(patch) && (patch.state === 'pending' || ('opens' in patch && patch.opens === true));
+}
+
+/** A patch that ends the call (completed or error), with its output. */
+export function endsCall<P extends ToolCallPatch>(patch: P): patch is P & { state: 'completed' | 'error' } & ToolCallEnd {
+  return patch.state === 'completed' || patch.state === 'error';
+}
+
+/** `record` with `patch` applied (a new record when there was none: a patch may come first in a cut transcript). */
+export function patchToolCall(record: ToolCallRecord | undefined, agentId: string, patch: ToolCallPatch): ToolCallRecord {
+  const base: ToolCallRecord = record ?? { id: patch.id, agentId, name: patch.name, state: patch.state, summary: '', paths: [], input: undefined };
+  const next: ToolCallRecord = { ...base, name: patch.name, state: patch.state };
+  // Only the record's own fields (an event's envelope, `type` and `opens` stay out of it).
+  if (describesCall(patch)) Object.assign(next, { ...(patch.kind !== undefined ? { kind: patch.kind } : {}), summary: patch.summary, paths: patch.paths, input: patch.input });
+  if (endsCall(patch)) Object.assign(next, { output: patch.output, durationMs: patch.durationMs, ...(patch.fullOutputPath !== undefined ? { fullOutputPath: patch.fullOutputPath } : {}) });
+  return next;
+}
 
 export interface EventEnvelope {
   seq: number;
@@ -278,7 +336,7 @@ export class EventBus {
 }
 
 /**
- * Each agent's tool outputs since its last message (from `tool_finished`): the `message` that hands them to the
+ * Each agent's tool outputs since its last message (from `tool_call` end patches): the `message` that hands them to the
  * model refers to them (`outputRefs`) instead of repeating them, in the transcript, on stream-json and to the panel.
  * Only a result whose content is exactly that output is referred to (a duplicate id's earlier result, an edited
  * one, a fork's placeholder stay inline), so replay rebuilds the same message byte for byte.
@@ -287,10 +345,11 @@ class OutputsCarriedOnce {
   private readonly byAgent = new Map<string, Map<string, string>>();
 
   carry(agentId: string, body: EventBody): EventBody {
-    if (body.type === 'tool_finished') {
+    if (body.type === 'tool_call') {
+      if (body.state !== 'completed' && body.state !== 'error') return body;
       let outputs = this.byAgent.get(agentId);
       if (!outputs) this.byAgent.set(agentId, (outputs = new Map()));
-      outputs.set(body.toolUseId, body.output);
+      outputs.set(body.id, body.output);
       return body;
     }
     if (body.type === 'agent_finished') this.byAgent.delete(agentId);

@@ -43,3 +43,17 @@ export function codeSpan(text: string, max = 80): string {
   const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${line}${pad}${fence}`;
 }
+
+const LINE_LIMIT = 200;
+
+/**
+ * The first line of `text`, whitespace runs as one space, cut to `limit` with an ellipsis (`…` after a line that had
+ * more): a call's summary as its record keeps it, and a line of the panel.
+ */
+export function oneLine(text: string, limit = LINE_LIMIT): string {
+  const trimmed = text.trim();
+  const nl = trimmed.indexOf('\n');
+  const collapsed = (nl < 0 ? trimmed : trimmed.slice(0, nl)).replace(/\s+/g, ' ').trim();
+  if (collapsed.length > limit) return `${collapsed.slice(0, limit - 1)}…`;
+  return nl < 0 ? collapsed : `${collapsed} …`;
+}

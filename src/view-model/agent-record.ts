@@ -4,7 +4,7 @@
  * received it; a cut output names the file with the rest), its nested subagents' calls (each under its own
  * heading), its result and what it changed. Built from the session's transcript events. Pure.
  */
-import type { DelegateEvent } from '../core/events';
+import { endsCall, opensCall, type DelegateEvent } from '../core/events';
 
 const fence = (text: string, lang = ''): string => {
   const ticks = '`'.repeat(Math.max(3, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length + 1)));
@@ -36,7 +36,7 @@ export function agentRecord(events: readonly DelegateEvent[], agentId: string): 
   const out: string[] = [`# ${started.description ?? 'Subagent'}`, '', `Agent \`${agentId}\`${started.agentType ? ` (${started.agentType})` : ''} · model ${started.model}`, '', '## Prompt', '', fence(started.prompt)];
   // The agent's calls under ### (## is for Prompt, Changes, Result); a nested subagent one level deeper each.
   const heading = (id: string, title: string, offset = 3): string => `${'#'.repeat(Math.min(6, offset + (depths.get(id) ?? 0)))} ${title}`;
-  const calls = new Map<string, number>();
+  const calls = new Set<string>();
   for (const e of events) {
     if (!depths.has(e.agentId)) continue;
     const nested = e.agentId !== agentId;
@@ -53,13 +53,15 @@ export function agentRecord(events: readonly DelegateEvent[], agentId: string): 
           if (text.trim() !== '') out.push('', text.trim());
         }
         break;
-      case 'tool_started':
-        calls.set(e.toolUseId, out.length);
-        out.push('', heading(e.agentId, `\`${e.name}\`${e.summary ? ` ${e.summary.replace(/\n/g, ' ')}` : ''}`), '', 'Input:', '', fence(json(e.input), 'json'));
-        break;
-      case 'tool_finished':
-        out.push('', `Output${e.isError ? ' (error)' : ''} · ${e.durationMs} ms:`, '', fence(e.output));
-        if (e.fullOutputPath) out.push('', `The output was cut; the whole of it: \`${e.fullOutputPath}\``);
+      case 'tool_call':
+        if (endsCall(e)) {
+          out.push('', `Output${e.state === 'error' ? ' (error)' : ''} · ${e.durationMs} ms:`, '', fence(e.output));
+          if (e.fullOutputPath) out.push('', `The output was cut; the whole of it: \`${e.fullOutputPath}\``);
+        } else if (opensCall(e) && !calls.has(`${e.agentId}\n${e.id}`)) {
+          // The call's first patch says what it is.
+          calls.add(`${e.agentId}\n${e.id}`);
+          out.push('', heading(e.agentId, `\`${e.name}\`${e.summary ? ` ${e.summary}` : ''}`), '', 'Input:', '', fence(json(e.input), 'json'));
+        }
         break;
       case 'change_manifest':
         if (!nested && (e.files.length > 0 || e.commands.length > 0)) {

@@ -3,7 +3,7 @@
  * ("3 turns · 12 tools · 8.1k tokens · 42s") and status words.
  */
 import { refusalOf } from './changes';
-import type { TaskNode, TaskStatus, TokenCount, ToolCallNode } from './types';
+import { isOpenCall, type TaskNode, type TaskStatus, type TokenCount, type ToolCallNode } from './types';
 
 export function formatTokens(tokens: TokenCount): string {
   const n = tokens.input + tokens.output;
@@ -79,9 +79,11 @@ export const TASK_STATUS_LABEL: Record<TaskStatus, string> = {
 
 /** The row state word of a tool call, or '' when nothing needs saying (a plain success). */
 export function toolStateLabel(tool: ToolCallNode): string {
-  if (tool.permission === 'asked' && tool.status === 'running') return 'approval?';
+  if (tool.permission === 'asked' && isOpenCall(tool)) return 'approval?';
   if (tool.permission === 'denied') return 'denied';
   switch (tool.status) {
+    case 'pending':
+      return 'waiting';
     case 'running':
       return 'running';
     case 'error': {
@@ -101,6 +103,8 @@ export function toolStateTitle(tool: ToolCallNode): string | undefined {
   switch (toolStateLabel(tool)) {
     case 'approval?':
       return 'waiting for your approval';
+    case 'waiting':
+      return 'not running yet: it waits for its turn (the calls before it in the reply)';
     case 'stale':
       return 'refused: the file changed since the agent last read it';
     case 'not read':

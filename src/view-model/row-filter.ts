@@ -33,6 +33,7 @@ const has = (hay: string | undefined, needle: string): boolean => hay !== undefi
 function toolStatusWords(n: ToolCallNode): string[] {
   const words: string[] = [n.status];
   if (n.status === 'cancelled') words.push('stopped');
+  if (n.status === 'pending') words.push('waiting');
   if (n.status === 'error') words.push('failed');
   if (n.permission === 'denied') words.push('denied');
   if (n.permission === 'asked') words.push('approval');

@@ -11,11 +11,12 @@ import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfAgent, type Touched } from './store';
-import { messageText, preview } from './summarize';
+import { messageText, oneLine, preview } from './summarize';
 import { onThinking } from './thinking-rows';
 import { onWaiting, settleWaiting } from './waiting-notices';
-import { ensureTaskNode, onFanoutAnswered, onFanoutAsked, onPermissionAnswered, onPermissionAsked, onToolFinished, onToolStarted, settleOpenCalls } from './tool-calls';
+import { ensureTaskNode, onFanoutAnswered, onFanoutAsked, onPermissionAnswered, onPermissionAsked, onToolCall, settleOpenCalls } from './tool-calls';
 import {
+  isOpenCall,
   TOTALS_KEY,
   VIEW_STATE_VERSION,
   type SessionViewState,
@@ -79,11 +80,8 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     case 'thinking':
       onThinking(state, event, touched);
       break;
-    case 'tool_started':
-      onToolStarted(state, event, touched);
-      break;
-    case 'tool_finished':
-      onToolFinished(state, event, touched);
+    case 'tool_call':
+      onToolCall(state, event, touched);
       break;
     case 'fanout_asked':
       onFanoutAsked(state, event, touched);
@@ -172,7 +170,7 @@ export function settleInterrupted(state: SessionViewState, reason: string, touch
       node.status = 'cancelled';
       node.error ??= `interrupted: ${reason}`;
       touched.add(node.id);
-    } else if (node.kind === 'tool' && node.status === 'running') {
+    } else if (node.kind === 'tool' && isOpenCall(node)) {
       node.status = 'cancelled';
       touched.add(node.id);
     }
@@ -198,11 +196,7 @@ function ensureAgent(state: SessionViewState, event: DelegateEvent, touched: Tou
     state.agents[event.agentId] = { parentId: null, depth: 0, taskId: null, turn: 0, running: true };
     return;
   }
-  const task = ensureTaskNode(
-    state,
-    { agentId: event.parentId, toolUseId: `agent:${event.agentId}`, name: 'task', input: {}, time: event.time },
-    touched,
-  );
+  const task = ensureTaskNode(state, { agentId: event.parentId, toolUseId: `agent:${event.agentId}`, time: event.time, description: 'Subtask', prompt: '' }, touched);
   task.agentId = event.agentId;
   state.agents[event.agentId] = { parentId: event.parentId, depth: task.depth, taskId: task.id, turn: 0, running: true };
 }
@@ -219,7 +213,8 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   const toolUseId = e.toolUseId ?? `agent:${e.agentId}`;
   const existing = getTask(state, taskNodeId(toolUseId));
   const task =
-    existing ?? ensureTaskNode(state, { agentId: e.parentId, toolUseId, name: 'task', input: { description: e.description, prompt: e.prompt }, time: e.time }, touched);
+    existing ??
+    ensureTaskNode(state, { agentId: e.parentId, toolUseId, time: e.time, description: e.description?.trim() || oneLine(e.prompt, 80) || 'Subtask', prompt: e.prompt }, touched);
   task.agentId = e.agentId;
   if (e.description) task.description = e.description;
   // A resumed child (a new segment) keeps its node and first prompt; the message that resumed it is its own field.

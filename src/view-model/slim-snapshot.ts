@@ -4,12 +4,12 @@
  * them when the user opens the row (`node_detail`). A 50,000-call session's snapshot then clones and parses
  * in a fraction of the time (the structured clone of the whole graph took ~0.5 s). The state is not changed.
  */
-import type { SessionViewState, ToolCallNode, ViewNode } from './types';
+import { isOpenCall, type SessionViewState, type ToolCallNode, type ViewNode } from './types';
 
 /** A shallow copy of `state` whose finished tool nodes carry no input, output or hunks (`detailOmitted`). */
 export function slimSnapshot(state: SessionViewState): SessionViewState {
   const nodes: Record<string, ViewNode> = {};
-  for (const [id, node] of Object.entries(state.nodes)) nodes[id] = node.kind === 'tool' && node.status !== 'running' ? slimTool(node) : node;
+  for (const [id, node] of Object.entries(state.nodes)) nodes[id] = node.kind === 'tool' && !isOpenCall(node) ? slimTool(node) : node;
   return { ...state, nodes };
 }
 

@@ -10,7 +10,7 @@
  */
 import { CallTable } from './call-table';
 import { slimChange, slimTool } from './slim-snapshot';
-import type { SessionViewState, TaskNode, ToolCallNode, ViewNode } from './types';
+import { isOpenCall, type SessionViewState, type TaskNode, type ToolCallNode, type ViewNode } from './types';
 
 /** Bumped on any change of the layout below; `decodeSnapshot` refuses every other. */
 const FORMAT = 1;
@@ -96,7 +96,7 @@ export function encodeSnapshot(state: SessionViewState): string {
   for (const key of Object.keys(nodes)) {
     const node = nodes[key] as ViewNode;
     // A row must give back exactly this node: its id from its toolUseId, its start from the previous one's.
-    const row = node.kind === 'tool' && node.status !== 'running' && node.refusal === undefined && key === `tool:${node.toolUseId}` && node.id === key && lastStart + (node.startedAt - lastStart) === node.startedAt;
+    const row = node.kind === 'tool' && !isOpenCall(node) && node.refusal === undefined && key === `tool:${node.toolUseId}` && node.id === key && lastStart + (node.startedAt - lastStart) === node.startedAt;
     if (row !== inTable) {
       packed.runs.push(run);
       run = 0;
@@ -105,7 +105,7 @@ export function encodeSnapshot(state: SessionViewState): string {
     run += 1;
     if (!row) {
       if (key !== node.id) throw new Error(`encodeSnapshot: node "${key}" has the id "${node.id}"`);
-      whole.push(node.kind === 'tool' && node.status !== 'running' ? slimTool(node) : node);
+      whole.push(node.kind === 'tool' && !isOpenCall(node) ? slimTool(node) : node);
       continue;
     }
     const tool = node as ToolCallNode;

@@ -33,6 +33,8 @@ export function taskNow(state: SessionViewState, task: TaskNode): TaskNow {
 function newestCall(state: SessionViewState, task: TaskNode, depth: number): string | undefined {
   for (let i = task.children.length - 1; i >= 0 && depth < 32; i--) {
     const child = state.nodes[task.children[i] as string];
+    // A call the reply holds but that has not started yet is not what the task does now.
+    if (child?.kind === 'tool' && child.status === 'pending') continue;
     if (child?.kind === 'tool') return `${child.name} ${child.summary}`.trim();
     if (child?.kind === 'task') return child.status === 'running' ? newestCall(state, child, depth + 1) ?? `task ${child.description}` : `task ${child.description}`;
   }

@@ -17,9 +17,6 @@ import type { AgentStatus, RetryOf } from '../core/vocabulary';
 
 export const VIEW_STATE_VERSION = 2;
 
-/** Name of the core's delegation tool: how events without a `kind` (older transcripts) tell its calls, which become task nodes. */
-export const TASK_TOOL_NAME = 'task';
-
 /** Cut applied to tool output, tool input JSON and task results kept in the state. */
 export const PREVIEW_LIMIT = 2048;
 /** Cut applied to a change's hunks kept on its row (about 60 lines of code; the diff editor has the rest). */
@@ -27,8 +24,16 @@ export const DIFF_PREVIEW_LIMIT = 4096;
 
 /** `pending`: a fan-out's task waiting for the user's Run (the card in the panel); it has not started. */
 export type TaskStatus = 'pending' | 'running' | AgentStatus;
-/** `cancelled`: the agent finished (stopped, errored) while the call was still open. */
-export type ToolCallStatus = 'running' | 'ok' | 'error' | 'cancelled';
+/**
+ * Its record's state (events.ts ToolCallState: `ok` is completed), and `cancelled`: the agent finished (stopped,
+ * errored) while the call was still open. `pending`: read from the reply, not running yet (its turn, a question).
+ */
+export type ToolCallStatus = 'pending' | 'running' | 'ok' | 'error' | 'cancelled';
+
+/** A call not ended yet (pending or running). */
+export function isOpenCall(node: ToolCallNode): boolean {
+  return node.status === 'pending' || node.status === 'running';
+}
 /** Permission state of a call: shown as a row state ("waiting for approval" / "denied"). */
 export type PermissionState = 'asked' | 'allowed' | 'denied';
 
@@ -78,11 +83,11 @@ export interface ToolCallNode {
   /** The agent that made the call. */
   agentId: string;
   name: string;
-  /** One line: the command, the path, the pattern… */
+  /** One line: the command, the path, the pattern… as the tool said it (its record's). */
   summary: string;
-  /** File paths named by the input (clickable: `open_file`). */
+  /** Files the call names, as the tool said them (clickable: `open_file`). */
   paths: string[];
-  /** What the tool declared it touches (read, write, exec, external…), when the event said. */
+  /** What the tool declared it touches (read, write, exec, external…); none for an unknown tool. */
   toolKind?: ToolKind;
   /** Pretty-printed input, cut to PREVIEW_LIMIT. */
   inputJson: string;

@@ -25,12 +25,19 @@ export async function readCredentials(secrets: vscode.SecretStorage): Promise<Cr
 }
 
 /** Stores the key (empty: removes it). `delegate.setApiKey` with a string argument comes here without asking. */
-export async function storeApiKey(secrets: vscode.SecretStorage, key: string): Promise<void> {
+async function storeApiKey(secrets: vscode.SecretStorage, key: string): Promise<void> {
   if (key.trim()) await secrets.store(API_KEY_SECRET, key.trim());
   else await secrets.delete(API_KEY_SECRET);
 }
 
-export async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
+/** Delegate: Set API Key. A string argument is the key itself (scripts, tests); without one the user is asked. */
+export function registerApiKeyCommand(context: vscode.ExtensionContext): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('delegate.setApiKey', (key?: unknown) => (typeof key === 'string' ? storeApiKey(context.secrets, key) : promptForApiKey(context.secrets))),
+  );
+}
+
+async function promptForApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
   const key = await vscode.window.showInputBox({
     title: 'Delegate: Set API Key',
     prompt: 'Your Anthropic API key (stored in VS Code\'s secret storage). Leave empty to remove it.',

@@ -22,8 +22,7 @@ import { runChanges } from '../view-model/run-changes';
 import type { SessionController } from './session-controller';
 import { history, type RevertPlan, type RevertReport } from '../core/session/history';
 import { CHANGE_SCHEME, keptContentOf, keptContentParts, reviewEntry } from './kept-content';
-
-export { CHANGE_SCHEME };
+import { transcriptRootOf } from './session-history';
 
 const folderPath = (): string | undefined => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 
@@ -35,6 +34,13 @@ export type ConfirmRevert = (message: string, detail: string) => Promise<boolean
 
 const modalConfirm: ConfirmRevert = async (message, detail) =>
   (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Revert')) === 'Revert';
+
+/** The Changes row's actions, and the read-only documents of kept contents their diffs open. */
+export function registerChangeActions(context: vscode.ExtensionContext, controller: SessionController): ChangeActions {
+  const changes = new ChangeActions(controller, () => transcriptRootOf(context));
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes));
+  return changes;
+}
 
 export class ChangeActions implements vscode.TextDocumentContentProvider {
   confirm: ConfirmRevert = modalConfirm;

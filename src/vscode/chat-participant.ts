@@ -17,12 +17,12 @@ import type { SessionController } from './session-controller';
 
 const PARTICIPANT_ID = 'delegate.chat';
 
-export function registerChatParticipant(controller: SessionController, extensionUri: vscode.Uri): vscode.Disposable | undefined {
+export function registerChatParticipant(context: vscode.ExtensionContext, controller: SessionController): void {
   // The API is there from 1.95 on; a host that strips it (or an editor without chat) is not an error.
-  if (typeof vscode.chat?.createChatParticipant !== 'function') return undefined;
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return;
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, _context, stream, token) => handle(controller, request, stream, token));
-  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'delegate.svg');
-  return participant;
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'delegate.svg');
+  context.subscriptions.push(participant);
 }
 
 async function handle(controller: SessionController, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {

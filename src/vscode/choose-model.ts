@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { supportsToolCalling } from './lm-errors';
 import type { LmCatalog } from './lm-catalog';
+import type { SessionController } from './session-controller';
 import { readSettings } from './settings';
 import { modelIdOf } from '../core/session';
 
@@ -15,7 +16,11 @@ interface ModelItem extends vscode.QuickPickItem {
   anthropic?: true;
 }
 
-export async function chooseModel(catalog: LmCatalog): Promise<vscode.LanguageModelChat | 'anthropic' | undefined> {
+export function registerChooseModel(context: vscode.ExtensionContext, controller: SessionController): void {
+  context.subscriptions.push(vscode.commands.registerCommand('delegate.chooseModel', () => chooseModel(controller.models.catalog)));
+}
+
+async function chooseModel(catalog: LmCatalog): Promise<vscode.LanguageModelChat | 'anthropic' | undefined> {
   const settings = readSettings();
   const models = await catalog.models();
   const current = (m: vscode.LanguageModelChat): boolean =>

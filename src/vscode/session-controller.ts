@@ -344,7 +344,7 @@ export class SessionController implements vscode.Disposable {
     if (session !== this.session) return;
     applyEvent(this.view, event);
     if (event.type === 'usage') this.statusEmitter.fire(this.status());
-    if (event.type === 'tool_finished' && event.isError && event.output.includes('workspace is not trusted')) this.notices.untrusted();
+    if (event.type === 'tool_call' && event.state === 'error' && event.output.includes('workspace is not trusted')) this.notices.untrusted();
     this.eventsEmitter.fire([event]);
   }
 

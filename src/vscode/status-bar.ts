@@ -1,9 +1,9 @@
 /** The status bar item: running or idle, and the session's tokens; the tooltip names the bash sandbox; a click reveals the panel. */
 import * as vscode from 'vscode';
 import { formatTokens, formatUsd } from '../view-model/format';
-import type { ControllerStatus } from './session-controller';
+import type { ControllerStatus, SessionController } from './session-controller';
 
-export function createStatusBar(): { item: vscode.StatusBarItem; update(status: ControllerStatus): void } {
+export function registerStatusBar(context: vscode.ExtensionContext, controller: SessionController): void {
   const item = vscode.window.createStatusBarItem('delegate.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Delegate';
   item.command = 'delegate.panel.focus';
@@ -15,5 +15,5 @@ export function createStatusBar(): { item: vscode.StatusBarItem; update(status: 
   };
   update({ running: false, tokens: 0, costUsd: 0 });
   item.show();
-  return { item, update };
+  context.subscriptions.push(item, controller.onStatus(update));
 }

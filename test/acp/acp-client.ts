@@ -10,12 +10,11 @@
  *   await c.close();
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { REPO } from '../support/run-cli';
+import { REPO } from '../kit/run-cli';
+import { tempDir } from '../kit/temp-dirs';
 
 export interface AcpClientOptions {
   env: Record<string, string>;
@@ -41,7 +40,7 @@ export interface AcpClient {
 
 export async function startAcpClient(options: AcpClientOptions): Promise<AcpClient> {
   // A fresh HOME: the developer's own ~/.claude must not reach the agent under test.
-  const home = mkdtempSync(join(tmpdir(), 'delegate-acp-home-'));
+  const home = tempDir('delegate-acp-home-');
   const env = { PATH: process.env.PATH ?? '', HOME: home, ...(process.env.DELEGATE_CHUNK_LOG ? { DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG } : {}), ...options.env };
   const child = spawn(process.execPath, [join(REPO, 'bin', 'delegate.js'), 'acp', ...(options.args ?? [])], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { methods, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { must } from '../support/must';
-import { runDelegate } from '../support/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { must } from '../kit/must';
+import { runDelegate } from '../kit/run-cli';
 import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];

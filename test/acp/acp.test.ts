@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { dirname, join } from 'node:path';
 import { methods, type ContentBlock, type CreateElicitationRequest, type McpServer, type RequestPermissionRequest, type ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { firstUserText, lastToolResults, reply, contentText, type WireBlock } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { isChild } from '../support/is-child';
-import { EVERYTHING } from '../support/mcp-servers';
-import { must } from '../support/must';
+import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
+import { EVERYTHING } from '../kit/mcp-servers';
+import { must } from '../kit/must';
 import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];

@@ -4,13 +4,13 @@
  * both spawn the built CLI against the local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { isChild } from '../support/is-child';
-import { localAction, releaseCheckout, runnerBundle } from '../support/local-action';
+import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
+import { localAction, releaseCheckout, runnerBundle } from '../kit/local-action';
+import { tempDir } from '../kit/temp-dirs';
 
 describe('the GitHub Action', function () {
   this.timeout(90_000);
@@ -130,7 +130,7 @@ describe('the GitHub Action', function () {
     const RUNTIME = 'FAKERUNTIMETOKEN-2c9e';
     const OIDC = 'FAKEOIDCTOKEN-7a41';
     // A PATH without bwrap (as on runners whose AppArmor refuses its namespaces): auto runs commands unsandboxed.
-    const bin = mkdtempSync(join(tmpdir(), 'delegate-nobwrap-'));
+    const bin = tempDir('delegate-nobwrap-');
     for (const tool of ['env', 'tr', 'grep', 'sed', 'cut', 'cat']) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
     try {
       // Its own environment, the CLI's, the action's (the CLI's parent), and every other it can read.

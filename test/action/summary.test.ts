@@ -1,11 +1,11 @@
 /** The action's job summary (src/action/summary.ts) and input mapping (src/action/inputs.ts), as plain functions. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultObject } from '../../src/cli/output';
 import { buildSummary, tree } from '../../src/action/summary';
 import { checkWorkdir, InputError, readInputs } from '../../src/action/inputs';
+import { tempDir } from '../kit/temp-dirs';
 
 type Subagent = ResultObject['subagents'][number];
 const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0 });
@@ -94,7 +94,7 @@ describe('the action: inputs', () => {
   });
 
   it('a working directory that is missing or not a folder is one line naming the input', () => {
-    const root = mkdtempSync(join(tmpdir(), 'delegate-action-wd-'));
+    const root = tempDir('delegate-action-wd-');
     try {
       writeFileSync(join(root, 'file.txt'), '');
       checkWorkdir(root, '');

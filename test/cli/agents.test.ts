@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, reply, systemText, type RecordedRequest } from '../fixtures/messages-api-server';
-import { EVERYTHING } from '../support/mcp-servers';
-import { must } from '../support/must';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { EVERYTHING } from '../kit/mcp-servers';
+import { must } from '../kit/must';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 /** Real files from public collections (their licenses beside them). */
 const COLLECTIONS = join(__dirname, '..', 'fixtures', 'agent-collections');

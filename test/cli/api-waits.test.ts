@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { reply } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const events = (stdout: string): Record<string, unknown>[] => stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 

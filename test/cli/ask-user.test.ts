@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { lastToolResults, reply } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { isChild } from '../support/is-child';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { isChild } from '../kit/is-child';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 describe('delegate CLI: ask_user', function () {
   this.timeout(30_000);

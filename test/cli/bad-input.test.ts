@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 describe('delegate CLI: bad input, clear lines', function () {
   this.timeout(30_000);

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';

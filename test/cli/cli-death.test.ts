@@ -4,13 +4,14 @@
  * the marker in every process's command line afterwards (pids inside the sandbox are not host pids).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { reply } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
-import { pidsWith, waitUntil } from '../support/processes';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { pidsWith } from '../kit/processes';
+import { tempDir } from '../kit/temp-dirs';
+import { waitUntil } from '../kit/wait';
 
 let serial = 0;
 /** A `sleep` argument no other process has: 300 s and a unique fraction. */
@@ -24,19 +25,17 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
   afterEach(() => {
     // A failed test must not leave its sleeps behind for the next one.
     for (const marker of leftovers.splice(0)) for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
-    // A SIGKILL leaves the sandbox's private /tmp behind: remove the ones holding this test's workspace mount point.
-    for (const e of readdirSync(tmpdir())) {
-      const dir = join(tmpdir(), e);
-      if (e.startsWith('delegate-sandbox-') && existsIn(dir, cli.dirs.workdir)) rmSync(dir, { recursive: true, force: true });
-    }
   });
 
-  /** Runs the CLI on `args`, kills it with SIGKILL once `ready()` holds, and returns how it ended. */
+  /**
+   * Runs the CLI on `args`, kills it with SIGKILL once `ready()` holds, and returns how it ended. No handler runs on a
+   * SIGKILL, so the sandbox's private /tmp stays: the CLI gets a TMPDIR of the test's, removed with it.
+   */
   async function killWhen(args: string[], ready: () => boolean, env: Record<string, string> = cli.env()): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
     const run = await runDelegate(args, {
-      env,
+      env: { ...env, TMPDIR: tempDir('delegate-killed-cli-tmp-') },
       onSpawn: (child) => {
-        void waitUntil(ready, 15_000).then(() => child.kill('SIGKILL'));
+        void waitUntil(ready, 'the processes to kill run', 15_000).catch(() => undefined).then(() => child.kill('SIGKILL'));
       },
       timeoutMs: 30_000,
     });
@@ -56,7 +55,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       const count = sandbox === 'on' ? 5 : 3;
       const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', sandbox], () => pidsWith(`sleep ${marker}`).length >= count);
       assert.equal(run.signal, 'SIGKILL', run.stderr);
-      assert.ok(await waitUntil(() => pidsWith(marker).length === 0, 5000), `left running: ${pidsWith(marker).join(', ')}`);
+      await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
     });
   }
 
@@ -71,7 +70,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
     cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo never' } }));
     const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', 'off'], () => pidsWith(`sleep ${marker}`).length >= 2, cli.env({ HOME: home }));
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    assert.ok(await waitUntil(() => pidsWith(marker).length === 0, 5000), `left running: ${pidsWith(marker).join(', ')}`);
+    await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
   });
 
   it('an MCP server that ignores the end of its stdin, and what it started, end too', async () => {
@@ -89,16 +88,6 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       cli.env({ MCP_TIMEOUT: '1000' }),
     );
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    assert.ok(await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, 5000), `left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')}`);
+    await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, () => `nothing runs on (left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')})`, 5000);
   });
 });
-
-/** Whether bwrap left `workdir`'s mount point inside the sandbox folder `dir`. */
-function existsIn(dir: string, workdir: string): boolean {
-  try {
-    readdirSync(join(dir, workdir));
-    return true;
-  } catch {
-    return false;
-  }
-}

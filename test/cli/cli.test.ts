@@ -3,13 +3,13 @@
  * local Messages-API server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, listFiles, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+import { tempDir } from '../kit/temp-dirs';
 
 describe('delegate CLI', function () {
   this.timeout(30_000);
@@ -86,7 +86,7 @@ describe('delegate CLI', function () {
     const childId = String(subagents[0]?.id);
     const childFile = join(transcript.replace(/\.jsonl$/, ''), 'subagents', `agent-${childId}.jsonl`);
     const childLines = readJsonl(childFile);
-    assert.ok(childLines.some((l) => l.type === 'tool_finished' && String(l.output).includes(CANARY)));
+    assert.ok(childLines.some((l) => l.type === 'tool_call' && l.state === 'completed' && String(l.output).includes(CANARY)));
   });
 
   it('streams one event per line, then the result object', async () => {
@@ -100,6 +100,11 @@ describe('delegate CLI', function () {
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1));
     const toolDone = events.find((e) => e.type === 'tool_finished');
     assert.equal(toolDone?.output, 'README.md');
+    // The call's record, patch by patch, on the lines stream-json always had (+ id and state) and one for running.
+    const call = events.filter((e) => e.id === toolDone?.toolUseId);
+    assert.deepEqual(call.map((e) => [e.type, e.state]), [['tool_started', 'pending'], ['tool_call', 'running'], ['tool_finished', 'completed']]);
+    assert.deepEqual([call[0]?.toolUseId, call[0]?.name, call[0]?.kind, call[0]?.summary, call[0]?.paths], [toolDone?.toolUseId, 'glob', 'read', '*.md', []]);
+    assert.equal(toolDone?.isError, false);
     assert.ok(events.some((e) => e.type === 'text_delta'));
   });
 
@@ -183,7 +188,7 @@ describe('delegate CLI', function () {
     assert.ok(lines.some((l) => l.type === 'agent_started'));
     const subagents = join(root, sessionFile.replace(/\.jsonl$/, ''), 'subagents');
     const childLines = readJsonl(join(subagents, listFiles(subagents)[0] as string));
-    assert.ok(childLines.some((l) => l.type === 'tool_finished' && l.name === 'glob'), 'the child\'s finished call was on disk before the kill');
+    assert.ok(childLines.some((l) => l.type === 'tool_call' && l.state === 'completed' && l.name === 'glob'), 'the child\'s finished call was on disk before the kill');
   });
 
   it('refuses approval-needing calls headless, naming the mode flag; bypassPermissions runs them', async () => {
@@ -202,7 +207,7 @@ describe('delegate CLI', function () {
   });
 
   it('refuses path escapes, including through a symlink, in every mode', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'delegate-outside-'));
+    const outside = tempDir('delegate-outside-');
     writeFileSync(join(outside, 'secret.txt'), 'TOP-SECRET');
     symlinkSync(outside, join(cli.dirs.workdir, 'link'));
     cli.api.script(

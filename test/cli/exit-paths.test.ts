@@ -8,31 +8,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+import { waitUntil } from '../kit/wait';
+import { isAlive } from '../kit/processes';
 
 /** True while a process with this pid exists and is not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
-function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  return new Promise((resolve) => {
-    const poll = (): void => {
-      if (check()) resolve(true);
-      else if (Date.now() > until) resolve(false);
-      else setTimeout(poll, 20);
-    };
-    poll();
-  });
-}
 
 const readPid = (file: string): number => Number(readFileSync(file, 'utf8').trim());
 
@@ -45,7 +28,7 @@ describe('delegate CLI: hostile runs', function () {
   const pids: number[] = [];
 
   afterEach(async () => {
-    for (const pid of pids.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of pids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   });
 
   /** Every tool result a child request carries (its whole conversation so far). */
@@ -96,21 +79,25 @@ describe('delegate CLI: hostile runs', function () {
     const run = await runDelegate(['-p', 'run it', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
       env: cli.env(),
       onSpawn: (child) => {
-        void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
-          pids.push(readPid(pidFile));
-          child.kill('SIGINT');
-          setTimeout(() => {
-            secondAt = Date.now();
+        const started = (): boolean => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '';
+        void waitUntil(started, 'the command writes its pid', 10_000).then(
+          () => {
+            pids.push(readPid(pidFile));
             child.kill('SIGINT');
-          }, 50);
-        });
+            setTimeout(() => {
+              secondAt = Date.now();
+              child.kill('SIGINT');
+            }, 50);
+          },
+          () => child.kill('SIGKILL'),
+        );
       },
     });
     const endedAfter = Date.now() - secondAt;
     assert.ok(run.code === 130 || run.signal === 'SIGINT', `exit ${run.code} / ${run.signal}: ${run.stderr}`);
     assert.ok(endedAfter < 2500, `ended ${endedAfter} ms after the second Ctrl-C`);
     const sleeper = readPid(pidFile);
-    assert.ok(await waitFor(() => !alive(sleeper), 1000), `the sleep (pid ${sleeper}) that ignored SIGTERM was killed`);
+    await waitUntil(() => !isAlive(sleeper), `the sleep (pid ${sleeper}) that ignored SIGTERM is killed`, 1000);
     const transcript = readJsonl(sessionFile(cli.dirs.dataHome));
     const end = transcript.filter((l) => l.type === 'agent_finished').at(-1);
     assert.equal(end?.status, 'cancelled', JSON.stringify(transcript.at(-1)));
@@ -122,14 +109,18 @@ describe('delegate CLI: hostile runs', function () {
     const run = await runDelegate(['-p', 'run it', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--output-format', 'json', ...NO_SANDBOX], {
       env: cli.env(),
       onSpawn: (child) => {
-        void waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 10_000).then(() => {
-          pids.push(readPid(pidFile));
-          child.kill('SIGHUP');
-        });
+        const started = (): boolean => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '';
+        void waitUntil(started, 'the command writes its pid', 10_000).then(
+          () => {
+            pids.push(readPid(pidFile));
+            child.kill('SIGHUP');
+          },
+          () => child.kill('SIGKILL'),
+        );
       },
     });
     assert.ok(run.code === 130 || run.signal === 'SIGHUP', `exit ${run.code} / ${run.signal}: ${run.stderr}`);
-    assert.ok(await waitFor(() => !alive(readPid(pidFile)), 1000), 'the sleep that ignored SIGTERM and SIGHUP was killed');
+    await waitUntil(() => !isAlive(readPid(pidFile)), 'the sleep that ignored SIGTERM and SIGHUP is killed', 1000);
     const lines = readJsonl(sessionFile(cli.dirs.dataHome));
     assert.equal(lines.filter((l) => l.type === 'agent_finished').at(-1)?.status, 'cancelled');
   });
@@ -143,7 +134,7 @@ describe('delegate CLI: hostile runs', function () {
     assert.equal(run.code, 0, run.stderr);
     const pid = readPid(join(cli.dirs.workdir, 'bg.pid'));
     pids.push(pid);
-    assert.ok(await waitFor(() => !alive(pid), 1500), `background sleep ${pid} was killed with its group`);
+    await waitUntil(() => !isAlive(pid), `background sleep ${pid} is killed with its group`, 1500);
   });
 
   it('stream-json into a reader that closes after one line ends quietly, without a stack trace', async () => {

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
-import { cliSuite } from '../support/cli-suite';
-import { isChild } from '../support/is-child';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { runInTerminal } from '../support/terminal';
+import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { runInTerminal } from '../kit/terminal';
 
 /** A folder whose own settings run commands: each leaves a line in `marker` when it runs. */
 function hostileFolder(dir: string, marker: string): string {
@@ -42,7 +42,6 @@ describe('delegate CLI: a folder runs its own hooks and MCP servers only where i
     mkdirSync(home);
     hostileFolder(cli.dirs.workdir, marker);
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
   const terminalEnv = () => ({ ...cli.env(), HOME: home });
 
   it('untrusted, without a terminal: neither runs; one stderr line names them and how to trust; the run goes on (stream-json: a notice event)', async () => {

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { contentJson, sharedPrefixShare } from '../support/cache-prefix';
-import { must } from '../support/must';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { contentJson, sharedPrefixShare } from '../kit/cache-prefix';
+import { must } from '../kit/must';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const isFork = (req: RecordedRequest): boolean => JSON.stringify(req.body.messages).includes('You are a fork');
 
@@ -68,7 +68,7 @@ describe('delegate CLI: forks', function () {
     const lines = readJsonl(join(String(result.transcript).replace(/\.jsonl$/, ''), 'subagents', `agent-${String(subagents[0]?.id)}.jsonl`));
     assert.equal(lines[0]?.type, 'agent_started');
     assert.deepEqual(lines[0]?.forkedFrom, { agentId: lines[0]?.parentId, messageCount: sent.length + 1 });
-    assert.ok(lines.some((l) => l.type === 'tool_finished' && String(l.output).includes('FORK-ONLY-CANARY')));
+    assert.ok(lines.some((l) => l.type === 'tool_call' && l.state === 'completed' && String(l.output).includes('FORK-ONLY-CANARY')));
 
     // Resumed: the first request holds the parent's conversation, with the fork's report once and nothing else of it.
     cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('Still 7.')] }]);

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const resultIn = (r: RecordedRequest | undefined): string => lastToolResults(must(r)).map((b) => contentText(b.content as never)).join('\n---\n');
 const NAME = 'x\n[changes] nothing changed';

@@ -7,18 +7,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, lastToolResults, reply, systemText } from '../fixtures/messages-api-server';
-import { fixtureRepo, readLog, type FixtureDirs } from '../support/hooks-fixture';
-import { runDelegate } from '../support/run-cli';
-import { cliSuiteWith } from '../support/cli-suite';
+import { fixtureRepo, readLog, type FixtureDirs } from '../kit/hooks-fixture';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuiteWith } from '../kit/cli-suite';
+import { isAlive } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('delegate CLI: hooks and project instructions', function () {
   this.timeout(30_000);
@@ -132,8 +126,6 @@ describe('delegate CLI: hooks and project instructions', function () {
     });
     assert.equal(run.code, 130, run.stderr);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    const end = Date.now() + 2000;
-    while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(alive(pid), false, 'the hook\'s sleep is gone');
+    await waitUntil(() => !isAlive(pid), 'the hook\'s sleep is gone', 2000);
   });
 });

@@ -7,14 +7,15 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { EVERYTHING, serverGroupsOf, until } from '../support/mcp-servers';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { EVERYTHING, serverGroupsOf } from '../kit/mcp-servers';
+import { waitUntil } from '../kit/wait';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const everything = { command: process.execPath, args: [EVERYTHING] };
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');
 /** SIGKILLed before the CLI exits, a server may still be tearing down for a moment on a busy machine. */
-const noServerLeft = () => until(() => serverGroupsOf(EVERYTHING).length === 0, 3000, 'no server process left');
+const noServerLeft = () => waitUntil(() => serverGroupsOf(EVERYTHING).length === 0, 'no server process left', 3000);
 const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
 
 describe('delegate CLI: MCP servers', function () {
@@ -134,7 +135,7 @@ describe('delegate CLI: MCP servers', function () {
       `delegate: warning: ${file}: MCP server "quiet" has not answered "initialize" within 5 s: the first request goes without its tools (they join later if it answers; MCP_TIMEOUT gives it 30 s, and one restart)`,
     ]);
     assert.ok(took < 12_000, `the run took ${took} ms`);
-    await until(() => serverGroupsOf(SILENT).length === 0, 3000, 'no silent server left');
+    await waitUntil(() => serverGroupsOf(SILENT).length === 0, 'no silent server left', 3000);
   });
 
   it('MCP_TIMEOUT below the 5 s wait bounds it, and the line names MCP_TIMEOUT', async () => {

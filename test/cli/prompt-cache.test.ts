@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
+import { assertBuilt, lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliDirs } from '../kit/temp-dirs';
+import { isChild } from '../kit/is-child';
 
 const read = (req: RecordedRequest | undefined): number => req?.cache?.cache_read_input_tokens ?? 0;
 const breakpoints = (req: RecordedRequest): number => JSON.stringify(req.body).split('"cache_control"').length - 1;
@@ -21,7 +22,7 @@ describe('delegate CLI: prompt caching', function () {
 
   before(assertBuilt);
   beforeEach(() => {
-    dirs = makeDirs();
+    dirs = cliDirs();
     writeFileSync(join(dirs.workdir, 'a.txt'), 'alpha\n'.repeat(50));
   });
   afterEach(async () => {

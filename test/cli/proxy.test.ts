@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { startForwardingProxy, startProxy, startRefusingProxy, type TestProxy } from '../support/http-proxy';
-import { must } from '../support/must';
-import { assertBuilt, lastJsonLine, makeDirs, runDelegate, type CliRun } from '../support/run-cli';
-import { makeTestCa, type TestCa } from '../support/test-ca';
+import { startForwardingProxy, startProxy, startRefusingProxy, type TestProxy } from '../kit/http-proxy';
+import { must } from '../kit/must';
+import { assertBuilt, lastJsonLine, runDelegate, type CliRun } from '../kit/run-cli';
+import { cliDirs } from '../kit/temp-dirs';
+import { makeTestCa, type TestCa } from '../kit/test-ca';
 
 describe('delegate CLI behind a proxy', function () {
   this.timeout(30_000);
@@ -27,7 +28,7 @@ describe('delegate CLI behind a proxy', function () {
   });
 
   const ask = async (api: MessagesApiServer, env: Record<string, string>, args: string[] = []): Promise<CliRun> => {
-    const dirs = makeDirs();
+    const dirs = cliDirs();
     return runDelegate(['-p', 'Say hello.', '--cwd', dirs.workdir, '--output-format', 'json', ...args], {
       env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: api.baseURL, XDG_DATA_HOME: dirs.dataHome, ...env },
     });

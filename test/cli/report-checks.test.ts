@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 interface Summary {
   id: string;

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const parentRequests = (all: RecordedRequest[]): RecordedRequest[] => all.filter((r) => !isChild(r) && !JSON.stringify(r.body.messages).includes('You are a fork'));
 /** The parent's tool_result text in its n-th request. */

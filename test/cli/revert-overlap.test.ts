@@ -15,9 +15,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, reply, type RecordedRequest, type Reply } from '../fixtures/messages-api-server';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
 

@@ -7,19 +7,21 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
-import { pidsWith, waitUntil } from '../support/processes';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { pidsWith } from '../kit/processes';
+import { tempDir } from '../kit/temp-dirs';
+import { waitUntil } from '../kit/wait';
 
 const toolOutput = (api: MessagesApiServer, i = 1): string => String(lastToolResults(api.messageRequests()[i] as RecordedRequest)[0]?.content);
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@e.st', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 /** A CLI process's entry in the registry of processes holding placeholders (sandbox/placeholders.ts). */
-const registered = (pid: number): string => join(tmpdir(), `delegate-placeholders-${process.getuid?.() ?? 'user'}`, String(pid));
+const registered = (pid: number, tmp = tmpdir()): string => join(tmp, `delegate-placeholders-${process.getuid?.() ?? 'user'}`, String(pid));
 /** Every name in the workspace and in its .git folder: what a placeholder left behind would show up in. */
 const tree = (ws: string): string[] => [...readdirSync(ws).map((n) => n), ...readdirSync(join(ws, '.git')).map((n) => `.git/${n}`)].sort();
 
@@ -34,9 +36,6 @@ describe('delegate CLI: paths other programs run later stay out of a sandboxed c
     writeFileSync(join(ws, 'README.md'), 'hello\n');
     git(ws, 'add', '-A');
     git(ws, 'commit', '-qm', 'first');
-  });
-  afterEach(() => {
-    rmSync(dirname(ws), { recursive: true, force: true });
   });
 
   describe('bash in the sandbox', () => {
@@ -109,21 +108,23 @@ describe('delegate CLI: paths other programs run later stay out of a sandboxed c
       cli.api.script(reply.toolUse({ name: 'bash', input: { command: `sleep ${marker}` } }));
       let held = false;
       let killed = 0;
+      // Nothing can clean up after a SIGKILL: the private /tmp stays, in a TMPDIR of the test's (removed with it).
+      const tmp = tempDir('delegate-killed-cli-tmp-');
       const run = await runDelegate(['-p', 'go', '--cwd', ws, '--permission-mode', 'bypassPermissions', '--sandbox', 'on'], {
-        env: cli.env(),
+        env: cli.env({ TMPDIR: tmp }),
         onSpawn: (child) => {
           killed = child.pid ?? 0;
-          void waitUntil(() => pidsWith(`sleep ${marker}`).length > 0, 10_000).then(() => {
-            held = existsSync(join(ws, '.mcp.json')) && existsSync(join(ws, '.git', 'commondir')) && existsSync(registered(killed));
+          void waitUntil(() => pidsWith(`sleep ${marker}`).length > 0, 'the command runs', 10_000).catch(() => undefined).then(() => {
+            held = existsSync(join(ws, '.mcp.json')) && existsSync(join(ws, '.git', 'commondir')) && existsSync(registered(killed, tmp));
             child.kill('SIGKILL');
           });
         },
       });
       assert.equal(run.signal, 'SIGKILL', `exit ${run.code}: ${run.stderr}`);
       assert.ok(held, 'the placeholders were there while the command ran');
-      assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), 'the command was killed');
-      assert.ok(await waitUntil(() => tree(ws).join() === before.join(), 5000), `left behind: ${tree(ws).filter((n) => !before.includes(n)).join(', ')}`);
-      assert.ok(await waitUntil(() => !existsSync(registered(killed)), 5000), 'the watchdog removed its registry entry');
+      await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 'the command was killed', 5000);
+      await waitUntil(() => tree(ws).join() === before.join(), () => `nothing left behind (left: ${tree(ws).filter((n) => !before.includes(n)).join(', ')})`, 5000);
+      await waitUntil(() => !existsSync(registered(killed, tmp)), 'the watchdog removed its registry entry', 5000);
     });
   });
 

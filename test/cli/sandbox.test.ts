@@ -10,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { probeBubblewrap } from '../../src/core/sandbox/probe';
 import { lastToolResults, reply, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
-import { pidsWith, waitUntil } from '../support/processes';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { pidsWith } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
+import { tempDir } from '../kit/temp-dirs';
 
 /** Private /tmp folders of sandboxes that ran commands in `workdir` (bwrap leaves the workspace's mount point in them). */
 function sandboxTemps(workdir: string): string[] {
@@ -30,10 +32,7 @@ describe('delegate CLI: the bash sandbox', function () {
   let scratch: string;
 
   beforeEach(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'delegate-cli-sbx-'));
-  });
-  afterEach(async () => {
-    rmSync(scratch, { recursive: true, force: true });
+    scratch = tempDir('delegate-cli-sbx-');
   });
 
   /** A PATH whose `bwrap` is installed but refused, as under Ubuntu's AppArmor rule for user namespaces. */
@@ -136,16 +135,15 @@ describe('delegate CLI: the bash sandbox', function () {
     it('a SIGKILL of the CLI (no exit handler runs) still ends the sandboxed command', async () => {
       const marker = `300.${Date.now() % 100000}7`;
       cli.api.script(reply.toolUse({ name: 'bash', input: { command: `(setsid sleep ${marker} &); sleep ${marker}` } }));
+      // Nothing can clean up after a SIGKILL: the private /tmp stays, in a TMPDIR of the test's (removed with it).
       const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], {
-        env: cli.env(),
+        env: cli.env({ TMPDIR: tempDir('delegate-killed-cli-tmp-') }),
         onSpawn: (child) => {
-          void waitUntil(() => pidsWith(`sleep ${marker}`).length >= 2, 10_000).then(() => child.kill('SIGKILL'));
+          void waitUntil(() => pidsWith(`sleep ${marker}`).length >= 2, 'both sleeps run', 10_000).catch(() => undefined).then(() => child.kill('SIGKILL'));
         },
       });
       assert.equal(run.signal, 'SIGKILL', `exit ${run.code}: ${run.stderr}`);
-      assert.ok(await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, 5000), `left running: ${pidsWith(`sleep ${marker}`).join(', ')}`);
-      // Nothing can clean up after a SIGKILL: the private /tmp stays (in the OS temp folder); the test removes it.
-      for (const d of sandboxTemps(cli.dirs.workdir)) rmSync(d, { recursive: true, force: true });
+      await waitUntil(() => pidsWith(`sleep ${marker}`).length === 0, () => `the sleeps end (left running: ${pidsWith(`sleep ${marker}`).join(', ')})`, 5000);
     });
   });
 });

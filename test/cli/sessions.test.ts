@@ -4,12 +4,13 @@
  * appended), `--compact` compacts it; an unknown id is one line and exit 2.
  */
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { existsSync, readFileSync } from 'node:fs';
 import { reply, systemText } from '../fixtures/messages-api-server';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+import { waitUntil } from '../kit/wait';
 
 describe('delegate CLI: resume, continue, compact', function () {
   this.timeout(30_000);
@@ -67,10 +68,7 @@ describe('delegate CLI: resume, continue, compact', function () {
     cli.api.route([{ name: 'parent', match: () => true, replies: [reply.text('slow answer', { delayMs: 1500 }), reply.text('after it')] }]);
     const before = cli.api.messageRequests().length;
     const slow = runDelegate(['--resume', id, '-p', 'take your time', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
-    for (let i = 0; cli.api.messageRequests().length === before; i++) {
-      assert.ok(i < 200, 'the first resume reached the model');
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitUntil(() => cli.api.messageRequests().length > before, 'the first resume reaches the model');
     const second = await runDelegate(['--continue', '-p', 'me too', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(second.code, 2);
     assert.equal(second.stderr.trim().split('\n').length, 1, second.stderr);

@@ -3,12 +3,12 @@
  * on the way to a request, and the chunks' V8 code cache written once, then used, and rebuilt when refused.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { tempDir } from '../kit/temp-dirs';
 
 describe('the CLI start path', function () {
   this.timeout(30_000);
@@ -23,7 +23,7 @@ describe('the CLI start path', function () {
 
 
   it('sends its requests without loading undici (Node 20 loads it on the first touch of fetch or Headers)', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'delegate-start-'));
+    const scratch = tempDir('delegate-start-');
     const report = join(scratch, 'modules.txt');
     const preload = join(scratch, 'preload.cjs');
     writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join('\\n')));`);
@@ -34,7 +34,7 @@ describe('the CLI start path', function () {
   });
 
   it('writes a code cache per chunk on the first run, uses it on the next, and replaces one V8 refuses', async () => {
-    const cacheHome = mkdtempSync(join(tmpdir(), 'delegate-cache-'));
+    const cacheHome = tempDir('delegate-cache-');
     await run({ XDG_CACHE_HOME: cacheHome });
     const root = join(cacheHome, 'delegate', 'code-cache', `${process.version}-${process.arch}`);
     const [build, ...others] = readdirSync(root);
@@ -55,7 +55,7 @@ describe('the CLI start path', function () {
   });
 
   it('writes nothing with DELEGATE_CODE_CACHE=0', async () => {
-    const cacheHome = mkdtempSync(join(tmpdir(), 'delegate-cache-'));
+    const cacheHome = tempDir('delegate-cache-');
     await run({ XDG_CACHE_HOME: cacheHome, DELEGATE_CODE_CACHE: '0' });
     assert.deepEqual(readdirSync(cacheHome), []);
   });

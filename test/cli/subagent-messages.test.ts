@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { isChild } from '../support/is-child';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
 
 const parentOf = (r: RecordedRequest): boolean => !isChild(r);
 /** The text of the tool_result blocks of a request's last message. */

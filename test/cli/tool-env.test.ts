@@ -7,12 +7,12 @@
  * password.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
+import { tempDir } from '../kit/temp-dirs';
 
 // Distinctive values; the commands below look for their `FAKE…` stems, never for a whole value.
 const KEY = 'sk-ant-FAKEKEY-5ad1e0c9b7f24e61';
@@ -60,15 +60,6 @@ function filesUnder(dir: string): string[] {
 describe('delegate CLI: no agent tool sees the credentials', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const temps: string[] = [];
-  afterEach(() => {
-    for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-    // The sandbox's private /tmp folders of this test (bwrap leaves the workspace's mount point in them).
-    for (const e of readdirSync(tmpdir())) {
-      const dir = join(tmpdir(), e);
-      if (e.startsWith('delegate-sandbox-') && existsSync(join(dir, cli.dirs.workdir))) rmSync(dir, { recursive: true, force: true });
-    }
-  });
 
   /** Fails naming the secret and where it was seen. */
   function assertNowhere(requests: RecordedRequest[], dirs: string[]): void {
@@ -114,8 +105,7 @@ describe('delegate CLI: no agent tool sees the credentials', function () {
   }
 
   it("a hook's command and an MCP stdio server get no credential; a config's ${ANTHROPIC_API_KEY} is refused with the way to pass it", async () => {
-    const root = join(tmpdir(), `delegate-toolenv-${process.pid}-${Date.now()}`);
-    temps.push(root);
+    const root = tempDir('delegate-toolenv-');
     const home = join(root, 'home');
     mkdirSync(join(home, '.claude'), { recursive: true });
     const hookOut = join(root, 'hook-env.txt');

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { lastJsonLine, readJsonl, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { lastJsonLine, readJsonl, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const CANARY = 'BIG-OUTPUT-CANARY';
 /** ~30,000 characters: a big output, under the 50,000-character limit. */
@@ -80,7 +80,7 @@ describe('delegate CLI: a tool output is carried once', function () {
 
     // The same transcript as an older Delegate wrote it: every result inline, no outputRefs.
     const events = readJsonl(transcript);
-    const outputs = new Map(events.filter((e) => e.type === 'tool_finished').map((e) => [String(e.toolUseId), String(e.output)]));
+    const outputs = new Map(events.filter((e) => e.type === 'tool_call' && 'output' in e).map((e) => [String(e.id), String(e.output)]));
     const old = events.map((e) => {
       if (e.type !== 'message' || !e.outputRefs) return e;
       const { outputRefs: _refs, ...rest } = e;

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 describe('delegate CLI: web_fetch permissions', function () {
   this.timeout(30_000);

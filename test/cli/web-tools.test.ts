@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { firstUserText, lastToolResults, reply, type RecordedRequest } from '../fixtures/messages-api-server';
-import { must } from '../support/must';
-import { lastJsonLine, runDelegate } from '../support/run-cli';
-import { cliSuite } from '../support/cli-suite';
+import { must } from '../kit/must';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { cliSuite } from '../kit/cli-suite';
 
 const PAGE = '<!doctype html><html><head><title>T</title><script>var secret = 1;</script></head><body><h1>Release notes</h1><p>Version <b>PAGE-4.2</b> ships today.</p><ul><li>faster</li><li>smaller</li></ul></body></html>';
 

@@ -1,22 +1,15 @@
 // session.setModel: the editor's user picks another model between prompts (the Chat view's model picker,
 // "Delegate: Choose Model"); the conversation goes on, on the new model, with the new model's window.
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
-import type { DelegateEvent } from '../../src/core/events';
-import { ScriptedModel } from '../../src/core/llm/scripted-model';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
-import { sessionDirs } from '../support/session-dirs';
-
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
+import { must } from '../kit/must';
+import { ScriptedModel } from '../kit/scripted-model';
+import { testSession } from '../kit/test-session';
 
 describe('session: setModel between prompts', () => {
   it('the next prompt runs on the new model with the whole conversation; events name it; the window follows', async () => {
     const first = new ScriptedModel().script('default', { text: 'answer one' });
     const second = new ScriptedModel().script('default', { text: 'answer two' });
-    const session = await createSession(testConfig({ ...sessionDirs(), model: first, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow }));
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events } = await testSession({ model: first });
     assert.equal(session.context.window, 200_000);
 
     await session.run('one?', new AbortController().signal);
@@ -38,7 +31,7 @@ describe('session: setModel between prompts', () => {
 
   it('refuses while the main agent runs', async () => {
     const model = new ScriptedModel().script('default', { text: 'late', delayMs: 300 });
-    const session = await createSession(testConfig({ ...sessionDirs(), model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow }));
+    const { session } = await testSession({ model });
     const run = session.run('wait', new AbortController().signal);
     await new Promise((r) => setTimeout(r, 50));
     assert.throws(() => session.setModel(new ScriptedModel(), 'other'), /between prompts/);

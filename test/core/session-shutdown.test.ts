@@ -1,56 +1,34 @@
 // A session's exit paths: shutdown kills every process group its bash calls started (even ones that
 // ignore SIGTERM) and records each unfinished agent once; cancel(id) stops one subagent only.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
-import { ScriptedModel } from '../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../kit/scripted-model';
 import type { DelegateEvent } from '../../src/core/events';
+import { testSession } from '../kit/test-session';
+import { isAlive } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
 /** These commands write `$!` for the test to watch: a host pid only without the sandbox's pid namespace. */
 const NO_SANDBOX = { mode: 'off' as const, allowNetwork: false };
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 function readLines(file: string): DelegateEvent[] {
   return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as DelegateEvent);
 }
 
 describe('session shutdown', () => {
-  let workdir: string;
-  let transcriptRoot: string;
-  beforeEach(() => {
-    workdir = mkdtempSync(join(tmpdir(), 'delegate-shut-ws-'));
-    transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-shut-tr-'));
-  });
 
   it('shutdownNow kills a group that ignores SIGTERM and records the interruption once', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }, { tools: { sandbox: NO_SANDBOX } }));
+    const { session, workdir } = await testSession({ model }, { tools: { sandbox: NO_SANDBOX } });
     const running = session.run('go', new AbortController().signal);
-    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
     assert.equal(session.processes.size, 1);
     session.shutdownNow('test ended');
-    await until(() => !alive(pid), 1000);
+    await waitUntil(() => !isAlive(pid), 'the sleep is killed', 1000);
     const result = await running;
     assert.equal(result.status, 'cancelled');
     const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
@@ -62,14 +40,14 @@ describe('session shutdown', () => {
 
   it('shutdown cancels the run, TERMs then KILLs, and leaves nothing listed', async () => {
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep 300 & echo $! > s.pid; wait` } }] });
-    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }, { tools: { sandbox: NO_SANDBOX } }));
+    const { session, workdir } = await testSession({ model }, { tools: { sandbox: NO_SANDBOX } });
     const running = session.run('go', new AbortController().signal);
-    await until(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '');
+    await waitUntil(() => existsSync(join(workdir, 's.pid')) && readFileSync(join(workdir, 's.pid'), 'utf8').trim() !== '', 'the command writes its pid');
     const pid = Number(readFileSync(join(workdir, 's.pid'), 'utf8'));
     const t0 = Date.now();
     await session.shutdown('editor closed', 300);
     assert.ok(Date.now() - t0 < 2000);
-    assert.equal(alive(pid), false);
+    assert.equal(isAlive(pid), false);
     assert.equal((await running).status, 'cancelled');
     assert.equal(session.processes.size, 0);
     const ends = readLines(session.store.sessionFile).filter((e) => e.type === 'agent_finished');
@@ -82,15 +60,13 @@ describe('session shutdown', () => {
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'SLOW job', description: 'slow' } }, { name: 'task', input: { prompt: 'FAST job', description: 'fast' } }] }, (req) => ({ text: `parent saw: ${JSON.stringify(req.messages.at(-1)?.content)}` }))
       .script('slow', { text: 'looked at half of it', toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] })
       .script('fast', { text: 'fast done', delayMs: 100 });
-    const session = await createSession(testConfig({ workdir, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot }));
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events } = await testSession({ model });
     const running = session.run('fan out', new AbortController().signal);
-    await until(() => events.some((e) => e.type === 'tool_started' && e.name === 'bash'));
+    await waitUntil(() => events.some((e) => e.type === 'tool_call' && e.state === 'running' && e.name === 'bash'), 'the slow child runs bash');
     const slow = events.find((e) => e.type === 'agent_started' && e.description === 'slow');
     const t0 = Date.now();
     assert.equal(session.cancel(slow?.agentId ?? ''), true);
-    await until(() => events.some((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId));
+    await waitUntil(() => events.some((e) => e.type === 'agent_finished' && e.agentId === slow?.agentId), 'the slow child ends');
     assert.ok(Date.now() - t0 < 2000);
     const result = await running;
     assert.equal(result.status, 'completed');

@@ -1,28 +1,24 @@
 // A session you can live in, in the core: follow-ups keep everything (a stopped run too), ids and turn
 // numbers never repeat, and a session rebuilt from its transcript goes on exactly where it was.
 import assert from 'node:assert/strict';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { INTERRUPTED_RESULT } from '../../src/core/loop/conversation';
 import type { DelegateEvent } from '../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
+import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { MessageParam, ModelRequest } from '../../src/core/llm/types';
-import { createSession, ROOT_AGENT_ID, type Session } from '../../src/core/session';
-import { testConfig, type ConfigPatch } from '../support/session-config';
+import { ROOT_AGENT_ID } from '../../src/core/session';
+import type { ConfigPatch } from '../kit/session-config';
 import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
-import { isChild } from '../support/is-child';
-import { sessionDirs } from '../support/session-dirs';
+import { isChild } from '../kit/is-child';
+import { sessionDirs } from '../kit/temp-dirs';
+import { testSession } from '../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
 const requestText = (r: ModelRequest): string => JSON.stringify(r.messages);
 
-async function open(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: ConfigPatch = {}): Promise<{ session: Session; events: DelegateEvent[] }> {
-  const session = await createSession(testConfig({ ...dirs, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: allow }, extra));
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
-}
+/** A session in `dirs` (shared with a later resume). */
+const open = (model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, extra: ConfigPatch = {}) => testSession({ ...dirs, model }, extra);
 
 async function resume(model: ScriptedModel, dirs: { workdir: string; transcriptRoot: string }, id: string, extra: ConfigPatch = {}) {
   const events = await readTranscript(dirs.transcriptRoot, id);

@@ -20,7 +20,7 @@ import { childRoute, isChild, parentRoute } from './fixtures';
 import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
 import { waitUntil } from './wait';
-import { notInView } from '../support/in-view';
+import { notInView } from '../kit/in-view';
 import { askFromPalette, modalDialog, notification, runCommand, setSideBarWidth } from './workbench';
 
 const FANOUT = ['fan alpha', 'fan beta', 'fan gamma'];

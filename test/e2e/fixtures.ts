@@ -3,11 +3,11 @@
  * string that must never reach the main agent), route helpers for the local Messages-API server
  * (a subagent's request is recognised by its system prompt), and request inspection.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { firstUserText, type MessagesRequestBody, type RecordedRequest, type Reply, type Route } from '../fixtures/messages-api-server';
-import { isChild } from '../support/is-child';
+import { isChild } from '../kit/is-child';
+import { tempDir } from '../kit/temp-dirs';
 export { isChild };
 
 export const CANARY = 'CANARY-e2e-5c1f9d';
@@ -22,21 +22,18 @@ const FILES: Record<string, string> = {
   'config.json': CONFIG_JSON,
 };
 
-/** A fresh temporary workspace with FILES; `remove()` deletes it. */
+/**
+ * A fresh temporary workspace with FILES (the kit's tempDir: made in a `before`, it goes when the run ends, and on
+ * exit — the editor runner's signal handlers end the process with process.exit()); `remove()` deletes it sooner.
+ */
 export function createWorkspace(prefix: string): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), `delegate-e2e-${prefix}-`));
+  const dir = tempDir(`delegate-e2e-${prefix}-`);
   for (const [rel, text] of Object.entries(FILES)) {
     const file = join(dir, rel);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
-  // Also on a signal: the editor runner's handlers end the process with process.exit(), which runs 'exit' listeners.
-  const remove = (): void => {
-    process.removeListener('exit', remove);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.on('exit', remove);
-  return { dir, remove };
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The main agent's route: every request that is not a subagent's. */

@@ -14,7 +14,8 @@ import { screenshot } from './editor';
 import { childRoute, parentRoute } from './fixtures';
 import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
-import { notInView } from '../support/in-view';
+import { notInView } from '../kit/in-view';
+import { waitUntil } from './wait';
 import { askFromPalette, modalDialog, runCommand, setSideBarWidth } from './workbench';
 
 describe('Delegate in a real VS Code: the inbox of subagents waiting for you', function () {
@@ -53,11 +54,7 @@ describe('Delegate in a real VS Code: the inbox of subagents waiting for you', f
     await page.keyboard.press('Enter');
     await cards.nth(1).waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
     assert.deepEqual(await cards.locator('.inbox-who-name').allTextContents(), ['Subagent “left writer”'], 'the left writer still waits');
-    const deadline = Date.now() + STEP_TIMEOUT;
-    while (!existsSync(join(workspace.dir, 'right.txt'))) {
-      if (Date.now() > deadline) throw new Error('the right writer did not run its command');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(() => existsSync(join(workspace.dir, 'right.txt')), 'the right writer runs its command');
     assert.equal(existsSync(join(workspace.dir, 'left.txt')), false);
 
     await cards.first().locator('[data-decision="deny"]').focus();
@@ -101,11 +98,7 @@ describe('Delegate in a real VS Code: the inbox of subagents waiting for you', f
       await screenshot(page, 'inbox-long-250-short');
       // Clicked where it is: nothing had to scroll.
       await panel.frame.locator(`${card} [data-decision="allow"]`).click({ noWaitAfter: true });
-      const deadline = Date.now() + STEP_TIMEOUT;
-      while (!existsSync(join(workspace.dir, 'built.txt'))) {
-        if (Date.now() > deadline) throw new Error('the allowed command did not run');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await waitUntil(() => existsSync(join(workspace.dir, 'built.txt')), 'the allowed command runs');
 
       await panel.frame.locator(`${card}.inbox-question`).waitFor({ timeout: STEP_TIMEOUT });
       assert.deepEqual(await notInView(body, controls), [], 'the question, 250 px, a short window');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { firstUserText, reply, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { isChild } from '../support/is-child';
+import { isChild } from '../kit/is-child';
 import { screenshot } from './editor';
 import { childRoute, parentRoute } from './fixtures';
 import { delegateEditorSuite } from './editor-suite';

@@ -12,7 +12,7 @@ import { screenshot } from './editor';
 import { childRoute, isChild, parentRoute } from './fixtures';
 import { delegateEditorSuite, type EditorSuiteParts } from './editor-suite';
 import { Panel, STEP_TIMEOUT } from './panel';
-import { gateWhen } from './wait';
+import { gateWhen, waitUntil } from './wait';
 import { askFromPalette, runCommand } from './workbench';
 
 const API_KEY = 'sk-e2e-several';
@@ -34,13 +34,14 @@ describe('Delegate in a real VS Code: several subagents you can trust', function
 
   /** Accepts every held result, in the order they come, until the run is idle. */
   async function acceptAllUntilIdle(): Promise<void> {
-    const deadline = Date.now() + STEP_TIMEOUT;
-    while (!(await panel.isIdle())) {
+    // Each poll accepts whatever result waits for review.
+    const acceptedAndIdle = async (): Promise<boolean> => {
+      if (await panel.isIdle()) return true;
       const accept = panel.frame.locator('.task-review:not([hidden]) button[data-action="accept"]').first();
       if (await accept.isVisible().catch(() => false)) await accept.click();
-      if (Date.now() > deadline) throw new Error('the run did not end');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return false;
+    };
+    await waitUntil(acceptedAndIdle, 'the run ends');
   }
 
   it('a sibling’s stale write is refused naming who changed the file; the budget bar fills and the budget is reached', async () => {

@@ -5,6 +5,7 @@
  *
  *   const seen = gate();   reply.text('late', { until: seen.opened })   …   seen.open()
  */
+import { waitUntil as kitWaitUntil } from '../kit/wait';
 import { STEP_TIMEOUT } from './panel';
 
 export interface Gate {
@@ -19,13 +20,9 @@ export function gate(): Gate {
   return { opened, open };
 }
 
-/** Polls `test` every 100 ms; throws naming `what` after `timeoutMs`. */
-export async function waitUntil(test: () => boolean | Promise<boolean>, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The kit's poll with the end-to-end suite's step timeout, every 100 ms (a check often asks the browser). */
+export function waitUntil(test: () => boolean | Promise<boolean>, what: string, timeoutMs = STEP_TIMEOUT): Promise<void> {
+  return kitWaitUntil(test, what, timeoutMs, 100);
 }
 
 /** A gate that opens by itself once `test` holds (or after `timeoutMs`, so a failing test still ends). */

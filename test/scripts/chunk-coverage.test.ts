@@ -1,7 +1,7 @@
-// The chunk-coverage check (test/support/chunk-coverage.ts): a chunk no test loaded is named with its module; one
+// The chunk-coverage check (test/kit/chunk-coverage.ts): a chunk no test loaded is named with its module; one
 // reached only through a chunk excused by NOT_LOADED_BY_DESIGN is excused with it; a stale excuse is named.
 import assert from 'node:assert/strict';
-import { NOT_LOADED_BY_DESIGN, uncoveredChunks } from '../support/chunk-coverage';
+import { NOT_LOADED_BY_DESIGN, uncoveredChunks } from '../kit/chunk-coverage';
 
 const excused = Object.keys(NOT_LOADED_BY_DESIGN)[0] as string;
 const manifest = {

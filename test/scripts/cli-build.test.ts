@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 // @ts-expect-error -- plain ESM script without types; its exports are checked by these tests
 import { buildCli, toCommonJs } from '../../scripts/build-cli.mjs';
 // @ts-expect-error -- plain ESM script without types
 import { dynamicImportProblems } from '../../scripts/cli-chunk-checks.mjs';
+import { tempDir } from '../kit/temp-dirs';
 
 const REPO = join(__dirname, '..', '..');
 const code = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\n$/, '\n');
@@ -40,7 +40,7 @@ describe('the CLI build', function () {
   });
 
   it("an import() whose names its chunk does not export is a problem with its file and line; uses it cannot read are too", async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'delegate-split-'));
+    const outdir = tempDir('delegate-split-');
     const { metafile } = await build({
       absWorkingDir: REPO,
       entryPoints: ['test/fixtures/dynamic-imports/entry.ts'],
@@ -61,7 +61,7 @@ describe('the CLI build', function () {
   });
 
   it('the CommonJS rewrite fails loudly on a chunk without the banner or with an import it cannot map', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'delegate-rewrite-'));
+    const dir = tempDir('delegate-rewrite-');
     const banner = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
     writeFileSync(join(dir, 'plain.mjs'), 'export const a = 1;\n');
     writeFileSync(join(dir, 'plain.mjs.map'), '{"version":3,"sources":[],"mappings":""}');

@@ -4,18 +4,16 @@
  * Review (change-actions.ts reviewRun: one multi-file diff of the run's files).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DelegateEvent } from '../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../src/core/llm/scripted-model';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
+import { firstUserText, ScriptedModel } from '../kit/scripted-model';
 import type { SessionController } from '../../src/vscode/session-controller';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { runChanges } from '../../src/view-model/run-changes';
 import { finishedSession, ROOT, Script } from '../webview/fixtures';
 import { installVscodeStub } from './vscode-stub';
+import { tempDir } from '../kit/temp-dirs';
+import { testSession } from '../kit/test-session';
 
 const stub = installVscodeStub();
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is in place */
@@ -84,7 +82,7 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
   });
 
   it('History: rename writes the name; delete asks, removes the files, starts a new session when it was the open one, refuses the running one', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'delegate-history-host-'));
+    const root = tempDir('delegate-history-host-');
     writeFileSync(join(root, 's1.jsonl'), '');
     mkdirSync(join(root, 's1'));
     const open = fakeController(createSessionView(), { openSessionId: 's1' });
@@ -114,13 +112,13 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
   it('Review opens the run\'s files in one multi-file diff, each entry under the workspace file\'s path (added: no original side; deleted: no modified side)', async () => {
     const s = new Script();
     s.rootStart('Edit three files.');
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'w1', name: 'write_file', input: { path: 'a.txt' } });
+    s.open(ROOT, null, 'w1', 'write_file', { path: 'a.txt' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'w1', path: 'a.txt', action: 'created', after: 'b'.repeat(64), added: 1, removed: 0 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'e1', name: 'edit_file', input: { path: 'src/b.ts' } });
+    s.open(ROOT, null, 'e1', 'edit_file', { path: 'src/b.ts' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'e1', path: 'src/b.ts', action: 'modified', before: 'c'.repeat(64), after: 'd'.repeat(64), added: 1, removed: 1 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'x1', name: 'bash', input: { command: 'rm gone.txt' } });
+    s.open(ROOT, null, 'x1', 'bash', { command: 'rm gone.txt' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'x1', path: 'gone.txt', action: 'deleted', before: 'e'.repeat(64), added: 0, removed: 2 });
-    const folder = mkdtempSync(join(tmpdir(), 'delegate-review-ws-'));
+    const folder = tempDir('delegate-review-ws-');
     mkdirSync(join(folder, 'src'));
     writeFileSync(join(folder, 'a.txt'), 'new\n');
     writeFileSync(join(folder, 'src', 'b.ts'), 'changed\n');
@@ -153,15 +151,12 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
   });
 
   it('Revert on the bar: one modal for the run\'s two subagents, then both put back', async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-bar-ws-'));
-    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-bar-tr-'));
+    const workdir = tempDir('delegate-bar-ws-');
     const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID-A') ? 'a' : firstUserText(req).startsWith('KID-B') ? 'b' : 'main'))
       .script('a', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'from a\n' } }] }, { text: 'wrote a' })
       .script('b', { toolUses: [{ name: 'write_file', input: { path: 'b.txt', content: 'from b\n' } }] }, { text: 'wrote b' })
       .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write a.txt', description: 'write a' } }, { name: 'task', input: { prompt: 'KID-B: write b.txt', description: 'write b' } }] }, { text: 'done' });
-    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } }));
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events, transcriptRoot } = await testSession({ workdir, model });
     try {
       await session.run('write two files through two subagents', new AbortController().signal);
       const state = createSessionView();
@@ -188,16 +183,13 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
   });
 
   it('a file\'s Undo in the bar: no modal, only that file; two subagents that changed it one after the other are reverted last first', async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-undo-ws-'));
-    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-undo-tr-'));
+    const workdir = tempDir('delegate-undo-ws-');
     writeFileSync(join(workdir, 'x.txt'), 'original\n');
     const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID-A') ? 'a' : firstUserText(req).startsWith('KID-B') ? 'b' : 'main'))
       .script('a', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from a\n' } }, { name: 'write_file', input: { path: 'y.txt', content: 'y from a\n' } }] }, { text: 'a done' })
       .script('b', { toolUses: [{ name: 'read_file', input: { path: 'x.txt' } }] }, { toolUses: [{ name: 'write_file', input: { path: 'x.txt', content: 'from b\n' } }] }, { text: 'b done' })
       .script('main', { toolUses: [{ name: 'task', input: { prompt: 'KID-A: write x.txt', description: 'write a' } }] }, { toolUses: [{ name: 'task', input: { prompt: 'KID-B: write x.txt', description: 'write b' } }] }, { text: 'done' });
-    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' as const }) } }));
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events, transcriptRoot } = await testSession({ workdir, model });
     try {
       await session.run('two subagents, one file', new AbortController().signal);
       const state = createSessionView();
@@ -214,8 +206,6 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
       assert.deepEqual(stub.messages.at(-1), { level: 'info', text: 'Delegate: x.txt put back as it was before the run.' });
     } finally {
       session.close();
-      rmSync(workdir, { recursive: true, force: true });
-      rmSync(transcriptRoot, { recursive: true, force: true });
     }
   });
 });

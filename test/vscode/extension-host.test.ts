@@ -18,8 +18,10 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { resolveSessionConfig } from '../../src/core/session';
 import { firstUserText, reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { isChild } from '../support/is-child';
-import { must } from '../support/must';
+import { isChild } from '../kit/is-child';
+import { must } from '../kit/must';
+import { isAlive } from '../kit/processes';
+import { waitUntil } from '../kit/wait';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 
@@ -61,18 +63,19 @@ describe('Delegate in the extension host', () => {
   async function setPanelVisible(visible: boolean): Promise<void> {
     if (api.view.isVisible === visible) return;
     await vscode.commands.executeCommand(visible ? 'delegate.panel.focus' : 'workbench.action.closeSidebar');
-    await waitFor(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`);
+    await waitUntil(() => api.view.isVisible === visible, `the panel ${visible ? 'shows' : 'hides'}`, 15_000);
   }
 
   it('activates quickly and registers its commands and view', async () => {
     const b = api.activationBreakdown;
     console.log(`activation took ${api.activationMs.toFixed(1)} ms (imports ${b.importsMs.toFixed(1)}, editor wait ${b.waitMs.toFixed(1)}, activate() ${b.activateMs.toFixed(1)})`);
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['delegate.ask', 'delegate.stop', 'delegate.newSession', 'delegate.setApiKey', 'delegate.openTranscript', 'delegate.panel.focus']) {
-      assert.ok(commands.includes(id), `${id} is registered`);
-    }
+    // Every command package.json contributes, each registered by its feature's module (activate() lists them).
+    const contributed = (vscode.extensions.getExtension('delegate-dev.delegate')?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    assert.equal(contributed.length, 11);
+    for (const id of [...contributed, 'delegate.panel.focus']) assert.ok(commands.includes(id), `${id} is registered`);
     await vscode.commands.executeCommand('delegate.panel.focus');
-    await waitFor(() => api.view.posted.includes('snapshot'), 'the panel loads and gets a snapshot');
+    await waitUntil(() => api.view.posted.includes('snapshot'), 'the panel loads and gets a snapshot', 15_000);
   });
 
   it('runs Ask… with a subagent: the task node holds the child\'s calls, the parent never sees them', async () => {
@@ -257,12 +260,12 @@ describe('Delegate in the extension host', () => {
     ]);
     try {
       const run = api.controller.ask('Look at three things');
-      await waitFor(() => api.inbox.items().some((i) => i.kind === 'fanout'), 'the card waits in the inbox');
+      await waitUntil(() => api.inbox.items().some((i) => i.kind === 'fanout'), 'the card waits in the inbox', 15_000);
       const card = must(api.inbox.items().find((i) => i.kind === 'fanout'));
       assert.equal(card.main, true);
       assert.equal(card.title, 'wants to start 3 subagents at once');
       assert.deepEqual(card.fanout?.tasks.map((t) => t.prompt), ['Look at a', 'Look at b', 'Look at c']);
-      await waitFor(() => allTasks(api.controller.snapshot().state).filter((t) => t.status === 'pending').length === 3, 'the three tasks pending in the tree');
+      await waitUntil(() => allTasks(api.controller.snapshot().state).filter((t) => t.status === 'pending').length === 3, 'the three tasks pending in the tree', 15_000);
       assert.equal(requests().filter(isChild).length, 0, 'none started');
       await api.view.onMessage({ type: 'inbox_fanout', id: card.id, choice: 'run', dontAsk: true });
       await run;
@@ -333,7 +336,7 @@ describe('Delegate in the extension host', () => {
     ]);
     try {
       const run = api.controller.ask('write both');
-      await waitFor(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once');
+      await waitUntil(() => api.inbox.items().length === 2, 'both subagents wait in the inbox at once', 15_000);
       const items = api.inbox.items();
       const left = must(items.find((i) => i.who === 'Subagent “left writer”'));
       const right = must(items.find((i) => i.who === 'Subagent “right writer”'));
@@ -353,8 +356,8 @@ describe('Delegate in the extension host', () => {
 
       // Answered in place (the message the panel posts): the right writer goes on, the left one still waits.
       await api.view.onMessage({ type: 'inbox_answer', id: right.id, decision: 'allow' });
-      await waitFor(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command');
-      await waitFor(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished');
+      await waitUntil(() => existsSync(join(workdir, 'right.txt')), 'the right writer ran its command', 15_000);
+      await waitUntil(() => allTasks(api.controller.snapshot().state).some((t) => t.description === 'right writer' && t.status === 'completed'), 'the right writer finished', 15_000);
       assert.deepEqual(api.inbox.items().map((i) => i.id), [left.id], 'the left writer still waits');
       assert.equal(existsSync(join(workdir, 'left.txt')), false);
 
@@ -385,7 +388,7 @@ describe('Delegate in the extension host', () => {
         { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Pick the port', description: 'pick port' } }), reply.text('ok')] },
       ]);
       const run = api.controller.ask('Set up the server');
-      await waitFor(() => api.inbox.items().length === 1, 'the question waits in the inbox');
+      await waitUntil(() => api.inbox.items().length === 1, 'the question waits in the inbox', 15_000);
       const question = must(api.inbox.items()[0]);
       assert.deepEqual([question.kind, question.who, question.title, question.options], ['question', 'Subagent “pick port”', 'Which port?', ['8080', '3000']]);
       // Hidden while the question waits: it stays in the panel, and a notification says so; its Show reveals the panel.
@@ -396,9 +399,9 @@ describe('Delegate in the extension host', () => {
         return new Promise((resolve) => (show = resolve));
       };
       await setPanelVisible(false);
-      await waitFor(() => nudged.length === 1, 'a notification says the subagent waits');
+      await waitUntil(() => nudged.length === 1, 'a notification says the subagent waits', 15_000);
       show(true);
-      await waitFor(() => api.view.isVisible, 'Show on the notification reveals the panel again');
+      await waitUntil(() => api.view.isVisible, 'Show on the notification reveals the panel again', 15_000);
       assert.deepEqual(nudged, ['1 subagent is waiting for you'], 'one notification, naming how many wait');
       assert.equal(api.inbox.items().length, 1, 'the question still waits');
       await api.view.onMessage({ type: 'inbox_reply', id: question.id, text: '4000' });
@@ -413,7 +416,7 @@ describe('Delegate in the extension host', () => {
         { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Write it', description: 'stopped writer' } }), reply.text('ok')] },
       ]);
       const stopped = api.controller.ask('Write stopped.txt');
-      await waitFor(() => api.inbox.items().length === 1, 'the write waits in the inbox');
+      await waitUntil(() => api.inbox.items().length === 1, 'the write waits in the inbox', 15_000);
       await vscode.commands.executeCommand('delegate.stop');
       await stopped;
       assert.equal(api.inbox.items().length, 0, 'the stopped run\'s request is gone');
@@ -597,7 +600,7 @@ describe('Delegate in the extension host', () => {
       ]);
       api.controller.review.askText = async (_title, text) => `${text} (checked by hand: 4 files)`;
       const run = api.controller.ask('How many files does the loader read?');
-      await waitFor(() => api.controller.review.waiting.length === 1, 'the result is held for review');
+      await waitUntil(() => api.controller.review.waiting.length === 1, 'the result is held for review', 15_000);
       const held = allTasks(api.controller.snapshot().state)[0];
       assert.equal(held?.review, 'pending');
       assert.equal(requests().filter((r) => !isChild(r)).length, 1, 'the parent has not seen it yet');
@@ -619,7 +622,7 @@ describe('Delegate in the extension host', () => {
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'wait', description: 'waiter' } })] },
     ]);
     const run = api.controller.ask('start and wait');
-    await waitFor(() => requests().some(isChild), 'the child asked the model');
+    await waitUntil(() => requests().some(isChild), 'the child asked the model', 15_000);
     assert.equal(api.controller.isRunning, true);
     await vscode.commands.executeCommand('delegate.stop');
     await run;
@@ -635,14 +638,17 @@ describe('Delegate in the extension host', () => {
     const seconds = `300.${process.pid}`;
     server.script(reply.toolUse({ name: 'bash', input: { command: `trap '' TERM; sleep ${seconds} & echo started > stubborn.pid; wait` } }));
     const run = api.controller.ask('start a stubborn command');
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started');
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started', 15_000);
     let pid = 0;
-    await waitFor(() => (pid = hostPidOf(['sleep', seconds]) ?? 0) > 0, 'the sleep is seen from the host');
+    await waitUntil(() => (pid = hostPidOf(['sleep', seconds]) ?? 0) > 0, 'the sleep is seen from the host', 15_000);
     const transcript = api.controller.current?.store.sessionFile;
+    const sandboxTmp = api.controller.current?.sandbox.tempFolder;
+    assert.ok(sandboxTmp && existsSync(sandboxTmp), 'the command runs in the sandbox, with its private /tmp');
     // What deactivate() awaits (calling deactivate itself would end this extension host's tests).
     await api.controller.shutdown('the editor closed the extension');
     await run;
-    await waitFor(() => !isAlive(pid), 'the process that ignored SIGTERM is gone', 3000);
+    await waitUntil(() => !isAlive(pid), 'the process that ignored SIGTERM is gone', 3000);
+    assert.equal(existsSync(sandboxTmp), false, "the sandbox's private /tmp went with the session");
     assert.ok(transcript);
     const ends = readFileSync(transcript, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string }).filter((e) => e.type === 'agent_finished');
     assert.equal(ends.at(-1)?.status, 'cancelled');
@@ -719,14 +725,6 @@ describe('Delegate in the extension host: hooks and project instructions', () =>
   });
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** The host pid of a live process whose argument list is exactly `argv`. */
 function hostPidOf(argv: string[]): number | undefined {
@@ -742,10 +740,3 @@ function hostPidOf(argv: string[]): number | undefined {
   return undefined;
 }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -4,9 +4,11 @@
  * "N passed, N failed" line CI reads.
  */
 import Mocha from 'mocha';
+import { cleanupHooks } from '../kit/cleanup';
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  // The kit's cleanups (tempDir, testSession) after each test; the editor's TMPDIR is already its own (editor-server.mjs).
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', rootHooks: cleanupHooks });
   // Define describe/it before the suites load (they are bundled, so no file list to add).
   mocha.suite.emit('pre-require', globalThis, 'extension-host', mocha);
   // Required here, after pre-require set the globals; DELEGATE_VSCODE_SUITES=proxy,… (scripts/test-vscode.mjs

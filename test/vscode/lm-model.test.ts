@@ -4,13 +4,10 @@
  * process; Delegate reaches them through vscode.lm (src/vscode/lm-model.ts) with delegate.provider = vscode.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/loop/prompts';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';
 import { setupButtons } from '../../src/view-model/setup-problem';
@@ -18,6 +15,8 @@ import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { isChildRequest, lastResults, LmScript, lmReply, promptOf, TEST_LM_EXTENSION, TEST_LM_VENDOR, TEST_MODELS, wholeLmRequest, type LmRecorded, type TestLmApi } from '../fixtures/lm-script';
+import { testSession } from '../kit/test-session';
+import { waitUntil } from '../kit/wait';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 const MODEL_KEY = `${TEST_LM_VENDOR}/${TEST_MODELS.tools}`;
@@ -254,9 +253,8 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
         };
       },
     } as vscode.LanguageModelChat;
-    const dirs = { workdir: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-')), transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-lm-bench-tr-')) };
-    writeFileSync(join(dirs.workdir, 'bench.txt'), 'x\n');
-    const session = await createSession(testConfig({ ...dirs, model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY, mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } }));
+    const { session, workdir } = await testSession({ model: createLmModel({ model: timed, key: MODEL_KEY }), modelId: MODEL_KEY });
+    writeFileSync(join(workdir, 'bench.txt'), 'x\n');
     script.script(...Array.from({ length: TURNS - 1 }, () => lmReply.toolUse({ name: 'read_file', input: { path: 'bench.txt' } }, 'Reading.')), lmReply.text('done'));
     const marks: { started: number; answered?: number }[] = [];
     session.bus.subscribe((e) => {
@@ -286,7 +284,7 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
       { name: 'parent', match: () => true, replies: [lmReply.toolUse({ name: 'task', input: { description: 'waiter', prompt: 'wait' } })] },
     ]);
     const run = api.controller.ask('start and wait');
-    await waitFor(() => requests().some((r) => isChildRequest(r.request)), 'the child asked the model');
+    await waitUntil(() => requests().some((r) => isChildRequest(r.request)), 'the child asked the model', 15_000);
     const started = Date.now();
     await vscode.commands.executeCommand('delegate.stop');
     const result = await run;
@@ -302,10 +300,3 @@ function pick(chat: vscode.LanguageModelChat): Omit<vscode.LanguageModelChat, 's
   return { id: chat.id, name: chat.name, vendor: chat.vendor, family: chat.family, version: chat.version, maxInputTokens: chat.maxInputTokens, capabilities: (chat as { capabilities?: unknown }).capabilities };
 }
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

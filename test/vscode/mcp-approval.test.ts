@@ -12,11 +12,12 @@ import type { DelegateApi } from '../../src/vscode/extension';
 import { modalPrompt, type ApprovalQuestion } from '../../src/vscode/approver';
 import { approvalChoices, approvalText } from '../../src/vscode/approval-text';
 import type { PermissionDecision } from '../../src/core/vocabulary';
-import { must } from '../support/must';
+import { must } from '../kit/must';
 import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
-import type { McpInputSpec } from '../../src/core/mcp/config';
+import type { McpInputSpec } from '../../src/core/session/ports';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
-import { serverGroupsOf, until } from '../support/mcp-servers';
+import { serverGroupsOf } from '../kit/mcp-servers';
+import { waitUntil } from '../kit/wait';
 
 describe('Delegate in the extension host: project MCP servers', () => {
   let api: DelegateApi;
@@ -47,7 +48,7 @@ describe('Delegate in the extension host: project MCP servers', () => {
     api.mcpServers.prompt = modalMcpPrompt;
     rmSync(join(workdir, '.mcp.json'), { force: true });
     api.controller.newSession();
-    await until(() => serverGroupsOf(everything).length === 0, 5000, 'no server left');
+    await waitUntil(() => serverGroupsOf(everything).length === 0, 'no server left', 5000);
     await server.close();
   });
 
@@ -84,7 +85,7 @@ describe('Delegate in the extension host: project MCP servers', () => {
     writeConfig([everything, 'stdio']);
     answer = false;
     api.controller.newSession();
-    await until(() => serverGroupsOf(everything).length === 0, 5000, 'the old session\'s server to go');
+    await waitUntil(() => serverGroupsOf(everything).length === 0, 'the old session\'s server is gone', 5000);
     server.script(reply.text('no tools from it'));
     await api.controller.ask('anything?');
     server.assertAllConsumed();

@@ -14,8 +14,9 @@ import { createHttpFetch, type HttpFetch } from '../../src/core/llm/http-fetch';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { modalPrompt } from '../../src/vscode/approver';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
-import { startForwardingProxy, type TestProxy } from '../support/proxy-recorder';
-import { must } from '../support/must';
+import { startForwardingProxy, type TestProxy } from '../kit/proxy-recorder';
+import { must } from '../kit/must';
+import { waitUntil } from '../kit/wait';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 type ProxySupport = 'override' | 'fallback' | 'on' | 'off';
@@ -53,7 +54,7 @@ describe('VS Code proxy settings in the extension host', () => {
 
   const setSupport = async (value: ProxySupport) => {
     await http().update('proxySupport', value, vscode.ConfigurationTarget.Global);
-    await waitFor(() => http().get('proxySupport') === value && http().get('proxy') === proxy.url, `http.proxySupport is ${value}`);
+    await waitUntil(() => http().get('proxySupport') === value && http().get('proxy') === proxy.url, `http.proxySupport is ${value}`, 10_000);
   };
 
   /** Whether one GET through `fetch` went through the proxy (it answered) or direct (refused). */
@@ -112,10 +113,3 @@ describe('VS Code proxy settings in the extension host', () => {
   });
 });
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import fakeKeys from './fake-keys.json';
+import { waitUntil } from '../kit/wait';
 
 const EXTENSION_ID = 'delegate-dev.delegate';
 const ENV_KEY = fakeKeys.envKey;
@@ -93,7 +94,7 @@ describe('Delegate in the extension host: no agent tool sees the credentials', (
     // maxTurns beside it says when the editor has read the file (a machine-scoped value never shows as the workspace's).
     writeFileSync(file, JSON.stringify({ 'delegate.toolEnv': ['ANTHROPIC_API_KEY'], 'delegate.maxTurns': 77 }));
     try {
-      await waitFor(() => config().inspect<number>('maxTurns')?.workspaceValue === 77, 'the workspace settings file to be read');
+      await waitUntil(() => config().inspect<number>('maxTurns')?.workspaceValue === 77, 'the workspace settings file to be read', 5000);
       assert.deepEqual(config().get('toolEnv'), [], 'a machine-scoped setting takes no workspace value');
       process.env.ANTHROPIC_API_KEY = ENV_KEY;
       const { out, requests } = await snoop();
@@ -115,10 +116,3 @@ describe('Delegate in the extension host: no agent tool sees the credentials', (
   });
 });
 
-async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -4,13 +4,13 @@
  * sandbox, so none of them runs; the panel says why, and agents are read-only.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { ViewNode } from '../../src/view-model/types';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { tempDir } from '../kit/temp-dirs';
 
 describe('Delegate in an untrusted workspace (Restricted Mode)', () => {
   let api: DelegateApi;
@@ -23,14 +23,13 @@ describe('Delegate in an untrusted workspace (Restricted Mode)', () => {
     server = await startMessagesApiServer();
     process.env.ANTHROPIC_API_KEY = 'test-key';
     workdir = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
-    scratch = mkdtempSync(join(tmpdir(), 'delegate-untrusted-'));
+    scratch = tempDir('delegate-untrusted-');
     await vscode.workspace.getConfiguration('delegate').update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
   });
 
   after(async () => {
     rmSync(join(workdir, '.claude'), { recursive: true, force: true });
     rmSync(join(workdir, '.mcp.json'), { force: true });
-    rmSync(scratch, { recursive: true, force: true });
     await server.close();
   });
 

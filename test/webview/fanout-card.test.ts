@@ -13,7 +13,7 @@ import { PanelInbox } from '../../src/vscode/panel-inbox';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
 import { bigSession, ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
-import { notInView as notInViewOf } from '../support/in-view';
+import { notInView as notInViewOf } from '../kit/in-view';
 
 const DOCS = ['api', 'ui', 'db', 'docs'];
 /** 12 past runs of `reviewer`: a median run of 40k tokens, a tail 60× longer (the issue's case). */

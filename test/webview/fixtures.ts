@@ -5,6 +5,7 @@
  */
 import type { DelegateEvent, EventBody } from '../../src/core/events';
 import type { AgentStatus, RetryOf, Usage } from '../../src/core/vocabulary';
+import { callEnded, callOpened } from '../kit/call-patches';
 
 export const ROOT = 'root';
 
@@ -58,13 +59,18 @@ export class Script {
   /** The parent's `task` call and the child's start. */
   taskStart(parent: string, grandParent: string | null, toolUseId: string, child: string, description: string, depth: number): void {
     const prompt = `${description}. Report what you found in a short summary.`;
-    this.emit(parent, grandParent, { type: 'tool_started', toolUseId, name: 'task', kind: 'delegate', input: { description, prompt } });
+    for (const patch of callOpened(toolUseId, 'task', { description, prompt })) this.emit(parent, grandParent, patch);
     this.emit(child, parent, { type: 'agent_started', prompt, description, depth, model: 'claude-sonnet', toolUseId });
   }
 
   tool(agentId: string, parentId: string | null, toolUseId: string, name: string, input: unknown, output: string, isError = false): void {
-    this.emit(agentId, parentId, { type: 'tool_started', toolUseId, name, input });
-    this.emit(agentId, parentId, { type: 'tool_finished', toolUseId, name, isError, output, durationMs: 120 });
+    this.open(agentId, parentId, toolUseId, name, input);
+    this.emit(agentId, parentId, callEnded(toolUseId, name, output, isError));
+  }
+
+  /** A call's record opened (pending, then running), not ended. */
+  open(agentId: string, parentId: string | null, toolUseId: string, name: string, input: unknown, said?: Parameters<typeof callOpened>[3]): void {
+    for (const patch of callOpened(toolUseId, name, input, said)) this.emit(agentId, parentId, patch);
   }
 
   childFinish(child: string, parent: string, status: AgentStatus, turns: number, toolCalls: number, tokens: [number, number], result: string, error?: string): void {
@@ -72,7 +78,7 @@ export class Script {
   }
 
   taskEnd(parent: string, grandParent: string | null, toolUseId: string, output: string, isError = false): void {
-    this.emit(parent, grandParent, { type: 'tool_finished', toolUseId, name: 'task', isError, output, durationMs: 12_500 });
+    this.emit(parent, grandParent, callEnded(toolUseId, 'task', output, isError, 12_500));
   }
 }
 
@@ -124,8 +130,8 @@ export function runningSession(): Script {
   s.taskStart('agent-up', ROOT, 'tu-nested', 'agent-nested', 'Check the CHANGELOG for breaking changes', 2);
   s.turn('agent-nested', 'agent-up', 1);
   s.tool('agent-nested', 'agent-up', 'n1', 'grep', { pattern: 'BREAKING', path: 'node_modules/esbuild/CHANGELOG.md' }, '3 matches');
-  s.emit('agent-nested', 'agent-up', { type: 'tool_started', toolUseId: 'n2', name: 'read_file', input: { path: 'node_modules/esbuild/CHANGELOG.md' } });
-  s.emit('agent-up', ROOT, { type: 'tool_started', toolUseId: 'u4', name: 'bash', input: { command: 'rm -rf dist && npm run build' } });
+  s.open('agent-nested', 'agent-up', 'n2', 'read_file', { path: 'node_modules/esbuild/CHANGELOG.md' });
+  s.open('agent-up', ROOT, 'u4', 'bash', { command: 'rm -rf dist && npm run build' });
   s.emit('agent-up', ROOT, { type: 'permission_asked', toolUseId: 'u4', name: 'bash', input: { command: 'rm -rf dist && npm run build' }, reason: 'Runs a shell command' });
   return s;
 }

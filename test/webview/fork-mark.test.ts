@@ -21,9 +21,9 @@ function forkSession(): Script {
   const s = new Script();
   s.rootStart('Explain the config loader, then check the env overrides.');
   s.turn(ROOT, null, 1);
-  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-fresh', name: 'task', input: { description: 'list config files', prompt: 'List the config files.' } });
+  s.open(ROOT, null, 'tu-fresh', 'task', { description: 'list config files', prompt: 'List the config files.' });
   s.emit('fresh', ROOT, { type: 'agent_started', prompt: 'List the config files.', description: 'list config files', depth: 1, model: 'claude-sonnet', toolUseId: 'tu-fresh', agentType: 'general-purpose' });
-  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-fork', name: 'task', input: { description: 'check env overrides', prompt: 'Check the env overrides.', fork: true } });
+  s.open(ROOT, null, 'tu-fork', 'task', { description: 'check env overrides', prompt: 'Check the env overrides.', fork: true });
   s.emit('forked', ROOT, {
     type: 'agent_started',
     prompt: 'Check the env overrides.',

@@ -12,7 +12,7 @@ import { PanelInbox } from '../../src/vscode/panel-inbox';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
 import { bigSession, finishedSession, ROOT } from './fixtures';
 import { item } from './tree-dom';
-import { notInView as notInViewOf } from '../support/in-view';
+import { notInView as notInViewOf } from '../kit/in-view';
 
 const child = (agentId: string, description: string): AgentIdentity => ({ agentId, parentId: 'root', depth: 1, description, agentType: 'general-purpose' });
 

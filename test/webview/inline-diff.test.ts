@@ -13,6 +13,7 @@ import { runChanges } from '../../src/view-model/run-changes';
 import { ARTIFACTS, openPanel, panelSuite, posted, savedState, send } from './browser';
 import { ROOT, Script } from './fixtures';
 import { item } from './tree-dom';
+import { callEnded } from '../kit/call-patches';
 
 const HASH = (c: string): string => c.repeat(64);
 
@@ -36,12 +37,12 @@ function editSession(finish = true): Script {
   s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'raise retries', 1);
   s.turn('agent-a', ROOT, 1);
   s.tool('agent-a', ROOT, 'a1', 'read_file', { path: 'src/config.ts' }, BEFORE);
-  s.emit('agent-a', ROOT, { type: 'tool_started', toolUseId: 'a2', name: 'edit_file', input: { path: 'src/config.ts', old_text: 'retries = 3', new_text: 'retries = 5' } });
+  s.open('agent-a', ROOT, 'a2', 'edit_file', { path: 'src/config.ts', old_text: 'retries = 3', new_text: 'retries = 5' });
   fileChanged(s, 'agent-a', ROOT, 'a2', 'src/config.ts', BEFORE, AFTER, [HASH('1'), HASH('2')]);
-  s.emit('agent-a', ROOT, { type: 'tool_finished', toolUseId: 'a2', name: 'edit_file', isError: false, output: 'Edited src/config.ts at line 4', durationMs: 12 });
-  s.emit('agent-a', ROOT, { type: 'tool_started', toolUseId: 'a3', name: 'write_file', input: { path: 'test/config.test.ts', content: CREATED } });
+  s.emit('agent-a', ROOT, callEnded('a2', 'edit_file', 'Edited src/config.ts at line 4', false, 12));
+  s.open('agent-a', ROOT, 'a3', 'write_file', { path: 'test/config.test.ts', content: CREATED });
   fileChanged(s, 'agent-a', ROOT, 'a3', 'test/config.test.ts', undefined, CREATED, [undefined, HASH('3')]);
-  s.emit('agent-a', ROOT, { type: 'tool_finished', toolUseId: 'a3', name: 'write_file', isError: false, output: 'Created test/config.test.ts', durationMs: 9 });
+  s.emit('agent-a', ROOT, callEnded('a3', 'write_file', 'Created test/config.test.ts', false, 9));
   s.childFinish('agent-a', ROOT, 'completed', 2, 3, [9000, 900], 'Retries raised to 5; a test covers it.');
   s.emit('agent-a', ROOT, {
     type: 'change_manifest',
@@ -53,9 +54,9 @@ function editSession(finish = true): Script {
   });
   s.taskEnd(ROOT, null, 'tu-a', 'Retries raised to 5.');
   s.turn(ROOT, null, 2);
-  s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'r1', name: 'edit_file', input: { path: 'README.md', old_text: 'three', new_text: 'five' } });
+  s.open(ROOT, null, 'r1', 'edit_file', { path: 'README.md', old_text: 'three', new_text: 'five' });
   fileChanged(s, ROOT, null, 'r1', 'README.md', 'Retries: three.\n', 'Retries: five.\n', [HASH('4'), HASH('5')]);
-  s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'r1', name: 'edit_file', isError: false, output: 'Edited README.md', durationMs: 5 });
+  s.emit(ROOT, null, callEnded('r1', 'edit_file', 'Edited README.md', false, 5));
   if (finish) {
     s.rootText(2, 'Done: retries are 5, tested, and the README says so.');
     s.emit(ROOT, null, { type: 'agent_finished', status: 'completed', result: 'done', turns: 2, toolCalls: 2, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 9 });

@@ -2,37 +2,23 @@
 // `initialize` (test/fixtures/mcp-silent-server.mjs) become a warning notice in the view-model, and the panel
 // shows it (name, step, the wait that expired) in headless Chromium.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
-import { ScriptedModel } from '../../src/core/llm/scripted-model';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
+import { ScriptedModel } from '../kit/scripted-model';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
-import { stdioServer } from '../support/mcp-servers';
+import { stdioServer } from '../kit/mcp-servers';
 import { ARTIFACTS, send, panelSuite } from './browser';
+import { denyAll, testSession } from '../kit/test-session';
 
 const SILENT = join(__dirname, '..', 'fixtures', 'mcp-silent-server.mjs');
 const TEXT = /^\.mcp\.json: MCP server "quiet" has not answered "initialize" within 0\.3 s: the first request goes without its tools \(they join later if it answers; MCP_TIMEOUT gives it 30 s, and one restart\)$/;
 
 /** The events of one prompt in a session whose only MCP server never answers. */
 async function silentServerEvents(): Promise<DelegateEvent[]> {
-  const session = await createSession(
-    testConfig(
-      {
-        workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-        model: new ScriptedModel().script('default', { text: 'Answered without it.' }),
-        modelId: 'claude-test',
-        mode: 'default',
-        approver: { ask: async () => ({ decision: 'deny' }) },
-      },
-      { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 } } },
-    ),
+  const { session, events } = await testSession(
+    { model: new ScriptedModel().script('default', { text: 'Answered without it.' }), mode: 'default', approver: denyAll },
+    { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers: [stdioServer('quiet', { args: [SILENT], source: '.mcp.json' })], waitMs: 300 } } },
   );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
   try {
     await session.run('hello', new AbortController().signal);
   } finally {

@@ -9,6 +9,7 @@ import type { SessionListItem } from '../../src/protocol';
 import { ARTIFACTS, frames, posted, send, panelSuite } from './browser';
 import { ROOT, runningSession, Script, usage } from './fixtures';
 import { childIds, item } from './tree-dom';
+import { callEnded } from '../kit/call-patches';
 
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
@@ -146,12 +147,12 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     const s = new Script();
     s.rootStart('Audit every dependency for known vulnerabilities.');
     s.turn(ROOT, null, 1);
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-audit', name: 'task', input: { description: 'audit deps', prompt: 'Audit the dependencies.' } });
+    s.open(ROOT, null, 'tu-audit', 'task', { description: 'audit deps', prompt: 'Audit the dependencies.' });
     s.emit('auditor', ROOT, { type: 'agent_started', prompt: 'Audit the dependencies.', description: 'audit deps', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-audit', budget: { tokens: 50_000, usd: 0.5 } });
     s.turn('auditor', ROOT, 1);
     s.tool('auditor', ROOT, 'a1', 'bash', { command: 'npm audit --json' }, '{ "vulnerabilities": {} }');
     s.emit('auditor', ROOT, { type: 'usage', turn: 1, usage: usage(40_000, 1_500), costUsd: 0.1425 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-spent', name: 'task', input: { description: 'scan licenses', prompt: 'Scan licenses.' } });
+    s.open(ROOT, null, 'tu-spent', 'task', { description: 'scan licenses', prompt: 'Scan licenses.' });
     s.emit('scanner', ROOT, { type: 'agent_started', prompt: 'Scan licenses.', description: 'scan licenses', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-spent', budget: { tokens: 20_000 } });
     s.childFinish('scanner', ROOT, 'budget_exceeded', 4, 6, [20_400, 900], 'Scanned 31 of 48 packages: all MIT or Apache-2.0 so far.', 'token budget of 20,000 reached (21,300 used)');
     await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
@@ -206,15 +207,15 @@ describe('webview panel: history, stop one subagent, compaction', function () {
     s.emit(ROOT, null, { type: 'notice', level: 'warning', text: 'tools: Delegate has no tool "NotebookRead": dropped from this agent', source: '.claude/agents/data-analyst.md' });
     s.rootStart('Review the payment module and check the API docs for the refund endpoint.');
     s.turn(ROOT, null, 1);
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-rev', name: 'task', input: { description: 'review payments', prompt: 'Review src/payments.' } });
+    s.open(ROOT, null, 'tu-rev', 'task', { description: 'review payments', prompt: 'Review src/payments.' });
     s.emit('rev', ROOT, { type: 'agent_started', prompt: 'Review src/payments.', description: 'review payments', depth: 1, model: 'claude-sonnet-5-5', toolUseId: 'tu-rev', agentType: 'code-reviewer', color: 'blue' });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-docs', name: 'task', input: { description: 'read refund docs', prompt: 'Find the refund endpoint.' } });
+    s.open(ROOT, null, 'tu-docs', 'task', { description: 'read refund docs', prompt: 'Find the refund endpoint.' });
     s.emit('docs', ROOT, { type: 'agent_started', prompt: 'Find the refund endpoint.', description: 'read refund docs', depth: 1, model: 'claude-haiku-5-5', toolUseId: 'tu-docs', agentType: 'docs-researcher', color: 'green' });
     s.turn('rev', ROOT, 1);
     s.tool('rev', ROOT, 'rv1', 'grep', { pattern: 'refund', path: 'src/payments' }, 'src/payments/refund.ts');
     s.turn('docs', ROOT, 1);
-    s.emit('docs', ROOT, { type: 'tool_started', toolUseId: 'mcp1', name: 'mcp__docs__search', input: { query: 'refund endpoint' }, kind: 'external', summary: 'refund endpoint', paths: [] });
-    s.emit('docs', ROOT, { type: 'tool_finished', toolUseId: 'mcp1', name: 'mcp__docs__search', isError: false, output: 'POST /v2/refunds — creates a refund for a captured payment', durationMs: 340 });
+    s.open('docs', ROOT, 'mcp1', 'mcp__docs__search', { query: 'refund endpoint' }, { kind: 'external', summary: 'refund endpoint' });
+    s.emit('docs', ROOT, callEnded('mcp1', 'mcp__docs__search', 'POST /v2/refunds — creates a refund for a captured payment', false, 340));
     s.childFinish('docs', ROOT, 'completed', 2, 1, [2100, 300], 'POST /v2/refunds creates a refund.');
     await send(panel.page, { type: 'snapshot', state: snapshotOf(s.events), running: true });
     await panel.page.locator(`${item('task:tu-docs')} .task-title`).first().click();

@@ -7,6 +7,7 @@ import { applyEvents, createSessionView, type SessionViewState } from '../../src
 import { openPanel, posted, savedState, send, panelSuite } from './browser';
 import { finishedSession, ROOT, runningSession } from './fixtures';
 import { childIds, detail, isOpen, item } from './tree-dom';
+import { callEnded } from '../kit/call-patches';
 
 function snapshotOf(events: Parameters<typeof applyEvents>[1]): SessionViewState {
   const state = createSessionView();
@@ -23,7 +24,7 @@ describe('webview panel (headless Chromium)', function () {
     await send(panel.page, { type: 'snapshot', state: createSessionView(), running: false });
     const s = runningSession();
     const events = s.take();
-    const cut = events.findIndex((e) => e.type === 'tool_started' && e.toolUseId === 'u2');
+    const cut = events.findIndex((e) => e.type === 'tool_call' && e.id === 'u2');
     await send(panel.page, { type: 'events', events: events.slice(0, cut) });
     const task = panel.page.locator(item('task:tu-up'));
     await assert.doesNotReject(task.waitFor());
@@ -53,7 +54,7 @@ describe('webview panel (headless Chromium)', function () {
     const s = runningSession();
     await send(panel.page, { type: 'snapshot', state: snapshotOf(s.take()), running: true });
     s.emit('agent-up', ROOT, { type: 'permission_answered', toolUseId: 'u4', name: 'bash', decision: 'deny', reason: 'not now' });
-    s.emit('agent-up', ROOT, { type: 'tool_finished', toolUseId: 'u4', name: 'bash', isError: true, output: 'Permission denied', durationMs: 3 });
+    s.emit('agent-up', ROOT, callEnded('u4', 'bash', 'Permission denied', true, 3));
     await send(panel.page, { type: 'events', events: s.take() });
     assert.match((await panel.page.locator(item('tool:u4')).textContent()) ?? '', /denied/);
     s.childFinish('agent-nested', 'agent-up', 'completed', 1, 2, [900, 90], 'No breaking changes.');

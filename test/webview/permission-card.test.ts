@@ -11,7 +11,7 @@ import type { InboxItem, WebviewToHost } from '../../src/protocol';
 import { createSessionView } from '../../src/view-model/session-view';
 import { PanelInbox } from '../../src/vscode/panel-inbox';
 import { ARTIFACTS, frames, openPanel, posted, send, panelSuite } from './browser';
-import { notInView as notInViewOf } from '../support/in-view';
+import { notInView as notInViewOf } from '../kit/in-view';
 
 const child = (agentId: string, description: string): AgentIdentity => ({ agentId, parentId: 'root', depth: 1, description, agentType: 'general-purpose' });
 

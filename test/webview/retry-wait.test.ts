@@ -3,39 +3,26 @@
 // notice naming the wait, the reason and when the retry goes, which the panel shows while it waits; once the
 // answer comes, the notice says how long it took.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
-import { createAnthropicModel } from '../../src/core/session/model';
-import { createSession } from '../../src/core/session';
-import { testConfig } from '../support/session-config';
 import { applyEvents, createSessionView, type SessionViewState } from '../../src/view-model/session-view';
 import { reply, startMessagesApiServer } from '../fixtures/messages-api-server';
 import { ARTIFACTS, send, panelSuite } from './browser';
+import { denyAll, testSession } from '../kit/test-session';
 
 const WAITING = /^The API asked to wait 1 s \(rate limited, 429\): attempt 2 at \d\d:\d\d:\d\d\.$/;
 
 /** The events of one prompt whose first request gets a 429 with retry-after: 1. */
 async function rateLimitedEvents(): Promise<DelegateEvent[]> {
   const api = await startMessagesApiServer();
-  const dir = mkdtempSync(join(tmpdir(), 'delegate-retry-wait-'));
   api.script(reply.rateLimited(1), reply.text('Answered after the wait.'));
-  const session = await createSession(
-    testConfig(
-      { workdir: dir, transcriptRoot: join(dir, 'transcripts'), model: createAnthropicModel({ apiKey: 'test-key', baseURL: api.baseURL }), modelId: 'claude-sonnet-5-5', mode: 'default', approver: { ask: async () => ({ decision: 'deny' }) } },
-      { tools: { sandbox: { mode: 'off', allowNetwork: false } } },
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
+  const { session, events } = await testSession({ api, modelId: 'claude-sonnet-5-5', mode: 'default', approver: denyAll }, { tools: { sandbox: { mode: 'off', allowNetwork: false } } });
   try {
     await session.run('hello', new AbortController().signal);
     api.assertAllConsumed();
   } finally {
     await session.shutdown('test ended', 300);
     await api.close();
-    rmSync(dir, { recursive: true, force: true });
   }
   return events;
 }

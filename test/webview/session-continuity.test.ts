@@ -72,7 +72,7 @@ describe('session view: a session that lasts', () => {
     s.rootStart('go');
     s.turn(ROOT, null, 1);
     s.taskStart(ROOT, null, 'tu-1', 'kid', 'work', 1);
-    s.emit('kid', ROOT, { type: 'tool_started', toolUseId: 'k1', name: 'bash', input: { command: 'make' } });
+    s.open('kid', ROOT, 'k1', 'bash', { command: 'make' });
     const state = createSessionView();
     applyEvents(state, s.events);
     assert.equal(state.running, true);

@@ -13,6 +13,7 @@ import {
   type ViewNode,
 } from '../../src/view-model/session-view';
 import { bigSession, finishedSession, ROOT, runningSession, Script, usage } from './fixtures';
+import { callEnded } from '../kit/call-patches';
 
 function node<K extends ViewNode['kind']>(state: SessionViewState, id: string, kind: K): Extract<ViewNode, { kind: K }> {
   const n = state.nodes[id];
@@ -51,23 +52,23 @@ describe('session view reducer', () => {
     assert.equal(state.running, true);
   });
 
-  it('picks task rows by the call\'s kind, not its name; events without a kind (older transcripts) by the name', () => {
+  it('picks task rows by the call\'s kind, not its name', () => {
     const s = new Script();
     s.rootStart('go');
     s.turn(ROOT, null, 1);
     // An MCP server's tool that happens to be called `task` is a tool row; a delegating tool of another name is a task row.
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'mcp', name: 'task', kind: 'external', input: { title: 'buy milk' } });
+    s.open(ROOT, null, 'mcp', 'task', { title: 'buy milk' }, { kind: 'external', summary: 'title: buy milk' });
     s.emit(ROOT, null, { type: 'permission_asked', toolUseId: 'mcp', name: 'task', input: { title: 'buy milk' }, reason: 'an MCP tool' });
-    s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'mcp', name: 'task', isError: false, output: 'added', durationMs: 3 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'spawn', name: 'spawn_agent', kind: 'delegate', input: { description: 'look around', prompt: 'Look around.' } });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'old', name: 'task', input: { description: 'from an old transcript', prompt: 'Go.' } });
+    s.emit(ROOT, null, callEnded('mcp', 'task', 'added', false, 3));
+    s.open(ROOT, null, 'spawn', 'spawn_agent', { description: 'look around', prompt: 'Look around.' }, { kind: 'delegate', summary: 'look around' });
+    s.open(ROOT, null, 'old', 'task', { description: 'the core\'s task', prompt: 'Go.' });
     const state = createSessionView();
     applyEvents(state, s.events);
     assert.equal(tool(state, 'mcp').output, 'added');
     assert.equal(tool(state, 'mcp').permission, 'allowed');
     assert.equal(state.nodes['task:mcp'], undefined);
     assert.equal(task(state, 'spawn').description, 'look around');
-    assert.equal(task(state, 'old').description, 'from an old transcript');
+    assert.equal(task(state, 'old').description, 'the core\'s task');
     assert.equal(state.totals.tasks, 2);
   });
 
@@ -99,13 +100,14 @@ describe('session view reducer', () => {
     const s = finishedSession();
     const touched = new Set<string>();
     // Up to the child's start: the node exists, running, description from agent_started.
-    applyEvents(state, s.events.slice(0, 11), touched);
+    const started = s.events.findIndex((e) => e.type === 'agent_started' && e.agentId === 'agent-a') + 1;
+    applyEvents(state, s.events.slice(0, started), touched);
     const a = task(state, 'tu-a');
     assert.equal(a.status, 'running');
     assert.equal(a.agentId, 'agent-a');
     assert.equal(a.description, 'Survey the test runner config');
     assert.ok(touched.has('task:tu-a'));
-    applyEvents(state, s.events.slice(10));
+    applyEvents(state, s.events.slice(started - 1));
     assert.equal(a.status, 'completed');
     assert.equal(a.turns, 3);
     assert.equal(a.toolCalls, 2);
@@ -168,7 +170,7 @@ describe('session view reducer', () => {
     assert.equal(tool(state, 'u4').permission, 'asked');
     assert.equal(tool(state, 'u4').status, 'running');
     s.emit('agent-up', ROOT, { type: 'permission_answered', toolUseId: 'u4', name: 'bash', decision: 'deny', reason: 'User denied' });
-    s.emit('agent-up', ROOT, { type: 'tool_finished', toolUseId: 'u4', name: 'bash', isError: true, output: 'Permission denied', durationMs: 5 });
+    s.emit('agent-up', ROOT, callEnded('u4', 'bash', 'Permission denied', true, 5));
     const touched = applyEvents(state, s.take());
     assert.ok(touched.has('tool:u4'));
     assert.equal(tool(state, 'u4').permission, 'denied');
@@ -217,7 +219,7 @@ describe('session view reducer', () => {
     const s = new Script();
     s.rootStart('go');
     s.emit('kid', ROOT, { type: 'agent_started', prompt: 'p', description: 'early bird', depth: 1, model: 'm', toolUseId: 'tu-x' });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'tu-x', name: 'task', input: { description: 'late', prompt: 'p' } });
+    s.open(ROOT, null, 'tu-x', 'task', { description: 'late', prompt: 'p' });
     s.tool('kid', ROOT, 'k1', 'bash', { command: 'ls' }, 'a');
     const state = createSessionView();
     applyEvents(state, s.events);

@@ -8,6 +8,7 @@ import { applyEvents, createSessionView, type SessionViewState, type ToolCallNod
 import { slimSnapshot } from '../../src/view-model/slim-snapshot';
 import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
 import { bigSession, finishedSession, ROOT, runningSession, Script } from './fixtures';
+import { callEnded, callPending } from '../kit/call-patches';
 
 function stateOf(script: Script): SessionViewState {
   const state = createSessionView();
@@ -84,17 +85,17 @@ describe('the packed snapshot (snapshot-codec)', () => {
     s.turn(ROOT, null, 1);
     s.emit(ROOT, null, { type: 'thinking', turn: 1, text: 'Check **config** first.' });
     s.emit(ROOT, null, { type: 'notice', level: 'warning', text: 'agents/x.md: no description', source: 'agents' });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'r1', name: 'edit_file', kind: 'write', summary: 'src/config.ts', paths: ['src/config.ts'], input: { path: 'src/config.ts' } });
+    s.open(ROOT, null, 'r1', 'edit_file', { path: 'src/config.ts' });
     s.emit(ROOT, null, { type: 'permission_asked', toolUseId: 'r1', name: 'edit_file', input: { path: 'src/config.ts' }, reason: 'Writes a file' });
     s.emit(ROOT, null, { type: 'permission_answered', toolUseId: 'r1', name: 'edit_file', decision: 'allow' });
     s.emit(ROOT, null, { type: 'file_changed', toolUseId: 'r1', path: 'src/config.ts', action: 'modified', before: 'a'.repeat(64), after: 'b'.repeat(64), added: 1, removed: 1, diff: '@@ -1 +1 @@\n-a\n+b' });
-    s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'r1', name: 'edit_file', isError: false, output: 'Edited', durationMs: 7 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'r2', name: 'bash', kind: 'exec', input: { command: 'rm -rf /' } });
+    s.emit(ROOT, null, callEnded('r1', 'edit_file', 'Edited', false, 7));
+    s.emit(ROOT, null, callPending('r2', 'bash', { command: 'rm -rf /' }));
     s.emit(ROOT, null, { type: 'permission_asked', toolUseId: 'r2', name: 'bash', input: { command: 'rm -rf /' }, reason: 'Runs a command' });
     s.emit(ROOT, null, { type: 'permission_answered', toolUseId: 'r2', name: 'bash', decision: 'deny', reason: 'no' });
-    s.emit(ROOT, null, { type: 'tool_finished', toolUseId: 'r2', name: 'bash', isError: true, output: 'Denied', durationMs: 0, fullOutputPath: '/tmp/out.txt' });
+    s.emit(ROOT, null, callEnded('r2', 'bash', 'Denied', true, 0, '/tmp/out.txt'));
     s.emit(ROOT, null, { type: 'compacted', trigger: 'auto', tokensBefore: 160_000, tokensAfter: 40_000, stubs: { r1: 'stub' }, summary: 'so far', keptMessages: 2 });
-    s.emit(ROOT, null, { type: 'tool_started', toolUseId: 'r3', name: 'grep', kind: 'read', input: { pattern: 'x' } });
+    s.open(ROOT, null, 'r3', 'grep', { pattern: 'x' });
     s.emit(ROOT, null, { type: 'agent_finished', status: 'cancelled', result: '', turns: 1, toolCalls: 3, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, durationMs: 900 });
     const state = stateOf(s);
     const kinds = new Set(Object.values(state.nodes).map((n) => n.kind));

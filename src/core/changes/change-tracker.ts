@@ -164,7 +164,7 @@ export class ChangeTracker implements ChangeRecorder {
     return {
       ...tool,
       execute: (input, ctx) =>
-        watch.around({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: `${tool.name} ${tool.summarize(input)}`.trim() }, () => tool.execute(input, ctx), inputWords(input)),
+        watch.around({ agentId: ctx.agentId, toolUseId: ctx.toolUseId, tool: tool.name, command: `${tool.name} ${tool.describe(input).summary}`.trim() }, () => tool.execute(input, ctx), inputWords(input)),
     };
   }
 

@@ -171,7 +171,13 @@ function undoneChanges(events: readonly DelegateEvent[], parents: Map<string, st
 function commandsOf(events: readonly DelegateEvent[], agentId: string, inTree: (id: string) => boolean): string[] {
   const manifest = events.find((e): e is EventOf<'change_manifest'> => e.type === 'change_manifest' && e.agentId === agentId);
   if (manifest) return manifest.commands.map((c) => c.command);
-  return events
-    .filter((e): e is EventOf<'tool_started'> => e.type === 'tool_started' && e.name === 'bash' && inTree(e.agentId))
-    .map((e) => e.summary ?? String((e.input as { command?: unknown } | null)?.command ?? ''));
+  // Each call's first patch says what it is (its summary is one line: the command is in its input).
+  const seen = new Set<string>();
+  const commands: string[] = [];
+  for (const e of events) {
+    if (e.type !== 'tool_call' || e.name !== 'bash' || !('input' in e) || !inTree(e.agentId) || seen.has(`${e.agentId}\n${e.id}`)) continue;
+    seen.add(`${e.agentId}\n${e.id}`);
+    commands.push(String((e.input as { command?: unknown } | null)?.command ?? ''));
+  }
+  return commands;
 }

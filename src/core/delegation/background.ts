@@ -77,8 +77,7 @@ export class BackgroundChildren {
         if (!rec || typeof rec.id !== 'string' || rec.id.trim() === '') return { ok: false, error: 'task_output needs "id" (the id a background task call returned)' };
         return { ok: true, input: { id: rec.id.trim(), wait: rec.wait === true } };
       },
-      paths: () => [],
-      summarize: (input) => `${input.id}${input.wait ? ' (wait)' : ''}`,
+      describe: (input) => ({ summary: `${input.id}${input.wait ? ' (wait)' : ''}`, paths: [] }),
       execute: async (input, ctx) => {
         const child = this.children.get(input.id);
         if (!child) {

@@ -2,7 +2,7 @@
  * read_subagent's pages: a bounded view of one child's record, so the parent can check what it did instead of
  * trusting its one-message report:
  *
- *   calls       its tool_started / tool_finished events ─▶ "#3 bash `npm test` → error: …" (name, summary, status, excerpt)
+ *   calls       its tool calls' records (tool_call patches) ─▶ "#3 bash `npm test` → error: …" (name, summary, status, excerpt)
  *   files       its last change_manifest (the live manifest while it runs) ─▶ created / modified / deleted, diffs on request
  *   transcript  its message events (outputs referred to put back) ─▶ each message, blocks cut to an excerpt
  *
@@ -11,7 +11,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { DelegateEvent, EventOf } from '../events';
+import { patchToolCall, type DelegateEvent, type ToolCallRecord } from '../events';
 import type { ContentBlockParam, MessageParam } from '../llm/types';
 import type { PageRequest } from './child-port';
 import type { ToolResult } from '../tools/types';
@@ -57,17 +57,13 @@ function excerpt(text: string, max: number): string {
 }
 
 function callItems(events: readonly DelegateEvent[]): string[] {
-  const finished = new Map<string, EventOf<'tool_finished'>>();
-  for (const e of events) if (e.type === 'tool_finished') finished.set(e.toolUseId, e);
-  const items: string[] = [];
-  for (const e of events) {
-    if (e.type !== 'tool_started') continue;
-    const end = finished.get(e.toolUseId);
-    const summary = e.summary ?? excerpt(JSON.stringify(e.input ?? {}), 160);
-    const status = end ? (end.isError ? 'error' : 'ok') : 'no result';
-    items.push(`#${items.length} ${e.name} ${summary ? codeSpan(summary, 200) : ''} → ${status}${end?.output ? `: ${excerpt(end.output, OUTPUT_EXCERPT)}` : ''}`);
-  }
-  return items;
+  // One record a call, in the order the calls were made (its first patch).
+  const records = new Map<string, ToolCallRecord>();
+  for (const e of events) if (e.type === 'tool_call') records.set(e.id, patchToolCall(records.get(e.id), e.agentId, e));
+  return [...records.values()].map((r, n) => {
+    const status = r.state === 'completed' ? 'ok' : r.state === 'error' ? 'error' : 'no result';
+    return `#${n} ${r.name} ${r.summary ? codeSpan(r.summary, 200) : ''} → ${status}${r.output ? `: ${excerpt(r.output, OUTPUT_EXCERPT)}` : ''}`;
+  });
 }
 
 async function fileItems(events: readonly DelegateEvent[], diff: boolean, ctx: PageContext): Promise<string[]> {
@@ -111,7 +107,7 @@ function transcriptItems(events: readonly DelegateEvent[]): string[] {
   const outputs = new Map<string, string>();
   const items: string[] = [];
   for (const e of events) {
-    if (e.type === 'tool_finished') outputs.set(e.toolUseId, e.output);
+    if (e.type === 'tool_call' && (e.state === 'completed' || e.state === 'error')) outputs.set(e.id, e.output);
     if (e.type === 'agent_started' && e.segment) items.push(`— resumed (segment ${e.segment}) by ${e.resumedBy === 'user' ? 'the user' : 'its parent'} —`);
     if (e.type === 'message') items.push(messageItem(items.length, e.message, outputs));
   }

@@ -103,10 +103,9 @@ function refusingTwin(tool: AnyTool): Tool<unknown> {
     kind: tool.kind,
     // Any input: the call is refused for what it is, not for how it was written.
     parse: (raw) => ({ ok: true, input: raw }),
-    paths: () => [],
-    summarize: (input) => {
+    describe: (input) => {
       const parsed = tool.parse(input);
-      return parsed.ok ? tool.summarize(parsed.input) : tool.name;
+      return parsed.ok ? tool.describe(parsed.input) : { summary: tool.name, paths: [] };
     },
     execute: async () => ({ content: FORK_REFUSAL, isError: true }),
   };

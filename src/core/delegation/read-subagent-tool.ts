@@ -63,8 +63,7 @@ export function createReadSubagentTool(reader: AgentIdentity, directory: Pick<Su
       if (typeof limit === 'string') return { ok: false, error: limit };
       return { ok: true, input: { id: rec.id.trim(), what: rec.what as ReadWhat, offset: offset ?? 0, limit: Math.min(limit ?? READ_DEFAULT_LIMIT, READ_MAX_LIMIT), diff: rec.diff === true } };
     },
-    paths: () => [],
-    summarize: (input) => `${input.id} ${input.what}${input.offset ? ` from ${input.offset}` : ''}`,
+    describe: (input) => ({ summary: `${input.id} ${input.what}${input.offset ? ` from ${input.offset}` : ''}`, paths: [] }),
     async execute(input) {
       const entry = directory.find(input.id);
       if (!entry || !mine(entry.id)) {

@@ -70,8 +70,7 @@ export function createSendMessageTool(o: SendMessageOptions): Tool<SendMessageIn
       if (typeof rec.message !== 'string' || rec.message.trim() === '') return { ok: false, error: 'send_message needs "message": a non-empty string' };
       return { ok: true, input: { to: rec.to.trim(), message: rec.message, run_in_background: rec.run_in_background === true && o.background !== undefined, resume_stopped: rec.resume_stopped === true } };
     },
-    paths: () => [],
-    summarize: (input) => `${input.to}: ${input.message.replace(/\s+/g, ' ').slice(0, 60)}`,
+    describe: (input) => ({ summary: `${input.to}: ${input.message.replace(/\s+/g, ' ').slice(0, 60)}`, paths: [] }),
     async execute(input, ctx): Promise<ToolResult> {
       const child = ownChild(o.directory, o.sender.agentId, input.to);
       if (typeof child === 'string') return { content: child, isError: true };

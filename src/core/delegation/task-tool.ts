@@ -133,10 +133,10 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         },
       };
     },
-    paths: () => [],
-    summarize: (input) => input.description ?? firstLine(input.prompt),
+    // The child's description, as its agent_started says it: the task row shows the same words before it starts.
+    describe: (input) => ({ summary: childDescription(input), paths: [] }),
     async execute(input, ctx): Promise<ToolResult> {
-      const description = input.description?.trim() || firstLine(input.prompt);
+      const description = childDescription(input);
       const call: ChildCall = {
         parent,
         description,
@@ -197,6 +197,11 @@ export function toToolResult(child: AgentResult, maxTurns: number, parentStopped
 /** The line under a child's result that names it for send_message and read_subagent. */
 function addressLine(id: string, name: string | undefined): string {
   return `[subagent ${id}${name ? ` "${name}"` : ''}: send_message and read_subagent reach it]`;
+}
+
+/** What the child is called: the call's description, else its prompt's first line. */
+function childDescription(input: TaskInput): string {
+  return input.description?.trim() || firstLine(input.prompt);
 }
 
 function firstLine(text: string): string {

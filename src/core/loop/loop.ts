@@ -10,7 +10,8 @@
  *     record   usage and cost, the assistant message, server-side searches as tool rows
  *     no tool_use? ─▶ answer: a cut answer is continued, Stop hooks may send it on, background children
  *                     are waited for; else the final text is the result
- *     run the calls: ordinary tools one by one in order, then `task` calls together (cap maxParallel)
+ *     run the calls: read once (call-records.ts), each record pending; ordinary tools one by one in order, then
+ *                 `task` calls together (cap maxParallel)
  *     append tool_results (in tool_use order, paired by id) and go on
  *
  * Parent and subagents run this same function; a subagent is just a spec with a fresh history (a fork's
@@ -25,6 +26,8 @@ import { budgetExceeded, budgetNote, costOf, unpricedBudget } from './budget';
 import { appendUserNote } from './conversation';
 import { oneLine, partialText, rawText, toParam } from './message-parts';
 import { runToolCalls, streamTurn } from './turn-steps';
+import { readCalls } from './call-records';
+import { oneLine as summaryLine } from '../shown-text';
 import { CONTINUE_NOTE, FORCE_FINAL_NOTE } from './prompts';
 import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
 import { serverSearches } from './web-search';
@@ -130,7 +133,7 @@ async function turn(run: RunState): Promise<TurnEnd> {
   if (forcedFinal || uses.length === 0) return answer(run, response, forcedFinal, overBudget);
   run.toolCalls += uses.length;
   live.toolCalls = run.toolCalls;
-  const results = await runToolCalls(uses, { ...run.scope, signal: step }, run.guard, response.stopReason === 'max_tokens');
+  const results = await runToolCalls(readCalls(uses, run.scope.tools), { ...run.scope, signal: step }, run.guard, response.stopReason === 'max_tokens');
   await run.say({ role: 'user', content: results });
   return undefined;
 }
@@ -179,8 +182,9 @@ async function record(run: RunState, response: ModelResponse, turn: number, forc
   // Searches the API ran itself: rows in the tree (their blocks stay in the message as they are).
   for (const search of serverSearches(response.content)) {
     run.toolCalls++;
-    await run.emit({ type: 'tool_started', toolUseId: search.id, name: 'web_search', input: search.input, kind: 'external', summary: search.query, paths: [] });
-    await run.emit({ type: 'tool_finished', toolUseId: search.id, name: 'web_search', isError: search.isError, output: search.output, durationMs: 0 });
+    const call = { id: search.id, name: 'web_search' };
+    await run.emit({ type: 'tool_call', ...call, state: 'pending', kind: 'external', summary: summaryLine(search.query), paths: [], input: search.input });
+    await run.emit({ type: 'tool_call', ...call, state: search.isError ? 'error' : 'completed', output: search.output, durationMs: 0 });
   }
   run.live.toolCalls = run.toolCalls;
 }

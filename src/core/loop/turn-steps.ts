@@ -2,10 +2,12 @@
  * The two steps of one turn of the loop (loop.ts), for the parent and every subagent alike:
  *
  *   streamTurn    one streamed model request: text deltas, retries and waits become events, in order
- *   runToolCalls  the calls of the reply: ordinary tools one by one in order, then `task` calls together
- *                 (at most maxParallel at once, after the fan-out gate); results kept by position, one per tool_use block
+ *   runToolCalls  the calls of the reply (read once: call-records.ts), each record `pending` at once; then ordinary
+ *                 tools one by one in order, then `task` calls together (at most maxParallel at once, after the
+ *                 fan-out gate); results kept by position, one per tool_use block
  */
-import type { MessageParam, ModelPort, ToolResultBlockParam, ToolUseBlock } from '../llm/types';
+import type { MessageParam, ModelPort, ToolResultBlockParam } from '../llm/types';
+import { pendingPatch, type OpenCall } from './call-records';
 import { mergeConsecutive } from './conversation';
 import type { LoopGuard } from './loop-guard';
 import { executeToolCall, type ToolCallScope } from './tool-executor';
@@ -61,32 +63,35 @@ export async function streamTurn(
 }
 
 /**
- * Ordinary tools run one by one in order; `task` calls then run together, at most maxParallel at once.
- * Results are kept by position, not id: a block whose id repeats an earlier one's is answered too.
+ * Every call's record is pending first (the reply's calls, in its order); ordinary tools then run one by one in
+ * order, `task` calls together, at most maxParallel at once. Results are kept by position, not id: a block whose id
+ * repeats an earlier one's is answered too.
  */
-export async function runToolCalls(uses: ToolUseBlock[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
+export async function runToolCalls(calls: OpenCall[], scope: ToolCallScope, guard: LoopGuard, cutOff: boolean): Promise<ToolResultBlockParam[]> {
   const results: ToolResultBlockParam[] = [];
-  const blocked: (string | undefined)[] = uses.map((use) => guard.check(use.name, use.input));
+  const blocked: (string | undefined)[] = calls.map(({ use }) => guard.check(use.name, use.input));
   const seen = new Set<string>();
-  uses.forEach((use, i) => {
+  calls.forEach(({ use }, i) => {
     if (seen.has(use.id)) blocked[i] = `Not run: the tool_use id ${use.id} was already used by an earlier call in this message. Give every call its own id.`;
     seen.add(use.id);
   });
   // At max_tokens the last tool_use may hold half its input (the SDK parses partial JSON without complaint).
-  if (cutOff && uses.length > 0) {
-    blocked[uses.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
+  if (cutOff && calls.length > 0) {
+    blocked[calls.length - 1] = 'Not run: your reply hit the output token limit while writing this call, so its input may be incomplete. Send it again, shorter if needed.';
   }
-  const isTask = (i: number): boolean => scope.tools.get((uses[i] as ToolUseBlock).name)?.kind === 'delegate';
-  const indices = uses.map((_, i) => i);
-  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+  for (const call of calls) await scope.emit(pendingPatch(call));
+  const at = (i: number): OpenCall => calls[i] as OpenCall;
+  const isTask = (i: number): boolean => at(i).tool?.kind === 'delegate';
+  const indices = calls.map((_, i) => i);
+  for (const i of indices.filter((i) => !isTask(i))) results[i] = await executeToolCall(at(i), scope, blocked[i]);
   // The children this reply starts, all at once before any runs (fanout-gate.ts): the user may refuse them.
-  const starts = indices.filter((i) => isTask(i) && blocked[i] === undefined && (uses[i] as ToolUseBlock).name === 'task');
+  const starts = indices.filter((i) => isTask(i) && blocked[i] === undefined && at(i).use.name === 'task');
   if (scope.fanout && starts.length > 0 && !scope.signal.aborted) {
-    const refused = await scope.fanout.review(scope.identity, starts.map((i) => ({ toolUseId: (uses[i] as ToolUseBlock).id, input: (uses[i] as ToolUseBlock).input })), scope.signal);
-    for (const i of starts) blocked[i] ??= refused.get((uses[i] as ToolUseBlock).id);
+    const refused = await scope.fanout.review(scope.identity, starts.map((i) => ({ toolUseId: at(i).use.id, input: at(i).use.input })), scope.signal);
+    for (const i of starts) blocked[i] ??= refused.get(at(i).use.id);
   }
   await mapWithLimit(indices.filter(isTask), scope.limits.maxParallel, async (i) => {
-    results[i] = await executeToolCall(uses[i] as ToolUseBlock, scope, blocked[i]);
+    results[i] = await executeToolCall(at(i), scope, blocked[i]);
   });
   return results;
 }

@@ -3,7 +3,7 @@
  *
  *   request.serverTools = [{type: web_search_20250305, name: web_search}] ─▶ the API searches by itself
  *   response: server_tool_use {query} + web_search_tool_result [{title, url}…] ─▶ kept in the assistant
- *   message as they are (sent back unchanged) and shown as `web_search` rows: tool_started/_finished events
+ *   message as they are (sent back unchanged) and shown as `web_search` rows: a tool_call record, pending then ended
  *
  * An endpoint that rejects the tool turns it off for the session (with one notice) and the request is
  * sent again without it; elsewhere the tool is simply absent.

@@ -4,7 +4,7 @@
  * may run it. Names keep what the API accepts (letters, digits, `_`, `-`; at most 64): anything else becomes `_`,
  * as Claude Code does, so `mcp__…` names in agent files and `--allowed-tools` mean the same tools in both.
  */
-import type { Tool, ToolResult } from '../tools/types';
+import { describeInput, type Tool, type ToolResult } from '../tools/types';
 import type { McpToolInfo } from './server-connection';
 
 export type McpToolInput = Record<string, unknown>;
@@ -40,15 +40,8 @@ export function createMcpTool(server: string, info: McpToolInfo, caller: McpCall
       if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: 'input must be a JSON object' };
       return { ok: true, input: raw as McpToolInput };
     },
-    paths: () => [],
-    summarize: (input) => summarizeInput(input),
+    // A server's tool has no words of its own for a call: its input says it (`key: value`, no paths).
+    describe: (input) => describeInput(input),
     execute: (input, ctx) => caller.call(info.name, input, ctx.signal),
   };
-}
-
-/** `key: value, key: value` on one line, cut to 160 characters: for the approval prompt and the tree. */
-function summarizeInput(input: McpToolInput): string {
-  const parts = Object.entries(input).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-  const line = parts.join(', ').replace(/\s+/g, ' ');
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

@@ -3,9 +3,9 @@
  * whether it failed and its output (bash's ends with `[exit code N]`), taken from the run's events while the
  * child runs. report-check.ts holds the child's report to it.
  *
- *   bus ─ agent_started (whose child?) ─ tool_started (name, input) ─ tool_finished (isError, output) ─▶ calls
+ *   bus ─ agent_started (whose child?) ─ tool_call patches (one record a call: name, input; its end) ─▶ calls
  */
-import type { EventBus } from '../events';
+import { patchToolCall, type EventBus, type ToolCallRecord } from '../events';
 import type { RecordedCall } from './report-check';
 
 export interface RecordWatch {
@@ -15,18 +15,20 @@ export interface RecordWatch {
 
 export function watchChildRecord(bus: EventBus, agentId: string): RecordWatch {
   const subtree = new Set([agentId]);
-  const started = new Map<string, { name: string; input: unknown }>();
+  const open = new Map<string, ToolCallRecord>();
   const calls: RecordedCall[] = [];
   const unsubscribe = bus.subscribe((e) => {
     if (e.type === 'agent_started' && e.parentId !== null && subtree.has(e.parentId)) subtree.add(e.agentId);
-    if (!subtree.has(e.agentId)) return;
-    if (e.type === 'tool_started') started.set(`${e.agentId}\n${e.toolUseId}`, { name: e.name, input: e.input });
-    else if (e.type === 'tool_finished') {
-      const key = `${e.agentId}\n${e.toolUseId}`;
-      const call = started.get(key);
-      started.delete(key);
-      calls.push({ name: call?.name ?? e.name, input: call?.input ?? null, isError: e.isError, output: e.output });
+    if (!subtree.has(e.agentId) || e.type !== 'tool_call') return;
+    const key = `${e.agentId}\n${e.id}`;
+    const record = patchToolCall(open.get(key), e.agentId, e);
+    if (e.state !== 'completed' && e.state !== 'error') {
+      open.set(key, record);
+      return;
     }
+    open.delete(key);
+    // What ran: the input as a PreToolUse hook left it.
+    calls.push({ name: record.name, input: record.input ?? null, isError: e.state === 'error', output: e.output });
   });
   return {
     stop: () => {

@@ -3,7 +3,7 @@
  *
  *   root `message` events, run by run ──▶ conversationAfterRun (same rule as a live run's end)
  *   root `compacted` events           ──▶ applyCompaction      (same function as the live compaction)
- *   root `tool_finished` outputs      ──▶ the content of the `message` results that refer to them (outputRefs)
+ *   root `tool_call` end outputs      ──▶ the content of the `message` results that refer to them (outputRefs)
  *   every event                       ──▶ next seq, agent ids in use, the root's turn count
  *
  * Only the parent's messages are rebuilt: a child's conversation never enters the parent's.
@@ -53,8 +53,8 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
         if (run) endRun('cancelled', 'interrupted: the process ended before this request finished');
         run = [];
         break;
-      case 'tool_finished':
-        outputs.set(event.toolUseId, event.output);
+      case 'tool_call':
+        if (event.state === 'completed' || event.state === 'error') outputs.set(event.id, event.output);
         break;
       case 'message':
         (run ??= []).push(withOutputs(event, outputs));

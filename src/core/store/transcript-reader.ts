@@ -5,13 +5,15 @@
  *   <root>/<session>/subagents/agent-*.jsonl ─┼─ merge by seq ─▶ events ─┼─▶ replayConversation (the root's messages)
  *                                           └─ dedupe (child starts/ends are in both)   └─▶ resume state (next seq, ids, turns)
  *
- * A line cut by a crash (only ever the last of a file) is skipped, not fatal.
+ * A line cut by a crash (only ever the last of a file) is skipped, not fatal. A call's events of a transcript written
+ * before call records are read as its record's patches (legacy-events.ts).
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { DelegateEvent } from '../events';
+import { upgradeEvent } from './legacy-events';
 
 export function sessionFileOf(root: string, sessionId: string): string {
   return join(root, `${sessionId}.jsonl`);
@@ -27,7 +29,7 @@ async function readLines(file: string, onEvent: (event: DelegateEvent) => void):
   for await (const line of lines) {
     if (line.length === 0) continue;
     try {
-      onEvent(JSON.parse(line) as DelegateEvent);
+      onEvent(upgradeEvent(JSON.parse(line) as DelegateEvent));
     } catch {
       // A half-written last line of a killed process.
     }

@@ -69,8 +69,7 @@ export function createAskUserTool(who: (agentId: string) => AgentIdentity | unde
     kind: 'read',
     readOnly: true,
     parse,
-    paths: () => [],
-    summarize: (input) => (input.question.split('\n')[0] ?? '').slice(0, 120),
+    describe: (input) => ({ summary: (input.question.split('\n')[0] ?? '').slice(0, 120), paths: [] }),
     async execute(input, ctx) {
       if (!questions) return { content: NO_ONE_TO_ASK, isError: true };
       const agent = who(ctx.agentId) ?? { agentId: ctx.agentId, parentId: null, depth: 0 };

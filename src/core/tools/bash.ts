@@ -89,8 +89,7 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
       return { ok: true, input: { command: rec.command, timeout: typeof t === 'number' ? t : undefined } };
     },
 
-    paths: () => [],
-    summarize: (input) => input.command,
+    describe: (input) => ({ summary: input.command, paths: [] }),
 
     execute: async (input, ctx) => {
       const cancelled = { content: 'Command cancelled before it started', isError: true };

@@ -66,8 +66,7 @@ export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLoc
       return { ok: true, input: { path: rec.path, old_text: rec.old_text, new_text: rec.new_text } };
     },
 
-    paths: (input) => [input.path],
-    summarize: (input) => input.path,
+    describe: (input) => ({ summary: input.path, paths: [input.path] }),
 
     async execute(input, ctx) {
       if (input.old_text === '') {

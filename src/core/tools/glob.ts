@@ -60,8 +60,7 @@ export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<Glob
     },
 
     // The pattern is not a path; the tool confines itself (pattern checks + result filtering).
-    paths: () => [],
-    summarize: (input) => input.pattern,
+    describe: (input) => ({ summary: input.pattern, paths: [] }),
 
     async execute(input, ctx) {
       const problem = patternProblem(input.pattern);

@@ -85,8 +85,10 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
       };
     },
 
-    paths: (input) => (input.path ? [input.path] : []),
-    summarize: (input) => `${input.pattern}${input.path ? `  in ${input.path}` : ''}${input.glob ? `  (${input.glob})` : ''}`,
+    describe: (input) => ({
+      summary: `${input.pattern}${input.path ? ` in ${input.path}` : ''}${input.glob ? ` (${input.glob})` : ''}`,
+      paths: input.path ? [input.path] : [],
+    }),
 
     async execute(input, ctx) {
       const rgPath = ripgrepAt(ripgrep);

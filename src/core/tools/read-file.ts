@@ -62,8 +62,7 @@ export function createReadFileTool(workdir: string, ops: FileOps, tracker?: File
       return { ok: true, input: { path: rec.path, offset, limit } };
     },
 
-    paths: (input) => [input.path],
-    summarize: (input) => input.path,
+    describe: (input) => ({ summary: input.path, paths: [input.path] }),
 
     async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);

@@ -54,6 +54,32 @@ export interface PrivateDestination {
   url: string;
 }
 
+/** A call in its tool's words. */
+export interface CallDescription {
+  /**
+   * The command, the path, the pattern…: what a permission prompt shows in full; the call's record keeps its first
+   * line (shown-text.ts oneLine).
+   */
+  summary: string;
+  /** Files the call reads or writes, as the model gave them: confined to the workspace by the permission check, links in the hosts. */
+  paths: string[];
+}
+
+/**
+ * A call described by its input alone, `key: value, key: value` on one line, no paths: for a tool with no words of
+ * its own (an MCP server's), or a call whose tool is unknown or whose input does not parse. Paths are never taken
+ * from such an input: the permission check confines paths, and an MCP tool's `path` may name anything.
+ */
+export function describeInput(input: unknown): CallDescription {
+  const record = asRecord(input);
+  if (!record) return { summary: input === undefined ? '' : typeof input === 'string' ? input : (JSON.stringify(input) ?? ''), paths: [] };
+  const parts = Object.entries(record).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const line = parts.join(', ').replace(/\s+/g, ' ');
+  return { summary: line.length > GENERIC_SUMMARY ? `${line.slice(0, GENERIC_SUMMARY - 1)}…` : line, paths: [] };
+}
+
+const GENERIC_SUMMARY = 160;
+
 export type ParseResult<I> = { ok: true; input: I } | { ok: false; error: string };
 
 export interface Tool<I = unknown> {
@@ -65,10 +91,11 @@ export interface Tool<I = unknown> {
   readonly readOnly?: boolean;
   /** Checks the model's raw input; a clear message on failure goes back to the model as an error result. */
   parse(raw: unknown): ParseResult<I>;
-  /** Paths the call reads or writes, as the model gave them (for confinement checks and the UI). */
-  paths(input: I): string[];
-  /** One line for permission prompts and the task tree: the command, or the path. */
-  summarize(input: I): string;
+  /**
+   * What this call is, in the tool's own words: the one place a call's summary and paths come from. The loop asks
+   * once, when it reads the model's tool_use (loop/call-records.ts); permissions, hooks and every host read that.
+   */
+  describe(input: I): CallDescription;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -126,8 +126,7 @@ export function createWebFetchTool(opts: WebFetchOptions): Tool<WebFetchInput> {
       if (rec.prompt !== undefined && typeof rec.prompt !== 'string') return { ok: false, error: '"prompt" must be a string' };
       return { ok: true, input: { url: rec.url.trim(), ...(typeof rec.prompt === 'string' && rec.prompt.trim() ? { prompt: rec.prompt.trim() } : {}) } };
     },
-    paths: () => [],
-    summarize: (input) => input.url,
+    describe: (input) => ({ summary: input.url, paths: [] }),
 
     async execute(input, ctx) {
       let url = checkUrl(input.url);

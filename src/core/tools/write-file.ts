@@ -44,8 +44,7 @@ export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLo
       return { ok: true, input: { path: rec.path, content: rec.content } };
     },
 
-    paths: (input) => [input.path],
-    summarize: (input) => input.path,
+    describe: (input) => ({ summary: input.path, paths: [input.path] }),
 
     async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);

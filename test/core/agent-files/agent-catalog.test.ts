@@ -1,10 +1,10 @@
 // Agent definitions as users keep them (.claude/agents, ~/.claude/agents, .github/agents): what loads,
 // what is reported (file, line, reason), what wins, how tool names map, and a large real-world-shaped set.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAgentCatalog, resolveAgentModel } from '../../../src/core/agent-files/agent-catalog';
+import { tempDir } from '../../kit/temp-dirs';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const known = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'task']);
@@ -44,7 +44,7 @@ describe('agent catalog', () => {
   });
 
   it("reads each agent's own thinking: / effort:, and warns about values it cannot use", async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'agents-thinking-'));
+    const workdir = tempDir('agents-thinking-');
     const dir = join(workdir, '.claude', 'agents');
     mkdirSync(dir, { recursive: true });
     const file = (name: string, extra: string) => writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: d\n${extra}\n---\nbody\n`);
@@ -80,7 +80,7 @@ describe('agent catalog', () => {
   });
 
   it('loads all 158 files of a large real-world-shaped collection, WebFetch/WebSearch and nonsense names included', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'delegate-agents-'));
+    const root = tempDir('delegate-agents-');
     const dir = join(root, '.claude', 'agents');
     mkdirSync(dir, { recursive: true });
     for (let i = 0; i < 158; i++) {

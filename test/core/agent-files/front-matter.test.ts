@@ -1,14 +1,14 @@
 // The lenient reader of agent front matter that is not valid YAML, on the shapes public collections have, and
 // agent ids made of display names (slugs, uniqueness, lookup by either).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from '../../../src/core/agent-files/front-matter';
 import { agentSlug, findAgent, parseAgentFile } from '../../../src/core/agent-files/agent-definition';
 import { loadAgentCatalog } from '../../../src/core/agent-files/agent-catalog';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
+import { tempDir } from '../../kit/temp-dirs';
 
 const COLLECTIONS = join(__dirname, '..', '..', 'fixtures', 'agent-collections');
 const fields = (yaml: string) => {
@@ -113,7 +113,7 @@ describe('agent ids from display names', () => {
   });
 
   it('the catalog makes ids unique: a written id owns it, a display name that slugs to a taken id gets -2; the same display name replaces the earlier one', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'delegate-agent-ids-'));
+    const root = tempDir('delegate-agent-ids-');
     try {
       const write = (path: string, name: string, desc: string) => {
         mkdirSync(join(root, path, '..'), { recursive: true });

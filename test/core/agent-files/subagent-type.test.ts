@@ -1,31 +1,20 @@
 // `task{subagent_type}` runs an agent definition: its prompt, tools, model, turn cap and a mode that may
 // only narrow; an unknown type lists the valid ones; the events and the result name the agent.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DelegateEvent } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
+import { tempDir } from '../../kit/temp-dirs';
+import { testSession } from '../../kit/test-session';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
-
+/** A session over a copy of fixtures/agent-repo, with fixtures/agent-home's agents. */
 async function open(model: ScriptedModel, mode: 'default' | 'bypassPermissions' = 'bypassPermissions') {
-  const workdir = mkdtempSync(join(tmpdir(), 'delegate-agents-ws-'));
+  const workdir = tempDir('delegate-agents-ws-');
   cpSync(join(FIXTURES, 'agent-repo'), workdir, { recursive: true });
-  const session = await createSession(
-    testConfig(
-      { workdir, transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-agents-tr-')), model, modelId: 'claude-parent', mode, approver: allow },
-      { files: { agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true } } },
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events, workdir };
+  return testSession({ workdir, model, modelId: 'claude-parent', mode }, { files: { agentFiles: { home: join(FIXTURES, 'agent-home'), includeProject: true } } });
 }
 
 describe('task: subagent_type', () => {

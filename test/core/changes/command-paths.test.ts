@@ -2,15 +2,15 @@
 // calls a change is put down to. Attacked with what a hostile or careless command looks like: a path only in a
 // comment, in a string it echoes, in a heredoc's body; quotes and spaces; a symlink; a rename; `cd` first.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandWords, inputWords, namingCall, resolveWords } from '../../../src/core/changes/command-paths';
+import { tempDir } from '../../kit/temp-dirs';
 
 describe('command paths: the files a call names', () => {
   let root: string;
   before(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-named-')));
+    root = realpathSync(tempDir('delegate-named-'));
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'real.txt'), 'x\n');
     symlinkSync('real.txt', join(root, 'link.txt'));

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { BlobStore } from '../../../src/core/changes/blob-store';
 import { ChangeTracker } from '../../../src/core/changes/change-tracker';
@@ -15,6 +14,7 @@ import { planRevert } from '../../../src/core/changes/revert-plan';
 import { EventBus, type DelegateEvent, type EventOf } from '../../../src/core/events';
 import { createBaseTools } from '../../../src/core/tools/base-tools';
 import type { ToolRegistry, ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
 
 const CONFIG = 'export const retries = 3;\nexport const delay = 10;\n';
 
@@ -38,7 +38,7 @@ for (const kind of ['git', 'plain'] as const) {
     const changed = (): EventOf<'file_changed'>[] => events.filter((e): e is EventOf<'file_changed'> => e.type === 'file_changed');
 
     beforeEach(async () => {
-      const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-')));
+      const root = await fs.realpath(tempDir('delegate-watch-'));
       ws = path.join(root, 'ws');
       await fs.mkdir(path.join(ws, 'src'), { recursive: true });
       await fs.writeFile(file('config.ts'), CONFIG);
@@ -152,7 +152,7 @@ for (const kind of ['git', 'plain'] as const) {
 
 describe('command watch: large folders', () => {
   it('watches the first files up to the cap and says once, as a warning, that the rest is not covered', async () => {
-    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-big-')));
+    const root = await fs.realpath(tempDir('delegate-watch-big-'));
     const ws = path.join(root, 'ws');
     await fs.mkdir(ws);
     for (let i = 0; i < 6; i++) await fs.writeFile(path.join(ws, `f${i}.txt`), `${i}\n`);
@@ -171,7 +171,7 @@ describe('command watch: large folders', () => {
   });
 
   it('a git work tree past its cap is not watched at all, and says so once', async () => {
-    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-watch-bigit-')));
+    const root = await fs.realpath(tempDir('delegate-watch-bigit-'));
     const ws = path.join(root, 'ws');
     await fs.mkdir(ws);
     for (let i = 0; i < 3; i++) await fs.writeFile(path.join(ws, `f${i}.txt`), `${i}\n`);

@@ -1,34 +1,29 @@
 // Reverting one subagent in the core: a live session (its locks, its guard, its bus), and plans worked out
 // from events alone (someone else's change in between, an agent still running, an earlier revert).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobStore, contentHash } from '../../../src/core/changes/blob-store';
 import { applyRevert } from '../../../src/core/changes/apply-revert';
 import { planRevert } from '../../../src/core/changes/revert-plan';
 import { loadRevertPlan, revertSubagent } from '../../../src/core/session/revert-subagent';
 import type { DelegateEvent, EventBody } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
+import { tempDir } from '../../kit/temp-dirs';
+import { testSession } from '../../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
 const go = (): AbortSignal => new AbortController().signal;
 
 describe('revert one subagent', () => {
   it('in a live session: restores the file under the session\'s locks, records the event, and the guard names the revert', async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-ws-'));
-    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-rv-tr-'));
+    const workdir = tempDir('delegate-rv-ws-');
     writeFileSync(join(workdir, 'a.txt'), 'original\n');
     const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID') ? 'kid' : 'default'))
       .script('kid', { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { toolUses: [{ name: 'edit_file', input: { path: 'a.txt', old_text: 'original', new_text: 'changed' } }] }, { text: 'edited' })
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { toolUses: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'done' })
       .script('default', { toolUses: [{ name: 'write_file', input: { path: 'a.txt', content: 'mine\n' } }] }, { text: 'refused' });
-    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow }));
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
+    const { session, events, transcriptRoot } = await testSession({ workdir, model });
     const first = await session.run('edit via a subagent', go());
     assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'changed\n');
     const kid = first.subagents[0]?.id ?? '';
@@ -55,13 +50,12 @@ describe('revert one subagent', () => {
   });
 
   it('in a live session (the editor\'s path): a subagent\'s sed -i and the file it created are put back through the session', async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-ws-'));
-    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-rv-tr-'));
+    const workdir = tempDir('delegate-rv-ws-');
     writeFileSync(join(workdir, 'a.txt'), 'original\n');
     const model = new ScriptedModel((req) => (firstUserText(req).startsWith('KID') ? 'kid' : 'default'))
       .script('kid', { toolUses: [{ name: 'bash', input: { command: "sed -i 's/original/changed/' a.txt && echo new > b.txt" } }] }, { text: 'edited' })
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'KID: edit a.txt', description: 'edit a' } }] }, { text: 'done' });
-    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'm', mode: 'bypassPermissions', approver: allow }));
+    const { session, transcriptRoot } = await testSession({ workdir, model });
     const first = await session.run('edit via a subagent', go());
     assert.equal(readFileSync(join(workdir, 'a.txt'), 'utf8'), 'changed\n');
     const kid = first.subagents[0]?.id ?? '';
@@ -80,8 +74,8 @@ describe('revert one subagent', () => {
   });
 
   describe('plans from events', () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-rv-plan-'));
-    const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'delegate-rv-blobs-')));
+    const workdir = tempDir('delegate-rv-plan-');
+    const blobs = new BlobStore(tempDir('delegate-rv-blobs-'));
     let seq = 0;
     const ev = (agentId: string, parentId: string | null, body: EventBody): DelegateEvent => ({ seq: ++seq, time: seq, sessionId: 's', agentId, parentId, ...body }) as DelegateEvent;
     const started = (id: string, parent: string | null, description?: string): DelegateEvent =>

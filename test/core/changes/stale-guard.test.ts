@@ -2,13 +2,13 @@
 // refusal names who changed the file (an agent, a command, nobody Delegate knows).
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { BlobStore } from '../../../src/core/changes/blob-store';
 import { ChangeTracker } from '../../../src/core/changes/change-tracker';
 import { EventBus, type DelegateEvent } from '../../../src/core/events';
 import { createBaseTools } from '../../../src/core/tools/base-tools';
 import type { ToolRegistry, ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
 
 describe('stale-write guard', () => {
   let ws: string;
@@ -26,7 +26,7 @@ describe('stale-write guard', () => {
   const file = (rel: string): string => path.join(ws, rel);
 
   beforeEach(async () => {
-    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-guard-')));
+    const root = await fs.realpath(tempDir('delegate-guard-'));
     ws = path.join(root, 'ws');
     await fs.mkdir(ws);
     const bus = new EventBus('s');

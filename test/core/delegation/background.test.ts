@@ -2,35 +2,14 @@
 // at the start of a later turn (or through task_output), the run does not end while one works, and Stop
 // reaches it.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
+import { testSession } from '../../kit/test-session';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
-
-async function open(model: ScriptedModel) {
-  const session = await createSession(
-    testConfig({
-      workdir: mkdtempSync(join(tmpdir(), 'delegate-bg-ws-')),
-      transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-bg-tr-')),
-      model,
-      modelId: 'claude-test',
-      mode: 'bypassPermissions',
-      approver: { ask: async () => ({ decision: 'allow' as const }) },
-    }),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
-}
 
 describe('background subagents', () => {
   it('returns at once; the parent works on; the report arrives at the start of a later turn', async () => {
@@ -40,7 +19,7 @@ describe('background subagents', () => {
       .script('default', (r) => (order.push(`parent saw: ${last(r).includes('in the background') ? 'started' : '?'}`), { toolUses: [{ name: 'bash', input: { command: 'sleep 0.4' } }] }))
       .script('default', (r) => (order.push(`parent turn 3 note: ${last(r).includes('Background subagent') ? 'yes' : 'no'}`), { text: 'all done' }))
       .script('child', () => (order.push('child asked'), { text: 'index built', delayMs: 150 }));
-    const { session, events } = await open(model);
+    const { session, events } = await testSession({ model });
     const result = await session.run('go', new AbortController().signal);
     assert.equal(result.status, 'completed');
     assert.equal(result.result, 'all done');
@@ -66,7 +45,7 @@ describe('background subagents', () => {
       .script('default', { text: 'I will wait for it.' })
       .script('default', (r) => ({ text: `final with ${last(r).includes('slow result') ? 'the report' : 'nothing'}` }))
       .script('child', { text: 'slow result', delayMs: 400 });
-    const { session } = await open(model);
+    const { session } = await testSession({ model });
     const result = await session.run('go', new AbortController().signal);
     assert.equal(result.result, 'final with the report');
     model.assertDone();
@@ -81,7 +60,7 @@ describe('background subagents', () => {
       })
       .script('default', (r) => ({ text: last(r) }))
       .script('child', { text: 'job report', delayMs: 200 });
-    const { session } = await open(model);
+    const { session } = await testSession({ model });
     const result = await session.run('go', new AbortController().signal);
     assert.match(result.result, /is still running/);
     assert.match(result.result, /job report/);
@@ -93,7 +72,7 @@ describe('background subagents', () => {
     const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
       .script('default', { toolUses: [{ name: 'task', input: { prompt: 'forever', description: 'forever', run_in_background: true } }] }, { text: 'waiting' })
       .script('child', { toolUses: [{ name: 'bash', input: { command: 'sleep 30' } }] });
-    const { session, events } = await open(model);
+    const { session, events } = await testSession({ model });
     const stop = new AbortController();
     const running = session.run('go', stop.signal);
     const t0 = Date.now();

@@ -1,38 +1,19 @@
 // Review before a result reaches the parent: accept passes it on, edit replaces it, re-run runs a new child
 // with the edited prompt on the same task node; the parent only ever sees what the user let through.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ReviewDecision, ReviewRequest } from '../../../src/core/delegation/child-review';
-import type { DelegateEvent } from '../../../src/core/events';
-import { firstUserText, ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
+import { firstUserText, ScriptedModel } from '../../kit/scripted-model';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
+import { denyAll, testSession } from '../../kit/test-session';
 
 async function run(decisions: ReviewDecision[], childReplies: string[]) {
   const asked: ReviewRequest[] = [];
   const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
     .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Count the tests.', description: 'count' } }] }, (r) => ({ text: `parent got ${JSON.stringify(r.messages.at(-1)?.content)}` }));
   for (const text of childReplies) model.script('child', (r) => ({ text: `${text} (asked: ${firstUserText(r)})` }));
-  const session = await createSession(
-    testConfig(
-      {
-        workdir: mkdtempSync(join(tmpdir(), 'delegate-review-ws-')),
-        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-review-tr-')),
-        model,
-        modelId: 'claude-test',
-        mode: 'default',
-        approver: { ask: async () => ({ decision: 'deny' as const }) },
-      },
-      { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } },
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
+  const { session, events } = await testSession({ model, mode: 'default', approver: denyAll }, { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } });
   const result = await session.run('go', new AbortController().signal);
   model.assertDone();
   return { result, asked, events };

@@ -8,8 +8,8 @@ import { toolPairingError } from '../../fixtures/tool-pairing';
 import type { AgentSpec } from '../../../src/core/loop/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
 import type { MessagesRequestBody } from '../../fixtures/messages-api-server';
-import { sharedPrefixShare } from '../../support/cache-prefix';
-import { fakeConfig, fakeTool } from '../../support/run-services';
+import { sharedPrefixShare } from '../../kit/cache-prefix';
+import { fakeConfig, fakeTool } from '../../kit/run-services';
 
 describe('fork spec', () => {
   const { limits } = fakeConfig({ maxTurns: 50, subagentMaxTurns: 7, maxParallel: 4, maxDepth: 1, maxOutputChars: 30_000, subagentBudget: { tokens: 5000 } });

@@ -3,22 +3,23 @@
 // of the parent's last message with one placeholder, refuses a task call of its own, and returns only its final
 // text; its calls never enter the parent's messages. Parallel forks of one turn, the transcript, and replay.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
 import { FORK_PLACEHOLDER_RESULT, FORK_REFUSAL } from '../../../src/core/delegation/fork';
 import type { AgentResult } from '../../../src/core/loop/types';
-import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
-import { createSession, type Session } from '../../../src/core/session';
-import { testConfig, type ConfigPatch } from '../../support/session-config';
+import type { Session } from '../../../src/core/session';
+import type { ConfigPatch } from '../../kit/session-config';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
 import { replaySession } from '../../../src/core/session/replay';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest, type WireBlock } from '../../fixtures/messages-api-server';
-import { contentJson, sharedPrefixShare } from '../../support/cache-prefix';
-import { must } from '../../support/must';
-import { readJsonl } from '../../support/run-cli';
-import { isChild } from '../../support/is-child';
+import { contentJson, sharedPrefixShare } from '../../kit/cache-prefix';
+import { must } from '../../kit/must';
+import { readJsonl } from '../../kit/run-cli';
+import { isChild } from '../../kit/is-child';
+import { tempDir } from '../../kit/temp-dirs';
+import { testSession } from '../../kit/test-session';
+import { waitUntil } from '../../kit/wait';
 
 const SOURCES = resolve(__dirname, '..', '..', '..', 'src', 'core');
 
@@ -36,28 +37,13 @@ const isFork = (tag: string) => (req: RecordedRequest): boolean => directiveOf(r
 // Compared as the cache compares them: `cache_control` markers are not content (a breakpoint moves to each request's tail).
 const json = contentJson;
 
-async function openSession(
+function openSession(
   api: MessagesApiServer,
   workdir: string,
   transcriptRoot: string,
   context: ConfigPatch = {},
 ): Promise<{ session: Session; events: DelegateEvent[] }> {
-  const session = await createSession(
-    testConfig(
-      {
-        workdir,
-        transcriptRoot,
-        model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
-        modelId: 'claude-sonnet-5-5',
-        mode: 'bypassPermissions',
-        approver: { ask: async () => ({ decision: 'allow' as const }) },
-      },
-      { ...context, tools: { webSearch: true } },
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
+  return testSession({ workdir, transcriptRoot, api, modelId: 'claude-sonnet-5-5' }, { ...context, tools: { webSearch: true } });
 }
 
 describe('forks: task{fork: true}', () => {
@@ -73,10 +59,10 @@ describe('forks: task{fork: true}', () => {
     this.timeout(20_000);
     api = await startMessagesApiServer({ strictToolPairs: true });
     // A workspace of real source files: the parent's history is a few turns of realistic reads.
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
+    const workdir = tempDir('delegate-fork-ws-');
     for (const [f, from] of [['loop.ts', 'loop/loop.ts'], ['compaction.ts', 'loop/compaction-edits.ts'], ['task-tool.ts', 'delegation/task-tool.ts'], ['budget.ts', 'loop/budget.ts']] as const) copyFileSync(join(SOURCES, from), join(workdir, f));
     writeFileSync(join(workdir, 'notes.txt'), 'FORK-A-SECRET: only the fork reads this\n');
-    transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-fork-tr-'));
+    transcriptRoot = tempDir('delegate-fork-tr-');
     api.route([
       {
         name: 'fork-a',
@@ -225,7 +211,7 @@ describe('forks: task{fork: true}', () => {
     const lines = readJsonl(session.store.agentFile(fork.id));
     assert.equal(lines[0]?.type, 'agent_started');
     assert.deepEqual(lines[0]?.forkedFrom, { agentId: result.agentId, messageCount: (must(parentRequests()[3]).body.messages?.length ?? 0) + 1 });
-    assert.ok(lines.some((l) => l.type === 'tool_finished' && l.toolUseId === 'toolu_nested' && l.isError === true), 'the refused call is in its file');
+    assert.ok(lines.some((l) => l.type === 'tool_call' && l.id === 'toolu_nested' && l.state === 'error'), 'the refused call is in its file');
     const replayed = replaySession(session.id, must(await readTranscript(transcriptRoot, session.id)), result.agentId);
     assert.equal(json(replayed.history), json(session.history));
     const history = json(replayed.history);
@@ -261,7 +247,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
 
   it('fork with subagent_type is an error tool_result for the parent, and nothing starts', async () => {
     api.script(reply.toolUse({ name: 'task', input: { prompt: 'look around', fork: true, subagent_type: 'Explore' } }), reply.text('ok'));
-    const { session, events } = await openSession(api, mkdtempSync(join(tmpdir(), 'delegate-fork-ws-')), mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')));
+    const { session, events } = await openSession(api, tempDir('delegate-fork-ws-'), tempDir('delegate-fork-tr-'));
     const result = await session.run('go', new AbortController().signal);
     assert.equal(result.status, 'completed');
     const [res] = lastToolResults(must(api.messageRequests()[1]));
@@ -272,7 +258,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
   });
 
   it("after the parent's context was compacted, the fork starts from the compacted conversation (what the parent sent last)", async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
+    const workdir = tempDir('delegate-fork-ws-');
     const files = ['a', 'b', 'c', 'd', 'e'].map((n) => `${n}.txt`);
     for (const f of files) writeFileSync(join(workdir, f), `${f}\n${'lorem ipsum dolor sit amet '.repeat(300)}\n`);
     api.route([
@@ -283,7 +269,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
         replies: [...files.map((path) => reply.toolUse({ name: 'read_file', input: { path } })), reply.toolUse({ name: 'task', input: { prompt: 'sum it up', fork: true } }), reply.text('done')],
       },
     ]);
-    const { session, events } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { model: { contextWindow: 13_750, compactThreshold: 0.8 } });
+    const { session, events } = await openSession(api, workdir, tempDir('delegate-fork-tr-'), { model: { contextWindow: 13_750, compactThreshold: 0.8 } });
     const result = await session.run('read them all', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     api.assertAllConsumed();
@@ -314,11 +300,11 @@ describe('forks: refused with subagent_type; after compaction, in the background
         ],
       },
     ]);
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-fork-ws-'));
+    const workdir = tempDir('delegate-fork-ws-');
     writeFileSync(join(workdir, 'later.txt'), 'PARENT-AFTER-THE-CALL\n');
-    const { session } = await openSession(api, workdir, mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')));
+    const { session } = await openSession(api, workdir, tempDir('delegate-fork-tr-'));
     const running = session.run('go', new AbortController().signal);
-    while (api.messageRequests().filter((r) => r.route === 'parent').length < 3) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil(() => api.messageRequests().filter((r) => r.route === 'parent').length >= 3, 'the parent sends its third request', 10_000);
     release();
     const result = await running;
     assert.equal(result.status, 'completed', result.error);
@@ -336,7 +322,7 @@ describe('forks: refused with subagent_type; after compaction, in the background
       { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'task', input: { prompt: 'dig deeper', fork: true } }), reply.text('CHILD-REPORT')] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-TASK: look' } }), reply.text('done')] },
     ]);
-    const { session, events } = await openSession(api, mkdtempSync(join(tmpdir(), 'delegate-fork-ws-')), mkdtempSync(join(tmpdir(), 'delegate-fork-tr-')), { limits: { maxDepth: 2 } });
+    const { session, events } = await openSession(api, tempDir('delegate-fork-ws-'), tempDir('delegate-fork-tr-'), { limits: { maxDepth: 2 } });
     const result = await session.run('go', new AbortController().signal);
     assert.equal(result.status, 'completed', result.error);
     api.assertAllConsumed();

@@ -3,45 +3,29 @@
 // (a new segment in the view); the user's own message (Session.messageSubagent) resumes it too; the pages and
 // errors of read_subagent; a message is marked as the parent's, never the user's.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelRequest } from '../../../src/core/llm/types';
-import { createSession, ROOT_AGENT_ID } from '../../../src/core/session';
+import { ROOT_AGENT_ID } from '../../../src/core/session';
 import { replaySession } from '../../../src/core/session/replay';
 import { readTranscript } from '../../../src/core/store/transcript-reader';
-import { testConfig } from '../../support/session-config';
 import { mergeSummary } from '../../../src/core/delegation/child-tools';
 import { createReadSubagentTool } from '../../../src/core/delegation/read-subagent-tool';
 import { ChildRecords, indexChildren } from '../../../src/core/delegation/child-records';
 import type { SubagentSummary } from '../../../src/core/loop/types';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { emptyUsage } from '../../../src/core/vocabulary';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
+import { testSession } from '../../kit/test-session';
+import { waitUntil } from '../../kit/wait';
 
 const last = (r: ModelRequest): string => JSON.stringify(r.messages.at(-1));
 
-async function open(model: ScriptedModel, transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-sm-tr-')), resumeId?: string) {
-  const events: DelegateEvent[] = [];
-  const resume = resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
-  const session = await createSession(
-    testConfig(
-      {
-        workdir: mkdtempSync(join(tmpdir(), 'delegate-sm-ws-')),
-        transcriptRoot,
-        model,
-        modelId: 'claude-test',
-        mode: 'bypassPermissions',
-        approver: { ask: async () => ({ decision: 'allow' as const }) },
-      },
-      resume ? { persistence: { resume } } : {},
-    ),
-  );
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events, transcriptRoot };
+/** A session; with `resumeId`, that session of `transcriptRoot` continued. */
+async function open(model: ScriptedModel, transcriptRoot?: string, resumeId?: string) {
+  const resume = transcriptRoot && resumeId ? replaySession(resumeId, must(await readTranscript(transcriptRoot, resumeId)), ROOT_AGENT_ID) : undefined;
+  return testSession({ model, ...(transcriptRoot ? { transcriptRoot } : {}) }, resume ? { persistence: { resume } } : {});
 }
 
 describe('send_message and read_subagent in a session', () => {
@@ -70,7 +54,7 @@ describe('send_message and read_subagent in a session', () => {
     const { session, events } = await open(model);
     const running = session.run('go', new AbortController().signal);
     // Stop the child (only it) once its bash call runs.
-    for (let i = 0; i < 200 && !events.some((e) => e.type === 'tool_started' && e.name === 'bash'); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => events.some((e) => e.type === 'tool_call' && e.state === 'running' && e.name === 'bash'), 'the child runs bash', 4000);
     const child = must(session.agents.running().find((a) => a.identity.parentId !== null));
     assert.ok(session.cancel(child.identity.agentId));
     const result = await running;

@@ -5,9 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addFile, compileMatcher, emptyHookSettings, loadHookSettings } from '../../../src/core/hooks/hook-settings';
 import type { MessageParam } from '../../../src/core/llm/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { toolNameAliases } from '../../../src/core/tools/tool-names';
-import { fixtureRepo, hookLines, openFixtureSession, readLog, writeSettings, type FixtureDirs } from '../../support/hooks-fixture';
+import { fixtureRepo, hookLines, openFixtureSession, readLog, writeSettings, type FixtureDirs } from '../../kit/hooks-fixture';
 
 const go = (): AbortSignal => new AbortController().signal;
 const json = (v: unknown): string => JSON.stringify(v);

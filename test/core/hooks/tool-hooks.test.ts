@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ToolResultBlockParam } from '../../../src/core/llm/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../support/hooks-fixture';
-import { isChild } from '../../support/is-child';
+import { ScriptedModel } from '../../kit/scripted-model';
+import { fixtureRepo, hookLines, openFixtureSession, readLog, recordingApprover, writeSettings, type FixtureDirs } from '../../kit/hooks-fixture';
+import { isChild } from '../../kit/is-child';
+import { isAlive } from '../../kit/processes';
+import { waitUntil } from '../../kit/wait';
 
 const go = (): AbortSignal => new AbortController().signal;
 
@@ -17,22 +19,7 @@ function results(req: ModelRequest | undefined): ToolResultBlockParam[] {
   return last.content.filter((b) => b.type === 'tool_result') as ToolResultBlockParam[];
 }
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('settings-file hooks on tool calls', function () {
   this.timeout(20_000);
@@ -166,8 +153,8 @@ describe('settings-file hooks on tool calls', function () {
     assert.ok(hookLines(events).includes('PreToolUse error: timed out after 1 s; its process group was killed'), hookLines(events).join('\n'));
     const pids = readFileSync(join(dirs.workdir, '.claude', 'slow-index.pids'), 'utf8').trim().split(' ').map(Number);
     assert.equal(pids.length, 2);
-    await until(() => pids.every((pid) => !alive(pid)), 3000);
-    await until(() => session.processes.size === 0, 3000);
+    await waitUntil(() => pids.every((pid) => !isAlive(pid)), 'every hook process is gone', 3000);
+    await waitUntil(() => session.processes.size === 0, 'no process group is listed', 3000);
   });
 
   it('a hook still running when the session shuts down goes with it', async () => {
@@ -176,11 +163,11 @@ describe('settings-file hooks on tool calls', function () {
     const { session } = await openFixtureSession(dirs, model);
     const running = session.run('go', go());
     const pidFile = join(dirs.workdir, 'hang.pid');
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the hook writes its pid');
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    assert.ok(alive(pid));
+    assert.ok(isAlive(pid));
     await session.shutdown('test ended', 200);
-    await until(() => !alive(pid), 2000);
+    await waitUntil(() => !isAlive(pid), 'the hook is killed', 2000);
     assert.equal((await running).status, 'cancelled');
   });
 

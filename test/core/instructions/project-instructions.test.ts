@@ -1,18 +1,18 @@
 // AGENTS.md / CLAUDE.md in every agent's system prompt: which files, imports and their bounds, the cap.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { importPaths } from '../../../src/core/instructions/instruction-imports';
 import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from '../../../src/core/instructions/project-instructions';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { fixtureRepo, openFixtureSession } from '../../support/hooks-fixture';
-import { isChild } from '../../support/is-child';
+import { ScriptedModel } from '../../kit/scripted-model';
+import { fixtureRepo, openFixtureSession } from '../../kit/hooks-fixture';
+import { isChild } from '../../kit/is-child';
+import { tempDir } from '../../kit/temp-dirs';
 
 const go = (): AbortSignal => new AbortController().signal;
 
 function tree(files: Record<string, string>): { workdir: string; home: string } {
-  const root = mkdtempSync(join(tmpdir(), 'delegate-instr-'));
+  const root = tempDir('delegate-instr-');
   const dirs = { workdir: join(root, 'ws'), home: join(root, 'home') };
   mkdirSync(dirs.workdir);
   mkdirSync(dirs.home);

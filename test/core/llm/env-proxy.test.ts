@@ -5,7 +5,7 @@ import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { envProxyConfigured, ProxyFailure, proxyFailureIn, showProxy } from '../../../src/core/llm/env-proxy';
 import { proxyRoute } from '../../../src/core/llm/env-proxy-agents';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 const NAMES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY'];
 

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { httpFetch, withBody } from '../../../src/core/llm/http-fetch';
 import { LiteHeaders } from '../../../src/core/llm/lite-headers';
 import { Headers as SdkHeaders } from '../../../src/core/llm/sdk-web-globals';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

@@ -5,7 +5,7 @@ import { runAgent } from '../../../src/core/loop/loop';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
 import { applyEvents, createSessionView } from '../../../src/view-model/session-view';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { makeRun } from '../../support/run-services';
+import { makeRun } from '../../kit/run-services';
 
 describe('waiting for the API', () => {
   let api: MessagesApiServer;

@@ -1,37 +1,15 @@
 // Budgets: a subagent that spends its tokens, time or dollars gets one last request with tools off and
 // ends as budget_exceeded; the parent is told; the run-wide dollar cap stops every agent.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { costOf, hasPrice, parsePrices, unpricedBudget } from '../../../src/core/loop/budget';
-import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig, type ConfigPatch } from '../../support/session-config';
-import { must } from '../../support/must';
-import { isChild } from '../../support/is-child';
+import { ScriptedModel } from '../../kit/scripted-model';
+import type { ConfigPatch } from '../../kit/session-config';
+import { must } from '../../kit/must';
+import { isChild } from '../../kit/is-child';
+import { testSession } from '../../kit/test-session';
 
-const allow = { ask: async () => ({ decision: 'allow' as const }) };
-
-async function open(model: ScriptedModel, extra: ConfigPatch = {}) {
-  const session = await createSession(
-    testConfig(
-      {
-        workdir: mkdtempSync(join(tmpdir(), 'delegate-budget-ws-')),
-        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-budget-tr-')),
-        model,
-        modelId: 'claude-sonnet-test',
-        mode: 'bypassPermissions',
-        approver: allow,
-      },
-      extra,
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
-  return { session, events };
-}
+/** A Sonnet id: the dollar budgets need the model's price. */
+const open = (model: ScriptedModel, extra: ConfigPatch = {}) => testSession({ model, modelId: 'claude-sonnet-test' }, extra);
 
 describe('budgets', () => {
   it('a subagent over its token budget answers once with tools off and ends budget_exceeded; the parent is told', async () => {

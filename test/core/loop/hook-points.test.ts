@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/loop/loop';
 import type { AgentSpec } from '../../../src/core/loop/types';
 import type { ToolRegistry } from '../../../src/core/tools/types';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { makeRun, RecordingPolicy } from '../../support/run-services';
-import { isChild } from '../../support/is-child';
+import { ScriptedModel } from '../../kit/scripted-model';
+import { makeRun, RecordingPolicy } from '../../kit/run-services';
+import { isChild } from '../../kit/is-child';
 
 const spec = (tools: ToolRegistry, extra: Partial<AgentSpec> = {}): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },

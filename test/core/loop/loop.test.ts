@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runAgent } from '../../../src/core/loop/loop';
 import type { AgentSpec } from '../../../src/core/loop/types';
-import { ScriptedModel, firstUserText } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel, firstUserText } from '../../kit/scripted-model';
 import { ModelError, type ModelRequest } from '../../../src/core/llm/types';
 import { ToolRegistry } from '../../../src/core/tools/types';
-import { fakeTool, makeRun, RecordingPolicy } from '../../support/run-services';
-import { isChild } from '../../support/is-child';
+import { fakeTool, makeRun, RecordingPolicy } from '../../kit/run-services';
+import { isChild } from '../../kit/is-child';
 
 const rootSpec = (tools: ToolRegistry, prompt = 'do the job', maxTurns = 10): AgentSpec => ({
   identity: { agentId: 'main', parentId: null, depth: 0 },
@@ -283,8 +283,8 @@ describe('agent loop', () => {
     const { ports, baseTools, events } = makeRun(model, { baseTools: base });
     await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
-    const finished = events.find((e) => e.type === 'tool_finished');
-    assert.ok(finished && finished.type === 'tool_finished' && finished.fullOutputPath);
+    const finished = events.find((e) => e.type === 'tool_call' && e.state === 'completed');
+    assert.ok(finished && finished.type === 'tool_call' && finished.state === 'completed' && finished.fullOutputPath);
     assert.equal(readFileSync(finished.fullOutputPath, 'utf8'), big, 'nothing is lost');
   });
 
@@ -310,8 +310,8 @@ describe('agent loop', () => {
     await runAgent(rootSpec(baseTools), ports, new AbortController().signal);
     model.assertDone();
     assert.deepEqual(seen, ['main<null:task', 'start sub1 bash try', 'sub1<main:bash', 'stop sub1 completed']);
-    const childTool = events.find((e) => e.type === 'tool_finished' && e.agentId === 'sub1');
-    assert.ok(childTool && childTool.parentId === 'main' && childTool.type === 'tool_finished' && childTool.isError);
+    const childTool = events.find((e) => e.type === 'tool_call' && (e.state === 'completed' || e.state === 'error') && e.agentId === 'sub1');
+    assert.ok(childTool && childTool.parentId === 'main' && childTool.type === 'tool_call' && childTool.state === 'error');
   });
 
   it('lets PreToolUse replace the input and PostToolUse replace the output, for children too', async () => {

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { runAgent } from '../../../src/core/loop/loop';
 import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ModelPort } from '../../../src/core/llm/types';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { must } from '../../support/must';
-import { makeRun } from '../../support/run-services';
+import { must } from '../../kit/must';
+import { makeRun } from '../../kit/run-services';
 
 function run(model: ModelPort, prompt = 'go') {
   const t = makeRun(model);

@@ -1,15 +1,9 @@
 // Web search through the API's server tool (real SDK, local server): offered in the request, its blocks
 // kept and sent back as they are, shown as web_search rows; an endpoint that refuses it turns it off.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DelegateEvent } from '../../../src/core/events';
-import { createAnthropicModel } from '../../../src/core/llm/anthropic-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
 import { reply, startMessagesApiServer, type MessagesApiServer } from '../../fixtures/messages-api-server';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
+import { denyAll, testSession } from '../../kit/test-session';
 
 describe('web search (server tool)', () => {
   let api: MessagesApiServer;
@@ -18,24 +12,7 @@ describe('web search (server tool)', () => {
   });
   afterEach(() => api.close());
 
-  async function open() {
-    const session = await createSession(
-      testConfig(
-        {
-          workdir: mkdtempSync(join(tmpdir(), 'delegate-ws-')),
-          transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-tr-')),
-          model: createAnthropicModel({ apiKey: 'k', baseURL: api.baseURL }),
-          modelId: 'claude-test',
-          mode: 'default',
-          approver: { ask: async () => ({ decision: 'deny' as const }) },
-        },
-        { tools: { webSearch: true } },
-      ),
-    );
-    const events: DelegateEvent[] = [];
-    session.bus.subscribe((e) => void events.push(e));
-    return { session, events };
-  }
+  const open = () => testSession({ api, mode: 'default', approver: denyAll }, { tools: { webSearch: true } });
 
   it('offers the tool, shows the search as a row and sends its blocks back unchanged', async () => {
     api.script(
@@ -58,10 +35,10 @@ describe('web search (server tool)', () => {
     // After the tools subagents share too, ending their cached block (cache-breakpoints.ts).
     const { cache_control: _breakpoint, ...search } = must(sent.tools?.find((t) => t.name === 'web_search'));
     assert.deepEqual(search, { type: 'web_search_20250305', name: 'web_search', max_uses: 5 });
-    const started = events.find((e) => e.type === 'tool_started' && e.name === 'web_search');
-    assert.equal(started?.type === 'tool_started' && started.summary, 'delegate release date');
-    const finished = events.find((e) => e.type === 'tool_finished' && e.name === 'web_search');
-    assert.equal(finished?.type === 'tool_finished' && finished.output, 'Delegate 1.0 — https://example.org/news');
+    const started = events.find((e) => e.type === 'tool_call' && e.state === 'pending' && e.name === 'web_search');
+    assert.equal(started?.type === 'tool_call' && started.state === 'pending' && started.summary, 'delegate release date');
+    const finished = events.find((e) => e.type === 'tool_call' && e.state === 'completed' && e.name === 'web_search');
+    assert.equal(finished?.type === 'tool_call' && finished.state === 'completed' && finished.output, 'Delegate 1.0 — https://example.org/news');
     await session.run('and?', new AbortController().signal);
     const history = JSON.stringify(must(api.messageRequests()[1]).body.messages);
     assert.match(history, /"type":"server_tool_use","id":"srvtoolu_1"/);

@@ -1,17 +1,17 @@
 // MCP configs: both formats into one shape, placeholders as Claude Code and VS Code expand them, and a bad
 // file or server reported (file + why) while the rest still loads.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpConfigFile } from '../../../src/core/mcp/config';
 import { parseEnvFile } from '../../../src/core/mcp/env-file';
 import { parseJsonc } from '../../../src/core/mcp/jsonc';
 import { mcpResultToToolResult } from '../../../src/core/mcp/mcp-result';
 import { mcpToolName } from '../../../src/core/mcp/mcp-tool';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
+import { tempDir } from '../../kit/temp-dirs';
 
-const ws = (): string => mkdtempSync(join(tmpdir(), 'delegate-mcpcfg-'));
+const ws = (): string => tempDir('delegate-mcpcfg-');
 const inline = (text: string, path = '/x/.mcp.json'): McpConfigFile => ({ path, origin: 'project', optional: false, text });
 
 describe('MCP configs', () => {

@@ -1,19 +1,20 @@
 // MCP servers in a core session, against the real reference server: its tools as ordinary registry entries,
 // results as text, the permission rules, restart-once, and no process left behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DelegateEvent } from '../../../src/core/events';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import type { ToolResultBlockParam } from '../../../src/core/llm/types';
 import type { McpServerConfig } from '../../../src/core/mcp/config';
 import type { McpServerStatus } from '../../../src/core/mcp/server-connection';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
-import { createSession, type Session } from '../../../src/core/session';
-import { testConfig, type ConfigPatch } from '../../support/session-config';
-import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer, until } from '../../support/mcp-servers';
+import type { Session } from '../../../src/core/session';
+import type { ConfigPatch } from '../../kit/session-config';
+import { EVERYTHING, groupMembers, serverGroupsOf, startHttpServer, stdioServer } from '../../kit/mcp-servers';
+import { waitUntil } from '../../kit/wait';
 import type { PermissionMode } from '../../../src/core/vocabulary';
+import { testSession } from '../../kit/test-session';
 
 interface Opened {
   session: Session;
@@ -26,29 +27,9 @@ interface Opened {
 async function open(servers: McpServerConfig[], mode: PermissionMode, extra: ConfigPatch = {}, model = new ScriptedModel(), waitMs?: number): Promise<Opened> {
   const statuses: McpServerStatus[] = [];
   const asked: ToolCallRequest[] = [];
-  const session = await createSession(
-    testConfig(
-      {
-        workdir: mkdtempSync(join(tmpdir(), 'delegate-mcp-ws-')),
-        transcriptRoot: mkdtempSync(join(tmpdir(), 'delegate-mcp-tr-')),
-        model,
-        modelId: 'claude-test',
-        mode,
-        approver: {
-          ask: async (request) => {
-            asked.push(request);
-            return { decision: 'deny', reason: 'denied by the test' };
-          },
-        },
-      },
-      {
-        tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp: { servers, host: { onStatus: (s) => void statuses.push(s) }, ...(waitMs !== undefined ? { waitMs } : {}) } },
-        ...extra,
-      },
-    ),
-  );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
+  const approver = { ask: async (request: ToolCallRequest) => (asked.push(request), { decision: 'deny' as const, reason: 'denied by the test' }) };
+  const mcp = { servers, host: { onStatus: (s: McpServerStatus) => void statuses.push(s) }, ...(waitMs !== undefined ? { waitMs } : {}) };
+  const { session, events } = await testSession({ model, mode, approver }, { tools: { sandbox: { mode: 'off', allowNetwork: false }, mcp }, ...extra });
   return { session, model, statuses, asked, events };
 }
 
@@ -63,11 +44,6 @@ const go = (s: Session, prompt = 'go') => s.run(prompt, new AbortController().si
 
 describe('MCP servers in a session (server-everything)', function () {
   this.timeout(60_000);
-  const opened: Session[] = [];
-  afterEach(async () => {
-    for (const s of opened.splice(0)) await s.shutdown('test ended', 300);
-  });
-  const track = (o: Opened): Opened => (opened.push(o.session), o);
 
   it('stdio: the model calls mcp__everything__echo and gets "Echo: …"; an image is a note; the env is the SDK default plus the config', async () => {
     process.env.DELEGATE_TEST_CANARY = 'canary-must-not-reach-the-server';
@@ -82,7 +58,7 @@ describe('MCP servers in a session (server-everything)', function () {
       },
       { text: 'done' },
     );
-    const { session, statuses } = track(await open([stdioServer('everything', { env: { GIVEN_BY_CONFIG: 'yes' } })], 'bypassPermissions', {}, model));
+    const { session, statuses } = await open([stdioServer('everything', { env: { GIVEN_BY_CONFIG: 'yes' } })], 'bypassPermissions', {}, model);
     const result = await go(session);
     delete process.env.DELEGATE_TEST_CANARY;
     assert.equal(result.status, 'completed', result.error);
@@ -102,14 +78,14 @@ describe('MCP servers in a session (server-everything)', function () {
   it('a long result is cut like any output, and the whole of it saved beside the transcript', async () => {
     const long = `${'0123456789'.repeat(7000)}THE-END`;
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: long } }] }, { text: 'ok' });
-    const { session, events } = track(await open([stdioServer('everything')], 'bypassPermissions', {}, model));
+    const { session, events } = await open([stdioServer('everything')], 'bypassPermissions', {}, model);
     await go(session);
     const sent = String(resultsOf(model, 1)[0]?.content);
     assert.ok(sent.length < long.length, 'the model gets a cut result');
     assert.match(sent, /characters cut here\. The full output was saved to /);
     assert.ok(sent.endsWith('THE-END'), 'with its tail');
-    const finished = events.find((e) => e.type === 'tool_finished');
-    const file = finished?.type === 'tool_finished' ? finished.fullOutputPath : undefined;
+    const finished = events.find((e) => e.type === 'tool_call' && (e.state === 'completed' || e.state === 'error'));
+    const file = finished?.type === 'tool_call' && (finished.state === 'completed' || finished.state === 'error') ? finished.fullOutputPath : undefined;
     assert.ok(file, 'the full output was saved');
     assert.equal(readFileSync(file, 'utf8'), `Echo: ${long}`);
   });
@@ -120,7 +96,7 @@ describe('MCP servers in a session (server-everything)', function () {
       { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'x' } }, { name: 'mcp__everything__toggle-simulated-logging', input: {} }] },
       { text: 'ok' },
     );
-    const { session, asked } = track(await open([stdioServer('everything')], 'plan', {}, model));
+    const { session, asked } = await open([stdioServer('everything')], 'plan', {}, model);
     await go(session);
     const [echo, toggle] = resultsOf(model, 1);
     assert.deepEqual(asked.map((r) => r.toolName), ['mcp__everything__echo']);
@@ -131,7 +107,7 @@ describe('MCP servers in a session (server-everything)', function () {
 
   it('default mode asks (the approval names the tool and its input); --allowed-tools skips the ask; disallowed is not offered', async () => {
     const asking = new ScriptedModel().script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'ask me' } }] }, { text: 'ok' });
-    const first = track(await open([stdioServer('everything')], 'default', {}, asking));
+    const first = await open([stdioServer('everything')], 'default', {}, asking);
     await go(first.session);
     assert.equal(first.asked.length, 1);
     assert.equal(first.asked[0]?.toolName, 'mcp__everything__echo');
@@ -143,7 +119,7 @@ describe('MCP servers in a session (server-everything)', function () {
       { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'no question' } }, { name: 'mcp__everything__get-env', input: {} }] },
       { text: 'ok' },
     );
-    const second = track(await open([stdioServer('everything')], 'default', { permissions: { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] } }, allowed));
+    const second = await open([stdioServer('everything')], 'default', { permissions: { allowedTools: ['mcp__everything__echo'], disallowedTools: ['mcp__everything__get-env'] } }, allowed);
     await go(second.session);
     assert.equal(second.asked.length, 0, 'an allowed tool is not asked about');
     const [echo, env] = resultsOf(allowed, 1);
@@ -159,7 +135,7 @@ describe('MCP servers in a session (server-everything)', function () {
       .script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'before' } }] }, { text: 'one' })
       .script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'after restart' } }] }, { text: 'two' })
       .script('default', { toolUses: [{ name: 'mcp__everything__echo', input: { message: 'after death' } }] }, { text: 'three' });
-    const { session, statuses } = track(await open([stdioServer('everything')], 'bypassPermissions', {}, model));
+    const { session, statuses } = await open([stdioServer('everything')], 'bypassPermissions', {}, model);
     await go(session);
     assert.equal(resultsOf(model, 1)[0]?.content, 'Echo: before');
     const killServer = (): void => {
@@ -168,13 +144,13 @@ describe('MCP servers in a session (server-everything)', function () {
       process.kill(-pgid, 'SIGKILL');
     };
     killServer();
-    await until(() => statuses.filter((s) => s.state === 'connected').length === 2, 15_000, 'the restart');
+    await waitUntil(() => statuses.filter((s) => s.state === 'connected').length === 2, 'the restart', 15_000);
     assert.equal(statuses[1]?.state, 'restarting');
     assert.match(statuses[1]?.detail ?? '', /killed by SIGKILL/);
     await go(session);
     assert.equal(resultsOf(model, 3)[0]?.content, 'Echo: after restart');
     killServer();
-    await until(() => statuses.some((s) => s.state === 'failed'), 15_000, 'the failure');
+    await waitUntil(() => statuses.some((s) => s.state === 'failed'), 'the failure', 15_000);
     assert.equal(statuses.filter((s) => s.state === 'failed').length, 1, 'reported once');
     await go(session);
     const dead = resultsOf(model, 5)[0];
@@ -186,10 +162,10 @@ describe('MCP servers in a session (server-everything)', function () {
   it('a server that fails to start is tried twice, then reported once with its exit status and what it said', async () => {
     const broken = stdioServer('broken', { args: ['-e', 'process.stderr.write("cannot open the database\\n"); process.exit(3)'] });
     const model = new ScriptedModel().script('default', { text: 'fine without it' });
-    const { session, statuses, events } = track(await open([broken], 'bypassPermissions', {}, model));
+    const { session, statuses, events } = await open([broken], 'bypassPermissions', {}, model);
     const result = await go(session);
     assert.equal(result.status, 'completed');
-    await until(() => statuses.length > 0, 10_000, 'a status');
+    await waitUntil(() => statuses.length > 0, 'a status', 10_000);
     assert.deepEqual(statuses.map((s) => s.state), ['failed']);
     assert.match(statuses[0]?.detail ?? '', /exited with code 3; it said: cannot open the database \(it was started 2 times\)/);
     assert.ok(!model.requests[0]?.request.tools.some((t) => t.name.startsWith('mcp__')));
@@ -212,7 +188,7 @@ describe('MCP servers in a session (server-everything)', function () {
       if (how === 'shutdown') await session.shutdown('test', 300);
       else if (how === 'shutdownNow') session.shutdownNow('test');
       else session.close();
-      await until(() => groupMembers(pgid).length === 0, 5000, 'the group to go');
+      await waitUntil(() => groupMembers(pgid).length === 0, 'the group is gone', 5000);
       if (how !== 'shutdown') await session.shutdown('test', 100);
     });
   }
@@ -221,11 +197,11 @@ describe('MCP servers in a session (server-everything)', function () {
     const slow = `setTimeout(() => require('child_process').spawn(process.execPath, [${JSON.stringify(EVERYTHING)}], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1)), 2500)`;
     const model = new ScriptedModel().script('default', { text: 'first' }, { text: 'second' });
     const started = Date.now();
-    const { session, statuses } = track(await open([stdioServer('slow', { args: ['-e', slow] })], 'bypassPermissions', {}, model, 300));
+    const { session, statuses } = await open([stdioServer('slow', { args: ['-e', slow] })], 'bypassPermissions', {}, model, 300);
     await go(session);
     assert.ok(Date.now() - started < 2000, `the first prompt did not wait for the slow server (${Date.now() - started} ms)`);
     assert.ok(!model.requests[0]?.request.tools.some((t) => t.name.startsWith('mcp__slow__')));
-    await until(() => statuses.some((s) => s.state === 'connected'), 20_000, 'the slow server');
+    await waitUntil(() => statuses.some((s) => s.state === 'connected'), 'the slow server', 20_000);
     await go(session);
     assert.ok(model.requests[1]?.request.tools.some((t) => t.name === 'mcp__slow__echo'), 'the next prompt has its tools');
   });
@@ -235,12 +211,12 @@ describe('MCP servers in a session (server-everything)', function () {
     const model = new ScriptedModel()
       .script('default', { toolUses: [{ name: 'mcp__growing__add-tool', input: { name: 'late' } }] }, { text: 'added' })
       .script('default', { toolUses: [{ name: 'mcp__growing__late', input: {} }] }, { text: 'ran it' });
-    const { session } = track(await open([growing], 'bypassPermissions', {}, model));
+    const { session } = await open([growing], 'bypassPermissions', {}, model);
     await go(session);
     assert.equal(resultsOf(model, 1)[0]?.content, 'added late');
     assert.ok(!model.requests[1]?.request.tools.some((t) => t.name === 'mcp__growing__late'), 'a running agent keeps the list it started with');
     // The SDK re-lists after its debounce (300 ms): the next prompt's agent has the new tool.
-    await until(() => session.mcp?.statuses()[0]?.tools === 2, 5000, 'the re-listed tools');
+    await waitUntil(() => session.mcp?.statuses()[0]?.tools === 2, 'the re-listed tools', 5000);
     await go(session);
     assert.ok(model.requests[2]?.request.tools.some((t) => t.name === 'mcp__growing__late'));
     assert.equal(resultsOf(model, 3)[0]?.content, 'late ran');
@@ -259,7 +235,7 @@ describe('MCP servers in a session (server-everything)', function () {
         { toolUses: [{ name: 'mcp__web__echo', input: { message: 'over http' } }, { name: 'mcp__old__get-sum', input: { a: 2, b: 3 } }] },
         { text: 'ok' },
       );
-      const { session, statuses } = track(await open(servers, 'bypassPermissions', {}, model));
+      const { session, statuses } = await open(servers, 'bypassPermissions', {}, model);
       await go(session);
       const [echo, sum] = resultsOf(model, 1);
       assert.equal(echo?.content, 'Echo: over http');

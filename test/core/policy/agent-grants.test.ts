@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { ToolCallRequest } from '../../../src/core/policy/types';
 import type { AgentIdentity } from '../../../src/core/vocabulary';
+import { tempDir } from '../../kit/temp-dirs';
 
 // main ─┬─ a (task "alpha") ─── a1 (its own subagent)
 //       └─ b (task "beta")
@@ -18,7 +16,7 @@ const write = (agent: string, path = 'x.txt'): ToolCallRequest => ({ agent: tree
 const bash = (agent: string, command: string): ToolCallRequest => ({ agent: tree[agent] as AgentIdentity, toolUseId: `t-${agent}`, toolName: 'bash', kind: 'exec', input: { command }, summary: command, paths: [] });
 
 function policy(): PermissionPolicy {
-  return new PermissionPolicy({ workdir: mkdtempSync(join(tmpdir(), 'grants-')), mode: 'default', parentOf: (id) => tree[id]?.parentId });
+  return new PermissionPolicy({ workdir: tempDir('grants-'), mode: 'default', parentOf: (id) => tree[id]?.parentId });
 }
 const behavior = async (p: PermissionPolicy, req: ToolCallRequest) => (await p.check(req)).behavior;
 

@@ -1,12 +1,12 @@
 // PermissionPolicy: the mode matrix, trust, session approvals, and the two rules no mode lifts.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { PermissionVerdict, ToolCallRequest } from '../../../src/core/policy/types';
 import type { ToolKind } from '../../../src/core/tools/types';
 import type { PermissionMode } from '../../../src/core/vocabulary';
+import { tempDir } from '../../kit/temp-dirs';
 
 const agent = { agentId: 'root', parentId: null, depth: 0 };
 
@@ -29,13 +29,12 @@ describe('PermissionPolicy', () => {
   let ws: string;
 
   before(async () => {
-    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-perm-')));
+    root = await fs.realpath(tempDir('delegate-perm-'));
     ws = path.join(root, 'ws');
     await fs.mkdir(path.join(ws, 'src'), { recursive: true });
     await fs.mkdir(path.join(root, 'outside'));
     await fs.symlink(path.join(root, 'outside'), path.join(ws, 'linkdir'));
   });
-  after(() => fs.rm(root, { recursive: true, force: true }));
 
   const policy = (mode: PermissionMode, trusted?: boolean): PermissionPolicy => new PermissionPolicy({ workdir: ws, mode, trusted });
 

@@ -10,14 +10,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { Sandbox, type SandboxSettings } from '../../../src/core/sandbox/sandbox';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
-import { pidsWith, waitUntil } from '../../support/processes';
+import { pidsWith } from '../../kit/processes';
+import { waitUntil } from '../../kit/wait';
+import { tempDir } from '../../kit/temp-dirs';
+import { testSession } from '../../kit/test-session';
 
 /** A number that appears in no other process's command line (`sleep 300.<n>`). */
 const marker = (): string => `300.${Date.now() % 100000}${Math.floor(Math.random() * 1000)}`;
@@ -42,13 +43,12 @@ describe('bash in the bubblewrap sandbox', function () {
   });
 
   beforeEach(() => {
-    root = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-sbx-')));
+    root = realpathSync(tempDir('delegate-sbx-'));
     ws = join(root, 'ws');
     mkdirSync(ws);
   });
   afterEach(() => {
     for (const s of sandboxes.splice(0)) s.removeTempFolder();
-    rmSync(root, { recursive: true, force: true });
   });
 
   const sandbox = (settings: Partial<SandboxSettings> = {}, hide: string[] = []): Sandbox => {
@@ -176,25 +176,25 @@ describe('bash in the bubblewrap sandbox', function () {
     const r = await run(`sleep ${m} & (setsid sleep ${m} &); (trap '' TERM; exec sleep ${m}) & echo started; wait`, { timeout: 600 });
     assert.ok(Date.now() - started < 5000);
     assert.match(r.content, /started\n[\s\S]*Command timed out after 600 ms/);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleeps end (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 3000);
   });
 
   it('a cancel kills everything inside', async () => {
     const m = marker();
     const ac = new AbortController();
     const running = run(`sleep ${m} & sleep ${m}`, { signal: ac.signal });
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length >= 2, 5000), 'the sleeps started');
+    await waitUntil(() => pidsWith(`sleep ${m}`).length >= 2, 'the sleeps start');
     ac.abort();
     const r = await running;
     assert.match(r.content, /Command cancelled/);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleeps end (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 3000);
   });
 
   it('background processes end with the command', async () => {
     const m = marker();
     const r = await run(`(setsid sleep ${m} >/dev/null 2>&1 &); sleep ${m} >/dev/null 2>&1 & echo left`);
     assert.deepEqual(r, { content: 'left\n[exit code 0]', isError: false, exitCode: 0 });
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 3000));
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 'the sleeps end', 3000);
   });
 
   it('`kill -9 -1`, su and mount reach nothing outside: no capabilities, a pid namespace of its own', async () => {
@@ -231,18 +231,28 @@ describe('bash in the bubblewrap sandbox', function () {
     }
   });
 
+  it("a session's private /tmp (host side: the OS temp dir) goes when it closes, the files its commands left there too", async () => {
+    const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: 'mkdir -p /tmp/cache && echo kept > /tmp/cache/f' } }] }, { text: 'done' });
+    const { session } = await testSession({ workdir: ws, model });
+    assert.equal((await session.run('go', new AbortController().signal)).status, 'completed');
+    const temp = session.sandbox.tempFolder ?? '';
+    assert.ok(temp.startsWith(tmpdir()), temp);
+    assert.equal(readFileSync(join(temp, 'cache', 'f'), 'utf8'), 'kept\n');
+    session.close();
+    assert.equal(existsSync(temp), false);
+  });
+
   it('a session sandboxes by default, and its shutdownNow kills a sandboxed command that ignores TERM', async () => {
     const m = marker();
     const model = new ScriptedModel().script('default', { toolUses: [{ name: 'bash', input: { command: `trap '' TERM; sleep ${m} & wait` } }] });
-    const allow = { ask: async () => ({ decision: 'allow' as const }) };
-    const session = await createSession(testConfig({ workdir: ws, model, modelId: 'm', mode: 'bypassPermissions', approver: allow, transcriptRoot: join(root, 'tr') }));
+    const { session } = await testSession({ workdir: ws, model });
     assert.deepEqual(await session.sandbox.status(), { kind: 'bubblewrap', network: false });
     const running = session.run('go', new AbortController().signal);
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 5000), 'the sleep started');
+    await waitUntil(() => pidsWith(`sleep ${m}`).length > 0, 'the sleep starts');
     const temp = session.sandbox.tempFolder ?? '';
     assert.ok(existsSync(temp), 'the session has a private /tmp');
     session.shutdownNow('test ended');
-    assert.ok(await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, 2000), `still running: ${pidsWith(`sleep ${m}`).join(', ')}`);
+    await waitUntil(() => pidsWith(`sleep ${m}`).length === 0, () => `the sleep ends (still running: ${pidsWith(`sleep ${m}`).join(', ')})`, 2000);
     assert.equal((await running).status, 'cancelled');
     assert.equal(session.processes.size, 0);
     assert.equal(existsSync(temp), false, 'its /tmp went with it');

@@ -3,8 +3,7 @@
 // list in the permission policy: a write to a protected path is asked in acceptEdits too.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import { hooksPathsIn, protectedTarget } from '../../../src/core/policy/protected-paths';
@@ -17,7 +16,8 @@ import { otherSandboxMounts, othersHold, Placeholders } from '../../../src/core/
 import { probeBubblewrap } from '../../../src/core/sandbox/probe';
 import { planProtection } from '../../../src/core/sandbox/protected-mounts';
 import { refusalNote } from '../../../src/core/sandbox/refusal-note';
-import { waitUntil } from '../../support/processes';
+import { tempDir } from '../../kit/temp-dirs';
+import { waitUntil } from '../../kit/wait';
 
 const noWatch = { watchPath: () => undefined, unwatchPath: () => undefined };
 
@@ -25,9 +25,8 @@ describe('protected paths in the sandbox', () => {
   let ws: string;
   const home = '/nonexistent-home';
   beforeEach(() => {
-    ws = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-protect-')));
+    ws = realpathSync(tempDir('delegate-protect-'));
   });
-  afterEach(() => rmSync(ws, { recursive: true, force: true }));
   const at = (...names: string[]): string[] => names.map((n) => join(ws, n));
 
   it('a fresh repository: hooks and config read-only, .git pinned, placeholders for what is missing', () => {
@@ -208,9 +207,9 @@ describe('protected paths in the sandbox', () => {
       mkdirSync(join(ws, 'own'));
       const own = spawn('bwrap', [...args.slice(0, 5), '--ro-bind', join(ws, 'own'), join(ws, 'own'), '--', '/bin/sleep', '30'], { stdio: 'ignore', detached: true });
       try {
-        assert.ok(await waitUntil(() => otherSandboxMounts().has(join(ws, 'held')), 5000), 'found');
+        await waitUntil(() => otherSandboxMounts().has(join(ws, 'held')), 'the other sandbox is found', 5000);
         // Seen by any other process (no pid is NaN's child), not by this one.
-        assert.ok(await waitUntil(() => otherSandboxMounts(Number.NaN).has(join(ws, 'own')), 5000), 'ours is up');
+        await waitUntil(() => otherSandboxMounts(Number.NaN).has(join(ws, 'own')), 'ours is up', 5000);
         assert.equal(otherSandboxMounts().has(join(ws, 'own')), false);
       } finally {
         if (sh.pid) process.kill(-sh.pid, 'SIGKILL');
@@ -226,9 +225,8 @@ describe('protected paths in the permission policy', () => {
   const child: AgentIdentity = { agentId: 'c1', parentId: 'root', depth: 1 };
   const write = (p: string, who: AgentIdentity = agent): ToolCallRequest => ({ agent: who, toolUseId: 't', toolName: 'write_file', kind: 'write', input: { path: p }, summary: p, paths: [p] });
   beforeEach(() => {
-    ws = realpathSync(mkdtempSync(join(tmpdir(), 'delegate-protect-perm-')));
+    ws = realpathSync(tempDir('delegate-protect-perm-'));
   });
-  afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
   it('what counts: any .git/.claude/.vscode segment at any depth, without case; .mcp.json and .envrc; a hooksPath folder', () => {
     const shown = (p: string, hooks: string[] = []): string | undefined => protectedTarget(ws, join(ws, p), hooks)?.shown;

@@ -1,13 +1,13 @@
 // Which sandbox is in force for a setting on a machine that can or cannot run bubblewrap, and what `bash`
 // then does: a required sandbox that cannot run refuses every command (nothing runs); auto falls back.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bubblewrapArgs, LIFELINE } from '../../../src/core/sandbox/bubblewrap';
 import { describeSandbox, resolveSandbox, Sandbox } from '../../../src/core/sandbox/sandbox';
 import type { ProbeResult } from '../../../src/core/sandbox/probe';
 import { createBashTool } from '../../../src/core/tools/bash';
+import { tempDir } from '../../kit/temp-dirs';
 
 const works = async (): Promise<ProbeResult> => ({ ok: true });
 const missing = async (): Promise<ProbeResult> => ({ ok: false, reason: 'bubblewrap (bwrap) is not installed' });
@@ -36,8 +36,7 @@ describe('sandbox status', () => {
 
   describe('bash with a sandbox that cannot run', () => {
     let ws: string;
-    beforeEach(() => (ws = mkdtempSync(join(tmpdir(), 'delegate-sbx-status-'))));
-    afterEach(() => rmSync(ws, { recursive: true, force: true }));
+    beforeEach(() => (ws = tempDir('delegate-sbx-status-')));
     const exec = (sandbox: Sandbox, command: string) =>
       createBashTool(ws, { defaultTimeoutMs: 5000, maxTimeoutMs: 5000, maxOutputChars: 1000, launcher: sandbox }).execute({ command }, { signal: new AbortController().signal, agentId: 'main', toolUseId: 't' });
 

@@ -11,7 +11,7 @@ import { ACP_USAGE, USAGE } from '../../../src/cli/args';
 import { OVERRIDE_DEFAULTS } from '../../../src/core/settings/defaults';
 import { settingsTable, TABLE_END, TABLE_START } from '../../../src/core/settings/settings-doc';
 import { SETTINGS } from '../../../src/core/settings/setting-table';
-import { REPO } from '../../support/run-cli';
+import { REPO } from '../../kit/run-cli';
 
 const DOC = join(REPO, 'docs', 'settings.md');
 const rows = Object.entries(SETTINGS);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { forecastAgents, forecastFrom } from '../../../src/core/store/agent-forecast';
 import type { SubagentRun } from '../../../src/core/store/session-index';
+import { tempDir } from '../../kit/temp-dirs';
 
 const usage = (tokens: number) => ({ input_tokens: tokens - 100, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
 
@@ -22,7 +22,7 @@ function writeSession(root: string, id: string, cwd: string, time: number, child
 
 describe('agent forecast', () => {
   it('median and p90 per agent type from this folder\'s sessions; failed and stopped runs do not count; other folders ignored', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'forecast-'));
+    const root = tempDir('forecast-');
     const tokens = [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000];
     writeSession(root, 'a0000000-0000-4000-8000-000000000001', '/w', 1_000, tokens.slice(0, 5).map((t) => ({ type: 'Explore', tokens: t, ms: t / 10, usd: t / 1e6 })));
     writeSession(root, 'a0000000-0000-4000-8000-000000000002', '/w', 2_000, [

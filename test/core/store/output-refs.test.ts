@@ -8,7 +8,7 @@ import type { MessageParam } from '../../../src/core/llm/types';
 import { replaySession } from '../../../src/core/session/replay';
 
 const ROOT = 'main';
-const finished = (toolUseId: string, output: string): EventBody => ({ type: 'tool_finished', toolUseId, name: 'read_file', isError: false, output, durationMs: 1 });
+const finished = (toolUseId: string, output: string): EventBody => ({ type: 'tool_call', id: toolUseId, name: 'read_file', state: 'completed', output, durationMs: 1 });
 
 async function record(script: (bus: EventBus) => Promise<void>): Promise<DelegateEvent[]> {
   const bus = new EventBus('s');
@@ -73,7 +73,7 @@ describe('tool outputs carried once', () => {
   });
 
   it('a reference whose output is missing (a damaged transcript) says so to the model instead of an empty result', async () => {
-    const events = (await run()).filter((e) => !(e.type === 'tool_finished' && e.toolUseId === 't1'));
+    const events = (await run()).filter((e) => !(e.type === 'tool_call' && e.state === 'completed' && e.id === 't1'));
     const content = JSON.stringify(replaySession('s', events, ROOT).history[2]);
     assert.match(content, /"tool_use_id":"t1","content":"\(the output of this call is missing from the transcript\)","is_error":true/);
   });

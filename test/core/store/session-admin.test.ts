@@ -2,13 +2,14 @@
 // prompt's subagents that did not complete), a name the user gives, and delete (refused while in use).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { deleteSession, renameSession } from '../../../src/core/store/session-admin';
 import { listSessions } from '../../../src/core/store/session-index';
 import { lockFileOf, SessionBusyError } from '../../../src/core/store/session-lock';
 import { finishedSession, ROOT } from '../../webview/fixtures';
+import { tempDir } from '../../kit/temp-dirs';
 
 /** The root file as the transcript store writes it: the root's events and every agent's start and finish. */
 function writeSession(root: string, id: string, stopAnother: boolean): void {
@@ -28,7 +29,7 @@ function writeSession(root: string, id: string, stopAnother: boolean): void {
 }
 
 describe('store/session-admin: History\'s status, rename and delete', () => {
-  const dir = (): string => mkdtempSync(join(tmpdir(), 'delegate-history-'));
+  const dir = (): string => tempDir('delegate-history-');
 
   it('a session\'s status counts its last prompt\'s subagents that did not complete', async () => {
     const root = dir();

@@ -2,15 +2,15 @@
 // unreadable one is taken over, a lock from another host is honoured, release removes only its own.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { acquireSessionLock, lockFileOf, SessionBusyError } from '../../../src/core/store/session-lock';
+import { tempDir } from '../../kit/temp-dirs';
 
 const owner = (pid: number, host = hostname()) => JSON.stringify({ pid, host, since: Date.parse('2026-12-01T10:00:00Z') });
 
 describe('store/session-lock', () => {
-  const root = (): string => mkdtempSync(join(tmpdir(), 'delegate-lock-'));
+  const root = (): string => tempDir('delegate-lock-');
 
   it('is refused while a live process holds it, naming that process; taken over once the process is gone', async () => {
     const dir = root();

@@ -1,13 +1,13 @@
 // The trusted folders' file: a yes by real path, written whole (other entries kept), a damaged file trusting nothing.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isFolderTrusted, rememberTrustedFolder, trustedFoldersFile } from '../../../src/core/store/trusted-folders';
+import { tempDir } from '../../kit/temp-dirs';
 
 describe('store: trusted folders', () => {
   let root: string;
-  beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'delegate-trust-'))));
+  beforeEach(() => (root = tempDir('delegate-trust-')));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('lives in the data home; remembers a folder by its real path, keeps the others, leaves no temporary file', async () => {

@@ -1,20 +1,14 @@
 // bash tool: real /bin/bash processes; timeouts and cancels must take the whole process group down.
 import assert from 'node:assert/strict';
 import { promises as fs, readFileSync, readdirSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createBashTool, type BashToolOptions } from '../../../src/core/tools/bash';
 import type { ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
+import { isAlive } from '../../kit/processes';
+import { waitUntil } from '../../kit/wait';
 
 /** Alive and not a zombie (a container's init may be slow to reap re-parented children). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Live members of a process group, read from /proc. */
 function groupMembers(pgid: number): number[] {
@@ -33,9 +27,7 @@ function groupMembers(pgid: number): number[] {
 }
 
 async function waitGone(pids: number[], ms = 3000): Promise<void> {
-  const until = Date.now() + ms;
-  while (pids.some(isAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  assert.deepEqual(pids.filter(isAlive), [], 'processes still alive');
+  await waitUntil(() => !pids.some(isAlive), () => `the processes are gone (alive: ${pids.filter(isAlive).join(', ')})`, ms);
 }
 
 function pidsIn(content: string): number[] {
@@ -48,7 +40,7 @@ describe('bash tool', function () {
   const opts: BashToolOptions = { defaultTimeoutMs: 10_000, maxTimeoutMs: 20_000, maxOutputChars: 10_000, killGraceMs: 300 };
 
   beforeEach(async () => {
-    ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-bash-')));
+    ws = await fs.realpath(tempDir('delegate-bash-'));
   });
   afterEach(() => fs.rm(ws, { recursive: true, force: true }));
 
@@ -62,7 +54,7 @@ describe('bash tool', function () {
   it('runs in the workspace with interleaved stdout/stderr and the exit code; kind exec', async () => {
     const tool = createBashTool(ws, opts);
     assert.equal(tool.kind, 'exec');
-    assert.equal(tool.summarize({ command: 'ls -la' }), 'ls -la');
+    assert.deepEqual(tool.describe({ command: 'ls -la' }), { summary: 'ls -la', paths: [] });
     const r = await run({ command: 'pwd; echo err >&2; sleep 0.05; echo out' });
     assert.deepEqual(r, { content: `${ws}\nerr\nout\n[exit code 0]`, isError: false, exitCode: 0 });
   });

@@ -1,24 +1,19 @@
 // A huge command output: memory stays bounded, the file beside the transcript holds all of it, and the
 // model is told exactly how much it does not see and where the whole is.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ScriptedModel } from '../../../src/core/llm/scripted-model';
-import { createSession } from '../../../src/core/session';
-import { testConfig } from '../../support/session-config';
+import { readFileSync, statSync } from 'node:fs';
+import { ScriptedModel } from '../../kit/scripted-model';
 import { OutputCapture } from '../../../src/core/tools/output-capture';
-import { must } from '../../support/must';
+import { must } from '../../kit/must';
+import { testSession } from '../../kit/test-session';
 
 describe('huge command outputs', function () {
   this.timeout(60_000);
 
   it('50 MB of output: the saved file holds every byte; the model sees the head, the tail and exact figures', async () => {
-    const workdir = mkdtempSync(join(tmpdir(), 'delegate-big-ws-'));
-    const transcriptRoot = mkdtempSync(join(tmpdir(), 'delegate-big-tr-'));
     const model = new ScriptedModel()
       .script('default', { toolUses: [{ name: 'bash', input: { command: "echo BEGIN; head -c 50000000 /dev/zero | tr '\\0' a; echo; echo END" } }] }, { text: 'ok' });
-    const session = await createSession(testConfig({ workdir, transcriptRoot, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: { ask: async () => ({ decision: 'allow' }) } }));
+    const { session } = await testSession({ model });
     const before = process.memoryUsage().rss;
     await session.run('print a lot', new AbortController().signal);
     const grew = process.memoryUsage().rss - before;

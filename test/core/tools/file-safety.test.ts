@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createBaseTools } from '../../../src/core/tools/base-tools';
 import { createNodeFileOps } from '../../../src/core/tools/node-file-ops';
 import type { ToolRegistry, ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
 
 let n = 0;
 function call(tools: ToolRegistry, name: string, raw: unknown, signal = new AbortController().signal): Promise<ToolResult> {
@@ -25,7 +25,7 @@ describe('file tools: safety', () => {
   const file = (p: string): string => path.join(ws, p);
 
   beforeEach(async () => {
-    ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-safety-')));
+    ws = await fs.realpath(tempDir('delegate-safety-'));
     tools = createBaseTools(ws, { defaultTimeoutMs: 5000, maxTimeoutMs: 5000, maxOutputChars: 10_000 });
   });
   afterEach(() => fs.rm(ws, { recursive: true, force: true }));

@@ -1,7 +1,6 @@
 // read_file, write_file, edit_file and the node:fs FileOps they run on, against real temp folders.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createBaseTools } from '../../../src/core/tools/base-tools';
 import { createEditFileTool } from '../../../src/core/tools/edit-file';
@@ -9,6 +8,7 @@ import { createNodeFileOps } from '../../../src/core/tools/node-file-ops';
 import { createReadFileTool } from '../../../src/core/tools/read-file';
 import type { Tool, ToolResult } from '../../../src/core/tools/types';
 import { createWriteFileTool } from '../../../src/core/tools/write-file';
+import { tempDir } from '../../kit/temp-dirs';
 
 const ctx = { signal: new AbortController().signal, agentId: 'root', toolUseId: 'tu_1' };
 
@@ -26,7 +26,7 @@ describe('file tools', () => {
   const ops = createNodeFileOps();
 
   beforeEach(async () => {
-    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-files-')));
+    root = await fs.realpath(tempDir('delegate-files-'));
     ws = path.join(root, 'ws');
     outside = path.join(root, 'outside');
     await fs.mkdir(path.join(ws, 'src'), { recursive: true });
@@ -57,7 +57,7 @@ describe('file tools', () => {
       await fs.writeFile(path.join(ws, 'src/a.ts'), 'one\ntwo\nthree\n');
       const t = tool();
       assert.equal(t.kind, 'read');
-      assert.deepEqual(t.paths({ path: 'src/a.ts' }), ['src/a.ts']);
+      assert.deepEqual(t.describe({ path: 'src/a.ts' }).paths, ['src/a.ts']);
       assert.deepEqual(await call(t, { path: 'src/a.ts' }), { content: 'one\ntwo\nthree' });
     });
 

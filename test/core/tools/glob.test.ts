@@ -1,10 +1,10 @@
 // glob: .gitignore (nested too), node_modules/.git never listed, escapes refused, output capped.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGlobTool } from '../../../src/core/tools/glob';
 import { defaultRipgrepPath } from '../../../src/core/tools/ripgrep';
+import { tempDir } from '../../kit/temp-dirs';
 
 const ctx = { signal: new AbortController().signal, agentId: 'root', toolUseId: 'tu_1' };
 
@@ -18,7 +18,7 @@ describe('glob tool', () => {
   let ws: string;
 
   beforeEach(async () => {
-    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-glob-')));
+    root = await fs.realpath(tempDir('delegate-glob-'));
     ws = path.join(root, 'ws');
     for (const f of ['src/a.ts', 'src/b.ts', 'src/sub/c.ts', 'README.md', '.env', 'dist/out.js', 'debug.log', 'pkg/ok.txt', 'pkg/secret.txt', 'node_modules/m/index.js', '.git/config', 'src/.hidden.ts']) {
       await touch(ws, f);

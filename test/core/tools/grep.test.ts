@@ -1,11 +1,11 @@
 // grep over ripgrep in a real folder: modes, filters, .gitignore, confinement, caps, bad input.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGrepTool } from '../../../src/core/tools/grep';
 import { defaultRipgrepPath } from '../../../src/core/tools/ripgrep';
 import type { Tool, ToolResult } from '../../../src/core/tools/types';
+import { tempDir } from '../../kit/temp-dirs';
 
 const ctx = { signal: new AbortController().signal, agentId: 'a', toolUseId: 't' };
 
@@ -19,7 +19,7 @@ describe('grep tool (ripgrep)', () => {
   let ws: string;
   let tool: Tool;
   beforeEach(async () => {
-    ws = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-grep-')));
+    ws = await fs.realpath(tempDir('delegate-grep-'));
     await fs.mkdir(path.join(ws, 'src'), { recursive: true });
     await fs.mkdir(path.join(ws, 'node_modules', 'dep'), { recursive: true });
     await fs.mkdir(path.join(ws, 'build'), { recursive: true });

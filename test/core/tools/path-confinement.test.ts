@@ -1,9 +1,9 @@
 // resolveInside: the one gate every file path of every tool goes through.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveInside } from '../../../src/core/tools/path-confinement';
+import { tempDir } from '../../kit/temp-dirs';
 
 describe('resolveInside', () => {
   let root: string;
@@ -11,7 +11,7 @@ describe('resolveInside', () => {
   let outside: string;
 
   beforeEach(async () => {
-    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'delegate-conf-')));
+    root = await fs.realpath(tempDir('delegate-conf-'));
     ws = path.join(root, 'ws');
     outside = path.join(root, 'outside');
     await fs.mkdir(path.join(ws, 'src'), { recursive: true });

@@ -10,15 +10,16 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { executeToolCall } from '../../../src/core/loop/tool-executor';
+import { readCalls, type OpenCall } from '../../../src/core/loop/call-records';
 import { agentEmitter } from '../../../src/core/events';
 import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import { ToolRules } from '../../../src/core/policy/tool-rules';
 import type { Approver, ToolCallRequest } from '../../../src/core/policy/types';
 import { privateRange } from '../../../src/core/tools/private-address';
 import { ToolRegistry, type PrivateDestination, type ToolResult } from '../../../src/core/tools/types';
-import { createWebFetchTool, type WebFetchOptions } from '../../support/web-fetch-tool';
+import { createWebFetchTool, type WebFetchOptions } from '../../kit/web-fetch-tool';
 import { headlessApprover } from '../../../src/cli/headless-approver';
-import { fakeConfig, fakeGate, fakeOutputs, recordingBus } from '../../support/run-services';
+import { fakeConfig, fakeGate, fakeOutputs, recordingBus } from '../../kit/run-services';
 import type { PermissionMode } from '../../../src/core/vocabulary';
 
 const agent = { agentId: 'main', parentId: null, depth: 0 };
@@ -221,7 +222,7 @@ describe('web_fetch guard: hops', () => {
     const gate = fakeGate({ permissions: new PermissionPolicy({ workdir: '/tmp', mode: 'bypassPermissions' }), approver });
     const tools = new ToolRegistry([createWebFetchTool({ lookup, classify: testClassify })]);
     const scope = { identity: agent, tools, gate, outputs: fakeOutputs(), limits: fakeConfig().limits, emit: agentEmitter(bus, 'main', null), signal: new AbortController().signal };
-    const call = (id: string) => executeToolCall({ type: 'tool_use', id, name: 'web_fetch', input: { url: `http://public.test:${port}/to-local` }, caller: { type: 'direct' } }, scope);
+    const call = (id: string) => executeToolCall(readCalls([{ type: 'tool_use', id, name: 'web_fetch', input: { url: `http://public.test:${port}/to-local` }, caller: { type: 'direct' } }], tools)[0] as OpenCall, scope);
     lookups.splice(0);
     const refused = await call('tu_1');
     assert.equal(refused.is_error, true);

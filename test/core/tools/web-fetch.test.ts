@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PermissionPolicy } from '../../../src/core/policy/permission-policy';
 import type { ToolResult } from '../../../src/core/tools/types';
-import { createWebFetchTool, type WebFetchInput } from '../../support/web-fetch-tool';
+import { createWebFetchTool, type WebFetchInput } from '../../kit/web-fetch-tool';
 
 const PAGE = `<!doctype html><html><head><title>T</title><style>body{}</style><script>alert(1)</script></head>
 <body><h1>Release notes</h1><p>Version <b>2.1</b> fixes <a href="/bugs/42">bug 42</a>.</p><ul><li>faster</li><li>smaller</li></ul>

@@ -1,6 +1,7 @@
 /**
  * A core session's config for a test: the folders, a model, a mode and an approver, with any group patched over
  * (`{ limits: { maxBudgetUsd: 5 } }`, `{ persistence: { resume } }`); what a patch leaves out is createSession's default.
+ * testSession() (test-session.ts) builds its session with it; a test that calls createSession itself may too.
  */
 import type { SessionConfig } from '../../src/core/session';
 import type { Approver } from '../../src/core/session/ports';

@@ -2,16 +2,17 @@
  * A copy of test/fixtures/hooks-repo (a project with real-world-shaped `.claude/settings.json` hooks, AGENTS.md
  * and CLAUDE.md) in a fresh temp folder, with an empty HOME beside it, and a session over it for core tests.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DelegateEvent } from '../../src/core/events';
 import { loadHookSettings } from '../../src/core/hooks/hook-settings';
 import { loadProjectInstructions } from '../../src/core/instructions/project-instructions';
 import type { ModelPort } from '../../src/core/llm/types';
 import type { Approver, ToolCallRequest } from '../../src/core/policy/types';
-import { createSession, type Session } from '../../src/core/session';
-import { testConfig, type ConfigPatch } from './session-config';
+import type { Session } from '../../src/core/session';
+import type { ConfigPatch } from './session-config';
+import { tempDir } from './temp-dirs';
+import { testSession } from './test-session';
 
 const HOOKS_REPO = resolve(__dirname, '..', 'fixtures', 'hooks-repo');
 
@@ -22,7 +23,7 @@ export interface FixtureDirs {
 }
 
 export function fixtureRepo(): FixtureDirs {
-  const root = mkdtempSync(join(tmpdir(), 'delegate-hooks-'));
+  const root = tempDir('delegate-hooks-');
   const dirs = { workdir: join(root, 'ws'), home: join(root, 'home'), transcriptRoot: join(root, 'transcripts') };
   cpSync(HOOKS_REPO, dirs.workdir, { recursive: true });
   mkdirSync(dirs.home);
@@ -56,14 +57,10 @@ export interface OpenedSession {
 export async function openFixtureSession(dirs: FixtureDirs, model: ModelPort, extra: ConfigPatch = {}): Promise<OpenedSession> {
   const commandHooks = await loadHookSettings({ workdir: dirs.workdir, home: dirs.home });
   const instructions = await loadProjectInstructions({ workdir: dirs.workdir, home: dirs.home });
-  const session = await createSession(
-    testConfig(
-      { workdir: dirs.workdir, transcriptRoot: dirs.transcriptRoot, model, modelId: 'claude-test', mode: 'bypassPermissions', approver: recordingApprover('allow') },
-      { tools: { sandbox: { mode: 'off', allowNetwork: false } }, ...extra, files: { commandHooks, instructions, ...extra.files } },
-    ),
+  const { session, events } = await testSession(
+    { workdir: dirs.workdir, transcriptRoot: dirs.transcriptRoot, model, approver: recordingApprover('allow') },
+    { tools: { sandbox: { mode: 'off', allowNetwork: false } }, ...extra, files: { commandHooks, instructions, ...extra.files } },
   );
-  const events: DelegateEvent[] = [];
-  session.bus.subscribe((e) => void events.push(e));
   return { session, events, problems: commandHooks.problems.map((p) => `${p.source}: ${p.text}`) };
 }
 

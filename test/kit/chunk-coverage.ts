@@ -1,16 +1,16 @@
 /**
  * The proof that the tests of the built CLI load every chunk of it (a mocha root-hook plugin, .mocharc.json):
  *
- *   before all   DELEGATE_CHUNK_LOG=<tmp file>   each bin/delegate.js run (test/support/run-cli.ts) appends the
+ *   before all   DELEGATE_CHUNK_LOG=<tmp file>   each bin/delegate.js run (test/kit/run-cli.ts) appends the
  *                                                chunks it loaded (src/cli/start.ts)
  *   after all    when every test/cli file ran: each chunk in dist/cli/chunks.json must be in the log, else the
  *                hook fails naming the chunks (and the module each one holds) that no test loaded
  *
  * A chunk the rewrite broke (scripts/build-cli.mjs) fails the test that loads it; this makes sure there is one.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Context, Suite } from 'mocha';
 
 const REPO = join(__dirname, '..', '..');
@@ -63,14 +63,17 @@ export const mochaHooks = {
     process.env.DELEGATE_CHUNK_LOG = log;
   },
   afterAll(this: Context): void {
+    if (!log) return;
+    const loaded = new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
+    // Its own folder, before the kit's root afterAll (required after this file) looks for leftovers.
+    rmSync(dirname(log), { recursive: true, force: true });
     const root = this.test?.parent;
-    if (!root || !log) return;
+    if (!root) return;
     const ran = filesRun(root);
     const cliTests = readdirSync(CLI_TESTS).filter((f) => f.endsWith('.test.ts')).map((f) => join(CLI_TESTS, f));
     // Only a run of the whole CLI suite can prove coverage (one file alone loads what it needs).
     if (!cliTests.every((f) => ran.has(f))) return;
     const manifest = JSON.parse(readFileSync(join(REPO, 'dist', 'cli', 'chunks.json'), 'utf8')) as ChunkManifest;
-    const loaded = new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
     const { missing, stale } = uncoveredChunks(manifest, loaded);
     const lines = [
       ...missing.map((m) => `no test of the built CLI loads the chunk ${m}: add one that uses what it holds`),

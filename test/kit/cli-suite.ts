@@ -10,7 +10,8 @@
  *   });
  */
 import { startMessagesApiServer, type MessagesApiServer, type MessagesApiServerOptions } from '../fixtures/messages-api-server';
-import { assertBuilt, makeDirs } from './run-cli';
+import { assertBuilt } from './run-cli';
+import { cliDirs } from './temp-dirs';
 
 export interface CliDirs {
   workdir: string;
@@ -26,9 +27,9 @@ export interface CliSuite<D> {
   env(extra?: Record<string, string>): Record<string, string>;
 }
 
-/** The default suite: makeDirs' workspace and data home, XDG_DATA_HOME pointing at the latter. */
+/** The default suite: cliDirs' workspace and data home, XDG_DATA_HOME pointing at the latter. */
 export function cliSuite(options: { server?: MessagesApiServerOptions } = {}): CliSuite<CliDirs> {
-  return cliSuiteWith({ ...options, dirs: makeDirs, dataEnv: (d) => ({ XDG_DATA_HOME: d.dataHome }) });
+  return cliSuiteWith({ ...options, dirs: cliDirs, dataEnv: (d) => ({ XDG_DATA_HOME: d.dataHome }) });
 }
 
 /** A suite with folders of its own (a fixture repository, a HOME): `dataEnv` says where the CLI keeps its data. */

@@ -11,10 +11,10 @@
  *                      dist/), extracted where no node_modules is above it
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './run-cli';
+import { tempDir } from './temp-dirs';
 
 export interface ActionRun {
   code: number | null;
@@ -29,7 +29,7 @@ export interface ActionRun {
 }
 
 function scratch(): { dir: string; summary: string; artifacts: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'delegate-action-'));
+  const dir = tempDir('delegate-action-');
   const summary = join(dir, 'summary.md');
   writeFileSync(summary, '');
   const artifacts = join(dir, 'artifacts');
@@ -109,7 +109,7 @@ function fileOutputs(text: string): Record<string, string> {
 /** The release commit of the current build (scripts/release-action.mjs --skip-build --no-ref), as a plain folder. */
 export function releaseCheckout(): string {
   const commit = execFileSync(process.execPath, ['scripts/release-action.mjs', '--skip-build', '--no-ref'], { cwd: REPO, encoding: 'utf8' }).trim();
-  const dir = mkdtempSync(join(tmpdir(), 'delegate-release-'));
+  const dir = tempDir('delegate-release-');
   const tar = execFileSync('git', ['archive', '--format=tar', commit], { cwd: REPO, maxBuffer: 512 * 1024 * 1024 });
   execFileSync('tar', ['-x', '-C', dir], { input: tar });
   return dir;

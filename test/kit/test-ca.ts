@@ -4,9 +4,9 @@
  * like to a client. The client trusts it only through NODE_EXTRA_CA_CERTS=<caFile>.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp-dirs';
 
 export interface TestCa {
   /** The CA's certificate (PEM file): what NODE_EXTRA_CA_CERTS points at. */
@@ -17,7 +17,7 @@ export interface TestCa {
 }
 
 export function makeTestCa(): TestCa {
-  const dir = mkdtempSync(join(tmpdir(), 'delegate-ca-'));
+  const dir = tempDir('delegate-ca-');
   const at = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
   openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Delegate Test CA', '-keyout', at('ca.key'), '-out', at('ca.pem'));

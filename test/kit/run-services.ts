@@ -6,8 +6,6 @@
  *                         runs), for a test that runs the whole loop: real bus, hooks and loop; in-memory tools
  *                         and an allow-all, or scripted, policy
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { EventBus, type DelegateEvent } from '../../src/core/events';
@@ -23,6 +21,7 @@ import { AgentRegistry } from '../../src/core/loop/agent-registry';
 import { createChildRuns } from '../../src/core/delegation/child-runs';
 import { createRunFeatures } from '../../src/core/session/run-features';
 import { createToolGate } from '../../src/core/session/policy-gate';
+import { tempDir } from './temp-dirs';
 
 /** A tool that answers from a function: enough to drive the loop without touching the disk. */
 export function fakeTool(name: string, kind: ToolKind, run: (input: Record<string, unknown>) => string | Promise<string>): Tool<Record<string, unknown>> {
@@ -32,8 +31,7 @@ export function fakeTool(name: string, kind: ToolKind, run: (input: Record<strin
     description: `fake ${name}`,
     inputSchema: { type: 'object', properties: {} },
     parse: (raw) => (raw && typeof raw === 'object' ? { ok: true, input: raw as Record<string, unknown> } : { ok: false, error: 'input must be an object' }),
-    paths: (input) => (typeof input.path === 'string' ? [input.path] : []),
-    summarize: (input) => JSON.stringify(input),
+    describe: (input) => ({ summary: JSON.stringify(input), paths: typeof input.path === 'string' ? [input.path] : [] }),
     execute: async (input) => ({ content: await run(input) }),
   };
 }
@@ -76,7 +74,7 @@ export function fakeConfig(limits: Partial<RunLimits> = {}): RunConfig {
 
 /** Outputs saved as files in a fresh folder (`dir`). */
 export function fakeOutputs(): Outputs & { dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'delegate-out-'));
+  const dir = tempDir('delegate-out-');
   return {
     dir,
     saveFullOutput: async (id, content) => {

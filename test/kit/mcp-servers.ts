@@ -51,14 +51,6 @@ export function serverGroupsOf(marker: string): number[] {
   return [...groups];
 }
 
-export async function until(check: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

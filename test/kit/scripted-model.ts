@@ -5,10 +5,10 @@
  *   route(request) ──▶ "child-a" ──▶ [step, step, …]   (concurrent subagents get their own script)
  *                 └──▶ "default" ──▶ [step, step, …]
  */
-import { abortableDelay } from '../errors';
-import type { ContentBlock, ModelCallbacks, ModelPort, ModelRequest, ModelResponse } from './types';
-import { ModelError } from './types';
-import { emptyUsage, type Usage } from '../vocabulary';
+import { abortableDelay } from '../../src/core/errors';
+import type { ContentBlock, ModelCallbacks, ModelPort, ModelRequest, ModelResponse } from '../../src/core/llm/types';
+import { ModelError } from '../../src/core/llm/types';
+import { emptyUsage, type Usage } from '../../src/core/vocabulary';
 
 export interface ScriptedReply {
   text?: string;

@@ -1,8 +1,8 @@
 /** Runs the built CLI (bin/delegate.js) as a user would, against a local Messages-API server. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from './temp-dirs';
 
 export const REPO = resolve(__dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'delegate.js');
@@ -27,7 +27,7 @@ export interface CliOptions {
 
 let home: string | undefined;
 function freshHome(): string {
-  home ??= mkdtempSync(join(tmpdir(), 'delegate-home-'));
+  home ??= tempDir('delegate-home-', 'run');
   return home;
 }
 
@@ -36,7 +36,8 @@ export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliR
     // A fresh HOME unless the test gives one: the developer's own ~/.claude (agents, hooks, CLAUDE.md) must not
     // reach the CLI under test.
     // DELEGATE_CHUNK_LOG: the chunks it loads, for the proof that the tests load them all (chunk-coverage.ts).
-    const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG, ...opts.env });
+    // TMPDIR: the run's own temp dir (root-hooks.ts), where what the CLI leaves (a sandbox's private /tmp) is seen.
+    const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), TMPDIR: process.env.TMPDIR, DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG, ...opts.env });
     const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
     const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -54,15 +55,6 @@ export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliR
     });
     opts.onSpawn?.(child);
   });
-}
-
-/** A workspace folder and a data home for one test. */
-export function makeDirs(): { workdir: string; dataHome: string } {
-  const root = mkdtempSync(join(tmpdir(), 'delegate-cli-'));
-  const workdir = join(root, 'ws');
-  const dataHome = join(root, 'data');
-  mkdirSync(workdir);
-  return { workdir, dataHome };
 }
 
 export function lastJsonLine(stdout: string): Record<string, unknown> {
