@@ -104,7 +104,7 @@ export class AcpSession {
 
   /** Live from now on: the bus's events go to the client. */
   attach(): void {
-    this.session.bus.subscribe(async (event) => {
+    this.session.subscribe(async (event) => {
       if (event.type === 'notice') {
         this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
         if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });

@@ -84,7 +84,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   hooks.onSession?.(session);
   for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);
-  session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
+  session.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   if (options.compact) {
     const code = await compactNow(session, options, out, signal);
     if (code !== EXIT.ok || !options.prompt) {
@@ -103,7 +103,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.transcript.file, await session.sandbox.status())) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.transcript.file, (await session.status()).sandbox)) + '\n');
   }
   switch (result.status) {
     case 'completed':
@@ -151,7 +151,7 @@ async function findSession(options: CliOptions, workdir: string, sessions: Sessi
 /** `--compact`: compacts the resumed conversation and says what it did. */
 async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
   let line: { tokens_before: number; tokens_after: number } | undefined;
-  const stop = session.bus.subscribe((e) => {
+  const stop = session.subscribe((e) => {
     if (e.type === 'compacted' && isRootEvent(e)) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
   });
   try {

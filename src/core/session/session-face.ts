@@ -2,7 +2,7 @@
  * The Session a host holds (the face's main export): what createSession built, put behind one object — run a prompt,
  * message a subagent, cancel, compact, change the model, shut down. Nothing here builds a collaborator.
  */
-import type { EventBus } from '../events';
+import type { EventBus, EventListener } from '../events';
 import type { AgentRegistry } from '../loop/agent-registry';
 import type { ContextSettings } from '../loop/compact-if-needed';
 import type { AgentResult, RunPorts } from '../loop/types';
@@ -13,6 +13,7 @@ import type { HookRegistry } from '../policy/hooks';
 import type { PermissionPolicy } from '../policy/permission-policy';
 import type { ToolRules } from '../policy/tool-rules';
 import type { Sandbox } from '../sandbox/sandbox';
+import { describeSandbox, type SandboxStatus } from '../sandbox/types';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
 import type { PermissionMode, RetryOf } from '../vocabulary';
@@ -44,6 +45,10 @@ export interface Session {
   readonly toolRuleWarnings: string[];
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
+  /** Every event of the session, in sequence order (the bus's): returns the unsubscribe. */
+  subscribe(listener: EventListener): () => void;
+  /** What confines bash once the sandbox is probed, and the same in words (a status bar, -v, the JSON result). */
+  status(): Promise<{ sandbox: SandboxStatus; sandboxText: string }>;
   /** The session's transcript (a host names it, opens it): its main file and its folder (subagents' files beside). */
   readonly transcript: { readonly file: string; readonly dir: string };
   /** The permission mode now in force (the user may change it between and during prompts: setMode). */
@@ -117,6 +122,11 @@ export function sessionFace(p: SessionParts): Session {
     changes: p.changes,
     get context(): ContextSettings {
       return p.current.context();
+    },
+    subscribe: (listener) => p.bus.subscribe(listener),
+    status: async () => {
+      const status = await sandbox.status();
+      return { sandbox: status, sandboxText: describeSandbox(status) };
     },
     transcript: { file: p.store.sessionFile, dir: p.store.sessionDir },
     get mode(): PermissionMode {
