@@ -1,13 +1,16 @@
 /**
- * The hosts' face of the core: what src/cli/ and src/vscode/ may use, besides core/events.ts and
- * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
+ * The hosts' session face: what src/cli/, src/vscode/, src/acp/ and src/action/ use to start and drive a session
+ * (`npm run lint:layers` holds them to the faces). The other faces, by what a host does:
  *
- *   a session          createSession (create-session.ts), its config and the Session it returns
- *   (sessions on disk  list, read, rename, delete, resume, revert: the history face, session/history.ts)
- *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
- *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
- *   settings           resolveSessionConfig (core/settings/: a host's overrides + the environment + the defaults →
- *                      the config's data), MCP configs (the editor's own), the sandbox, thinking notes
+ *   sessions on disk   session/history.ts     history(root): list, read, rename, delete, resume, revert plans
+ *   ports it fills     session/ports.ts       Approver, UserQuestions, ReviewGate, FanoutPrompt, FolderTrust,
+ *                                             McpServerGate, FileOps, and what a question is about (approvalSubject)
+ *   its own model      session/model-port.ts  ModelPort and the Messages wire types (the editor's adapter)
+ *   run-wide words     core/events.ts, core/vocabulary.ts
+ *
+ * Here: createSession and the Session it returns (run, messageSubagent, cancel, compact, setModel, setMode, status,
+ * subscribe, shutdown, transcript), the settings resolver (core/settings/: a host's overrides + the environment +
+ * the defaults → the config's data), and the words a host shows (a result, a change manifest, the sandbox).
  *
  * Three pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
  * the editor builds lazily (session/model.ts), the bubblewrap probe the CLI starts before anything else

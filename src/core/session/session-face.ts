@@ -24,6 +24,14 @@ import type { SessionModel } from './session-model';
 
 export const ROOT_AGENT_ID = 'main';
 
+/**
+ * A host drives a session through its verbs: run, messageSubagent, cancel, compact, setModel, setMode, setTrusted,
+ * status, subscribe, notify, shutdown (shutdownNow, close), and reads id, transcript, mode, context,
+ * toolRuleWarnings. The parts below them (bus, store, hooks, permissions, agents, processes, sandbox, changes, mcp)
+ * are what createSession built: a live session's revert reads its bus and changes (history.ts's LiveSession), the
+ * core's tests read the rest. Hosts read two of them still: the CLI `sandbox.settings` (whether to announce the
+ * sandbox before the run), ACP `context.window`; the type is not yet narrowed to the verbs (issue 26 §2).
+ */
 export interface Session {
   readonly id: string;
   readonly bus: EventBus;
