@@ -30,7 +30,6 @@ import { StickyHeader } from './sticky-header';
 import { FindBar } from './find-bar';
 import { installSessionStyles } from './session-styles';
 import { installStyles } from './styles';
-import { trackPanelFocus } from './panel-focus';
 import { lastAskedAt, post } from './vscode-api';
 import { SharedChoices } from './shared-choices';
 import { installSetupStyles, SetupCard } from './setup-card';
@@ -337,18 +336,18 @@ let pointerAt = -Infinity;
 let leftByPanel = false;
 window.addEventListener('pointerdown', () => (pointerAt = performance.now()), { capture: true });
 // The host keeps a context of its own (VS Code has none for a focused webview view): Ctrl/Cmd+F is the panel's then.
-trackPanelFocus({
-  focus: () => {
-    post({ type: 'focus', focused: true });
-    setTimeout(() => {
-      if (performance.now() - pointerAt < 500 || app.classList.contains('showing-history')) return;
-      if (focusLost() || !(leftByPanel || typingIn(document.activeElement))) composer.focus();
-    }, 0);
-  },
-  blur: () => {
-    post({ type: 'focus', focused: false });
-    leftByPanel = performance.now() - lastAskedAt() < 1000;
-  },
+window.addEventListener('focus', () => {
+  post({ type: 'focus', focused: true });
+  setTimeout(() => {
+    if (performance.now() - pointerAt < 500 || app.classList.contains('showing-history')) return;
+    if (focusLost() || !(leftByPanel || typingIn(document.activeElement))) composer.focus();
+  }, 0);
+});
+window.addEventListener('blur', () => {
+  post({ type: 'focus', focused: false });
+  leftByPanel = performance.now() - lastAskedAt() < 1000;
+  // A click counts for the focus it brings, not for a later return (the palette within 500 ms of a click: e2e).
+  pointerAt = -Infinity;
 });
 
 schedule();

@@ -137,6 +137,17 @@ describe('panel: the inbox of subagents waiting for the user', function () {
     await windowEvent('focus');
     await page.waitForTimeout(50);
     assert.equal(await focusedIs('.task-message'), true, 'the button the user acted on');
+
+    // A click into the panel keeps its own focus; away by the palette and back at once: the prompt box.
+    await page.waitForTimeout(1100); // past the input box the button opened
+    await page.locator(item('task:tu-b')).click({ position: { x: 40, y: 8 } });
+    await windowEvent('focus');
+    await page.waitForTimeout(50);
+    assert.equal(await focusedIs('.tree-row'), true, 'the clicked row keeps the focus');
+    await windowEvent('blur');
+    await windowEvent('focus');
+    await page.waitForTimeout(50);
+    assert.equal(await focusedIs('.composer vscode-textarea'), true, 'a click counts for the focus it brings, not a later return');
   });
 
   it('ask_user: options are buttons and a typed answer is sent with Enter; a stopped run takes its questions out as unanswered', async () => {
