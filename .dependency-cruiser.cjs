@@ -2,9 +2,10 @@
  * The core's layers as rules (issue 14; rooms: issue 26): `npm run lint:layers` (dependency-cruiser) checks src/ against them.
  *
  *   hosts  src/cli/ src/vscode/ src/acp/ src/action/ src/protocol.ts
- *     │  import only ▼ core/session/index.ts (the face; session/model.ts, session/sandbox-probe.ts and
- *     │                 session/process-environment.ts are pieces it leaves out so they load apart), core/events.ts,
- *     │                 core/vocabulary.ts
+ *     │  import only ▼ the faces: core/session/index.ts (a session), session/history.ts (sessions on disk),
+ *     │                 session/ports.ts (what a host implements), session/model-port.ts (the model port's types);
+ *     │                 session/model.ts, session/sandbox-probe.ts and session/process-environment.ts (pieces left
+ *     │                 out so they load apart); core/events.ts, core/vocabulary.ts. Never hooks, store, processes.
  *   core/session/      the composition root (builds every collaborator once)
  *     │
  *   core/delegation/   children: child-runs.ts runs one (new, fork, resumed) through the `run` the session gives it;
@@ -85,8 +86,8 @@ const PORTS = {
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';
-/** The hosts' entry points: the face, its three lazily loaded parts, the events and the vocabulary. */
-const FACE = '^src/core/(session/(index|model|sandbox-probe|process-environment)|events|vocabulary)\\.ts$';
+/** The hosts' entry points: the faces (session, history, ports, model port), three lazily loaded parts, the events and the vocabulary. */
+const FACE = '^src/core/(session/(index|history|ports|model-port|model|sandbox-probe|process-environment)|events|vocabulary)\\.ts$';
 const VSCODE_API = '^vscode$|(^|/)node_modules/@types/vscode/';
 
 const mechanismRules = MECHANISMS.map((name) => ({
@@ -235,7 +236,7 @@ module.exports = {
     },
     {
       name: 'hosts-only-face',
-      comment: 'Hosts import from the core only the session face, the events and the vocabulary.',
+      comment: 'Hosts import from the core only its faces (session/index, history, ports, model-port; model, sandbox-probe, process-environment), the events and the vocabulary.',
       severity: 'error',
       from: { path: HOSTS },
       to: { path: '^src/core/', pathNot: FACE },

@@ -9,7 +9,9 @@
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
  */
 import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { BlobStore, blobDirOf, createSession, ROOT_AGENT_ID, type FileOps, type ResumeState, type Session } from '../core/session';
+import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
+import { type FileOps } from '../core/session/ports';
+import { history, type ResumeState } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
@@ -70,12 +72,12 @@ export class AcpSession {
         ...(ports.trust ? { folderTrust: ports.trust } : {}),
       },
     });
-    const blobs = new BlobStore(blobDirOf(session.store.sessionDir));
+    const stored = history(settings.persistence.transcriptRoot);
     const updates: SessionUpdates = new SessionUpdates({
       sessionId: session.id,
       rootAgentId: ROOT_AGENT_ID,
       workdir: config.workdir,
-      readBlob: async (hash) => (await blobs.get(hash))?.toString('utf8'),
+      readBlob: async (hash) => (await stored.blob(session.id, hash))?.toString('utf8'),
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
       send: ports.send,
@@ -90,7 +92,7 @@ export class AcpSession {
 
   modes(): SessionModeState {
     return {
-      currentModeId: this.session.permissions.mode,
+      currentModeId: this.session.mode,
       availableModes: PERMISSION_MODES.map((id) => ({ id, ...MODE_NAMES[id] })),
     };
   }
@@ -102,7 +104,7 @@ export class AcpSession {
 
   /** Live from now on: the bus's events go to the client. */
   attach(): void {
-    this.session.bus.subscribe(async (event) => {
+    this.session.subscribe(async (event) => {
       if (event.type === 'notice') {
         this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
         if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });
@@ -138,7 +140,7 @@ export class AcpSession {
 
   async setMode(modeId: string): Promise<void> {
     if (!isPermissionMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}" (${PERMISSION_MODES.join(', ')})`);
-    this.session.permissions.setMode(modeId);
+    this.session.setMode(modeId);
     const update: SessionUpdate = { sessionUpdate: 'current_mode_update', currentModeId: modeId };
     await this.ports.send(this.id, update);
   }

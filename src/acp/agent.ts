@@ -14,7 +14,8 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk/unstable';
-import { defaultTranscriptRoot, folderCommands, isValidSessionId, listSessions, readTranscript, replaySession, ROOT_AGENT_ID } from '../core/session';
+import { folderCommands } from '../core/session/ports';
+import { history, isSessionId } from '../core/session/history';
 import { AcpSession, type AcpSessionPorts } from './acp-session';
 import { clientFileOps } from './client-fs';
 import { ClientFolderTrust } from './folder-trust';
@@ -31,7 +32,8 @@ export interface DelegateAgent {
 }
 
 export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log: (line: string) => void): DelegateAgent {
-  const transcriptRoot = defaultTranscriptRoot(env, homedir());
+  const stored = history({ env, home: homedir() });
+  const transcriptRoot = stored.root;
   const sessions = new Map<string, AcpSession>();
   let clientCaps: ClientCapabilities = {};
 
@@ -76,9 +78,9 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const id = randomUUID();
       return AcpSession.open({ ...config, persistence: { ...config.persistence, sessionId: id } }, portsFor(id));
     }
-    const events = await readTranscript(transcriptRoot, sessionId);
+    const events = await stored.read(sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);
-    const session = await AcpSession.open(config, portsFor(sessionId), replaySession(sessionId, events, ROOT_AGENT_ID));
+    const session = await AcpSession.open(config, portsFor(sessionId), stored.replay(sessionId, events));
     await session.replay(events);
     return session;
   };
@@ -109,7 +111,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       return { sessionId: session.id, modes: session.modes() };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
-      if (!isValidSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
+      if (!isSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
       // Loading a session open here starts it again from its transcript (one writer at a time).
       await sessions.get(params.sessionId)?.close('loaded again');
       sessions.delete(params.sessionId);
@@ -119,7 +121,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       return { modes: session.modes() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
-      const found = await listSessions(transcriptRoot, params.cwd ? { cwd: resolve(params.cwd) } : {});
+      const found = await stored.list(params.cwd ? { cwd: resolve(params.cwd) } : {});
       return {
         sessions: found.map((s) => ({ sessionId: s.id, cwd: s.cwd ?? '', title: s.title, updatedAt: new Date(s.updatedAt).toISOString() })),
       };

@@ -9,7 +9,7 @@
  * The stale-write guard and the change journal see the bytes returned here, so they judge the client's content.
  * A side the client does not offer stays on node:fs.
  */
-import { createNodeFileOps, type FileOps } from '../core/session';
+import { createNodeFileOps, type FileOps } from '../core/session/ports';
 
 export interface ClientFs {
   read?(path: string, signal?: AbortSignal): Promise<string>;

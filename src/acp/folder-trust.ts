@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { RequestPermissionRequest, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { printable } from '../cli/trust-prompt';
-import { folderKey, isFolderTrusted, rememberTrustedFolder, trustedFoldersFile, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from '../core/session';
+import { rememberedTrust, type FolderCommand, type FolderTrust, type FolderTrustAnswer, type RememberedTrust } from '../core/session/ports';
 import type { AskClient } from './permission-requests';
 import type { SendUpdate } from './updates';
 
@@ -33,21 +33,24 @@ export class ClientFolderTrust implements FolderTrust {
   private settled: ((answer: FolderTrustAnswer) => void) | undefined;
   private readonly decided: Promise<FolderTrustAnswer>;
 
+  private readonly folder: string;
+  private readonly store: string;
+
   private constructor(
-    private readonly folder: string,
+    private readonly remembered: RememberedTrust,
     private readonly commands: readonly FolderCommand[],
-    private readonly store: string,
   ) {
+    this.folder = remembered.folder;
+    this.store = remembered.file;
     this.decided = new Promise((resolve) => (this.settled = resolve));
   }
 
   /** The trust of a session's folder: undefined when nothing needs it (nothing of its own to run, or trusted already). */
   static async of(workdir: string, commands: readonly FolderCommand[], trustFlag: boolean, env: NodeJS.ProcessEnv): Promise<ClientFolderTrust | undefined> {
     if (commands.length === 0 || trustFlag) return undefined;
-    const store = trustedFoldersFile(env, homedir());
-    const folder = await folderKey(workdir);
-    if (await isFolderTrusted(store, folder)) return undefined;
-    return new ClientFolderTrust(folder, commands, store);
+    const remembered = await rememberedTrust(workdir, env, homedir());
+    if (await remembered.trusted()) return undefined;
+    return new ClientFolderTrust(remembered, commands);
   }
 
   answer(): Promise<FolderTrustAnswer> {
@@ -91,7 +94,7 @@ export class ClientFolderTrust implements FolderTrust {
       trusted = false;
     }
     if (trusted) {
-      await rememberTrustedFolder(this.store, this.folder).catch((err: unknown) => ports.log(`could not remember the trust of ${this.folder} in ${this.store} (${err instanceof Error ? err.message : String(err)}): trusted for this session only`));
+      await this.remembered.remember().catch((err: unknown) => ports.log(`could not remember the trust of ${this.folder} in ${this.store} (${err instanceof Error ? err.message : String(err)}): trusted for this session only`));
     }
     const outcome = trusted ? `Trusted: its hooks and MCP servers run (remembered for ${this.folder}).` : 'Not trusted: its hooks and MCP servers are skipped in this session.';
     await ports.send(sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: outcome } }] });

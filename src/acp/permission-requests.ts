@@ -9,7 +9,7 @@
  * No answer is never an allow: a cancelled request, a closed connection, an unknown option id or an aborted call
  * are all a deny.
  */
-import { serverRuleOf, WEB_FETCH, type Approver, type ToolCallRequest } from '../core/session';
+import { approvalSubject, type Approver, type ToolCallRequest } from '../core/session/ports';
 import type { PermissionDecision } from '../core/vocabulary';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk/unstable';
 import { locationsOf, toolKindOf, toolTitle } from './tool-kinds';
@@ -67,7 +67,7 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
 
 /** An MCP tool's server as its tool names start (`mcp__docs`); undefined for any other tool. */
 function mcpServerOf(request: ToolCallRequest): string | undefined {
-  return request.kind === 'external' && request.toolName !== WEB_FETCH ? serverRuleOf(request.toolName) : undefined;
+  return approvalSubject(request).mcpServer;
 }
 
 /** The four options; an MCP tool's question also offers its whole server for the session. */

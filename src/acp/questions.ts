@@ -8,7 +8,7 @@
  *
  * Without the capability the session has no UserQuestions port: the tool tells the agent to decide itself.
  */
-import type { UserQuestion, UserQuestions } from '../core/session';
+import type { UserQuestion, UserQuestions } from '../core/session/ports';
 import type { CreateElicitationRequest, CreateElicitationResponse, ElicitationSchema } from '@agentclientprotocol/sdk/unstable';
 import type { PermissionRouting } from './permission-requests';
 

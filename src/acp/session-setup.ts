@@ -9,7 +9,8 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import { createAnthropicModel } from '../core/session/model';
-import { resolveSessionConfig, type McpServerConfig, type ModelPort, type SessionConfig, type SessionOverrides } from '../core/session';
+import { resolveSessionConfig, type McpServerConfig, type SessionConfig, type SessionOverrides } from '../core/session';
+import { type ModelPort } from '../core/session/model-port';
 
 export interface AcpSettings {
   /** What `delegate acp`'s flags set (--model, --permission-mode, --tool-env); the rest comes from the environment. */

@@ -10,7 +10,7 @@
 import { homedir } from 'node:os';
 import type { Writers } from './output';
 import { askTrust, trustQuestion } from './trust-prompt';
-import { folderKey, isFolderTrusted, rememberTrustedFolder, trustedFoldersFile, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from '../core/session';
+import { rememberedTrust, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from '../core/session/ports';
 
 export interface FolderTrustInput {
   workdir: string;
@@ -28,9 +28,9 @@ export async function cliFolderTrust(input: FolderTrustInput): Promise<FolderTru
   if (input.commands.length === 0) return undefined;
   const answered = (answer: FolderTrustAnswer): FolderTrust => ({ answer: async () => answer });
   if (input.trustFlag) return answered({ trusted: true });
-  const store = trustedFoldersFile(input.env, homedir());
-  const folder = await folderKey(input.workdir);
-  if (await isFolderTrusted(store, folder)) return answered({ trusted: true });
+  const remembered = await rememberedTrust(input.workdir, input.env, homedir());
+  const { file: store, folder } = remembered;
+  if (await remembered.trusted()) return answered({ trusted: true });
   if (!input.interactive) {
     return answered({ trusted: false, howToTrust: `run with --trust-folder to trust ${folder} (or answer yes when delegate asks in a terminal)` });
   }
@@ -38,7 +38,7 @@ export async function cliFolderTrust(input: FolderTrustInput): Promise<FolderTru
   if (reply === 'interrupted') return 'interrupted';
   if (reply === 'no') return answered({ trusted: false, howToTrust: 'you answered no (answer yes next time, or run with --trust-folder)' });
   try {
-    await rememberTrustedFolder(store, folder);
+    await remembered.remember();
   } catch (err) {
     input.out.stderr(`delegate: could not remember the trust in ${store} (${err instanceof Error ? err.message : String(err)}): trusted for this run only\n`);
   }

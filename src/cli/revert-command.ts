@@ -16,7 +16,7 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Writers } from './output';
-import { loadRevertPlan, revertSubagent, SessionBusyError, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { history, isSessionId, SessionBusyError } from '../core/session/history';
 
 const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--include-shared] [--output-format text|json]
 
@@ -61,19 +61,19 @@ export async function revertMain(argv: string[], env: NodeJS.ProcessEnv, out: Wr
     out.stderr(`delegate: ${parsed.message}\n${REVERT_USAGE.split('\n')[0]}\n`);
     return 2;
   }
-  if (!isValidSessionId(parsed.session)) {
+  if (!isSessionId(parsed.session)) {
     out.stderr(`delegate: not a session id: "${parsed.session}"\n`);
     return 2;
   }
-  const target = { transcriptRoot: defaultTranscriptRoot(env, homedir()), sessionId: parsed.session, agentId: parsed.agent };
-  const plan = await loadRevertPlan(target);
+  const sessions = history({ env, home: homedir() });
+  const plan = await sessions.revertPlan(parsed.session, parsed.agent);
   if ('error' in plan) {
     out.stderr(`delegate: cannot revert: ${plan.error}\n`);
     return 2;
   }
-  let report: Awaited<ReturnType<typeof revertSubagent>>;
+  let report: Awaited<ReturnType<typeof sessions.revert>>;
   try {
-    report = await revertSubagent(target, plan, undefined, { includeShared: parsed.includeShared });
+    report = await sessions.revert(parsed.session, plan, undefined, { includeShared: parsed.includeShared });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;
     out.stderr(`delegate: cannot revert now: ${err.message}\n`);

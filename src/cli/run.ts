@@ -12,7 +12,9 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, folderCommands, resolveSessionConfig, type AgentResult, type Session, resolveSandbox, listSessions, SessionBusyError, resumeState, isRootEvent, type ResumeState, isValidSessionId, defaultTranscriptRoot } from '../core/session';
+import { createSession, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
+import { folderCommands } from '../core/session/ports';
+import { history, isRootEvent, isSessionId, SessionBusyError, type ResumeState, type SessionHistory } from '../core/session/history';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 
@@ -34,8 +36,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     out.stderr(`delegate: --cwd is not a folder: ${workdir}\n`);
     return EXIT.usage;
   }
-  const transcriptRoot = defaultTranscriptRoot(env, homedir());
-  const resumed = await findSession(options, workdir, transcriptRoot);
+  const sessions = history({ env, home: homedir() });
+  const transcriptRoot = sessions.root;
+  const resumed = await findSession(options, workdir, sessions);
   if (typeof resumed === 'string') {
     out.stderr(`delegate: ${resumed}\n`);
     return EXIT.usage;
@@ -81,7 +84,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   hooks.onSession?.(session);
   for (const warning of session.toolRuleWarnings) out.stderr(`delegate: ${warning}\n`);
   const sandboxSaid = await announceSandbox(session, options.verbose, out);
-  session.bus.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
+  session.subscribe(eventPrinter(options.outputFormat, options.verbose, out));
   if (options.compact) {
     const code = await compactNow(session, options, out, signal);
     if (code !== EXIT.ok || !options.prompt) {
@@ -100,7 +103,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   if (options.outputFormat === 'text') {
     if (result.result) await out.stdout(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
   } else {
-    await out.stdout(JSON.stringify(resultObject(result, session.id, session.store.sessionFile, await session.sandbox.status())) + '\n');
+    await out.stdout(JSON.stringify(resultObject(result, session.id, session.transcript.file, (await session.status()).sandbox)) + '\n');
   }
   switch (result.status) {
     case 'completed':
@@ -112,10 +115,10 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       out.stderr(`delegate: stopped at its budget (${result.error ?? 'budget reached'}); the answer may be incomplete\n`);
       return EXIT.ok;
     case 'cancelled':
-      out.stderr(`delegate: interrupted; transcript: ${session.store.sessionFile}\n`);
+      out.stderr(`delegate: interrupted; transcript: ${session.transcript.file}\n`);
       return EXIT.interrupted;
     case 'error':
-      out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.store.sessionFile})\n`);
+      out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.transcript.file})\n`);
       return EXIT.error;
   }
 }
@@ -134,21 +137,21 @@ async function messageAgent(session: Session, agent: string, message: string, si
 }
 
 /** The session `--resume`/`--continue` name, rebuilt from its transcript; a one-line reason when there is none. */
-async function findSession(options: CliOptions, workdir: string, root: string): Promise<ResumeState | string | undefined> {
+async function findSession(options: CliOptions, workdir: string, sessions: SessionHistory): Promise<ResumeState | string | undefined> {
   if (options.resume === undefined && !options.continueLast) return undefined;
   let id = options.resume;
   if (id === undefined) {
-    id = (await listSessions(root, { cwd: workdir }))[0]?.id;
-    if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${root})`;
+    id = (await sessions.list({ cwd: workdir }))[0]?.id;
+    if (id === undefined) return `no session to continue in ${workdir} (transcripts: ${sessions.root})`;
   }
-  if (!isValidSessionId(id)) return `not a session id: "${id}"`;
-  return (await resumeState(root, id)) ?? `no session "${id}" in ${root}`;
+  if (!isSessionId(id)) return `not a session id: "${id}"`;
+  return (await sessions.resume(id)) ?? `no session "${id}" in ${sessions.root}`;
 }
 
 /** `--compact`: compacts the resumed conversation and says what it did. */
 async function compactNow(session: Session, options: CliOptions, out: Writers, signal: AbortSignal): Promise<number> {
   let line: { tokens_before: number; tokens_after: number } | undefined;
-  const stop = session.bus.subscribe((e) => {
+  const stop = session.subscribe((e) => {
     if (e.type === 'compacted' && isRootEvent(e)) line = { tokens_before: e.tokensBefore, tokens_after: e.tokensAfter };
   });
   try {

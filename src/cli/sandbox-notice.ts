@@ -29,7 +29,7 @@ export function sandboxNotice(status: SandboxStatus, verbose: boolean): string |
  */
 export async function announceSandbox(session: Session, verbose: boolean, out: Writers): Promise<() => Promise<void>> {
   const say = async (): Promise<void> => {
-    const line = sandboxNotice(await session.sandbox.status(), verbose);
+    const line = sandboxNotice((await session.status()).sandbox, verbose);
     if (line) out.stderr(line);
   };
   if (verbose || session.sandbox.settings.mode !== 'auto') {
@@ -38,7 +38,7 @@ export async function announceSandbox(session: Session, verbose: boolean, out: W
   }
   let said: Promise<void> | undefined;
   // Not unsubscribed from inside the listener: the bus is iterating its listener list at that moment.
-  session.bus.subscribe((event) => {
+  session.subscribe((event) => {
     if (said === undefined && (event.type === 'text_delta' || event.type === 'usage' || event.type === 'error')) said = say();
   });
   return () => said ?? Promise.resolve();

@@ -5,7 +5,7 @@
  * `.claude/settings.json` could otherwise hide its real command behind a carriage return or an escape sequence.
  */
 import { createInterface } from 'node:readline';
-import type { FolderCommand } from '../core/session';
+import type { FolderCommand } from '../core/session/ports';
 
 export type TrustReply = 'yes' | 'no' | 'interrupted';
 

@@ -5,7 +5,7 @@
  * (`delegate-record:/<description>.md?session=…&agent=…`), so VS Code can reload it.
  */
 import * as vscode from 'vscode';
-import { readTranscript } from '../core/session';
+import { history } from '../core/session/history';
 import { agentRecord } from '../view-model/agent-record';
 import type { SessionController } from './session-controller';
 
@@ -25,7 +25,7 @@ export class AgentRecordView implements vscode.TextDocumentContentProvider {
     const query = new URLSearchParams(uri.query);
     const session = query.get('session') ?? '';
     const agent = query.get('agent') ?? '';
-    const events = await readTranscript(this.controller.transcriptRoot, session);
+    const events = await history(this.controller.transcriptRoot).read(session);
     if (!events) return `Delegate: the transcript of session ${session} was not found.\n`;
     return agentRecord(events, agent) ?? `Delegate: session ${session} has no subagent ${agent}.\n`;
   }

@@ -1,4 +1,4 @@
-import { type ToolCallRequest, fetchHostOf, PLAN_WHY, READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf, UNTRUSTED_WHY, WEB_FETCH } from '../core/session';
+import { approvalSubject, type ToolCallRequest } from '../core/session/ports';
 import type { PermissionDecision } from '../core/vocabulary';
 /**
  * The words of a permission question (the panel's card and the modal show them): who asks, what, why it is asked,
@@ -43,7 +43,7 @@ const QUOTED_COMMAND_MAX = 40;
 
 /** An MCP tool's server as its tool names start (`mcp__docs`), or undefined for any other tool. */
 function mcpServerOf(q: ApprovalQuestion): string | undefined {
-  return q.request.kind === 'external' && q.toolName !== WEB_FETCH ? serverRuleOf(q.toolName) : undefined;
+  return approvalSubject(q.request, q.reason).mcpServer;
 }
 
 /** The command of an exec call, as the policy remembers it for the session. */
@@ -55,7 +55,7 @@ function commandOf(request: ToolCallRequest): string | undefined {
 /** What a session answer and a subagent answer cover for this call, in words; undefined: the policy keeps no such answer. */
 function coverage(q: ApprovalQuestion): { session?: string; agent?: string } {
   const { request } = q;
-  const host = q.toolName === WEB_FETCH ? fetchHostOf(request) : undefined;
+  const host = approvalSubject(request, q.reason).fetchHost;
   if (host !== undefined) return { session: `fetches from ${host}`, agent: `fetches from ${host}` };
   if (request.kind === 'write') return { session: 'every file edit in the workspace', agent: 'every file edit in the workspace' };
   if (request.kind === 'external') return { session: `every call of ${q.toolName}`, agent: `every call of ${q.toolName}` };
@@ -118,7 +118,7 @@ export function plainLabel(label: string): string {
  * the title names it) and the why (exported for tests: the words are what the user decides on).
  */
 export function approvalText(q: ApprovalQuestion): { message: string; why: string; detail: string } {
-  const host = q.toolName === WEB_FETCH ? fetchHostOf(q.request) : undefined;
+  const { fetchHost: host, modeWhy } = approvalSubject(q.request, q.reason);
   if (host !== undefined) {
     const destination = q.request.privateDestination;
     if (destination) {
@@ -126,12 +126,10 @@ export function approvalText(q: ApprovalQuestion): { message: string; why: strin
       const why = `The URL: ${destination.url}\n\nFetches to this machine or a private network are asked in every permission mode.`;
       return { message: `${q.who} wants to ${q.summary}`, why, detail: why };
     }
-    const mode = [PLAN_WHY, UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
-    return withSummary(q, `${q.who} wants to fetch a web page from ${host}`, mode ? `${capitalize(mode)}.` : '');
+    return withSummary(q, `${q.who} wants to fetch a web page from ${host}`, modeWhy ? `${capitalize(modeWhy)}.` : '');
   }
   const action = q.toolName === 'bash' ? 'run a command' : q.toolName === 'edit_file' ? 'edit a file' : q.toolName === 'write_file' ? 'write a file' : `use ${q.toolName}`;
-  const why = [READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY].find((w) => q.reason.startsWith(w));
-  return withSummary(q, `${q.who} wants to ${action}`, why ? `${capitalize(why)}.` : '');
+  return withSummary(q, `${q.who} wants to ${action}`, modeWhy ? `${capitalize(modeWhy)}.` : '');
 }
 
 function withSummary(q: ApprovalQuestion, message: string, why: string): { message: string; why: string; detail: string } {

@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import { approvalChoices, approvalText, modalButtons, MORE_CHOICES, plainLabel, type ApprovalQuestion, whoAsks } from './approval-text';
 import type { PermissionDecision } from '../core/vocabulary';
-import type { Approver, ToolCallRequest } from '../core/session';
+import type { Approver, ToolCallRequest } from '../core/session/ports';
 import type { PanelPrompts } from './panel-inbox';
 
 export type { ApprovalQuestion } from './approval-text';

@@ -13,14 +13,14 @@
  *                   offer their diffs
  */
 import * as vscode from 'vscode';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { allTasks, type TaskChangeFile, type TaskNode } from '../view-model/session-view';
 import { describePlanFile, describeRunRevert, reviewTitle, runRevertSummary, sharedInRun } from './run-review';
 import { getTool, toolNodeId } from '../view-model/store';
 import { runChanges } from '../view-model/run-changes';
 import type { SessionController } from './session-controller';
-import { blobDirOf, isContentHash, loadRevertPlan, revertSubagent, type RevertPlan, type RevertReport } from '../core/session';
+import { history, type RevertPlan, type RevertReport } from '../core/session/history';
 import { CHANGE_SCHEME, keptContentOf, keptContentParts, reviewEntry } from './kept-content';
 import { transcriptRootOf } from './session-history';
 
@@ -55,8 +55,8 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
   /** `delegate-change:<the file's path>?session=<id>&blob=<hash or "none">`: kept content, read-only (kept-content.ts). */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const { sessionId, hash } = keptContentOf(uri.query) ?? {};
-    if (!sessionId || !isContentHash(hash)) return '';
-    const bytes = await readFile(join(blobDirOf(join(this.transcriptRoot(), sessionId)), hash)).catch(() => undefined);
+    if (!sessionId) return '';
+    const bytes = await history(this.transcriptRoot()).blob(sessionId, hash);
     return bytes ? bytes.toString('utf8') : '';
   }
 
@@ -88,8 +88,8 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
   async revert(agentId: string, includeShared: readonly string[] = []): Promise<void> {
     const sessionId = this.controller.openSessionId;
     if (!sessionId) return;
-    const target = { transcriptRoot: this.transcriptRoot(), sessionId, agentId };
-    const plan = await loadRevertPlan(target);
+    const sessions = history(this.transcriptRoot());
+    const plan = await sessions.revertPlan(sessionId, agentId);
     if ('error' in plan) {
       void vscode.window.showWarningMessage(`Delegate: cannot revert: ${plan.error}.`);
       return;
@@ -107,9 +107,9 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     }
     if (!(await this.confirm(`Revert the changes of ${plan.description}?`, describePlan(plan, include)))) return;
     const live = this.controller.current;
-    let report: Awaited<ReturnType<typeof revertSubagent>>;
+    let report: Awaited<ReturnType<typeof sessions.revert>>;
     try {
-      report = await revertSubagent(target, plan, live?.id === sessionId ? live : undefined, { includeShared: include });
+      report = await sessions.revert(sessionId, plan, live?.id === sessionId ? live : undefined, { includeShared: include });
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
       return;
@@ -171,10 +171,10 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const sessionId = this.controller.openSessionId;
     if (!sessionId || agentIds.length === 0) return;
     if (agentIds.length === 1 && paths === undefined) return this.revert(agentIds[0] as string);
-    const root = this.transcriptRoot();
+    const sessions = history(this.transcriptRoot());
     const plans: RevertPlan[] = [];
     for (const agentId of agentIds) {
-      const plan = await loadRevertPlan({ transcriptRoot: root, sessionId, agentId });
+      const plan = await sessions.revertPlan(sessionId, agentId);
       if ('error' in plan) {
         void vscode.window.showWarningMessage(`Delegate: cannot revert: ${plan.error}.`);
         return;
@@ -193,10 +193,10 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
     const refused: { path: string; reason?: string }[] = [];
     let done = 0;
     for (const plan of [...plans].reverse()) {
-      let report: Awaited<ReturnType<typeof revertSubagent>>;
+      let report: Awaited<ReturnType<typeof sessions.revert>>;
       try {
         // A file shared only among the run's own subagents is theirs together: put back; shared with others: left alone.
-        report = await revertSubagent({ transcriptRoot: root, sessionId, agentId: plan.agentId }, plan, live?.id === sessionId ? live : undefined, { includeShared: sharedInRun(plan, agentIds) });
+        report = await sessions.revert(sessionId, plan, live?.id === sessionId ? live : undefined, { includeShared: sharedInRun(plan, agentIds) });
       } catch (err) {
         void vscode.window.showErrorMessage(`Delegate: cannot revert now: ${err instanceof Error ? err.message : String(err)}.`);
         return;

@@ -11,7 +11,7 @@
  * the way in.
  */
 import * as vscode from 'vscode';
-import { isRootEvent } from '../core/session';
+import { isRootEvent } from '../core/session/history';
 import { ChatProgress } from './chat-progress';
 import type { SessionController } from './session-controller';
 

@@ -12,7 +12,9 @@ import type { EditorMcpServers } from './mcp-servers';
 import type { ModelSelection } from './model-choice';
 import type { ResultReview } from './result-review';
 import { readSettings, sessionOverrides } from './settings';
-import { createHttpFetch, findRipgrep, resolveSessionConfig, type ResumeState, type SessionConfig, type UserQuestions } from '../core/session';
+import { resolveSessionConfig, type SessionConfig } from '../core/session';
+import { type UserQuestions } from '../core/session/ports';
+import type { ResumeState } from '../core/session/history';
 
 export interface EditorSessionPorts {
   transcriptRoot: string;
@@ -29,7 +31,6 @@ export interface EditorSessionPorts {
 export async function editorSessionConfig(folder: vscode.WorkspaceFolder, selection: ModelSelection, ports: EditorSessionPorts): Promise<SessionConfig> {
   const settings = readSettings();
   const workdir = folder.uri.fsPath;
-  const mcp = await ports.mcpServers?.configFor(workdir);
   const resolved = await resolveSessionConfig({
     cwd: workdir,
     env: process.env,
@@ -46,12 +47,12 @@ export async function editorSessionConfig(folder: vscode.WorkspaceFolder, select
     secrets: ports.credentials,
     // The Messages API's server-side web search: the Language Model API has no way to offer it.
     provider: selection.provider === 'anthropic' ? 'anthropic' : 'other',
-    ...(mcp ? { mcp } : {}),
+    // The workspace's MCP servers: each approved (and its inputs asked) before it starts.
+    ...(ports.mcpServers ? { mcpGate: ports.mcpServers } : {}),
   });
   // A setting that cannot be used (delegate.prices): the caller says the line.
   if ('error' in resolved) throw new Error(resolved.error);
   const { api: _api, notes: _notes, transcriptRoot, ...config } = resolved;
-  const ripgrep = editorRipgrep();
   return {
     ...config,
     model: { ...config.model, id: selection.modelId },
@@ -62,22 +63,20 @@ export async function editorSessionConfig(folder: vscode.WorkspaceFolder, select
       ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
       ...(ports.questions ? { questions: ports.questions } : {}),
       ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
-      ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+      ripgrepCandidates: editorRipgrep(),
       // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
-      fetch: createHttpFetch('host'),
+      httpAgents: 'host',
     },
   };
 }
 
-/** The ripgrep VS Code ships (its folder moved across versions), else `rg` on PATH. */
-function editorRipgrep(): string | undefined {
+/** Where VS Code ships ripgrep (its folder moved across versions); the core tries them, else `rg` on PATH. */
+function editorRipgrep(): string[] {
   const root = vscode.env.appRoot;
   const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
   const platform = `${process.platform}-${process.arch}`;
-  return findRipgrep(
-    ['node_modules', 'node_modules.asar.unpacked'].flatMap((dir) => [
-      join(root, dir, '@vscode', 'ripgrep', 'bin', exe),
-      join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
-    ]),
-  );
+  return ['node_modules', 'node_modules.asar.unpacked'].flatMap((dir) => [
+    join(root, dir, '@vscode', 'ripgrep', 'bin', exe),
+    join(root, dir, '@vscode', 'ripgrep-universal', 'bin', platform, exe),
+  ]);
 }

@@ -11,8 +11,8 @@
  * and Open Setting.
  */
 import * as vscode from 'vscode';
-import type { FanoutCard, FanoutChoice, FanoutPrompt, FanoutRule } from '../core/session';
-import { FANOUT_RULES } from '../core/session';
+import type { FanoutCard, FanoutChoice, FanoutPrompt, FanoutRule } from '../core/session/ports';
+import { FANOUT_RULES } from '../core/session/ports';
 import type { PanelPrompts } from './panel-inbox';
 import { CANCEL, fanoutText, RUN, RUN_CAPPED } from './fanout-text';
 

@@ -5,7 +5,7 @@
  * runs vary a lot, says so rather than give one misleading figure; what the capped run stops each at. No `vscode`
  * import, so unit tests read the exact text the user decides on.
  */
-import type { FanoutCard, FanoutChild } from '../core/session';
+import type { FanoutCard, FanoutChild } from '../core/session/ports';
 import type { FanoutView } from '../protocol';
 import { formatDuration, formatUsd } from '../view-model/format';
 import { whoAsks } from './approval-text';

@@ -4,7 +4,7 @@
  * running here, deletes its files, and starts a new session when it was the open one. Both re-send the list.
  */
 import * as vscode from 'vscode';
-import { deleteSession, renameSession } from '../core/session';
+import { history } from '../core/session/history';
 import type { SessionController } from './session-controller';
 
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */
@@ -23,7 +23,7 @@ export class HistoryActions {
 
   async rename(id: string, title: string): Promise<void> {
     try {
-      await renameSession(this.transcriptRoot(), id, title);
+      await history(this.transcriptRoot()).rename(id, title);
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot rename the session: ${err instanceof Error ? err.message : String(err)}.`);
     }
@@ -37,7 +37,7 @@ export class HistoryActions {
     }
     if (!(await this.confirm(title))) return false;
     try {
-      await deleteSession(this.transcriptRoot(), id);
+      await history(this.transcriptRoot()).delete(id);
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot delete the session: ${err instanceof Error ? err.message : String(err)}.`);
       return false;

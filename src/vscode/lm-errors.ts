@@ -9,7 +9,7 @@
  *   anything else                    ─▶ api, with the provider's own message
  */
 import * as vscode from 'vscode';
-import { ModelError } from '../core/session';
+import { ModelError } from '../core/session/model-port';
 
 const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 

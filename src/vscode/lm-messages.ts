@@ -14,7 +14,7 @@
  * a turn converts only what is new.
  */
 import * as vscode from 'vscode';
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolSchema } from '../core/session';
+import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolSchema } from '../core/session/model-port';
 
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;

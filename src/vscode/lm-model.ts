@@ -26,7 +26,7 @@ import { modelLabel, noToolsError, supportsToolCalling, toModelError } from './l
 import { ResponseBuilder, toLmMessages, toLmTools } from './lm-messages';
 import { TokenCounter } from './lm-usage';
 import { emptyUsage } from '../core/vocabulary';
-import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/session';
+import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/session/model-port';
 
 export interface LmModelOptions {
   model: vscode.LanguageModelChat;

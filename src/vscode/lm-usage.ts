@@ -10,7 +10,7 @@
  */
 import type * as vscode from 'vscode';
 import { lmMessageText } from './lm-messages';
-import { estimateTextTokens } from '../core/session';
+import { estimateTextTokens } from '../core/session/model-port';
 
 export class TokenCounter {
   private readonly counts = new WeakMap<object, Promise<number>>();

@@ -1,6 +1,6 @@
 /**
- * The workspace's MCP servers in the editor: `.mcp.json` (Claude Code's format) and `.vscode/mcp.json` (VS Code's,
- * which wins for a name both define). A project file can name any command, so a server starts only
+ * The editor's gate on the workspace's MCP servers (the core reads `.mcp.json` and `.vscode/mcp.json` and asks it
+ * before each server starts: core/settings/mcp-gate.ts). A project file can name any command, so a server starts only
  *
  *   in a trusted workspace ──▶ approved once (a modal with the exact command and arguments, or the URL) ──▶ inputs
  *                              remembered per workspace under a hash of its config:      `${input:id}` asked with an
@@ -12,22 +12,9 @@
  * tests answer them without the UI.
  */
 import * as vscode from 'vscode';
-import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig, mcpTimeoutsFromEnv, type SessionMcpConfig, ToolEnv } from '../core/session';
-import { readSettings } from './settings';
+import type { McpInputSpec, McpServerGate, McpServerQuestion } from '../core/session/ports';
 
-export interface McpServerQuestion {
-  server: string;
-  /** The file it comes from, relative to the workspace. */
-  file: string;
-  /** What would run: the command and its arguments, or the URL. */
-  runs: string;
-  /** Names of the environment variables it gets (values can be secrets). */
-  envNames: string[];
-}
-
+export type { McpServerQuestion };
 export type McpApprovalPrompt = (question: McpServerQuestion) => Promise<boolean>;
 export type McpInputPrompt = (input: McpInputSpec, server: string) => Promise<string | undefined>;
 
@@ -50,7 +37,7 @@ export const inputBoxPrompt: McpInputPrompt = (input, server) =>
     vscode.window.showInputBox({ title: `Delegate: MCP server "${server}"`, prompt: input.description, password: input.password, ignoreFocusOut: true, ...(input.default !== undefined ? { value: input.default } : {}) }),
   );
 
-export class EditorMcpServers {
+export class EditorMcpServers implements McpServerGate {
   private readonly inputValues = new Map<string, string>();
   private readonly declined = new Set<string>();
   /** One modal at a time, however many servers start together. */
@@ -62,34 +49,11 @@ export class EditorMcpServers {
     public inputPrompt: McpInputPrompt = inputBoxPrompt,
   ) {}
 
-  /** The session's MCP config for this folder; undefined (nothing loaded) when it has no servers. */
-  async configFor(workdir: string): Promise<SessionMcpConfig | undefined> {
-    const toolEnv = new ToolEnv({ pass: readSettings().toolEnv });
-    const set = await loadMcpConfigs(
-      [
-        { path: join(workdir, '.mcp.json'), origin: 'project', optional: true },
-        { path: join(workdir, '.vscode', 'mcp.json'), origin: 'project', optional: true },
-      ],
-      // `${VAR}` expands from what the servers may see: a workspace's config cannot ask for a credential.
-      { workspaceFolder: workdir, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: homedir() },
-    );
-    if (set.servers.length === 0 && set.problems.length === 0) return undefined;
-    // Problems and failures become the session's notices (the panel shows them).
-    return {
-      servers: set.servers,
-      problems: set.problems,
-      ...mcpTimeoutsFromEnv(process.env),
-      host: { prepare: (server) => this.prepare(server, workdir) },
-    };
-  }
-
-  private async prepare(server: McpServerConfig, workdir: string): Promise<McpServerConfig | { skipped: string }> {
+  async approve(question: McpServerQuestion, key: string): Promise<true | { skipped: string }> {
     if (!vscode.workspace.isTrusted) return { skipped: 'the workspace is not trusted (trust it, then start a New Session)' };
-    const key = createHash('sha256').update(serverFingerprint(server)).digest('hex');
     if (this.declined.has(key)) return { skipped: 'not approved' };
     const approved = this.state.get<string[]>(APPROVED_KEY, []);
     if (!approved.includes(key)) {
-      const question: McpServerQuestion = { server: server.name, file: relative(workdir, server.source), runs: describeServer(server), envNames: Object.keys(server.env) };
       const yes = await this.serial(() => this.prompt(question));
       if (!yes) {
         this.declined.add(key);
@@ -97,13 +61,16 @@ export class EditorMcpServers {
       }
       await this.state.update(APPROVED_KEY, [...this.state.get<string[]>(APPROVED_KEY, []), key]);
     }
-    for (const input of server.inputs) {
-      if (this.inputValues.has(input.id)) continue;
-      const value = await this.serial(() => this.inputPrompt(input, server.name));
-      if (value === undefined) return { skipped: `the input "${input.id}" was not given` };
-      this.inputValues.set(input.id, value);
-    }
-    return withInputs(server, this.inputValues);
+    return true;
+  }
+
+  /** An input's value, asked once and kept until the window reloads. */
+  async input(spec: McpInputSpec, server: string): Promise<string | undefined> {
+    const kept = this.inputValues.get(spec.id);
+    if (kept !== undefined) return kept;
+    const value = await this.serial(() => this.inputPrompt(spec, server));
+    if (value !== undefined) this.inputValues.set(spec.id, value);
+    return value;
   }
 
   private serial<T>(ask: () => Promise<T>): Promise<T> {
@@ -111,8 +78,4 @@ export class EditorMcpServers {
     this.queue = next.catch(() => undefined);
     return next;
   }
-}
-
-function relative(workdir: string, file: string): string {
-  return file.startsWith(`${workdir}/`) ? file.slice(workdir.length + 1) : file;
 }

@@ -16,7 +16,8 @@ import { LmCatalog, modelKey } from './lm-catalog';
 import { supportsToolCalling } from './lm-errors';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
-import { modelIdOf, type ModelPort } from '../core/session';
+import { modelIdOf } from '../core/session';
+import { type ModelPort } from '../core/session/model-port';
 import { sealProcessEnvironment } from '../core/session/process-environment';
 import type { SetupProblem } from '../view-model/setup-problem';
 

@@ -11,7 +11,7 @@
  */
 import type { FanoutAnswer, InboxChoice, InboxItem } from '../protocol';
 import type { PermissionDecision } from '../core/vocabulary';
-import { WEB_FETCH, type FanoutCard, type ToolCallRequest, type UserQuestion } from '../core/session';
+import { approvalSubject, type FanoutCard, type ToolCallRequest, type UserQuestion } from '../core/session/ports';
 import { approvalChoices, approvalText, type ApprovalQuestion, whoAsks } from './approval-text';
 import { fanoutTitle, fanoutView } from './fanout-text';
 
@@ -141,10 +141,11 @@ export class PanelInbox implements PanelPrompts {
 /** The exact thing decided on: the command, the path(s), or an MCP tool's whole input. */
 function exactInput(request: ToolCallRequest): string {
   const input = request.input as Record<string, unknown> | null;
+  const { fetchUrl } = approvalSubject(request);
   let text: string;
   if (request.kind === 'exec' && typeof input?.command === 'string') text = input.command;
   else if (request.privateDestination) text = request.privateDestination.url;
-  else if (request.toolName === WEB_FETCH && typeof input?.url === 'string') text = input.url;
+  else if (fetchUrl !== undefined) text = fetchUrl;
   else if (request.kind === 'external') text = JSON.stringify(request.input, null, 2) ?? String(request.input);
   else text = request.paths.length ? request.paths.join('\n') : request.summary;
   return text.length > MAX_INPUT ? `${text.slice(0, MAX_INPUT)}\n… (${text.length - MAX_INPUT} more characters)` : text;

@@ -4,7 +4,7 @@
  * Editing and re-running go through an untitled document, so long results and prompts stay editable.
  */
 import * as vscode from 'vscode';
-import type { ReviewDecision, ReviewGate, ReviewRequest } from '../core/session';
+import type { ReviewDecision, ReviewGate, ReviewRequest } from '../core/session/ports';
 
 interface Pending {
   request: ReviewRequest;

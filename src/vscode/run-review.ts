@@ -2,8 +2,7 @@
  * The words of the changes bar's host side (change-actions.ts), kept free of `vscode` so units can test them:
  * the multi-file diff's title, and the one confirmation a "revert the run" asks, listing each subagent's files.
  */
-import type { RevertPlan } from '../core/session';
-import { sharedReason } from '../core/session';
+import { sharedReason, type RevertPlan } from '../core/session/history';
 import type { RunChanges } from '../view-model/run-changes';
 
 export function reviewTitle(run: Pick<RunChanges, 'files' | 'runs'>): string {

@@ -38,17 +38,17 @@ export function registerSessionCommands(context: vscode.ExtensionContext, contro
 
 /** Opens the session transcript, or one subagent's, picked from a list. */
 async function openTranscript(controller: SessionController): Promise<void> {
-  const store = controller.current?.store;
-  if (!store) {
+  const transcript = controller.current?.transcript;
+  if (!transcript) {
     void vscode.window.showInformationMessage('Delegate: no session yet — ask something first.');
     return;
   }
-  const subagentDir = join(store.sessionDir, 'subagents');
+  const subagentDir = join(transcript.dir, 'subagents');
   const children = await readdir(subagentDir).catch(() => [] as string[]);
-  let file = store.sessionFile;
+  let file = transcript.file;
   if (children.length > 0) {
     const picks = [
-      { label: 'Session', description: 'the main agent, and each subagent\'s start and finish', file: store.sessionFile },
+      { label: 'Session', description: 'the main agent, and each subagent\'s start and finish', file: transcript.file },
       ...children.sort().map((name) => ({ label: name.replace(/\.jsonl$/, ''), description: 'everything this subagent did', file: join(subagentDir, name) })),
     ];
     const pick = await vscode.window.showQuickPick(picks, { title: 'Delegate: Open Transcript' });

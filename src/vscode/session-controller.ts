@@ -27,14 +27,16 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
-import { createSession, type Session, type AgentResult, describeSandbox, type SandboxStatus, resumeState, type UserQuestions } from '../core/session';
+import { createSession, type Session, type AgentResult, type SandboxStatus } from '../core/session';
+import { type UserQuestions } from '../core/session/ports';
+import { history } from '../core/session/history';
 
 export interface ControllerStatus {
   running: boolean;
   tokens: number;
   /** Dollars the session has cost (when its models have prices). */
   costUsd: number;
-  /** What confines bash in the current session (describeSandbox), once known. */
+  /** What confines bash in the current session (Session.status's words), once known. */
   sandbox?: string;
 }
 
@@ -43,7 +45,7 @@ export class SessionController implements vscode.Disposable {
   private view: SessionViewState = createSessionView();
   private running: AbortController | undefined;
   private readonly notices = new SessionNotices();
-  private sandbox: SandboxStatus | undefined;
+  private sandbox: string | undefined;
   /** A session opened from its transcript whose core session is made (resumed) on the next prompt. */
   private resumeId: string | undefined;
   /** Finished subagents held for review (delegate.reviewSubagentResults). */
@@ -95,7 +97,7 @@ export class SessionController implements vscode.Disposable {
       running: this.isRunning,
       tokens: totals.tokens.input + totals.tokens.output,
       costUsd: totals.costUsd ?? 0,
-      ...(this.sandbox ? { sandbox: describeSandbox(this.sandbox) } : {}),
+      ...(this.sandbox ? { sandbox: this.sandbox } : {}),
     };
   }
 
@@ -266,7 +268,7 @@ export class SessionController implements vscode.Disposable {
 
   /** Trust can be granted while a session is open: the policy follows. */
   setTrusted(trusted: boolean): void {
-    this.session?.permissions.setTrusted(trusted);
+    this.session?.setTrusted(trusted);
   }
 
   /** A failed run: a key the Anthropic API refused goes where Set API Key is offered; anything else is one line. */
@@ -309,7 +311,7 @@ export class SessionController implements vscode.Disposable {
   private async ensureSession(folder: vscode.WorkspaceFolder, selection: ModelSelection): Promise<Session> {
     if (this.session) return this.session;
     const transcriptRoot = transcriptRootOf(this.context);
-    const resume = this.resumeId ? await resumeState(transcriptRoot, this.resumeId) : undefined;
+    const resume = this.resumeId ? await history(transcriptRoot).resume(this.resumeId) : undefined;
     const config = await editorSessionConfig(folder, selection, {
       transcriptRoot,
       ...(resume ? { resume } : {}),
@@ -323,19 +325,19 @@ export class SessionController implements vscode.Disposable {
     const session = await createSession(config);
     this.resumeId = undefined;
     void this.context.workspaceState.update(OPEN_SESSION_KEY, session.id);
-    session.bus.subscribe((event) => this.onEvent(session, event));
+    session.subscribe((event) => this.onEvent(session, event));
     this.session = session;
     this.sessionModel = selection;
-    void session.sandbox.status().then((status) => this.onSandboxStatus(session, status));
+    void session.status().then((status) => this.onSandboxStatus(session, status));
     return session;
   }
 
   /** The status bar names the sandbox (session-notices.ts says what is missing). */
-  private onSandboxStatus(session: Session, status: SandboxStatus): void {
+  private onSandboxStatus(session: Session, status: { sandbox: SandboxStatus; sandboxText: string }): void {
     if (session !== this.session) return;
-    this.sandbox = status;
+    this.sandbox = status.sandboxText;
     this.statusEmitter.fire(this.status());
-    this.notices.sandbox(status);
+    this.notices.sandbox(status.sandbox);
   }
 
   private onEvent(session: Session, event: DelegateEvent): void {

@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { SessionListItem } from '../protocol';
 import { applyEvents, createSessionView, settleInterrupted, type SessionViewState } from '../view-model/session-view';
-import { listSessions, readTranscript } from '../core/session';
+import { history } from '../core/session/history';
 
 /** The key under which the open session's id survives a window reload or an editor restart. */
 export const OPEN_SESSION_KEY = 'delegate.openSession';
@@ -18,7 +18,7 @@ export function transcriptRootOf(context: vscode.ExtensionContext): string {
 }
 
 export async function historyList(root: string, running: string | undefined): Promise<SessionListItem[]> {
-  const sessions = await listSessions(root);
+  const sessions = await history(root).list();
   return sessions.map((s) => ({
     id: s.id,
     title: s.title,
@@ -34,7 +34,7 @@ export async function historyList(root: string, running: string | undefined): Pr
 
 /** The view of a session that is not running in this window, or undefined when it has no transcript. */
 export async function loadSessionView(root: string, id: string): Promise<SessionViewState | undefined> {
-  const events = await readTranscript(root, id);
+  const events = await history(root).read(id);
   if (!events || events.length === 0) return undefined;
   const view = createSessionView();
   applyEvents(view, events);

@@ -6,7 +6,7 @@
  * can answer it without the UI.
  */
 import * as vscode from 'vscode';
-import type { UserQuestion, UserQuestions } from '../core/session';
+import type { UserQuestion, UserQuestions } from '../core/session/ports';
 import type { PanelPrompts } from './panel-inbox';
 import { whoAsks } from './approval-text';
 

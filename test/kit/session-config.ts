@@ -3,7 +3,9 @@
  * (`{ limits: { maxBudgetUsd: 5 } }`, `{ persistence: { resume } }`); what a patch leaves out is createSession's default.
  * testSession() (test-session.ts) builds its session with it; a test that calls createSession itself may too.
  */
-import type { Approver, ModelPort, SessionConfig } from '../../src/core/session';
+import type { SessionConfig } from '../../src/core/session';
+import type { Approver } from '../../src/core/session/ports';
+import type { ModelPort } from '../../src/core/session/model-port';
 import type { PermissionMode } from '../../src/core/vocabulary';
 
 export type ConfigPatch = { [K in Exclude<keyof SessionConfig, 'workdir'>]?: Partial<SessionConfig[K]> };

@@ -12,7 +12,9 @@
  *                                                                         (session-config.ts's testConfig)
  */
 import type { DelegateEvent } from '../../src/core/events';
-import { createSession, type Approver, type ModelPort, type Session } from '../../src/core/session';
+import { createSession, type Session } from '../../src/core/session';
+import type { Approver } from '../../src/core/session/ports';
+import type { ModelPort } from '../../src/core/session/model-port';
 import { createAnthropicModel } from '../../src/core/session/model';
 import type { MessagesApiServer } from '../fixtures/messages-api-server';
 import { afterThisTest } from './cleanup';

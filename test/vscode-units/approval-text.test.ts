@@ -4,7 +4,7 @@
 // modal's buttons with a harmless first one (VS Code focuses it).
 import assert from 'node:assert/strict';
 import { PermissionPolicy } from '../../src/core/policy/permission-policy';
-import type { ToolCallRequest } from '../../src/core/session';
+import type { ToolCallRequest } from '../../src/core/session/ports';
 import { approvalChoices, approvalText, modalButtons, plainLabel, type ApprovalQuestion } from '../../src/vscode/approval-text';
 
 const child = { agentId: 'sub1', parentId: 'main', depth: 1, description: 'read the docs' };

@@ -2,7 +2,7 @@
 // that says what it rests on, and says so when the runs vary a lot instead of one misleading figure; the capped
 // run's name and caps; the modal's text with the same content.
 import assert from 'node:assert/strict';
-import type { FanoutCard, FanoutChild } from '../../src/core/session';
+import type { FanoutCard, FanoutChild } from '../../src/core/session/ports';
 import { fanoutText, fanoutView } from '../../src/vscode/fanout-text';
 
 const child = (id: string, description: string, more: Partial<FanoutChild> = {}): FanoutChild => ({ toolUseId: id, description, prompt: `Do ${description}.`, agentType: 'reviewer', model: 'claude-sonnet-5-5', mode: 'default', fork: false, background: false, ...more });

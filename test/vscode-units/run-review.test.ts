@@ -3,7 +3,7 @@
  * confirmation a run's revert asks (each subagent's files), and the message after it.
  */
 import assert from 'node:assert/strict';
-import type { RevertPlan } from '../../src/core/session';
+import type { RevertPlan } from '../../src/core/session/history';
 import { describeRunRevert, reviewTitle, runRevertSummary } from '../../src/vscode/run-review';
 
 const plan = (agentId: string, description: string, files: RevertPlan['files'], commands: string[] = []): RevertPlan => ({

@@ -13,7 +13,7 @@ import type { ApprovalQuestion } from '../../src/vscode/approver';
 import { modalPrompt } from '../../src/vscode/approver';
 import { quickPickPrompt } from '../../src/vscode/user-questions';
 import { modalFanoutPrompt } from '../../src/vscode/fanout-card';
-import type { FanoutCard, FanoutChoice } from '../../src/core/session';
+import type { FanoutCard, FanoutChoice } from '../../src/core/session/ports';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { resolveSessionConfig } from '../../src/core/session';

@@ -14,7 +14,7 @@ import { approvalChoices, approvalText } from '../../src/vscode/approval-text';
 import type { PermissionDecision } from '../../src/core/vocabulary';
 import { must } from '../kit/must';
 import { inputBoxPrompt, modalMcpPrompt, type McpServerQuestion } from '../../src/vscode/mcp-servers';
-import type { McpInputSpec } from '../../src/core/session';
+import type { McpInputSpec } from '../../src/core/session/ports';
 import { lastToolResults, reply, startMessagesApiServer, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { serverGroupsOf } from '../kit/mcp-servers';
 import { waitUntil } from '../kit/wait';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { AgentIdentity, PermissionDecision } from '../../src/core/vocabulary';
-import type { ToolCallRequest } from '../../src/core/session';
+import type { ToolCallRequest } from '../../src/core/session/ports';
 import type { InboxItem, WebviewToHost } from '../../src/protocol';
 import { createSessionView } from '../../src/view-model/session-view';
 import { PanelInbox } from '../../src/vscode/panel-inbox';

@@ -75,7 +75,7 @@ export function privateSummary(d: PrivateDestination): string {
   return `fetch from ${privatePlace(d.range)}: ${host}:${d.port}${address}`;
 }
 
-/** The rule that allows a host, as the CLI's refusal names it. */
+/** The tool rule that allows a host (`web_fetch(domain:example.com)`): the CLI's refusal names it. */
 export function hostRule(host: string): string {
-  return `--allowed-tools "${WEB_FETCH}(domain:${host})"`;
+  return `${WEB_FETCH}(domain:${host})`;
 }

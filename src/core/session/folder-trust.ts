@@ -16,7 +16,25 @@
 import { relative } from 'node:path';
 import { USER_SETTINGS, type CommandHook, type HookSettings } from '../hooks/hook-settings';
 import { describeServer } from '../mcp/config';
+import { folderKey, isFolderTrusted, rememberTrustedFolder, trustedFoldersFile } from '../store/trusted-folders';
 import type { SessionMcpConfig } from './mcp';
+
+/**
+ * The user's remembered yes for one folder (store/trusted-folders.ts), for a host that asks: `file` where the answers
+ * are kept, `folder` the folder as they are keyed (its real path), `trusted()` a yes is remembered, `remember()` keeps one.
+ */
+export interface RememberedTrust {
+  readonly file: string;
+  readonly folder: string;
+  trusted(): Promise<boolean>;
+  remember(): Promise<void>;
+}
+
+export async function rememberedTrust(workdir: string, env: NodeJS.ProcessEnv, home: string): Promise<RememberedTrust> {
+  const file = trustedFoldersFile(env, home);
+  const folder = await folderKey(workdir);
+  return { file, folder, trusted: () => isFolderTrusted(file, folder), remember: () => rememberTrustedFolder(file, folder) };
+}
 
 export type FolderTrustAnswer = { trusted: true } | { trusted: false; howToTrust: string };
 

@@ -1,15 +1,16 @@
 /**
- * The hosts' face of the core: what src/cli/ and src/vscode/ may use, besides core/events.ts and
- * core/vocabulary.ts (`npm run lint:layers` holds them to it). Its export list is the contract:
+ * The hosts' session face: what src/cli/, src/vscode/, src/acp/ and src/action/ use to start and drive a session
+ * (`npm run lint:layers` holds them to the faces). The other faces, by what a host does:
  *
- *   a session          createSession (create-session.ts), its config and the Session it returns
- *   its transcript     resumeState (read and replayed for the root; isRootEvent tells the root's events apart),
- *                      replaySession, readTranscript, listSessions, renameSession, deleteSession, revert
- *                      (loadRevertPlan, revertSubagent)
- *   ports a host fills ModelPort & co. (the editor's language-model adapter), Approver, ReviewGate, UserQuestions
- *   file access        FileOps (a host's own reads and writes, SessionConfig.fileOps) over createNodeFileOps
- *   settings           resolveSessionConfig (core/settings/: a host's overrides + the environment + the defaults →
- *                      the config's data), MCP configs (the editor's own), the sandbox, thinking notes
+ *   sessions on disk   session/history.ts     history(root): list, read, rename, delete, resume, revert plans
+ *   ports it fills     session/ports.ts       Approver, UserQuestions, ReviewGate, FanoutPrompt, FolderTrust,
+ *                                             McpServerGate, FileOps, and what a question is about (approvalSubject)
+ *   its own model      session/model-port.ts  ModelPort and the Messages wire types (the editor's adapter)
+ *   run-wide words     core/events.ts, core/vocabulary.ts
+ *
+ * Here: createSession and the Session it returns (run, messageSubagent, cancel, compact, setModel, setMode, status,
+ * subscribe, shutdown, transcript), the settings resolver (core/settings/: a host's overrides + the environment +
+ * the defaults → the config's data), and the words a host shows (a result, a change manifest, the sandbox).
  *
  * Three pieces stay out so that loading this face does not load them: the Anthropic adapter and the HTTP client
  * the editor builds lazily (session/model.ts), the bubblewrap probe the CLI starts before anything else
@@ -17,47 +18,14 @@
  * (session/process-environment.ts).
  */
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
-export {
-  /** @public the ACP host (src/acp/, under way on its own branch) replays a session through it. */
-  replaySession,
-  type ResumeState,
-} from './replay';
-export { isRootEvent, resumeState } from './resume';
-export { loadRevertPlan, revertSubagent } from './revert-subagent';
 export type { SessionMcpConfig } from './mcp';
-export { mcpTimeoutsFromEnv } from '../settings/mcp-settings';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
 export { OVERRIDE_DEFAULTS } from '../settings/defaults';
 export type { SessionOverrides } from '../settings/setting-table';
-export { folderCommands, type FolderCommand, type FolderTrust, type FolderTrustAnswer } from './folder-trust';
-export type { ReviewDecision, ReviewGate, ReviewRequest } from '../delegation/child-review';
 
 export type { AgentResult } from '../loop/types';
 export { hasPrice } from '../loop/budget';
-export { estimateTextTokens } from '../loop/context-size';
-export { ModelError } from '../llm/types';
-export type { ContentBlock, ContentBlockParam, MessageParam, ModelCallbacks, ModelPort, ModelRequest, ModelResponse, ToolResultBlockParam, ToolSchema } from '../llm/types';
-export type { Approver, ToolCallRequest } from '../policy/types';
-export type { UserQuestion, UserQuestions } from '../tools/ask-user';
-export { FANOUT_RULES, type FanoutCard, type FanoutChild, type FanoutChoice, type FanoutPrompt, type FanoutRule } from '../delegation/fanout-review';
-export { fetchHostOf, hostRule, PLAN_WHY, UNTRUSTED_WHY, WEB_FETCH } from '../policy/web-fetch-policy';
-export { READ_ONLY_TOOL_PLAN_WHY, READ_ONLY_TOOL_UNTRUSTED_WHY, serverRuleOf } from '../policy/read-only-tool-policy';
-export { PROTECTED_WHY } from '../policy/protected-paths';
-export { BlobStore, blobDirOf, isContentHash } from '../changes/blob-store';
 export { formatManifest } from '../changes/change-manifest';
-export type { RevertPlan } from '../changes/revert-plan';
-export { sharedReason, type RevertReport } from '../changes/apply-revert';
-export { describeServer, loadMcpConfigs, serverFingerprint, withInputs, type McpInputSpec, type McpServerConfig } from '../mcp/config';
+export type { McpServerConfig } from '../mcp/config';
 export { resolveSandbox } from '../sandbox/sandbox';
 export { describeSandbox, type SandboxStatus } from '../sandbox/types';
-export { listSessions } from '../store/session-index';
-export { deleteSession, renameSession } from '../store/session-admin';
-export { SessionBusyError } from '../store/session-lock';
-export { isValidSessionId, readTranscript } from '../store/transcript-reader';
-export { defaultTranscriptRoot } from '../store/transcript-store';
-export { isFolderTrusted, folderKey, rememberTrustedFolder, trustedFoldersFile } from '../store/trusted-folders';
-export { findRipgrep } from '../tools/ripgrep';
-export type { FileOps } from '../tools/types';
-export { createNodeFileOps } from '../tools/node-file-ops';
-export { createHttpFetch } from '../llm/http-fetch';
-export { ToolEnv } from '../secrets/tool-env';

@@ -14,7 +14,7 @@
  * makes them from the host's overrides and the environment (the hosts call it); a field left out is
  * settings/defaults.ts's default, which createSession applies (a hand-built config: tests, the bench).
  */
-import type { HttpFetch } from '../llm/http-fetch';
+import type { AgentChoice } from '../llm/http-fetch';
 import type { ModelPort } from '../llm/types';
 import type { HookRegistry } from '../policy/hooks';
 import type { Approver } from '../policy/types';
@@ -63,10 +63,10 @@ export interface SessionPorts {
    * client's buffers). The stale-write guard and the change journal work on what these return either way.
    */
   fileOps?: FileOps;
-  /** web_fetch's HTTP client: http-fetch.ts's (HTTPS_PROXY…) unless the host gives its own (the editor's proxy). */
-  fetch?: HttpFetch;
-  /** The ripgrep binary for grep and glob (the editor passes the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
-  ripgrepPath?: string;
+  /** web_fetch's sockets (http-fetch.ts): `own` (HTTPS_PROXY…) unless the host says `host` (the editor: VS Code's proxy settings). */
+  httpAgents?: AgentChoice;
+  /** Ripgrep binaries to try first for grep and glob (the editor's: the one VS Code ships); @vscode/ripgrep or PATH otherwise. */
+  ripgrepCandidates?: readonly string[];
   /** The folder's own hooks and .mcp.json servers wait for this answer (folder-trust.ts); without it they run. */
   folderTrust?: FolderTrust;
 }

@@ -2,7 +2,7 @@
  * The Session a host holds (the face's main export): what createSession built, put behind one object — run a prompt,
  * message a subagent, cancel, compact, change the model, shut down. Nothing here builds a collaborator.
  */
-import type { EventBus } from '../events';
+import type { EventBus, EventListener } from '../events';
 import type { AgentRegistry } from '../loop/agent-registry';
 import type { ContextSettings } from '../loop/compact-if-needed';
 import type { AgentResult, RunPorts } from '../loop/types';
@@ -13,9 +13,10 @@ import type { HookRegistry } from '../policy/hooks';
 import type { PermissionPolicy } from '../policy/permission-policy';
 import type { ToolRules } from '../policy/tool-rules';
 import type { Sandbox } from '../sandbox/sandbox';
+import { describeSandbox, type SandboxStatus } from '../sandbox/types';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { RetryOf } from '../vocabulary';
+import type { PermissionMode, RetryOf } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
 import type { RootAgent } from './root-agent';
@@ -23,6 +24,14 @@ import type { SessionModel } from './session-model';
 
 export const ROOT_AGENT_ID = 'main';
 
+/**
+ * A host drives a session through its verbs: run, messageSubagent, cancel, compact, setModel, setMode, setTrusted,
+ * status, subscribe, notify, shutdown (shutdownNow, close), and reads id, transcript, mode, context,
+ * toolRuleWarnings. The parts below them (bus, store, hooks, permissions, agents, processes, sandbox, changes, mcp)
+ * are what createSession built: a live session's revert reads its bus and changes (history.ts's LiveSession), the
+ * core's tests read the rest. Hosts read two of them still: the CLI `sandbox.settings` (whether to announce the
+ * sandbox before the run), ACP `context.window`; the type is not yet narrowed to the verbs (issue 26 §2).
+ */
 export interface Session {
   readonly id: string;
   readonly bus: EventBus;
@@ -44,6 +53,17 @@ export interface Session {
   readonly toolRuleWarnings: string[];
   /** The MCP servers, when the session has any. */
   readonly mcp: SessionMcp['manager'] | undefined;
+  /** Every event of the session, in sequence order (the bus's): returns the unsubscribe. */
+  subscribe(listener: EventListener): () => void;
+  /** What confines bash once the sandbox is probed, and the same in words (a status bar, -v, the JSON result). */
+  status(): Promise<{ sandbox: SandboxStatus; sandboxText: string }>;
+  /** The session's transcript (a host names it, opens it): its main file and its folder (subagents' files beside). */
+  readonly transcript: { readonly file: string; readonly dir: string };
+  /** The permission mode now in force (the user may change it between and during prompts: setMode). */
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
+  setTrusted(trusted: boolean): void;
   /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
   run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
   /**
@@ -111,6 +131,17 @@ export function sessionFace(p: SessionParts): Session {
     get context(): ContextSettings {
       return p.current.context();
     },
+    subscribe: (listener) => p.bus.subscribe(listener),
+    status: async () => {
+      const status = await sandbox.status();
+      return { sandbox: status, sandboxText: describeSandbox(status) };
+    },
+    transcript: { file: p.store.sessionFile, dir: p.store.sessionDir },
+    get mode(): PermissionMode {
+      return p.permissions.mode;
+    },
+    setMode: (mode) => p.permissions.setMode(mode),
+    setTrusted: (trusted) => p.permissions.setTrusted(trusted),
     toolRuleWarnings: p.rules.warnings,
     mcp: mcp?.manager,
     run: p.main.run,

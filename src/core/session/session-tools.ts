@@ -6,12 +6,13 @@
  */
 import type { AgentIdentity } from '../vocabulary';
 import type { ChangeTracker } from '../changes/change-tracker';
-import { envProxyTakes, httpFetch } from '../llm/http-fetch';
+import { createHttpFetch, envProxyTakes, httpFetch } from '../llm/http-fetch';
 import type { ModelAccess } from '../loop/types';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { ToolEnv } from '../secrets/tool-env';
 import { createAskUserTool } from '../tools/ask-user';
 import { createBaseTools } from '../tools/base-tools';
+import { findRipgrep } from '../tools/ripgrep';
 import type { ProcessGroups } from '../tools/process-groups';
 import { createWebFetchTool } from '../tools/web-fetch';
 import type { SessionPorts } from './session-config';
@@ -26,7 +27,7 @@ export interface SessionToolsOptions {
   processes: ProcessGroups;
   /** The model web_fetch asks about a page: read at each call (setModel may have changed it). */
   models: ModelAccess;
-  ports: Pick<SessionPorts, 'fetch' | 'ripgrepPath' | 'fileOps' | 'questions'>;
+  ports: Pick<SessionPorts, 'httpAgents' | 'ripgrepCandidates' | 'fileOps' | 'questions'>;
   /** Who is asking, for ask_user's question. */
   identityOf: (agentId: string) => AgentIdentity | undefined;
   /** Whether the session offers a tool (not disallowed). */
@@ -34,10 +35,11 @@ export interface SessionToolsOptions {
 }
 
 export function createSessionTools(o: SessionToolsOptions): ToolCatalog {
+  const ripgrepPath = o.ports.ripgrepCandidates ? findRipgrep(o.ports.ripgrepCandidates) : undefined;
   // web_fetch answers a prompt about a page with the session's own model (a request without tools).
   const webFetch = createWebFetchTool({
     // The host's HTTP client (the editor's honours its proxy settings), else the CLI's own; and the proxy check.
-    fetch: o.ports.fetch ?? httpFetch,
+    fetch: o.ports.httpAgents === 'host' ? createHttpFetch('host') : httpFetch,
     proxied: envProxyTakes,
     ask: async (page, prompt, url, signal) => {
       const response = await o.models.model.stream(
@@ -62,7 +64,7 @@ export function createSessionTools(o: SessionToolsOptions): ToolCatalog {
     maxOutputChars: 1_000_000,
     groups: o.processes,
     env: o.env,
-    ...(o.ports.ripgrepPath ? { ripgrepPath: o.ports.ripgrepPath } : {}),
+    ...(ripgrepPath ? { ripgrepPath } : {}),
     launcher: o.sandbox,
     changes: o.changes,
     ...(o.ports.fileOps ? { ops: o.ports.fileOps } : {}),

@@ -1,6 +1,6 @@
 /**
- * The MCP servers a session starts with, for the hosts that do not gate servers themselves (the CLI, ACP, the
- * Action through the CLI; the editor finds and approves its own, vscode/mcp-servers.ts):
+ * The MCP servers a session starts with. The CLI, ACP and the Action (through the CLI) read these; the editor
+ * gives a gate instead (mcp-gate.ts: its two workspace files, each server approved before it starts):
  *
  *   <cwd>/.mcp.json (unless strictMcpConfig) ─┐
  *   mcpConfigs (--mcp-config files, inline JSON)├─▶ servers (a named file's wins over a same-named one; the
@@ -16,11 +16,12 @@ import { loadMcpConfigs, type McpConfigFile, type McpServerConfig } from '../mcp
 import type { SessionMcpConfig } from '../mcp/mcp-manager';
 import type { ToolEnv } from '../secrets/tool-env';
 import type { SessionOverrides } from './setting-table';
+import { gatedMcpFiles, prepareGated, type McpServerGate } from './mcp-gate';
 
 declare const DELEGATE_VERSION: string;
 
 /** Claude Code's variables for the two timeouts (milliseconds): MCP_TIMEOUT (start), MCP_TOOL_TIMEOUT (a call). */
-export function mcpTimeoutsFromEnv(env: Readonly<Record<string, string | undefined>>): Pick<SessionMcpConfig, 'connectTimeoutMs' | 'toolTimeoutMs'> {
+function mcpTimeoutsFromEnv(env: Readonly<Record<string, string | undefined>>): Pick<SessionMcpConfig, 'connectTimeoutMs' | 'toolTimeoutMs'> {
   const ms = (raw: string | undefined): number | undefined => {
     const n = Number(raw);
     return raw !== undefined && raw.trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
@@ -36,10 +37,17 @@ export interface McpSettingsInput {
   env: Readonly<Record<string, string | undefined>>;
   toolEnv: ToolEnv;
   overrides: Pick<SessionOverrides, 'mcpConfigs' | 'strictMcpConfig' | 'mcpServers' | 'mcpTimeout' | 'mcpToolTimeout'>;
+  /** The host approves each workspace server and gives its inputs (the editor): the gate's files, not the ones above. */
+  gate?: McpServerGate;
 }
 
 export async function loadSessionMcp(input: McpSettingsInput): Promise<SessionMcpConfig | undefined> {
-  const { cwd, home, env, toolEnv, overrides } = input;
+  const { cwd, home, env, toolEnv, overrides, gate } = input;
+  if (gate) {
+    const set = await loadMcpConfigs(gatedMcpFiles(cwd), { workspaceFolder: cwd, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: home });
+    if (set.servers.length === 0 && set.problems.length === 0) return undefined;
+    return { servers: set.servers, problems: set.problems, ...mcpTimeoutsFromEnv(env), host: { prepare: (server) => prepareGated(gate, server, cwd) } };
+  }
   const files: McpConfigFile[] = [
     ...(overrides.strictMcpConfig ? [] : [{ path: join(cwd, '.mcp.json'), origin: 'project' as const, optional: true }]),
     ...(overrides.mcpConfigs ?? []).map((arg): McpConfigFile => {

@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import { parsePrices, type ModelPrice } from '../loop/budget';
 import { thinkingNote } from '../llm/thinking';
 import type { RetryWaitCap } from '../llm/retry-wait';
-import type { SessionMcpConfig } from '../mcp/mcp-manager';
+import type { McpServerGate } from './mcp-gate';
 import { ToolEnv } from '../secrets/tool-env';
 import { defaultTranscriptRoot } from '../store/transcript-store';
 import { SESSION_DEFAULTS } from './defaults';
@@ -91,8 +91,8 @@ export interface ResolveInput {
   secrets?: () => readonly string[];
   /** How the model is reached: `other` (the editor's language models) has no server-side web search. */
   provider?: 'anthropic' | 'other';
-  /** MCP servers a host finds and approves itself (the editor); otherwise the folder's .mcp.json and mcpConfigs. */
-  mcp?: SessionMcpConfig;
+  /** The host approves each of the workspace's MCP servers (the editor: mcp-gate.ts); otherwise the folder's .mcp.json and mcpConfigs start as configured. */
+  mcpGate?: McpServerGate;
 }
 
 /** SessionConfig's data (core/session/session-config.ts adds where the transcript goes on from, and the ports). */
@@ -120,7 +120,7 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
   const toolEnv = new ToolEnv({ pass: o.toolEnv ?? [], secrets: input.secrets ?? (() => fromEnv), source: () => ({ ...env }) });
   const [workspaceFiles, mcp] = await Promise.all([
     loadWorkspaceFiles({ workdir: cwd, home, trusted, ...(o.settingSources ? { sources: o.settingSources } : {}), ...(o.hooks !== undefined ? { hooks: o.hooks } : {}) }),
-    input.mcp ?? loadSessionMcp({ cwd, home, env, toolEnv, overrides: o }),
+    loadSessionMcp({ cwd, home, env, toolEnv, overrides: o, ...(input.mcpGate ? { gate: input.mcpGate } : {}) }),
   ]);
   const webSearch = o.webSearch ?? SESSION_DEFAULTS.webSearch;
   const notes = [
