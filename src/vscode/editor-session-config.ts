@@ -11,7 +11,7 @@ import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import type { ModelSelection } from './model-choice';
 import type { ResultReview } from './result-review';
-import { readSettings, sessionOverrides } from './settings';
+import { readSettings } from './settings';
 import { resolveSessionConfig, type SessionConfig } from '../core/session';
 import { type UserQuestions } from '../core/session/ports';
 import type { ResumeState } from '../core/session/history';
@@ -35,9 +35,9 @@ export async function editorSessionConfig(folder: vscode.WorkspaceFolder, select
     cwd: workdir,
     env: process.env,
     overrides: {
-      ...sessionOverrides(settings),
+      ...settings.session,
       // An editor model's own window when delegate.contextWindow names none.
-      ...(settings.contextWindow ?? selection.contextWindow ? { contextWindow: settings.contextWindow ?? selection.contextWindow } : {}),
+      ...(settings.session.contextWindow ?? selection.contextWindow ? { contextWindow: settings.session.contextWindow ?? selection.contextWindow } : {}),
       transcriptRoot: ports.transcriptRoot,
     },
     // Project hooks and agent files only in a trusted workspace; trust granted later applies from the next session.

@@ -66,7 +66,7 @@ export class ModelChoice implements vscode.Disposable {
     if ('model' in route) return this.vscodeSelection(route.model);
     const credentials = route.credentials;
     const settings = readSettings();
-    const key = JSON.stringify([credentials, settings.baseUrl, settings.maxRetryWaitMs]);
+    const key = JSON.stringify([credentials, settings.baseUrl, settings.session.maxRetryWait * 1000]);
     if (this.anthropic?.key !== key) {
       // A key from the secret storage may also sit in some variable of ours (MY_KEY=…): out of the environment block too.
       for (const value of [credentials.apiKey, credentials.authToken]) if (value) this.credentials.add(value);
@@ -76,10 +76,10 @@ export class ModelChoice implements vscode.Disposable {
       const { createHttpFetch } = await import('../core/session/model');
       // No agent of ours: the extension host's patched http/https apply http.proxy / http.proxySupport.
       const fetch = createHttpFetch('host');
-      const retryWait = { maxMs: settings.maxRetryWaitMs, setting: 'delegate.maxRetryWaitSeconds' };
+      const retryWait = { maxMs: settings.session.maxRetryWait * 1000, setting: 'delegate.maxRetryWaitSeconds' };
       this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
     }
-    return { port: this.anthropic.port, modelId: modelIdOf(settings.model, process.env), provider: 'anthropic' };
+    return { port: this.anthropic.port, modelId: modelIdOf(settings.session.model, process.env), provider: 'anthropic' };
   }
 
   /** A problem, with how many models the editor has (the buttons that fix it depend on it). */

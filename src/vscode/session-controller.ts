@@ -302,7 +302,7 @@ export class SessionController implements vscode.Disposable {
       return undefined;
     }
     if (session && (this.sessionModel?.port !== selection.port || this.sessionModel.modelId !== selection.modelId)) {
-      session.setModel(selection.port, selection.modelId, readSettings().contextWindow ?? selection.contextWindow);
+      session.setModel(selection.port, selection.modelId, readSettings().session.contextWindow ?? selection.contextWindow);
     }
     this.sessionModel = selection;
     return session;

@@ -25,7 +25,7 @@ export function registerSessionController(context: vscode.ExtensionContext, port
     controller,
     vscode.workspace.onDidGrantWorkspaceTrust(() => controller.setTrusted(true)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.setMode(readSettings().permissionMode);
+      if (e.affectsConfiguration('delegate.permissionMode')) controller.current?.setMode(readSettings().session.permissionMode);
     }),
   );
   setTimeout(() => void controller.restore(), 0);

@@ -20,8 +20,8 @@
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export type { SessionMcpConfig } from './mcp';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
-export { OVERRIDE_DEFAULTS } from '../settings/defaults';
 export type { SessionOverrides } from '../settings/setting-table';
+export { editorSettings, type EditorSettings } from '../settings/editor-settings';
 
 export type { AgentResult } from '../loop/types';
 export { hasPrice } from '../loop/budget';
