@@ -5,7 +5,6 @@
  * (`delegate-record:/<description>.md?session=…&agent=…`), so VS Code can reload it.
  */
 import * as vscode from 'vscode';
-import { history } from '../core/session/history';
 import { agentRecord } from '../view-model/agent-record';
 import type { SessionController } from './session-controller';
 
@@ -25,7 +24,7 @@ export class AgentRecordView implements vscode.TextDocumentContentProvider {
     const query = new URLSearchParams(uri.query);
     const session = query.get('session') ?? '';
     const agent = query.get('agent') ?? '';
-    const events = await history(this.controller.transcriptRoot).read(session);
+    const events = await this.controller.sessions.read(session);
     if (!events) return `Delegate: the transcript of session ${session} was not found.\n`;
     return agentRecord(events, agent) ?? `Delegate: session ${session} has no subagent ${agent}.\n`;
   }

@@ -11,7 +11,6 @@
  * the way in.
  */
 import * as vscode from 'vscode';
-import { isRootEvent } from '../core/session/history';
 import { ChatProgress } from './chat-progress';
 import type { SessionController } from './session-controller';
 
@@ -40,7 +39,7 @@ async function handle(controller: SessionController, request: vscode.ChatRequest
     stream.markdown(done ? 'Compacted the conversation: the next prompt starts from its summary.' : 'Nothing to compact yet.');
     return {};
   }
-  const progress = new ChatProgress(stream, isRootEvent);
+  const progress = new ChatProgress(stream);
   const events = controller.onEvents((batch) => {
     for (const event of batch) progress.onEvent(event);
   });

@@ -14,6 +14,7 @@
  */
 import type * as vscode from 'vscode';
 import type { DelegateEvent } from '../core/events';
+import { isRootEvent } from '../core/session/history';
 import { formatDuration, formatTokens } from '../view-model/format';
 import type { AgentStatus } from '../core/vocabulary';
 
@@ -32,8 +33,8 @@ export class ChatProgress {
 
   constructor(
     private readonly stream: vscode.ChatResponseStream,
-    /** The main agent's events (its text streams into the response). */
-    private readonly isRoot: (event: DelegateEvent) => boolean,
+    /** The main agent's events (its text streams into the response); tests pass their own. */
+    private readonly isRoot: (event: DelegateEvent) => boolean = isRootEvent,
   ) {}
 
   onEvent(event: DelegateEvent): void {

@@ -9,7 +9,6 @@ import { supportsToolCalling } from './lm-errors';
 import type { LmCatalog } from './lm-catalog';
 import type { SessionController } from './session-controller';
 import { readSettings } from './settings';
-import { modelIdOf } from '../core/session';
 
 interface ModelItem extends vscode.QuickPickItem {
   model?: vscode.LanguageModelChat;
@@ -39,7 +38,7 @@ async function chooseModel(catalog: LmCatalog): Promise<vscode.LanguageModelChat
   if (items.length === 0) items.push({ label: 'No language models in this editor', description: 'install an extension that provides one (GitHub Copilot Chat, for one)' });
   items.push(
     { label: 'Messages API', kind: vscode.QuickPickItemKind.Separator },
-    { label: 'Anthropic API', description: `${modelIdOf(settings.session.model, process.env)}${settings.provider === 'anthropic' ? ' · current' : ''}`, detail: 'with your API key (Delegate: Set API Key); the model is delegate.model', anthropic: true },
+    { label: 'Anthropic API', description: `${settings.anthropicModel}${settings.provider === 'anthropic' ? ' · current' : ''}`, detail: 'with your API key (Delegate: Set API Key); the model is delegate.model', anthropic: true },
   );
   const pick = await vscode.window.showQuickPick(items, { title: 'Delegate: Choose Model', placeHolder: 'The model Delegate\'s agents run on (the Chat view uses the model picked there)', matchOnDescription: true, matchOnDetail: true });
   if (!pick || (!pick.model && !pick.anthropic)) return undefined;

@@ -4,7 +4,6 @@
  * running here, deletes its files, and starts a new session when it was the open one. Both re-send the list.
  */
 import * as vscode from 'vscode';
-import { history } from '../core/session/history';
 import type { SessionController } from './session-controller';
 
 /** The modal; tests replace it (a modal cannot be answered from the extension host). */
@@ -16,14 +15,11 @@ const modalConfirm: ConfirmDelete = async (title) =>
 export class HistoryActions {
   confirm: ConfirmDelete = modalConfirm;
 
-  constructor(
-    private readonly controller: SessionController,
-    private readonly transcriptRoot: () => string,
-  ) {}
+  constructor(private readonly controller: SessionController) {}
 
   async rename(id: string, title: string): Promise<void> {
     try {
-      await history(this.transcriptRoot()).rename(id, title);
+      await this.controller.sessions.rename(id, title);
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot rename the session: ${err instanceof Error ? err.message : String(err)}.`);
     }
@@ -37,7 +33,7 @@ export class HistoryActions {
     }
     if (!(await this.confirm(title))) return false;
     try {
-      await history(this.transcriptRoot()).delete(id);
+      await this.controller.sessions.delete(id);
     } catch (err) {
       void vscode.window.showErrorMessage(`Delegate: cannot delete the session: ${err instanceof Error ? err.message : String(err)}.`);
       return false;

@@ -16,7 +16,6 @@ import { LmCatalog, modelKey } from './lm-catalog';
 import { supportsToolCalling } from './lm-errors';
 import { createLmModel, type LmModelPort } from './lm-model';
 import { readSettings } from './settings';
-import { modelIdOf } from '../core/session';
 import { type ModelPort } from '../core/session/model-port';
 import { sealProcessEnvironment } from '../core/session/process-environment';
 import type { SetupProblem } from '../view-model/setup-problem';
@@ -79,7 +78,7 @@ export class ModelChoice implements vscode.Disposable {
       const retryWait = { maxMs: settings.session.maxRetryWait * 1000, setting: 'delegate.maxRetryWaitSeconds' };
       this.anthropic = { key, port: createAnthropicModel({ ...credentials, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch, retryWait }) };
     }
-    return { port: this.anthropic.port, modelId: modelIdOf(settings.session.model, process.env), provider: 'anthropic' };
+    return { port: this.anthropic.port, modelId: settings.anthropicModel, provider: 'anthropic' };
   }
 
   /** A problem, with how many models the editor has (the buttons that fix it depend on it). */

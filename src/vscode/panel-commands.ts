@@ -7,11 +7,10 @@ import type { ChangeActions } from './change-actions';
 import { HistoryActions } from './history-actions';
 import type { PanelInbox } from './panel-inbox';
 import type { SessionController } from './session-controller';
-import { transcriptRootOf } from './session-history';
 import { DelegateViewProvider, VIEW_ID } from './view-provider';
 
 export function registerPanel(context: vscode.ExtensionContext, parts: { controller: SessionController; changes: ChangeActions; inbox: PanelInbox }): DelegateViewProvider {
-  const history = new HistoryActions(parts.controller, () => transcriptRootOf(context));
+  const history = new HistoryActions(parts.controller);
   const view = new DelegateViewProvider(context.extensionUri, parts.controller, parts.changes, history, parts.inbox);
   context.subscriptions.push(
     view,

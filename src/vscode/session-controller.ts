@@ -29,7 +29,7 @@ import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
 import { createSession, type Session, type AgentResult, type SandboxStatus } from '../core/session';
 import { type UserQuestions } from '../core/session/ports';
-import { history } from '../core/session/history';
+import { history, type SessionHistory } from '../core/session/history';
 
 export interface ControllerStatus {
   running: boolean;
@@ -191,6 +191,11 @@ export class SessionController implements vscode.Disposable {
   /** Where this workspace's transcripts are (the record of a subagent is read from there). */
   get transcriptRoot(): string {
     return transcriptRootOf(this.context);
+  }
+
+  /** This workspace's sessions on disk (the core's history face over transcriptRoot): read, rename, delete. */
+  get sessions(): SessionHistory {
+    return history(this.transcriptRoot);
   }
 
   get openSessionId(): string | undefined {

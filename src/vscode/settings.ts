@@ -5,11 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { VscodeModelSetting } from './lm-catalog';
-import { editorSettings, type EditorSettings } from '../core/session';
+import { editorSettings, modelIdOf, type EditorSettings } from '../core/session';
 
 export interface DelegateSettings {
   /** What the session's settings set, as the core's settings resolver takes them. */
   session: EditorSettings;
+  /** The model the Anthropic API runs: delegate.model (an alias resolved), else DELEGATE_MODEL, else the default. */
+  anthropicModel: string;
   /** `delegate.baseUrl`, else ANTHROPIC_BASE_URL: where the Anthropic adapter sends. */
   baseUrl: string | undefined;
   /** Hold each finished subagent's result for Accept / Edit / Re-run before its parent sees it. */
@@ -26,6 +28,7 @@ export function readSettings(): DelegateSettings {
   const session = editorSettings((key) => all.get<unknown>(key));
   return {
     session,
+    anthropicModel: modelIdOf(session.model, process.env),
     baseUrl: session.baseUrl ?? (process.env.ANTHROPIC_BASE_URL?.trim() || undefined),
     reviewSubagentResults: c.get<boolean>('reviewSubagentResults') === true,
     provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider')) ?? 'auto',

@@ -14,6 +14,7 @@ import { finishedSession, ROOT, Script } from '../webview/fixtures';
 import { installVscodeStub } from './vscode-stub';
 import { tempDir } from '../kit/temp-dirs';
 import { testSession } from '../kit/test-session';
+import { history } from '../../src/core/session/history';
 
 const stub = installVscodeStub();
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stub is in place */
@@ -22,7 +23,7 @@ const { HistoryActions } = require('../../src/vscode/history-actions') as typeof
 const { ChangeActions } = require('../../src/vscode/change-actions') as typeof import('../../src/vscode/change-actions');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown } = {}): { controller: SessionController; asked: string[]; options: unknown[]; newSessions: number } {
+function fakeController(state: SessionViewState, opts: { running?: boolean; openSessionId?: string; current?: unknown; root?: string } = {}): { controller: SessionController; asked: string[]; options: unknown[]; newSessions: number } {
   const record = { asked: [] as string[], options: [] as unknown[], newSessions: 0 };
   const controller = {
     snapshot: () => ({ state, running: opts.running ?? false }),
@@ -31,6 +32,7 @@ function fakeController(state: SessionViewState, opts: { running?: boolean; open
     },
     openSessionId: opts.openSessionId,
     current: opts.current,
+    sessions: history(opts.root ?? '/unused'),
     showRecorded: () => undefined,
     ask: async (prompt: string, options?: unknown) => {
       record.asked.push(prompt);
@@ -85,8 +87,8 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     const root = tempDir('delegate-history-host-');
     writeFileSync(join(root, 's1.jsonl'), '');
     mkdirSync(join(root, 's1'));
-    const open = fakeController(createSessionView(), { openSessionId: 's1' });
-    const actions = new HistoryActions(open.controller, () => root);
+    const open = fakeController(createSessionView(), { openSessionId: 's1', root });
+    const actions = new HistoryActions(open.controller);
     await actions.rename('s1', 'Flaky tests');
     assert.ok(existsSync(join(root, 's1.meta.json')));
     actions.confirm = async () => false;
@@ -102,8 +104,8 @@ describe('vscode/panel actions (a vscode stand-in)', () => {
     assert.equal(existsSync(join(root, 's1.jsonl')) || existsSync(join(root, 's1')) || existsSync(join(root, 's1.meta.json')), false);
     assert.equal(open.newSessions, 1, 'the open session was deleted: a new one');
 
-    const running = fakeController(createSessionView(), { running: true, openSessionId: 's2' });
-    const guarded = new HistoryActions(running.controller, () => root);
+    const running = fakeController(createSessionView(), { running: true, openSessionId: 's2', root });
+    const guarded = new HistoryActions(running.controller);
     guarded.confirm = async () => assert.fail('not asked');
     assert.equal(await guarded.delete('s2', 'x'), false);
     assert.match(stub.messages.at(-1)?.text ?? '', /stop it before deleting it/);
