@@ -1,5 +1,5 @@
 /**
- * The Messages API's shapes ⇄ VS Code's Language Model API (1.95), for lm-model.ts.
+ * The Messages API's shapes ⇄ VS Code's Language Model API (1.95), for lm-model.ts, and their tokens (TokenCounter, below).
  *
  *   system prompt          ─▶ a leading User message (the stable API has no system role: the System role is
  *                             a proposal an installed extension may not use)
@@ -14,7 +14,7 @@
  * a turn converts only what is new.
  */
 import * as vscode from 'vscode';
-import type { ContentBlock, ContentBlockParam, MessageParam, ToolResultBlockParam, ToolSchema } from '../core/session/model-port';
+import { estimateTextTokens, type ContentBlock, type ContentBlockParam, type MessageParam, type ToolResultBlockParam, type ToolSchema } from '../core/session/model-port';
 
 type UserPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart;
 type AssistantPart = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart;
@@ -97,7 +97,7 @@ export function toLmTools(tools: readonly ToolSchema[]): vscode.LanguageModelCha
 }
 
 /** A message's text as a model would read it (for estimating its tokens when the model cannot count them). */
-export function lmMessageText(message: vscode.LanguageModelChatMessage): string {
+function lmMessageText(message: vscode.LanguageModelChatMessage): string {
   return message.content
     .map((p) =>
       p instanceof vscode.LanguageModelTextPart
@@ -141,5 +141,58 @@ export class ResponseBuilder {
   /** The whole reply as text, for counting its tokens. */
   countableText(): string {
     return this.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : '')).join('\n');
+  }
+}
+
+/**
+ * Token counts for a Language Model API reply. The stable API reports no usage, so the model's own
+ * tokenizer counts (`countTokens`): the request's input (system prompt, tools, every message) and the
+ * reply's output. Compaction measures the context from these figures, so they must be whole-request.
+ *
+ * Counting stays off the turn's path: each message, tool and system prompt is counted once (kept per
+ * object), the input is counted while the model answers, and a count the model cannot give (an error,
+ * or 0 for text that is not empty — a provider in another extension host answers 0) falls back to the
+ * core's estimate.
+ */
+export class TokenCounter {
+  private readonly counts = new WeakMap<object, Promise<number>>();
+
+  constructor(private readonly model: vscode.LanguageModelChat) {}
+
+  /** The request's input tokens (start it when the request is sent: it runs while the model answers). */
+  async input(messages: readonly vscode.LanguageModelChatMessage[], tools: readonly vscode.LanguageModelChatTool[]): Promise<number> {
+    const parts = [
+      ...messages.map((m) => this.cached(m, () => this.count(m, lmMessageText(m)))),
+      ...tools.map((t) => this.cached(t, () => {
+        const text = `${t.name}\n${t.description}\n${JSON.stringify(t.inputSchema ?? {})}`;
+        return this.count(text, text);
+      })),
+    ];
+    const counts = await Promise.all(parts);
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /** The reply's output tokens. */
+  output(text: string): Promise<number> {
+    return text ? this.count(text, text) : Promise.resolve(0);
+  }
+
+  private cached(key: object, count: () => Promise<number>): Promise<number> {
+    let known = this.counts.get(key);
+    if (!known) {
+      known = count();
+      this.counts.set(key, known);
+    }
+    return known;
+  }
+
+  private async count(what: string | vscode.LanguageModelChatMessage, text: string): Promise<number> {
+    try {
+      const n = await this.model.countTokens(what);
+      if (typeof n === 'number' && Number.isFinite(n) && (n > 0 || text.trim() === '')) return n;
+    } catch {
+      // A model that cannot count: the estimate below.
+    }
+    return estimateTextTokens(text);
   }
 }

@@ -10,7 +10,7 @@
  *       │ the editor's consent prompt, when the model needs one, is inside this call
  *       │ LanguageModelTextPart ─▶ onTextDelta     LanguageModelToolCallPart ─▶ tool_use
  *       ▼
- *     usage: lm-usage.ts (countTokens, while the model answers)
+ *     usage: lm-messages.ts's TokenCounter (countTokens, while the model answers)
  *
  * What the Messages API says that this API cannot:
  *   - toolChoice 'none' (the forced final answer): toolMode has Auto and Required only. The tools stay
@@ -22,9 +22,8 @@
  *   - no retries here: the provider owns its transport (Copilot retries itself); a failure is one line.
  */
 import * as vscode from 'vscode';
-import { modelLabel, noToolsError, supportsToolCalling, toModelError } from './lm-errors';
-import { ResponseBuilder, toLmMessages, toLmTools } from './lm-messages';
-import { TokenCounter } from './lm-usage';
+import { lmFailure, modelLabel, noToolsFailure, supportsToolCalling, type LmFailure } from './lm-errors';
+import { ResponseBuilder, TokenCounter, toLmMessages, toLmTools } from './lm-messages';
 import { emptyUsage } from '../core/vocabulary';
 import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/session/model-port';
 
@@ -94,7 +93,7 @@ async function streamOnce(
   callbacks: ModelCallbacks,
   waitingMs: number,
 ): Promise<ModelResponse> {
-  if (request.tools.length > 0 && supportsToolCalling(model) === false) throw noToolsError(model);
+  if (request.tools.length > 0 && supportsToolCalling(model) === false) throw modelError(noToolsFailure(model));
   if (signal.aborted) throw new ModelError('request aborted', 'aborted');
   const messages = toLmMessages(request.system, request.messages);
   const tools = toLmTools(request.tools);
@@ -136,7 +135,7 @@ async function streamOnce(
       cancel.cancel();
       throw err.error;
     }
-    throw toModelError(err, model, signal.aborted);
+    throw err instanceof ModelError ? err : modelError(lmFailure(err, model, signal.aborted));
   } finally {
     stopWaiting();
     signal.removeEventListener('abort', onAbort);
@@ -145,3 +144,5 @@ async function streamOnce(
     input?.catch(() => undefined);
   }
 }
+
+const modelError = (f: LmFailure): ModelError => new ModelError(f.message, f.kind);
