@@ -7,11 +7,11 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { EditorApprover } from './approver';
-import { confirmAboveUsd, fanoutRule, type EditorFanout } from './fanout-card';
+import type { EditorFanout } from './fanout-card';
 import type { EditorMcpServers } from './mcp-servers';
 import type { ModelSelection } from './model-choice';
 import type { ResultReview } from './result-review';
-import { readSettings } from './settings';
+import { fanoutSettings, readSettings } from './settings';
 import { resolveSessionConfig, type SessionConfig } from '../core/session';
 import { type UserQuestions } from '../core/session/ports';
 import type { ResumeState } from '../core/session/history';
@@ -62,7 +62,7 @@ export async function editorSessionConfig(folder: vscode.WorkspaceFolder, select
       approver: ports.approver,
       ...(settings.reviewSubagentResults ? { review: ports.review.gate } : {}),
       ...(ports.questions ? { questions: ports.questions } : {}),
-      ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: fanoutRule, confirmAboveUsd } } : {}),
+      ...(ports.fanout ? { fanout: { prompt: ports.fanout, rule: () => fanoutSettings().rule, confirmAboveUsd: () => fanoutSettings().confirmAboveUsd } } : {}),
       ripgrepCandidates: editorRipgrep(),
       // web_fetch through the extension host's patched http/https: VS Code's proxy settings apply.
       httpAgents: 'host',

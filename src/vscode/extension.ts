@@ -12,8 +12,8 @@
  */
 import { moduleStart } from './load-clock';
 import * as vscode from 'vscode';
-import { sealProcessEnvironment } from '../core/session/process-environment';
 import { registerApiKeyCommand } from './api-key';
+import { sealCredentials } from './model-choice';
 import { EditorApprover } from './approver';
 import { registerChangeActions, type ChangeActions } from './change-actions';
 import { registerChatParticipant } from './chat-participant';
@@ -57,10 +57,7 @@ const importsDone = performance.now();
 
 export function activate(context: vscode.ExtensionContext): DelegateApi {
   const activateStart = performance.now();
-  // No credential stays in the extension host's environment block (/proc/<pid>/environ, readable by the user's other
-  // processes, an unsandboxed command among them); process.env keeps them for the other extensions.
-  const sealed = sealProcessEnvironment();
-  if (sealed.note) console.debug(`Delegate: ${sealed.note}`);
+  sealCredentials();
   // Asked only during a run, after `view` exists.
   const inbox = new PanelInbox((): boolean => view.isVisible);
   const ports = {

@@ -11,8 +11,7 @@
  * and Open Setting.
  */
 import * as vscode from 'vscode';
-import type { FanoutCard, FanoutChoice, FanoutPrompt, FanoutRule } from '../core/session/ports';
-import { FANOUT_RULES } from '../core/session/ports';
+import type { FanoutCard, FanoutChoice, FanoutPrompt } from '../core/session/ports';
 import type { PanelPrompts } from './panel-inbox';
 import { CANCEL, fanoutText, RUN, RUN_CAPPED } from './fanout-text';
 
@@ -52,16 +51,4 @@ async function neverAskInThisWorkspace(): Promise<void> {
   const pick = await vscode.window.showInformationMessage(`Delegate: subagents now start without the fan-out card ${where}.`, 'Undo', 'Open Setting');
   if (pick === 'Undo') await vscode.workspace.getConfiguration('delegate').update('confirmFanout', before, target);
   else if (pick === 'Open Setting') await vscode.commands.executeCommand(inWorkspace ? 'workbench.action.openWorkspaceSettings' : 'workbench.action.openSettings', 'delegate.confirmFanout');
-}
-
-/** `delegate.confirmFanout`, read at each fan-out (a mistyped value means the default). */
-export function fanoutRule(): FanoutRule {
-  const v = vscode.workspace.getConfiguration('delegate').get<string>('confirmFanout', 'auto');
-  return (FANOUT_RULES as readonly string[]).includes(v) ? (v as FanoutRule) : 'auto';
-}
-
-/** `delegate.confirmAboveUsd`: 0 or less is off. */
-export function confirmAboveUsd(): number | undefined {
-  const v = vscode.workspace.getConfiguration('delegate').get<number>('confirmAboveUsd', 0);
-  return typeof v === 'number' && v > 0 ? v : undefined;
 }

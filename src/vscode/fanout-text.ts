@@ -5,7 +5,7 @@
  * runs vary a lot, says so rather than give one misleading figure; what the capped run stops each at. No `vscode`
  * import, so unit tests read the exact text the user decides on.
  */
-import type { FanoutCard, FanoutChild } from '../core/session/ports';
+import type { FanoutCard } from '../core/session/ports';
 import type { FanoutView } from '../protocol';
 import { formatDuration, formatUsd } from '../view-model/format';
 import { whoAsks } from './approval-text';
@@ -21,7 +21,9 @@ const RUNS_FOR_P90 = 10;
 const tokens = (n: number): string => (n < 1000 ? `${Math.round(n)}` : n < 1_000_000 ? `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k` : `${(n / 1_000_000).toFixed(1)}M`);
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-type Forecast = NonNullable<FanoutChild['forecast']>;
+/** One subagent of the card. */
+type Child = FanoutCard['children'][number];
+type Forecast = NonNullable<Child['forecast']>;
 
 /** "40k tokens · $0.12 · 1m 05s" at the median or the p90. */
 function figures(f: Forecast, at: 'median' | 'p90'): string {
@@ -54,7 +56,7 @@ function forecastLine(type: string, count: number, f: Forecast | undefined): str
 }
 
 /** What the capped run gives each type with history (fanout-review.ts capsOf: the p90, rounded up). */
-function capsLine(children: readonly FanoutChild[]): string | undefined {
+function capsLine(children: readonly Child[]): string | undefined {
   const types = new Map<string, Forecast>();
   for (const c of children) if (c.forecast) types.set(c.agentType, c.forecast);
   if (types.size === 0) return undefined;
@@ -63,7 +65,7 @@ function capsLine(children: readonly FanoutChild[]): string | undefined {
   return `Stops each at its usual maximum (what 9 in 10 past runs stayed within): ${each.join('; ')}${rest}.`;
 }
 
-const FIELDS: readonly ((c: FanoutChild) => string)[] = [
+const FIELDS: readonly ((c: Child) => string)[] = [
   (c) => c.agentType,
   (c) => c.model,
   (c) => (c.tools ? (c.tools.length ? c.tools.join(', ') : 'no tools') : 'every tool'),
@@ -74,8 +76,8 @@ const FIELDS: readonly ((c: FanoutChild) => string)[] = [
 /** The card's content: shared fields once, per task only what differs, the forecast per agent type. */
 export function fanoutView(card: FanoutCard): FanoutView {
   const { children } = card;
-  const same = FIELDS.map((field) => children.every((c) => field(c) === field(children[0] as FanoutChild)));
-  const shared = FIELDS.filter((_, i) => same[i]).map((field) => field(children[0] as FanoutChild)).filter(Boolean).join(' · ');
+  const same = FIELDS.map((field) => children.every((c) => field(c) === field(children[0] as Child)));
+  const shared = FIELDS.filter((_, i) => same[i]).map((field) => field(children[0] as Child)).filter(Boolean).join(' · ');
   const tasks = children.map((c) => ({ description: c.description, prompt: c.prompt, own: FIELDS.filter((_, i) => !same[i]).map((field) => field(c)).filter(Boolean).join(' · ') }));
   const counts = new Map<string, { n: number; f: Forecast | undefined }>();
   for (const c of children) counts.set(c.agentType, { n: (counts.get(c.agentType)?.n ?? 0) + 1, f: c.forecast });

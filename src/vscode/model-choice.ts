@@ -21,6 +21,16 @@ import { sealProcessEnvironment } from '../core/session/process-environment';
 import type { SetupProblem } from '../view-model/setup-problem';
 
 /** Where the next run goes, or why it can go nowhere. */
+/**
+ * At activation: no credential stays in the extension host's environment block (/proc/<pid>/environ, readable by the
+ * user's other processes, an unsandboxed command among them); process.env keeps them for the other extensions. A key
+ * from the secret storage is sealed the same way when a run first uses it (ModelChoice below).
+ */
+export function sealCredentials(): void {
+  const sealed = sealProcessEnvironment();
+  if (sealed.note) console.debug(`Delegate: ${sealed.note}`);
+}
+
 export type Route = { credentials: Credentials } | { model: vscode.LanguageModelChat } | { problem: SetupProblem };
 
 export interface ModelSelection {

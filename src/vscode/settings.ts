@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { VscodeModelSetting } from './lm-catalog';
-import { editorSettings, modelIdOf, type EditorSettings } from '../core/session';
+import { editorFanoutSettings, editorSettings, modelIdOf, type EditorFanoutSettings, type EditorSettings } from '../core/session';
 
 export interface DelegateSettings {
   /** What the session's settings set, as the core's settings resolver takes them. */
@@ -34,6 +34,12 @@ export function readSettings(): DelegateSettings {
     provider: (['anthropic', 'vscode'] as const).find((p) => p === c.get<string>('provider')) ?? 'auto',
     vscodeModel: modelSetting(c.get<unknown>('vscodeModel')),
   };
+}
+
+/** `delegate.confirmFanout` and `delegate.confirmAboveUsd`, read at each fan-out (the core parses them). */
+export function fanoutSettings(): EditorFanoutSettings {
+  const all = vscode.workspace.getConfiguration();
+  return editorFanoutSettings((key) => all.get<unknown>(key));
 }
 
 /** Only the string fields of `delegate.vscodeModel`; anything else in it is ignored. */

@@ -21,7 +21,7 @@ export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from '
 export type { SessionMcpConfig } from './mcp';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
 export type { SessionOverrides } from '../settings/setting-table';
-export { editorSettings, type EditorSettings } from '../settings/editor-settings';
+export { editorFanoutSettings, editorSettings, type EditorFanoutSettings, type EditorSettings } from '../settings/editor-settings';
 
 export type { AgentResult } from '../loop/types';
 export { hasPrice } from '../loop/budget';

@@ -9,6 +9,7 @@
  * user left alone has package.json's default, which test/core/settings/settings-doc.test.ts holds to the core's
  * (defaults.ts); a value that cannot be used is left out, so the core's default applies.
  */
+import { FANOUT_RULES, type FanoutRule } from '../delegation/fanout-review';
 import { OVERRIDE_DEFAULTS } from './defaults';
 import { SETTINGS, type SessionOverrides } from './setting-table';
 import { parseThinkingSetting, PERMISSION_MODES, SANDBOX_MODES, type PermissionMode, type SandboxMode } from '../vocabulary';
@@ -85,4 +86,21 @@ function thinkingSetting(value: unknown): SessionOverrides['thinking'] {
   if (value === undefined) return undefined;
   const parsed = parseThinkingSetting(value);
   return typeof parsed === 'object' ? undefined : parsed;
+}
+
+/** The fan-out card's two settings, read at each fan-out (the session's ports.fanout). */
+export interface EditorFanoutSettings {
+  /** `delegate.confirmFanout`; a mistyped value means the default, auto. */
+  rule: FanoutRule;
+  /** `delegate.confirmAboveUsd`: 0 or less is off. */
+  confirmAboveUsd: number | undefined;
+}
+
+export function editorFanoutSettings(get: SettingReader): EditorFanoutSettings {
+  const rule = get('delegate.confirmFanout');
+  const above = get('delegate.confirmAboveUsd');
+  return {
+    rule: typeof rule === 'string' && FANOUT_RULES.includes(rule as FanoutRule) ? (rule as FanoutRule) : 'auto',
+    confirmAboveUsd: typeof above === 'number' && above > 0 ? above : undefined,
+  };
 }

@@ -1,6 +1,6 @@
 /** The editor's `delegate.*` settings, parsed by the core by the setting table's keys (core/settings/editor-settings.ts). */
 import { strict as assert } from 'node:assert';
-import { editorSettings } from '../../../src/core/session';
+import { editorFanoutSettings, editorSettings } from '../../../src/core/session';
 
 const reader = (values: Record<string, unknown>) => (key: string): unknown => values[key];
 
@@ -31,5 +31,10 @@ describe('editorSettings', () => {
     const s = editorSettings(reader({ 'delegate.compactThreshold': 2, 'delegate.modelAliases': { sonnet: 'x', opus: '', haiku: 3 } }));
     assert.equal(s.compactThreshold, 0.95);
     assert.deepEqual(s.modelAliases, { sonnet: 'x' });
+  });
+
+  it("reads the fan-out card's rule and threshold; a mistyped rule is auto, 0 is no threshold", () => {
+    assert.deepEqual(editorFanoutSettings(reader({ 'delegate.confirmFanout': 'always', 'delegate.confirmAboveUsd': 0.5 })), { rule: 'always', confirmAboveUsd: 0.5 });
+    assert.deepEqual(editorFanoutSettings(reader({ 'delegate.confirmFanout': 'nevr', 'delegate.confirmAboveUsd': 0 })), { rule: 'auto', confirmAboveUsd: undefined });
   });
 });
