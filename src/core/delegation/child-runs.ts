@@ -32,7 +32,7 @@ import { checkChildReport, withReportNotes } from '../report/child-report';
 import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
 import type { ReviewDecision, ReviewGate } from './child-review';
 import type { FanoutCaps } from './fanout-review';
-import { narrowMode, type AgentIdentity } from '../vocabulary';
+import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
@@ -73,6 +73,8 @@ export type ChildOrigin =
       record: ChildRecord;
       /** The agent definition it ran (its first agent_started names it). */
       def: AgentDefinition;
+      /** The mode it ran under (recorded, or rebuilt from its ancestors: subagent-directory.ts): a resume never loosens it. */
+      inherited?: PermissionMode;
       /** Its conversation rebuilt from its transcript (compactions, interruptions applied), and its turns so far. */
       history: MessageParam[];
       turnBase: number;
@@ -178,7 +180,8 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
     case 'resume': {
       const { record: r, def } = origin;
       const { started } = r;
-      const mode = narrowMode(origin.sender?.mode, def.permissionMode);
+      // The mode it ran under, narrowed further by the sender's (a parent now in a stricter mode) and its file's.
+      const mode = narrowMode(narrowMode(origin.inherited, origin.sender?.mode), def.permissionMode);
       const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
       return {
         ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases }),

@@ -96,6 +96,7 @@ async function start(run: RunState): Promise<void> {
     ...(spec.fork ? { forkedFrom: spec.fork } : {}),
     ...(identity.parentId === null ? { cwd: run.ports.config.workdir } : {}),
     ...(spec.name ? { name: spec.name } : {}),
+    ...(identity.mode ? { mode: identity.mode } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
   });
