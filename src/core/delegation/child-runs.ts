@@ -12,6 +12,8 @@
  * A task call's child (createChildRuns, the session's Spawner declared in loop/types.ts) may then wait for the
  * host's review (the editor's opt-in `delegate.reviewSubagentResults`, child-review.ts): Accept, Edit result, or
  * Re-run with an edited prompt — a new child on the same task node; the parent gets only what the user accepted.
+ * A resumed child's reply to its parent's send_message goes through the same review (reviewResult, asked by
+ * subagent-directory.ts; a Re-run resumes it again with the edited message).
  * It takes the ports it reads (ChildRunPorts); the child itself runs over the session's RunPorts through `run`,
  * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
  * assigned in afterwards, and delegation/ never imports the loop's runAgent.
@@ -30,7 +32,7 @@ import type { ChildRecord } from './child-records';
 import { watchChildRecord } from '../report/record-watch';
 import { checkChildReport, withReportNotes } from '../report/child-report';
 import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
-import type { ReviewDecision, ReviewGate } from './child-review';
+import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
 import type { FanoutCaps } from './fanout-review';
 import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
 
@@ -116,21 +118,32 @@ async function runReviewedChild(origin: Extract<ChildOrigin, { kind: 'task' | 'f
   for (;;) {
     const { child, result } = await runChild(origin, ports, signal);
     call.onChildFinished(child, call.description);
-    const review = ports.review;
-    if (!review || signal.aborted) return result;
     const { agentId, prompt } = origin;
-    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_requested', result: result.content });
-    let decision: ReviewDecision;
-    try {
-      decision = await review({ agentId, parentId: call.parent.agentId, description: call.description, prompt, result: result.content, isError: result.isError === true }, signal);
-    } catch {
-      decision = { action: 'accept' }; // the host went away: the result stands as it was
-    }
-    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_resolved', action: decision.action });
-    if (decision.action === 'accept') return result;
-    if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
-    origin = { ...origin, prompt: decision.prompt, agentId: ports.newAgentId() };
+    const reviewed = await reviewResult(ports, { agentId, parentId: call.parent.agentId, description: call.description, prompt, result: result.content, isError: result.isError === true }, result, signal);
+    if (!('rerun' in reviewed)) return reviewed;
+    origin = { ...origin, prompt: reviewed.rerun, agentId: ports.newAgentId() };
   }
+}
+
+/**
+ * The host's review of a child's words before its parent reads them — a task call's result and a resumed child's
+ * reply to send_message alike: what the user accepted or edited, or the prompt of a re-run (the caller runs it).
+ */
+export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>, request: ReviewRequest, result: ToolResult, signal: AbortSignal): Promise<ToolResult | { rerun: string }> {
+  const review = ports.review;
+  if (!review || signal.aborted) return result;
+  const { agentId, parentId } = request;
+  await ports.bus.emit(agentId, parentId, { type: 'review_requested', result: result.content });
+  let decision: ReviewDecision;
+  try {
+    decision = await review(request, signal);
+  } catch {
+    decision = { action: 'accept' }; // the host went away: the result stands as it was
+  }
+  await ports.bus.emit(agentId, parentId, { type: 'review_resolved', action: decision.action });
+  if (decision.action === 'accept') return result;
+  if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
+  return { rerun: decision.prompt };
 }
 
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */

@@ -13,7 +13,7 @@
 import { BUILT_IN_AGENTS } from '../agent-files/agent-catalog';
 import type { ChildRecord, ChildRecords } from './child-records';
 import { childPage, deliverablesLine } from './child-pages';
-import { agentTypesOf, runChild, type ChildOutcome, type ChildRunPorts } from './child-runs';
+import { agentTypesOf, reviewResult, runChild, type ChildOutcome, type ChildRunPorts } from './child-runs';
 import type { BlobStore } from '../changes/blob-store';
 import type { ResumeRequest, SubagentDirectory } from './child-port';
 import type { AgentResult } from '../loop/types';
@@ -39,9 +39,18 @@ export function createSubagentDirectory(runs: ChildRunPorts, o: DirectoryOptions
     childrenOf: (agentId) => records.childrenOf(agentId),
     claimName: (name, agentId) => records.claimName(name, agentId),
     resume: async (req, signal) => {
-      const out = await resumeChild(runs, o, req, signal);
-      const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, workdir, writtenBy(out.child)) : undefined;
-      return line ? { ...out, result: { ...out.result, content: `${out.result.content}\n${line}` } } : out;
+      for (;;) {
+        const out = await resumeChild(runs, o, req, signal);
+        const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, workdir, writtenBy(out.child)) : undefined;
+        const result = line ? { ...out.result, content: `${out.result.content}\n${line}` } : out.result;
+        // A reply to its parent goes through the host's review as a task's result does (the user's own message does not:
+        // the reply is the user's to read); a Re-run resumes it again with the edited message.
+        const r = records.find(req.id);
+        if (req.by !== 'parent' || !r) return { ...out, result };
+        const reviewed = await reviewResult(runs, { agentId: r.id, parentId: r.parentId, description: r.description, prompt: req.message, result: result.content, isError: result.isError === true }, result, signal);
+        if (!('rerun' in reviewed)) return { ...out, result: reviewed };
+        req = { ...req, message: reviewed.rerun };
+      }
     },
     deliverables: (child) => deliverablesLine(child.result, workdir, writtenBy(child)),
     page: async (req) => {
