@@ -56,6 +56,8 @@ export type EventBody =
        * permissionMode): a resume runs it under this one again, whoever sends the message.
        */
       mode?: PermissionMode;
+      /** A subagent's tools when it started (`task`, `web_search` included when it had them): a resume never has more. */
+      tools?: string[];
       /**
        * A finished or stopped subagent resumed with a message (send_message, the user's): segment 2, 3, … of the
        * same agent and tree node; `prompt` is the message. Absent on an agent's first start.

@@ -2,7 +2,7 @@
  * A resumed subagent keeps the mode it ran under (issue 24 §6, the delegation gaps): a grandchild inherits the
  * stricter mode of its parent (an agent file's `permissionMode: plan`); when the user messages it directly
  * (`--resume S --agent ID`) — with the session's own mode loosened meanwhile — it still runs in plan mode: its write
- * is refused and nothing is written.
+ * is refused and nothing is written. Its tools are the ones it first ran with, whatever its agent file says now.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { cliSuite } from '../kit/cli-suite';
 
 const startsWith = (prefix: string) => (r: RecordedRequest): boolean => isChild(r) && firstUserText(r).startsWith(prefix);
 
-describe('delegate CLI: a resumed subagent keeps its inherited mode', function () {
+describe('delegate CLI: a resumed subagent keeps its inherited mode and its tools', function () {
   this.timeout(40_000);
   const cli = cliSuite();
 
@@ -71,5 +71,27 @@ describe('delegate CLI: a resumed subagent keeps its inherited mode', function (
     }
     assert.ok(stripped > 0, 'the transcript recorded the mode');
     await assertResumedInPlan(session, grand);
+  });
+
+  it('--resume S --agent ID: the child has the tools it first ran with, though its agent file now grants every tool', async () => {
+    const agents = join(cli.dirs.workdir, '.claude', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(join(agents, 'reader.md'), '---\nname: reader\ndescription: Reads.\ntools: read_file, grep\n---\nREADER-BODY\n');
+    cli.api.route([
+      { name: 'child', match: startsWith('CHILD'), replies: [reply.text('CHILD-1: read it'), reply.text('CHILD-2: read again')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD read', description: 'read', subagent_type: 'reader' } }), reply.text('ok')] },
+    ]);
+    const first = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
+    assert.equal(first.code, 0, first.stderr);
+    const out = lastJsonLine(first.stdout);
+    const id = String((out.subagents as Record<string, unknown>[])[0]?.id);
+    writeFileSync(join(agents, 'reader.md'), '---\nname: reader\ndescription: Reads.\n---\nREADER-BODY\n');
+    const again = await runDelegate(['-p', 'USER: again', '--cwd', cli.dirs.workdir, '--resume', String(out.session_id), '--agent', id], { env: cli.env() });
+    assert.equal(again.code, 0, again.stderr);
+    const names = (r: RecordedRequest | undefined): string[] => ((must(r).body.tools ?? []) as { name: string }[]).map((t) => t.name).sort();
+    const children = cli.api.messageRequests().filter(startsWith('CHILD'));
+    assert.deepEqual(names(children[0]), ['grep', 'read_file']);
+    assert.deepEqual(names(children[1]), ['grep', 'read_file']);
+    cli.api.assertAllConsumed();
   });
 });

@@ -197,7 +197,7 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
       const mode = narrowMode(narrowMode(origin.inherited, origin.sender?.mode), def.permissionMode);
       const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
       return {
-        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases }),
+        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}) }),
         history: origin.history,
         turnBase: origin.turnBase,
         modelId: started.model,
