@@ -12,7 +12,7 @@ import type { ChangeCause, ChangedFile, CommandRun, ContentHash, FileAction, Rev
 import type { MessageParam, RetryInfo } from './llm/types';
 import type { ToolKind } from './tools/types';
 
-import type { AgentStatus, PermissionDecision, RetryOf, Usage } from './vocabulary';
+import type { AgentStatus, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
@@ -51,6 +51,13 @@ export type EventBody =
       budget?: { tokens?: number; seconds?: number; usd?: number };
       /** A subagent's name (task's `name`, unique in the session): send_message and read_subagent take it. */
       name?: string;
+      /**
+       * A subagent's own mode, stricter than the session's (its parent's, narrowed by its agent file's
+       * permissionMode): a resume runs it under this one again, whoever sends the message.
+       */
+      mode?: PermissionMode;
+      /** A subagent's tools when it started (`task`, `web_search` included when it had them): a resume never has more. */
+      tools?: string[];
       /**
        * A finished or stopped subagent resumed with a message (send_message, the user's): segment 2, 3, … of the
        * same agent and tree node; `prompt` is the message. Absent on an agent's first start.

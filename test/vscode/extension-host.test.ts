@@ -616,6 +616,41 @@ describe('Delegate in the extension host', () => {
     }
   });
 
+  it('with reviewSubagentResults a send_message reply waits for review too; the parent gets only the edited text', async () => {
+    const config = vscode.workspace.getConfiguration('delegate');
+    await config.update('reviewSubagentResults', true, vscode.ConfigurationTarget.Global);
+    api.controller.newSession();
+    try {
+      server.route([
+        { name: 'child', match: isChild, replies: [reply.text('x is in a.ts'), reply.text('RAW-REPLY: y is in b.ts')] },
+        {
+          name: 'parent',
+          match: () => true,
+          replies: [
+            reply.toolUse({ name: 'task', input: { prompt: 'Find x.', description: 'finder', name: 'finder' } }),
+            reply.toolUse({ name: 'send_message', input: { to: 'finder', message: 'And y?' } }),
+            reply.text('noted'),
+          ],
+        },
+      ]);
+      api.controller.review.askText = async () => 'REVIEWED: y is in c.ts';
+      const run = api.controller.ask('Where are x and y?');
+      await waitUntil(() => api.controller.review.waiting.length === 1, 'the task result is held for review', 15_000);
+      await api.controller.review.act(api.controller.review.waiting[0] as string, 'accept');
+      await waitUntil(() => api.controller.review.waiting.length === 1 && requests().filter(isChild).length === 2, 'the send_message reply is held for review', 15_000);
+      assert.equal(requests().filter((r) => !isChild(r)).length, 2, 'the parent has not seen the reply yet');
+      await api.controller.review.act(api.controller.review.waiting[0] as string, 'edit');
+      await run;
+      server.assertAllConsumed();
+      const toParent = String(lastToolResults(requests().filter((r) => !isChild(r))[2] as RecordedRequest)[0]?.content);
+      assert.match(toParent, /^REVIEWED: y is in c\.ts\n\[This result was edited by the user/);
+      assert.doesNotMatch(toParent, /RAW-REPLY/);
+    } finally {
+      await config.update('reviewSubagentResults', undefined, vscode.ConfigurationTarget.Global);
+      api.controller.newSession();
+    }
+  });
+
   it('Stop cancels a running subagent', async () => {
     server.route([
       { name: 'child', match: isChild, replies: [reply.stall()] },

@@ -1,6 +1,7 @@
 /**
  * The host's review of a finished child (the editor's opt-in `delegate.reviewSubagentResults`): the result waits
- * on its task node for Accept, Edit result or Re-run; the parent gets only what the user accepted. The session's
+ * on its task node for Accept, Edit result or Re-run; the parent gets only what the user accepted (a task's result
+ * and a resumed child's reply to send_message alike). The session's
  * child runs (child-runs.ts) ask it; the editor implements it (vscode/result-review.ts).
  */
 

@@ -12,6 +12,8 @@
  * A task call's child (createChildRuns, the session's Spawner declared in loop/types.ts) may then wait for the
  * host's review (the editor's opt-in `delegate.reviewSubagentResults`, child-review.ts): Accept, Edit result, or
  * Re-run with an edited prompt — a new child on the same task node; the parent gets only what the user accepted.
+ * A resumed child's reply to its parent's send_message goes through the same review (reviewResult, asked by
+ * subagent-directory.ts; a Re-run resumes it again with the edited message).
  * It takes the ports it reads (ChildRunPorts); the child itself runs over the session's RunPorts through `run`,
  * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
  * assigned in afterwards, and delegation/ never imports the loop's runAgent.
@@ -30,9 +32,9 @@ import type { ChildRecord } from './child-records';
 import { watchChildRecord } from '../report/record-watch';
 import { checkChildReport, withReportNotes } from '../report/child-report';
 import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
-import type { ReviewDecision, ReviewGate } from './child-review';
+import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
 import type { FanoutCaps } from './fanout-review';
-import { narrowMode, type AgentIdentity } from '../vocabulary';
+import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
@@ -73,6 +75,8 @@ export type ChildOrigin =
       record: ChildRecord;
       /** The agent definition it ran (its first agent_started names it). */
       def: AgentDefinition;
+      /** The mode it ran under (recorded, or rebuilt from its ancestors: subagent-directory.ts): a resume never loosens it. */
+      inherited?: PermissionMode;
       /** Its conversation rebuilt from its transcript (compactions, interruptions applied), and its turns so far. */
       history: MessageParam[];
       turnBase: number;
@@ -114,21 +118,32 @@ async function runReviewedChild(origin: Extract<ChildOrigin, { kind: 'task' | 'f
   for (;;) {
     const { child, result } = await runChild(origin, ports, signal);
     call.onChildFinished(child, call.description);
-    const review = ports.review;
-    if (!review || signal.aborted) return result;
     const { agentId, prompt } = origin;
-    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_requested', result: result.content });
-    let decision: ReviewDecision;
-    try {
-      decision = await review({ agentId, parentId: call.parent.agentId, description: call.description, prompt, result: result.content, isError: result.isError === true }, signal);
-    } catch {
-      decision = { action: 'accept' }; // the host went away: the result stands as it was
-    }
-    await ports.bus.emit(agentId, call.parent.agentId, { type: 'review_resolved', action: decision.action });
-    if (decision.action === 'accept') return result;
-    if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
-    origin = { ...origin, prompt: decision.prompt, agentId: ports.newAgentId() };
+    const reviewed = await reviewResult(ports, { agentId, parentId: call.parent.agentId, description: call.description, prompt, result: result.content, isError: result.isError === true }, result, signal);
+    if (!('rerun' in reviewed)) return reviewed;
+    origin = { ...origin, prompt: reviewed.rerun, agentId: ports.newAgentId() };
   }
+}
+
+/**
+ * The host's review of a child's words before its parent reads them — a task call's result and a resumed child's
+ * reply to send_message alike: what the user accepted or edited, or the prompt of a re-run (the caller runs it).
+ */
+export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>, request: ReviewRequest, result: ToolResult, signal: AbortSignal): Promise<ToolResult | { rerun: string }> {
+  const review = ports.review;
+  if (!review || signal.aborted) return result;
+  const { agentId, parentId } = request;
+  await ports.bus.emit(agentId, parentId, { type: 'review_requested', result: result.content });
+  let decision: ReviewDecision;
+  try {
+    decision = await review(request, signal);
+  } catch {
+    decision = { action: 'accept' }; // the host went away: the result stands as it was
+  }
+  await ports.bus.emit(agentId, parentId, { type: 'review_resolved', action: decision.action });
+  if (decision.action === 'accept') return result;
+  if (decision.action === 'edit') return { content: `${decision.result}\n[This result was edited by the user before it reached you.]` };
+  return { rerun: decision.prompt };
 }
 
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */
@@ -178,10 +193,11 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
     case 'resume': {
       const { record: r, def } = origin;
       const { started } = r;
-      const mode = narrowMode(origin.sender?.mode, def.permissionMode);
+      // The mode it ran under, narrowed further by the sender's (a parent now in a stricter mode) and its file's.
+      const mode = narrowMode(narrowMode(origin.inherited, origin.sender?.mode), def.permissionMode);
       const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
       return {
-        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases }),
+        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}) }),
         history: origin.history,
         turnBase: origin.turnBase,
         modelId: started.model,

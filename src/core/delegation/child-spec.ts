@@ -6,6 +6,7 @@
  *              ─▶ model     inherit | alias | full id
  *              ─▶ turns     maxTurns, else the session's subagent cap
  *              ─▶ mode      its permissionMode, which may only narrow the parent's
+ *   a resume   ─▶ tools     no more than it first ran with (agent_started's `tools`)
  */
 import type { AgentSpec, RunConfig } from '../loop/types';
 import { subagentSystemPrompt } from '../loop/prompts';
@@ -39,16 +40,20 @@ export interface ChildSpecInput {
   baseTools: ToolRegistry;
   /** `sonnet` / `opus` / `haiku` → model ids, for the definition's `model`. */
   modelAliases?: Readonly<Record<string, string>>;
+  /** A resume: the tools it first ran with (agent_started's `tools`); it gets none outside them, whatever its file says now. */
+  ranWith?: readonly string[];
 }
 
-export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases }: ChildSpecInput): AgentSpec {
-  const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth;
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith }: ChildSpecInput): AgentSpec {
+  const ran = ranWith ? new Set(ranWith) : undefined;
+  const had = (name: string): boolean => ran?.has(name) ?? true;
+  const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth && had('task');
   return {
     identity,
     systemPrompt: subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions),
     history: [],
     prompt,
-    tools: agentTools(def, baseTools),
+    tools: agentTools(def, baseTools).filter(had),
     canDelegate,
     maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
     toolUseId,
@@ -57,7 +62,7 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     ...((def.thinking ?? def.effort) !== undefined ? { thinking: def.thinking ?? def.effort } : {}),
     agentType: def.name,
     ...(budgetOf(def, config.limits) ? { budget: budgetOf(def, config.limits) } : {}),
-    webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')),
+    webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')) && had('web_search'),
     ...(def.color ? { color: def.color } : {}),
   };
 }

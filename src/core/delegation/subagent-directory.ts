@@ -11,14 +11,16 @@
  * approves nothing (the child's calls go through the same ToolGate as before).
  */
 import { BUILT_IN_AGENTS } from '../agent-files/agent-catalog';
-import type { ChildRecords } from './child-records';
+import type { ChildRecord, ChildRecords } from './child-records';
 import { childPage, deliverablesLine } from './child-pages';
-import { agentTypesOf, runChild, type ChildOutcome, type ChildRunPorts } from './child-runs';
+import { agentTypesOf, reviewResult, runChild, type ChildOutcome, type ChildRunPorts } from './child-runs';
 import type { BlobStore } from '../changes/blob-store';
 import type { ResumeRequest, SubagentDirectory } from './child-port';
 import type { AgentResult } from '../loop/types';
 import type { DelegateEvent } from '../events';
 import type { MessageParam } from '../llm/types';
+import type { AgentDefinition } from '../agent-files/agent-definition';
+import { narrowMode, type PermissionMode } from '../vocabulary';
 
 export interface DirectoryOptions {
   records: ChildRecords;
@@ -37,9 +39,18 @@ export function createSubagentDirectory(runs: ChildRunPorts, o: DirectoryOptions
     childrenOf: (agentId) => records.childrenOf(agentId),
     claimName: (name, agentId) => records.claimName(name, agentId),
     resume: async (req, signal) => {
-      const out = await resumeChild(runs, o, req, signal);
-      const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, workdir, writtenBy(out.child)) : undefined;
-      return line ? { ...out, result: { ...out.result, content: `${out.result.content}\n${line}` } } : out;
+      for (;;) {
+        const out = await resumeChild(runs, o, req, signal);
+        const line = out.child.status === 'completed' ? await deliverablesLine(out.child.result, workdir, writtenBy(out.child)) : undefined;
+        const result = line ? { ...out.result, content: `${out.result.content}\n${line}` } : out.result;
+        // A reply to its parent goes through the host's review as a task's result does (the user's own message does not:
+        // the reply is the user's to read); a Re-run resumes it again with the edited message.
+        const r = records.find(req.id);
+        if (req.by !== 'parent' || !r) return { ...out, result };
+        const reviewed = await reviewResult(runs, { agentId: r.id, parentId: r.parentId, description: r.description, prompt: req.message, result: result.content, isError: result.isError === true }, result, signal);
+        if (!('rerun' in reviewed)) return { ...out, result: reviewed };
+        req = { ...req, message: reviewed.rerun };
+      }
     },
     deliverables: (child) => deliverablesLine(child.result, workdir, writtenBy(child)),
     page: async (req) => {
@@ -60,11 +71,27 @@ async function resumeChild(runs: ChildRunPorts, o: DirectoryOptions, req: Resume
   const def = agentTypesOf(runs).get(agentType);
   if (!def) throw new Error(`the subagent ${r.id} ran the agent definition "${agentType}", which this session no longer has`);
   const conversation = o.conversation(await o.records.events(r.id), r.id);
+  const inherited = inheritedMode(o.records, agentTypesOf(runs), r);
   return runChild(
-    { kind: 'resume', record: r, def, history: conversation.history, turnBase: conversation.rootTurns, message: req.message, by: req.by, ...(req.sender ? { sender: req.sender } : {}), toToolResult: req.toToolResult },
+    { kind: 'resume', record: r, def, ...(inherited ? { inherited } : {}), history: conversation.history, turnBase: conversation.rootTurns, message: req.message, by: req.by, ...(req.sender ? { sender: req.sender } : {}), toToolResult: req.toToolResult },
     runs,
     signal,
   );
+}
+
+/**
+ * The mode a child ran under, for its resume: the one its agent_started recorded, narrowed by every ancestor's
+ * recorded mode and agent file's permissionMode — a transcript from before the mode was recorded gets the
+ * stricter of what is known, never a looser one (a grandchild under a `permissionMode: plan` child stays in plan).
+ */
+function inheritedMode(records: ChildRecords, defs: ReadonlyMap<string, AgentDefinition>, r: ChildRecord): PermissionMode | undefined {
+  let mode: PermissionMode | undefined;
+  const seen = new Set<string>();
+  for (let at: ChildRecord | undefined = r; at && !seen.has(at.id); at = records.find(at.parentId)) {
+    seen.add(at.id);
+    mode = narrowMode(narrowMode(mode, at.started.mode), defs.get(at.started.agentType ?? '')?.permissionMode);
+  }
+  return mode;
 }
 
 /** The files a child (or its own subagents) created or modified, as its change manifest has them. */

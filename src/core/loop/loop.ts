@@ -96,10 +96,17 @@ async function start(run: RunState): Promise<void> {
     ...(spec.fork ? { forkedFrom: spec.fork } : {}),
     ...(identity.parentId === null ? { cwd: run.ports.config.workdir } : {}),
     ...(spec.name ? { name: spec.name } : {}),
+    ...(identity.mode ? { mode: identity.mode } : {}),
+    ...(identity.parentId !== null ? { tools: ranWith(spec) } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
   });
   await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
+}
+
+/** A subagent's tools as agent_started records them (a resume offers it no tool outside them). */
+function ranWith(spec: AgentSpec): string[] {
+  return [...spec.tools.names(), ...(spec.canDelegate ? ['task'] : []), ...(spec.webSearch !== false ? ['web_search'] : [])];
 }
 
 async function turn(run: RunState): Promise<TurnEnd> {

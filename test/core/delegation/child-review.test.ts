@@ -47,4 +47,45 @@ describe('review of subagent results', () => {
     assert.equal(task?.kind === 'task' && task.review, 'accepted');
     assert.match(task?.kind === 'task' ? (task.result ?? '') : '', /14 tests/);
   });
+
+  it('send_message: a resumed child\'s reply waits for the same review; the parent gets only what the user let through', async () => {
+    const asked: ReviewRequest[] = [];
+    const decisions: ReviewDecision[] = [{ action: 'accept' }, { action: 'edit', result: 'REVIEWED: y is in c.ts' }];
+    const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Find x.', description: 'finder', name: 'finder' } }] })
+      .script('default', { toolUses: [{ name: 'send_message', input: { to: 'finder', message: 'And y?' } }] })
+      .script('default', (r) => ({ text: `parent got ${JSON.stringify(r.messages.at(-1)?.content)}` }))
+      .script('child', { text: 'x is in a.ts' })
+      .script('child', { text: 'RAW: y is in b.ts' });
+    const { session, events } = await testSession({ model, mode: 'default', approver: denyAll }, { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } });
+    const result = await session.run('go', new AbortController().signal);
+    model.assertDone();
+    assert.equal(asked.length, 2, 'the send_message reply was reviewed too');
+    assert.equal(asked[1]?.agentId, asked[0]?.agentId);
+    assert.equal(asked[1]?.prompt, 'And y?');
+    assert.match(asked[1]?.result ?? '', /^RAW: y is in b\.ts/);
+    assert.match(result.result, /REVIEWED: y is in c\.ts/);
+    assert.doesNotMatch(result.result, /RAW: y is in b\.ts/);
+    assert.equal(events.filter((e) => e.type === 'review_requested').length, 2);
+  });
+
+  it('send_message re-run: the child is resumed again with the edited message; the parent gets only that reply', async () => {
+    const asked: ReviewRequest[] = [];
+    const decisions: ReviewDecision[] = [{ action: 'accept' }, { action: 'rerun', prompt: 'And y, in src/ only?' }, { action: 'accept' }];
+    const model = new ScriptedModel((r) => (isChild(r) ? 'child' : 'default'))
+      .script('default', { toolUses: [{ name: 'task', input: { prompt: 'Find x.', description: 'finder', name: 'finder' } }] })
+      .script('default', { toolUses: [{ name: 'send_message', input: { to: 'finder', message: 'And y?' } }] })
+      .script('default', (r) => ({ text: `parent got ${JSON.stringify(r.messages.at(-1)?.content)}` }))
+      .script('child', { text: 'x is in a.ts' })
+      .script('child', { text: 'FIRST: y is in b.ts' })
+      .script('child', (r) => ({ text: `SECOND: y is in src/c.ts (asked: ${JSON.stringify(r.messages.at(-1)?.content)})` }));
+    const { session } = await testSession({ model, mode: 'default', approver: denyAll }, { ports: { review: async (req) => (asked.push(req), must(decisions.shift())) } });
+    const result = await session.run('go', new AbortController().signal);
+    model.assertDone();
+    assert.equal(asked.length, 3);
+    assert.equal(asked[2]?.prompt, 'And y, in src/ only?');
+    assert.match(result.result, /SECOND: y is in src\/c\.ts/);
+    assert.match(result.result, /in src\/ only\?/);
+    assert.doesNotMatch(result.result, /FIRST: y/);
+  });
 });
