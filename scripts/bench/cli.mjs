@@ -2,8 +2,7 @@
 // against the local server, times it from spawn to the first request and to exit, and follows its peak
 // RSS by reading /proc/<pid>/status (VmHWM, the kernel's high-water mark) every few ms while it lives.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delegatePlan, readJobs } from './plans.mjs';
@@ -116,7 +115,8 @@ export async function benchCli(report, server, scratch) {
   const one = delegatePlan(readJobs(['JOB-A']));
   const three = delegatePlan(readJobs(['JOB-A', 'JOB-B', 'JOB-C']));
   // One MCP server (the reference server over stdio, from node_modules): what a config costs the first request.
-  const mcpConfig = join(mkdtempSync(join(tmpdir(), 'delegate-bench-mcp-')), 'mcp.json');
+  // In the scratch folder (removed at the end), outside the workspace (the CLI is told of it by --mcp-config).
+  const mcpConfig = join(scratch.root, 'mcp.json');
   const everything = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
   writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything] } } }));
   const withMcp = ['--mcp-config', mcpConfig];
