@@ -19,6 +19,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const rows = [];
+// Each suite's "FAILED: …" lines (test/kit/summary-reporter.cjs), repeated under the total: CI shows only the tail.
+const failures = [];
 
 for (const name of wanted) {
   if (!SUITES[name]) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
@@ -44,6 +46,7 @@ for (const name of wanted) {
 }
 
 console.log(`\n=== all suites ===\n${rows.join('\n')}`);
+if (failures.length) console.log(`\n${failures.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
 
@@ -81,7 +84,9 @@ function run(cmd, args) {
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
       for (const line of lines) {
-        const m = summary.exec(stripAnsi(line).trim());
+        const plain = stripAnsi(line).trim();
+        if (plain.startsWith('FAILED: ')) failures.push(plain);
+        const m = summary.exec(plain);
         if (m) last = { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) };
       }
     });

@@ -30,11 +30,18 @@ export function run(): Promise<void> {
   if (unknown.length) return Promise.reject(new Error(`no extension-host suite named ${unknown.join(', ')} (there are: ${Object.keys(suites).join(', ')})`));
   for (const [name, load] of Object.entries(suites)) if (only?.length ? only.includes(name) : !apart.has(name)) load();
   return new Promise((resolve, reject) => {
+    // One "FAILED: …" line per failure before the total, as test/kit/summary-reporter.cjs prints them.
+    const failed: string[] = [];
     const runner = mocha.run((failures) => {
       const { passes = 0, pending = 0 } = runner.stats ?? {};
+      if (failed.length) console.log(`\n${failed.join('\n')}`);
       console.log(`\n${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
       if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
       else resolve();
+    });
+    runner.on('fail', (test, err: unknown) => {
+      const first = String(err instanceof Error ? err.message : err).split('\n').find((l) => l.trim()) ?? '';
+      failed.push(`FAILED: ${test.fullTitle()} — ${first.trim().slice(0, 300)}`);
     });
   });
 }
