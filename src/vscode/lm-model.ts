@@ -5,12 +5,13 @@
  *   stream(request)
  *     model: request.model is this port's key ─▶ its model; else `others(id)` (an agent definition's
  *            `model`), and where no VS Code model has that name, this port's model and one notice
- *     messages, tools ─▶ lm-messages.ts (system prompt as a leading User message)
+ *     the core's chat port (core/llm/chat-model.ts) maps the Messages API to plain parts; lm-messages.ts
+ *     maps those to VS Code's (system prompt as a leading User message)
  *     sendRequest(…, { tools, toolMode: Auto, justification }, token)   token ◀── signal
  *       │ the editor's consent prompt, when the model needs one, is inside this call
  *       │ LanguageModelTextPart ─▶ onTextDelta     LanguageModelToolCallPart ─▶ tool_use
  *       ▼
- *     usage: lm-messages.ts's TokenCounter (countTokens, while the model answers)
+ *     usage: the chat port counts each message and tool once, through countTokens (while the model answers)
  *
  * What the Messages API says that this API cannot:
  *   - toolChoice 'none' (the forced final answer): toolMode has Auto and Required only. The tools stay
@@ -23,9 +24,8 @@
  */
 import * as vscode from 'vscode';
 import { lmFailure, modelLabel, noToolsFailure, supportsToolCalling, type LmFailure } from './lm-errors';
-import { ResponseBuilder, TokenCounter, toLmMessages, toLmTools } from './lm-messages';
-import { emptyUsage } from '../core/vocabulary';
-import { ModelError, type ModelCallbacks, type ModelPort, type ModelRequest, type ModelResponse } from '../core/session/model-port';
+import { toLmMessage, toLmMessages, toLmTools } from './lm-messages';
+import { chatModelPort, ModelError, type ChatProvider, type ModelPort } from '../core/session/model-port';
 
 export interface LmModelOptions {
   model: vscode.LanguageModelChat;
@@ -44,20 +44,9 @@ export interface LmModelPort extends ModelPort {
   readonly model: vscode.LanguageModelChat;
 }
 
-/** A host callback threw: rethrown as it is (the host's bug, not the model's). */
-class CallbackFailure {
-  constructor(readonly error: unknown) {}
-}
-
 const JUSTIFICATION = "Delegate's agents use this model to work on your prompt: they read and change files in your workspace through tools, with your approval where you set it.";
 
 export function createLmModel(opts: LmModelOptions): LmModelPort {
-  const counters = new WeakMap<vscode.LanguageModelChat, TokenCounter>();
-  const counterFor = (model: vscode.LanguageModelChat): TokenCounter => {
-    let counter = counters.get(model);
-    if (!counter) counters.set(model, (counter = new TokenCounter(model)));
-    return counter;
-  };
   const unmatched = new Set<string>();
   const modelFor = async (name: string): Promise<vscode.LanguageModelChat> => {
     if (name === opts.key || !name) return opts.model;
@@ -69,30 +58,35 @@ export function createLmModel(opts: LmModelOptions): LmModelPort {
     }
     return opts.model;
   };
-  return {
-    key: opts.key,
-    model: opts.model,
+  const provider: ChatProvider = {
     // An agent definition's model: its own input limit (the session's model: the session's window).
     async contextWindow(name) {
       if (name === opts.key || !name) return undefined;
       const other = await opts.others?.(name);
       return other && other.maxInputTokens > 0 ? other.maxInputTokens : undefined;
     },
-    async stream(request, signal, callbacks) {
+    async countTokens(what, name) {
+      const model = await modelFor(name);
+      if (typeof what === 'string') return model.countTokens(what);
+      if ('role' in what) return model.countTokens(toLmMessage(what));
+      return model.countTokens(`${what.name}\n${what.description}\n${JSON.stringify(what.inputSchema ?? {})}`);
+    },
+    async send(request, signal, reply, waiting) {
       const model = await modelFor(request.model);
-      return streamOnce(model, counterFor(model), request, signal, callbacks, opts.waitingNoticeMs ?? 10_000);
+      return sendOnce(model, request, signal, reply, waiting, opts.waitingNoticeMs ?? 10_000);
     },
   };
+  return { key: opts.key, model: opts.model, ...chatModelPort(provider) };
 }
 
-async function streamOnce(
+async function sendOnce(
   model: vscode.LanguageModelChat,
-  counter: TokenCounter,
-  request: ModelRequest,
+  request: Parameters<ChatProvider['send']>[0],
   signal: AbortSignal,
-  callbacks: ModelCallbacks,
+  reply: Parameters<ChatProvider['send']>[2],
+  waiting: (waitedMs: number) => void,
   waitingMs: number,
-): Promise<ModelResponse> {
+): Promise<void> {
   if (request.tools.length > 0 && supportsToolCalling(model) === false) throw modelError(noToolsFailure(model));
   if (signal.aborted) throw new ModelError('request aborted', 'aborted');
   const messages = toLmMessages(request.system, request.messages);
@@ -101,47 +95,30 @@ async function streamOnce(
   const onAbort = (): void => cancel.cancel();
   signal.addEventListener('abort', onAbort, { once: true });
   const asked = Date.now();
-  let waiting: NodeJS.Timeout | undefined = setInterval(() => callbacks.onWaiting?.({ attempt: 1, waitedMs: Date.now() - asked }), waitingMs);
+  let timer: NodeJS.Timeout | undefined = setInterval(() => waiting(Date.now() - asked), waitingMs);
   const stopWaiting = (): void => {
-    clearInterval(waiting);
-    waiting = undefined;
+    clearInterval(timer);
+    timer = undefined;
   };
-  let input: Promise<number> | undefined;
   try {
     const options: vscode.LanguageModelChatRequestOptions = { justification: JUSTIFICATION, ...(tools.length ? { tools, toolMode: vscode.LanguageModelChatToolMode.Auto } : {}) };
     const pending = model.sendRequest(messages, options, cancel.token);
-    // Counted while the model answers (a consent prompt included): off the turn's path.
-    input = counter.input(messages, tools);
+    reply.sent();
     const response = await pending;
-    const reply = new ResponseBuilder();
     for await (const part of response.stream) {
-      if (waiting) stopWaiting();
-      const text = reply.add(part);
-      try {
-        if (text) callbacks.onTextDelta?.(text);
-      } catch (error) {
-        throw new CallbackFailure(error);
-      }
+      if (timer) stopWaiting();
+      if (part instanceof vscode.LanguageModelTextPart) reply.text(part.value);
+      else if (part instanceof vscode.LanguageModelToolCallPart) reply.toolCall({ id: part.callId, name: part.name, input: part.input });
+      // Other parts (thinking, data) are not kept.
+      if (signal.aborted) break;
     }
     if (signal.aborted) throw new ModelError('request aborted', 'aborted');
-    const [inputTokens, outputTokens] = await Promise.all([input, counter.output(reply.countableText())]);
-    return {
-      content: reply.content,
-      stopReason: reply.toolCalls > 0 ? 'tool_use' : 'end_turn',
-      usage: { ...emptyUsage(), input_tokens: inputTokens, output_tokens: outputTokens },
-    };
   } catch (err) {
-    if (err instanceof CallbackFailure) {
-      cancel.cancel();
-      throw err.error;
-    }
     throw err instanceof ModelError ? err : modelError(lmFailure(err, model, signal.aborted));
   } finally {
     stopWaiting();
     signal.removeEventListener('abort', onAbort);
     cancel.dispose();
-    // A failed request's counting still settles; nobody waits for it.
-    input?.catch(() => undefined);
   }
 }
 

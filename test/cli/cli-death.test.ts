@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { runDelegate } from '../kit/run-cli';
 import { cliSuite } from '../kit/cli-suite';
-import { pidsWith } from '../kit/processes';
+import { describePids, pidsWith } from '../kit/processes';
 import { tempDir } from '../kit/temp-dirs';
 import { waitUntil } from '../kit/wait';
 
@@ -55,7 +55,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       const count = sandbox === 'on' ? 5 : 3;
       const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', sandbox], () => pidsWith(`sleep ${marker}`).length >= count);
       assert.equal(run.signal, 'SIGKILL', run.stderr);
-      await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
+      await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${describePids(pidsWith(marker))})`, 5000);
     });
   }
 
@@ -70,7 +70,7 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
     cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo never' } }));
     const run = await killWhen(['-p', 'go', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions', '--sandbox', 'off'], () => pidsWith(`sleep ${marker}`).length >= 2, cli.env({ HOME: home }));
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${pidsWith(marker).join(', ')})`, 5000);
+    await waitUntil(() => pidsWith(marker).length === 0, () => `nothing runs on (left running: ${describePids(pidsWith(marker))})`, 5000);
   });
 
   it('an MCP server that ignores the end of its stdin, and what it started, end too', async () => {
@@ -88,6 +88,6 @@ describe('delegate CLI: nothing runs on after a kill -9 of the CLI', function ()
       cli.env({ MCP_TIMEOUT: '1000' }),
     );
     assert.equal(run.signal, 'SIGKILL', run.stderr);
-    await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, () => `nothing runs on (left running: ${[...pidsWith(marker), ...pidsWith(server)].join(', ')})`, 5000);
+    await waitUntil(() => pidsWith(marker).length === 0 && pidsWith(server).length === 0, () => `nothing runs on (left running: ${describePids([...pidsWith(marker), ...pidsWith(server)])})`, 5000);
   });
 });

@@ -27,3 +27,22 @@ export function pidsWith(marker: string): number[] {
   }
   return found;
 }
+
+/**
+ * Each pid as "pid (command line) ppid P pgrp G sid S": what a test names when something was left running, so a
+ * failure on a loaded CI machine says which process escaped and from which group.
+ */
+export function describePids(pids: readonly number[]): string {
+  return pids
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [, , ppid, pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 120);
+        return `${pid} (${cmd}) ppid ${ppid} pgrp ${pgrp} sid ${sid}`;
+      } catch {
+        return `${pid} (gone)`;
+      }
+    })
+    .join('; ');
+}

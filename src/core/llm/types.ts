@@ -86,3 +86,18 @@ export interface ModelPort {
    */
   contextWindow?(modelId: string): Promise<number | undefined>;
 }
+
+/**
+ * A cheap upper-leaning estimate: ASCII at 3.5 characters a token (English prose is ~4, code and JSON
+ * less: erring high keeps the real context under the threshold), anything else (CJK, accents, emoji) at
+ * one token a character — characters over four badly undercounts Chinese text.
+ */
+export function estimateTextTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < 0x80) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 3.5) + other;
+}

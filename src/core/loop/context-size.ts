@@ -7,8 +7,10 @@
  * Only the part the API has not counted yet is estimated; the window comes from a model table the
  * user can override (`--context-window`, `DELEGATE_CONTEXT_WINDOW`, `delegate.contextWindow`).
  */
-import type { MessageParam } from '../llm/types';
 import type { Usage } from '../vocabulary';
+import { estimateTextTokens, type MessageParam } from '../llm/types';
+
+export { estimateTextTokens };
 
 /** Windows of model families that differ from the default (tokens). Longest prefix wins. */
 const WINDOWS: [prefix: string, tokens: number][] = [['claude-', 200_000]];
@@ -24,21 +26,6 @@ export function contextWindowFor(modelId: string, override?: number): number {
 /** Tokens the API counted for one response: everything it read plus what it wrote. */
 function usageTokens(usage: Usage): number {
   return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens + usage.output_tokens;
-}
-
-/**
- * A cheap upper-leaning estimate: ASCII at 3.5 characters a token (English prose is ~4, code and JSON
- * less: erring high keeps the real context under the threshold), anything else (CJK, accents, emoji) at
- * one token a character — characters over four badly undercounts Chinese text.
- */
-export function estimateTextTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 3.5) + other;
 }
 
 export function estimateMessagesTokens(messages: readonly MessageParam[]): number {
