@@ -37,7 +37,7 @@ export function describePids(pids: readonly number[]): string {
     .map((pid) => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [, , ppid, pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const [, ppid, pgrp, sid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 120);
         return `${pid} (${cmd}) ppid ${ppid} pgrp ${pgrp} sid ${sid}`;
       } catch {

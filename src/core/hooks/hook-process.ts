@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import type { ProcessGroups } from '../tools/process-groups';
+import { heldCommand, type ProcessGroups } from '../tools/process-groups';
 import { ToolEnv } from '../secrets/tool-env';
 
 export interface HookProcessOptions {
@@ -55,13 +55,18 @@ export function runHookProcess(command: string, stdin: string, opts: HookProcess
       resolve({ code: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 });
       return;
     }
-    const child = opts.groups.spawn(`hook: ${command}`, () =>
-      spawn(SHELL, ['-c', command], {
-        cwd: opts.cwd,
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: (opts.toolEnv ?? DEFAULT_ENV).build(opts.env),
-      }),
+    // Held until the watchdog has its group (process-groups.ts).
+    const held = heldCommand(SHELL, ['-c', command], 3);
+    const child = opts.groups.spawn(
+      `hook: ${command}`,
+      () =>
+        spawn(held.file, held.args, {
+          cwd: opts.cwd,
+          detached: true,
+          stdio: held.held ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+          env: (opts.toolEnv ?? DEFAULT_ENV).build(opts.env),
+        }),
+      held.held ? 3 : undefined,
     );
     const pid = child.pid;
     const out = { stdout: '', stderr: '' };

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { OutputCapture } from './output-capture';
-import { ProcessGroups } from './process-groups';
+import { heldCommand, ProcessGroups } from './process-groups';
 import { ToolEnv } from '../secrets/tool-env';
 import { asRecord, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
 
@@ -111,15 +111,19 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
   return new Promise<ToolResult>((resolve) => {
     // Bounded in memory; a larger output goes whole to ctx.outputPath (the model is told exactly what it sees).
     const out = new OutputCapture(opts.maxOutputChars, ctx.outputPath);
+    // Held until the watchdog has its group (process-groups.ts); the sandbox needs no hold: bwrap dies with us.
+    const stdio: ('ignore' | 'pipe')[] = plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
+    const held = plan.lifeline ? { file: plan.file, args: plan.args, held: false } : heldCommand(plan.file, plan.args, stdio.length);
     const child = groups.spawn(input.command, () =>
-      spawn(plan.file, plan.args, {
+      spawn(held.file, held.args, {
         cwd: workdir,
         // Own process group: one kill(-pid) reaches every descendant that did not setsid away.
         detached: true,
-        stdio: plan.lifeline ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+        stdio: held.held ? [...stdio, 'pipe'] : stdio,
         // Pagers and credential prompts would wait forever on a closed stdin. bwrap hands this same environment on.
         env: (opts.env ?? DEFAULT_ENV).build({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...plan.env }),
       }),
+      held.held ? stdio.length : undefined,
     );
 
     let timedOut = false;

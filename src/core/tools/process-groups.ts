@@ -9,6 +9,11 @@
  *   this process killed (kill -9: no handler runs) ──▶ the watchdog (group-watchdog.ts) KILLs every group listed
  *
  * A group whose TERM finds nobody (ESRCH) is removed at once, so a pid reused later is never signalled.
+ *
+ * A group's first process is held before it runs anything until the watchdog has been told of its group
+ * (heldCommand): spawn returns once the child exec'd, and on a loaded machine this process could be killed in the
+ * gap before its "+ pgid" line reached the watchdog — the kill -9 test saw a command's sleeps outlive the CLI 3 times
+ * in 9 runs at load 14. Held, a process of a group nobody was told of never runs the command.
  */
 import { processWatchdog, type GroupWatch } from './group-watchdog';
 
@@ -22,10 +27,12 @@ export class ProcessGroups {
    * that it is already running when the group's commands are (a kill -9 of ours while the watchdog itself was being
    * forked left a bash call's sleeps running; seen under load).
    */
-  spawn<C extends { pid?: number | undefined }>(label: string, start: () => C): C {
+  spawn<C extends { pid?: number | undefined; stdio?: readonly unknown[] }>(label: string, start: () => C, releaseFd?: number): C {
     this.watchdog.ready();
     const child = start();
     if (child.pid !== undefined) this.add(child.pid, label);
+    // The watchdog has the group now: let the held command run (heldCommand's fd).
+    if (releaseFd !== undefined) release(child.stdio?.[releaseFd]);
     return child;
   }
 
@@ -81,4 +88,22 @@ export class ProcessGroups {
   get size(): number {
     return this.groups.size;
   }
+}
+
+/**
+ * The command to spawn so that it waits until released: /bin/sh reads one line on fd `fd` (a pipe the spawner
+ * ends once the group is listed: ProcessGroups.spawn's `releaseFd`), closes it and becomes the command (same pid,
+ * exit status and signals). At end of file instead — the spawner died first — it exits 125 having run nothing.
+ * Costs one exec of /bin/sh. Not on Windows (no watchdog there either).
+ */
+export function heldCommand(file: string, args: readonly string[], fd: number): { file: string; args: string[]; held: boolean } {
+  if (process.platform === 'win32') return { file, args: [...args], held: false };
+  return { file: '/bin/sh', args: ['-c', `read -r _ <&${fd} || exit 125; exec ${fd}<&-; exec "$0" "$@"`, file, ...args], held: true };
+}
+
+function release(stream: unknown): void {
+  const s = stream as { end?: (line: string) => void; on?: (event: 'error', f: () => void) => void } | null | undefined;
+  // A child that died before reading it: EPIPE is nothing to report.
+  s?.on?.('error', () => undefined);
+  s?.end?.('\n');
 }
