@@ -110,6 +110,40 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     for (const e of created) assert.equal((e.base as { files: number }).files, 2, 'the stamp counts the two uncommitted files');
   });
 
+  it('delegate land: the first child lands, the second is reported as a conflict (file, lines, with whom) and writes nothing', async () => {
+    makeRepo();
+    const { sessionId, ids } = await runTwo(editor('ONE', 0), editor('UNO', 150));
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 1, land.stderr);
+    const [first, second] = land.stdout.trim().split('\n');
+    assert.equal(first, `landed       ${ids['edit a']}  app.txt`);
+    assert.equal(second, `conflict     ${ids['edit b']}  app.txt: lines 1-5 (with ${ids['edit a']})  — nothing of it written`);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), APP.replace('one', 'ONE').replace('seven', 'SEVEN'), "A's change landed on the live tree, B's did not");
+    // Landed once: a second land has only B left; --revert puts A's change back exactly.
+    const revert = await runDelegate(['land', '--session', sessionId, '--revert'], { env: cli.env() });
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.equal(revert.stdout, `reverted     ${ids['edit a']}  app.txt\n`);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), APP.replace('seven', 'SEVEN'));
+  });
+
+  it('a land check failing on the combination lands nothing and names the child that broke it', async () => {
+    makeRepo();
+    const writer = (name: string, delayMs: number): Reply[] => [reply.toolUse({ name: 'write_file', input: { path: `${name}.txt`, content: `${name}\n` } }, { delayMs }), reply.text('done')];
+    const { sessionId, ids } = await runTwo(writer('a', 0), writer('b', 300));
+    // Passes with either file alone, fails with both.
+    const land = await runDelegate(['land', '--session', sessionId, '--land-check', 'test ! -f a.txt || test ! -f b.txt'], { env: cli.env() });
+    assert.equal(land.code, 1, land.stderr);
+    assert.deepEqual(land.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort(), [`check_failed ${ids['edit a']}`, `check_failed ${ids['edit b']}`].sort());
+    assert.match(land.stderr, new RegExp(`failed on the combined changes; the first to break it: ${ids['edit b']}\\. Nothing landed\\.`));
+    assert.equal(existsSync(ws('a.txt')), false);
+    assert.equal(existsSync(ws('b.txt')), false);
+    assert.equal(git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1, 'no scratch worktree left');
+    const ok = await runDelegate(['land', '--session', sessionId, '--land-check', 'true'], { env: cli.env() });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(readFileSync(ws('a.txt'), 'utf8'), 'a\n');
+    assert.equal(readFileSync(ws('b.txt'), 'utf8'), 'b\n');
+  });
+
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {
     makeRepo();
     cli.api.route([

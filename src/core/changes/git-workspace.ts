@@ -47,7 +47,8 @@ export function hardenedGit(cwd: string, args: string[], env: Record<string, str
       if (err) {
         const said = stderr.toString('utf8').trim().split('\n').at(-1);
         if (said) err.message = said;
-        reject(err);
+        // What it printed all the same (`git merge-file` exits with the number of conflicts).
+        reject(Object.assign(err, { stdout }));
       } else resolve(stdout);
     });
   });

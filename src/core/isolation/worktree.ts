@@ -288,3 +288,10 @@ function isInside(parent: string, path: string): boolean {
   const rel = relative(parent, path);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..');
 }
+
+/** Drops a kept child's changes: its branch deleted, its patch removed. */
+export async function discardKept(workdir: string, branch: string, patch: string | undefined): Promise<void> {
+  const { repo } = await openRepo(workdir);
+  await hardenedGit(repo, [...NO_HOOKS, 'branch', '-D', '--quiet', branch]).catch(() => undefined);
+  if (patch) await rm(patch, { force: true });
+}

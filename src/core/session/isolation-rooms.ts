@@ -35,7 +35,7 @@ export interface IsolationRooms extends ChildIsolation {
 }
 
 /** The branch an isolated subagent's changes are kept on. */
-export const keptBranch = (sessionId: string, agentId: string): string => `delegate/${sessionId.slice(0, 8)}/${agentId}`;
+const keptBranch = (sessionId: string, agentId: string): string => `delegate/${sessionId.slice(0, 8)}/${agentId}`;
 
 export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
   const rooms = new Map<string, ChildRoom>();
