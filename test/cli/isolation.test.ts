@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, contentText, type RecordedRequest, type Reply } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate, REPO } from '../kit/run-cli';
@@ -142,6 +142,24 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(readFileSync(ws('a.txt'), 'utf8'), 'a\n');
     assert.equal(readFileSync(ws('b.txt'), 'utf8'), 'b\n');
+  });
+
+  it("an isolated child's hooks run in its worktree (cwd, CLAUDE_PROJECT_DIR), the parent's in the folder", async () => {
+    makeRepo();
+    const log = join(cli.dirs.dataHome, '..', 'hooks.log');
+    mkdirSync(ws('.claude'));
+    writeFileSync(ws('.claude/settings.local.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `echo "$CLAUDE_PROJECT_DIR|$(pwd)" >> ${JSON.stringify(log)}` }] }] } }));
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: 'pwd' } }), reply.text('Looked.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: look', description: 'look', isolation: 'worktree' } }), reply.text('Done.')] },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--trust-folder'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    const result = lastJsonLine(r.stdout);
+    const child = (result.subagents as { id: string }[])[0]?.id ?? '';
+    const tree = join(sessionFolder(String(result.session_id)), 'worktrees', child);
+    assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [`${cli.dirs.workdir}|${cli.dirs.workdir}`, `${tree}|${tree}`]);
+    assert.match(childResults('CHILD-A')[0]?.text ?? '', new RegExp(`${tree}`), "the child's bash ran in its worktree");
   });
 
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {

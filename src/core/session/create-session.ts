@@ -113,7 +113,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
-  const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify });
+  const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify, workdirOf: (agentId) => isolation.workdirOf(agentId) });
   const files = config.files ?? {};
   const runConfig: RunConfig = {
     workdir,
