@@ -168,9 +168,15 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
       { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: 'cat notes.txt' } }), reply.text('Looked.')] },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: look', description: 'look', isolation: 'worktree' } }), reply.text('Done.')] },
     ]);
-    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
     assert.equal(r.code, 0, r.stderr);
     const sessionId = String(lastJsonLine(r.stdout).session_id);
+    // stream-json carries the typed events: the stamp when it starts, and that nothing was kept when it ends.
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const created = lines.find((e) => e.type === 'worktree_created');
+    assert.equal((created?.base as { files: number } | undefined)?.files, 2);
+    assert.match(String(created?.workdir), /\/worktrees\/[0-9a-f]{8}$/);
+    assert.deepEqual(lines.filter((e) => e.type === 'worktree_kept').map((e) => e.files), [[]]);
     assert.equal(git('branch', '--list', 'delegate/*').trim(), '');
     assert.deepEqual(readdirSync(join(sessionFolder(sessionId), 'worktrees')), []);
     assert.equal(git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
