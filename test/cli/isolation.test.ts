@@ -191,7 +191,8 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     const [result] = lastToolResults(cli.api.requests.at(-1) as RecordedRequest);
     assert.equal(result?.is_error, true);
     const text = contentText(result?.content as string);
-    assert.match(text.split('\n')[0] ?? '', /^The subagent did not start: isolation "worktree" was asked, and .* is not in a git repository\. .*isolation: "shared"/);
+    assert.equal(text.split('\n').length, 1, text);
+    assert.match(text, /^The subagent did not start: isolation "worktree" was asked, and .* is not in a git repository\. .*isolation: "shared"/);
   });
 
   it('kill -9 mid-run: the next start removes the worktree, the dead child\'s work salvaged on a branch', async () => {

@@ -172,6 +172,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
       let last: AgentResult | undefined;
       const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      // No child ran (its worktree was refused): nothing to address.
+      if (!last) return result;
       // A report that only points at a file it wrote ("see report.md") gets the file listed with its size.
       const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last) : undefined;
       return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };

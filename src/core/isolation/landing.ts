@@ -98,7 +98,7 @@ async function landInto(top: string, repo: string, children: readonly LandingChi
     const [from, to] = revert ? [child.commit, child.snapshot] : [child.snapshot, child.commit];
     let paths: string[];
     try {
-      paths = (await hardenedGit(repo, ['diff', '--name-only', '-z', '--no-renames', from, to])).toString('utf8').split('\0').filter(Boolean);
+      paths = (await hardenedGit(repo, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames', from, to])).toString('utf8').split('\0').filter(Boolean);
     } catch (err) {
       outcomes.push({ agentId: child.agentId, outcome: 'failed', files: [], reason: `its commits are gone (${(err as Error).message})` });
       continue;

@@ -201,7 +201,7 @@ async function verifyAndSnapshot(wt: ChildWorktree, changes: readonly Change[]):
 export async function finishWorktree(wt: ChildWorktree, keep: { branch: string; patch: string; message: string }): Promise<KeptChanges | undefined> {
   const git = await gitOf(wt.dir);
   await git(['add', '-A']);
-  const status = z(await git(['diff', '--cached', '-z', '--no-renames', '--name-status', wt.snapshot]));
+  const status = z(await git(['diff', '--no-ext-diff', '--no-textconv', '--cached', '-z', '--no-renames', '--name-status', wt.snapshot]));
   if (status.length === 0) {
     await removeWorktree(wt.repo, wt.dir);
     return undefined;
@@ -210,7 +210,7 @@ export async function finishWorktree(wt: ChildWorktree, keep: { branch: string; 
   const commit = (await git(['rev-parse', 'HEAD'])).toString('utf8').trim();
   const branch = await freeBranch(git, keep.branch);
   await git(['branch', branch, commit]);
-  await writeFile(keep.patch, await git(['diff', '--binary', '--no-renames', wt.snapshot, commit]));
+  await writeFile(keep.patch, await git(['diff', '--no-ext-diff', '--no-textconv', '--binary', '--no-renames', wt.snapshot, commit]));
   const files: KeptChanges['files'] = [];
   for (let i = 0; i + 1 < status.length; i += 2) files.push({ status: (status[i] as string).slice(0, 1), path: status[i + 1] as string });
   await removeWorktree(wt.repo, wt.dir);
@@ -288,7 +288,7 @@ export async function pruneWorktrees(workdir: string, root: string, isLive: (ses
 async function salvage(dir: string, branch: string): Promise<string | undefined> {
   const git = await gitOf(dir);
   await git(['add', '-A']);
-  if (z(await git(['diff', '--cached', '--name-only', '-z', 'HEAD'])).length === 0) return undefined;
+  if (z(await git(['diff', '--no-ext-diff', '--no-textconv', '--cached', '--name-only', '-z', 'HEAD'])).length === 0) return undefined;
   await git(['commit', '--no-verify', '-q', '-m', 'delegate: salvaged from a child whose session died']);
   const name = await freeBranch(git, branch);
   await git(['branch', name, 'HEAD']);
