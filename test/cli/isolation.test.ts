@@ -162,6 +162,47 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     assert.match(childResults('CHILD-A')[0]?.text ?? '', new RegExp(`${tree}`), "the child's bash ran in its worktree");
   });
 
+  it('send_message to an isolated child resumes it in its own kept work; landing lands its whole work once', async () => {
+    makeRepo();
+    cli.api.route([
+      {
+        name: 'A',
+        match: childOf('CHILD-A'),
+        replies: [
+          reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n' } }),
+          reply.text('first'),
+          reply.toolUse({ name: 'read_file', input: { path: 'log.txt' } }),
+          reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n2\n' } }),
+          reply.text('second'),
+        ],
+      },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: log', description: 'logger', name: 'logger', isolation: 'worktree' } }),
+          reply.toolUse({ name: 'send_message', input: { to: 'logger', message: 'and a second line' } }),
+          reply.text('Done.'),
+        ],
+      },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    const sessionId = String(lastJsonLine(r.stdout).session_id);
+    const results = childResults('CHILD-A');
+    assert.equal(results.length, 3, JSON.stringify(results));
+    assert.deepEqual(results.map((x) => x.isError), [false, false, false], JSON.stringify(results));
+    assert.match(results[1]?.text ?? '', /1/, 'the resumed child read its own earlier write');
+    assert.equal(existsSync(ws('log.txt')), false, 'nothing in the parent folder yet');
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr);
+    assert.equal(land.stdout.trim().split('\n').length, 1, land.stdout);
+    assert.equal(readFileSync(ws('log.txt'), 'utf8'), '1\n2\n');
+    const discard = await runDelegate(['land', '--session', sessionId, '--discard'], { env: cli.env() });
+    assert.equal(discard.code, 2, 'nothing left: landed already');
+  });
+
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {
     makeRepo();
     cli.api.route([

@@ -29,7 +29,9 @@ export interface ChildIsolation {
   readonly mode: IsolationMode;
   /** The room `agentId` works in, when it works in one. */
   roomOf(agentId: string): ChildRoom | undefined;
-  /** A room of its own for `agentId`, made from the live tree at `from`; rejects with IsolationRefused. */
+  /** Whether `agentId` ran isolated and kept changes (a resume goes on in them, whatever it would ask). */
+  kept(agentId: string): boolean;
+  /** A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes); rejects with IsolationRefused. */
   open(agentId: string, parentId: string | null, from: string): Promise<ChildRoom>;
   /** `agentId` works in `room` too (a subagent of an isolated subagent). */
   join(agentId: string, room: ChildRoom): void;

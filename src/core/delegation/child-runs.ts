@@ -203,7 +203,8 @@ async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room
     isolation?.join(agentId, inherited);
     return { room: inherited };
   }
-  const asked = (origin.kind === 'resume' ? undefined : origin.call.isolation) ?? (origin.kind === 'fork' ? undefined : origin.def.isolation) ?? isolation?.mode ?? 'shared';
+  const resumedIsolated = origin.kind === 'resume' && isolation?.kept(agentId) === true;
+  const asked = resumedIsolated ? 'worktree' : (origin.kind === 'resume' ? undefined : origin.call.isolation) ?? (origin.kind === 'fork' ? undefined : origin.def.isolation) ?? isolation?.mode ?? 'shared';
   if (asked === 'shared') return {};
   if (!isolation) throw new IsolationRefused('this host cannot give a subagent a worktree');
   const own = await isolation.open(agentId, parentId, ports.config.workdir);

@@ -170,6 +170,26 @@ export async function createWorktree(workdir: string, under: string, name: strin
   }
 }
 
+/**
+ * A resumed child's worktree again, at the commit its changes were kept in: it goes on from its own work, and what it
+ * keeps next is measured from the same snapshot (its whole work, the earlier run's included).
+ */
+export async function reopenWorktree(workdir: string, under: string, name: string, kept: Pick<ChildWorktree, 'base' | 'snapshot'> & { commit: string }): Promise<ChildWorktree> {
+  const { repo, prefix } = await openRepo(workdir);
+  const git = await gitOf(repo);
+  const dir = join(under, name);
+  await mkdir(under, { recursive: true });
+  try {
+    await git(['worktree', 'add', '--detach', '--quiet', dir, kept.commit]);
+    const head = (await (await gitOf(dir))(['rev-parse', 'HEAD'])).toString('utf8').trim();
+    if (head !== kept.commit) throw new IsolationError(`the worktree is on ${head.slice(0, 12)}, not the kept ${kept.commit.slice(0, 12)}`);
+  } catch (err) {
+    await removeWorktree(repo, dir);
+    throw err instanceof IsolationError ? err : new IsolationError(`its kept worktree could not be made again: ${(err as Error).message}`);
+  }
+  return { dir, workdir: prefix ? join(dir, prefix) : dir, repo, base: kept.base, snapshot: kept.snapshot };
+}
+
 async function writeChange(dir: string, c: Change): Promise<void> {
   const abs = join(dir, c.path);
   await rm(abs, { recursive: true, force: true });
@@ -206,7 +226,9 @@ export async function finishWorktree(wt: ChildWorktree, keep: { branch: string; 
     await removeWorktree(wt.repo, wt.dir);
     return undefined;
   }
-  await git(['commit', '--no-verify', '-q', '-m', keep.message]);
+  // A resumed child that added nothing to what it kept before: its commit is that one.
+  const added = z(await git(['diff', '--no-ext-diff', '--no-textconv', '--cached', '-z', '--name-only', 'HEAD'])).length > 0;
+  if (added) await git(['commit', '--no-verify', '-q', '-m', keep.message]);
   const commit = (await git(['rev-parse', 'HEAD'])).toString('utf8').trim();
   const branch = await freeBranch(git, keep.branch);
   await git(['branch', branch, commit]);

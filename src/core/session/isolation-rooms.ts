@@ -15,7 +15,7 @@ import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
 import { IsolationRefused, type ChildIsolation, type ChildRoom } from '../delegation/child-isolation';
-import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, type PruneReport } from '../isolation/worktree';
+import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
 
@@ -39,6 +39,8 @@ const keptBranch = (sessionId: string, agentId: string): string => `delegate/${s
 
 export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
   const rooms = new Map<string, ChildRoom>();
+  // What each isolated subagent kept (this process): a resume reopens its worktree at that commit.
+  const keptBy = new Map<string, { base: ChildWorktree['base']; snapshot: string; commit: string }>();
   const under = join(o.sessionDir, 'worktrees');
   // One worktree made or closed at a time: concurrent `git worktree add`s of one repository race on its locks.
   let queue: Promise<unknown> = Promise.resolve();
@@ -52,10 +54,12 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     roomOf: (agentId) => rooms.get(agentId),
     workdirOf: (agentId) => rooms.get(agentId)?.workdir,
     join: (agentId, room) => void rooms.set(agentId, room),
+    kept: (agentId) => keptBy.has(agentId),
     async open(agentId, parentId, from) {
       let wt;
       try {
-        wt = await inTurn(() => createWorktree(from, under, agentId));
+        const before = keptBy.get(agentId);
+        wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
       } catch (err) {
         throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
       }
@@ -74,6 +78,7 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
             ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch }
             : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
           await o.bus.emit(agentId, parentId, body);
+          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit });
           if (!kept) return '[Isolated in its own worktree: it changed no file there; nothing is kept.]';
           return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. The user lands them with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.]`;
         },

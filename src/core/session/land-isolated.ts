@@ -28,6 +28,8 @@ export interface LandRequest {
 interface Kept {
   agentId: string;
   branch: string;
+  /** Every branch its runs kept (a resumed child's earlier ones too): a discard deletes them all. */
+  branches: string[];
   commit: string;
   snapshot: string;
   patch?: string;
@@ -38,12 +40,18 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
   if (!events) return { error: `no session "${sessionId}" in ${transcriptRoot}` };
   const workdir = events.find((e): e is Extract<DelegateEvent, { type: 'agent_started' }> => e.type === 'agent_started' && e.agentId === ROOT_AGENT_ID && e.cwd !== undefined)?.cwd;
   if (!workdir) return { error: 'the session does not record its workspace folder' };
-  const kept: Kept[] = [];
+  // An agent's latest kept changes hold its earlier ones (a resume goes on from them): the last one counts.
+  const keptBy = new Map<string, Kept>();
   const settled = new Map<string, LandOutcome['outcome']>();
   for (const e of [...events].sort((a, b) => a.seq - b.seq)) {
-    if (e.type === 'worktree_kept' && e.branch && e.commit) kept.push({ agentId: e.agentId, branch: e.branch, commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}) });
+    if (e.type === 'worktree_kept' && e.branch && e.commit) {
+      const earlier = keptBy.get(e.agentId)?.branches ?? [];
+      keptBy.delete(e.agentId);
+      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}) });
+    }
     if (e.type === 'changes_landed') for (const o of e.outcomes) if (o.outcome === 'landed' || o.outcome === 'discarded' || o.outcome === 'reverted') settled.set(o.agentId, o.outcome);
   }
+  const kept = [...keptBy.values()];
   for (const id of req.agents) if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
   const chosen = req.agents.length ? req.agents.map((id) => kept.find((k) => k.agentId === id) as Kept) : kept;
   const open = chosen.filter((k) => (req.action === 'revert' ? settled.get(k.agentId) === 'landed' : !settled.has(k.agentId)));
@@ -52,7 +60,7 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
   try {
     let report: LandReport;
     if (req.action === 'discard') {
-      for (const k of open) await discardKept(workdir, k.branch, k.patch);
+      for (const k of open) for (const branch of k.branches) await discardKept(workdir, branch, branch === k.branch ? k.patch : undefined);
       report = { outcomes: open.map((k) => ({ agentId: k.agentId, outcome: 'discarded', files: [] })) };
     } else {
       report = await landChildren(open, {
