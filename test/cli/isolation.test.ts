@@ -203,6 +203,22 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     assert.equal(discard.code, 2, 'nothing left: landed already');
   });
 
+  it("bash's sandbox binds the isolated child's worktree, not the parent's folder", async () => {
+    makeRepo();
+    const escape = `echo mine > mine.txt && echo escaped > ${JSON.stringify(ws('escape.txt'))}`;
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'bash', input: { command: escape } }), reply.text('tried')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: try', description: 'try', isolation: 'worktree' } }), reply.text('Done.')] },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--sandbox', 'on'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(ws('escape.txt')), false, "the parent's folder is read-only to it");
+    assert.match(childResults('CHILD-A')[0]?.text ?? '', /Read-only file system|Permission denied|No such file or directory/);
+    const sessionId = String(lastJsonLine(r.stdout).session_id);
+    // Its own worktree was writable: mine.txt is kept on its branch.
+    assert.equal(git('show', `delegate/${sessionId.slice(0, 8)}/${String((lastJsonLine(r.stdout).subagents as { id: string }[])[0]?.id)}:mine.txt`), 'mine\n');
+  });
+
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {
     makeRepo();
     cli.api.route([
