@@ -31,7 +31,7 @@
  * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
  * or as a convenience.
  */
-const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report'];
+const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report', 'isolation'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
 const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
@@ -83,6 +83,8 @@ const PORTS = {
   secrets: [],
   // A child's report held to its record: the calls (tool kinds and outputs) and the change manifest.
   report: ['^src/core/(tools|changes)/types\\.ts$'],
+  // Subagents' worktrees and landing: git run as the command watch runs it (hardened), checks with a command's environment.
+  isolation: ['^src/core/changes/git-workspace\\.ts$', TOOL_ENV],
 };
 
 const HOSTS = '^src/(cli|vscode|acp|action)/|^src/protocol\\.ts$';

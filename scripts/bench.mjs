@@ -15,6 +15,7 @@
 //                                  20-turn read loop against uncached; the fixed prefix per tool
 //  10. subagent reports checked    a corpus of child runs: invented claims flagged, truthful ones flagged
 //  11. files changed by commands   what finding them adds to each bash call on this repository (median, p95)
+//  13. worktrees (issue 27)        a child's first request shared vs isolated, making a worktree, landing N children
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -64,6 +65,7 @@ const sections = [
   ['10. Subagent reports checked against their records', (report) => import('./bench/report-checks.mjs').then((m) => m.benchReportChecks(report))],
   ['11. Files changed by commands (bash calls on this repository)', (report) => import('./bench/command-changes.mjs').then((m) => m.benchCommandChanges(report))],
   ['12. Sandboxed bash calls (the protected paths held read-only)', (report) => import('./bench/sandbox-calls.mjs').then((m) => m.benchSandboxCalls(report))],
+  ['13. Subagents in worktrees of their own (a clone of this repository)', (report, srv, scr) => import('./bench/isolation.mjs').then((m) => m.benchIsolation(report, srv, scr))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

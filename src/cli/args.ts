@@ -3,7 +3,7 @@
  * heavy, so `--help` and usage errors answer at once.
  */
 import { parseArgs } from 'node:util';
-import { SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
+import { ISOLATION_MODES, type IsolationMode, SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -30,6 +30,9 @@ export interface CliOptions {
   // Left out when not given: the settings resolver (core/settings/resolve-settings.ts) has the defaults.
   permissionMode?: PermissionMode;
   sandbox?: SandboxMode;
+  /** Where subagents work unless a call or agent file says (docs/isolation.md), and the check before `delegate land`. */
+  isolation?: IsolationMode;
+  landCheck?: string;
   /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
   webSearch?: 'auto' | 'on' | 'off';
   allowNetwork: boolean;
@@ -93,6 +96,9 @@ Options:
   --sandbox MODE               auto (default): bash runs in bubblewrap where it can, else unconfined (said once);
                                on: bubblewrap or exit 2; off: no sandbox (the deny list still applies)
   --allow-network              sandboxed commands get the network: all of it (no per-host filter)
+  --isolation MODE             where subagents work unless the call or agent file says: shared (default: this folder)
+                               or worktree (each its own git worktree of the live tree; delegate land lands them)
+  --land-check CMD             the command isolated subagents' combined changes must pass before delegate land lands any
   --tool-env NAME              let bash, hooks and MCP servers see NAME although it holds a credential (they never
                                get ANTHROPIC_API_KEY, cloud secrets, INPUT_*, a proxy's password… by default); repeatable
   --web-search MODE            auto (default: on with Anthropic's API, off with another ANTHROPIC_BASE_URL) | on | off
@@ -148,6 +154,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'max-retry-wait': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
+        isolation: { type: 'string' },
+        'land-check': { type: 'string' },
         'allow-network': { type: 'boolean' },
         'tool-env': { type: 'string', multiple: true },
         'web-search': { type: 'string' },
@@ -203,6 +211,10 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (sandbox !== undefined && !(SANDBOX_MODES as readonly string[]).includes(sandbox)) {
     return { kind: 'error', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')} (got "${sandbox}")` };
   }
+  const isolation = values.isolation;
+  if (isolation !== undefined && !(ISOLATION_MODES as readonly string[]).includes(isolation)) {
+    return { kind: 'error', message: `--isolation must be one of ${ISOLATION_MODES.join(', ')} (got "${isolation}")` };
+  }
   const sources = values['setting-sources']?.split(',').map((x) => x.trim()).filter(Boolean);
   const badSource = sources?.find((x) => !(SETTING_SOURCES as readonly string[]).includes(x));
   if (badSource !== undefined) return { kind: 'error', message: `--setting-sources takes a list of ${SETTING_SOURCES.join(', ')} (got "${badSource}")` };
@@ -240,6 +252,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       outputFormat: format,
       ...(mode !== undefined ? { permissionMode: mode as PermissionMode } : {}),
       ...(sandbox !== undefined ? { sandbox: sandbox as SandboxMode } : {}),
+      ...(isolation !== undefined ? { isolation: isolation as IsolationMode } : {}),
+      ...(values['land-check']?.trim() ? { landCheck: values['land-check'].trim() } : {}),
       ...(webSearch !== undefined ? { webSearch } : {}),
       allowNetwork: values['allow-network'] ?? false,
       verbose: values.verbose ?? false,

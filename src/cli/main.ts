@@ -31,6 +31,15 @@ async function main(): Promise<void> {
     });
     return;
   }
+  if (process.argv[2] === 'land') {
+    // Isolated subagents' kept changes into the session's folder: no model, no run.
+    const { landMain } = await import('./land-command');
+    process.exitCode = await landMain(process.argv.slice(3), env, {
+      stdout: (text) => new Promise<void>((resolve) => void process.stdout.write(text, () => resolve())),
+      stderr: (text) => void process.stderr.write(text),
+    });
+    return;
+  }
   if (process.argv[2] === 'acp') {
     // The editor's agent (Agent Client Protocol on stdio): its own chunk, so `-p` runs never load the ACP SDK.
     const acp = parseAcpArgs(process.argv.slice(3));

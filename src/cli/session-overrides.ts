@@ -18,6 +18,8 @@ export function cliOverrides(options: CliOptions): SessionOverrides {
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
     ...given('sandbox', options.sandbox),
+    ...given('isolation', options.isolation),
+    ...given('landCheck', options.landCheck),
     allowNetwork: options.allowNetwork,
     toolEnv: options.toolEnv,
     ...given('webSearch', options.webSearch),

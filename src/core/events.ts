@@ -189,7 +189,56 @@ export type EventBody =
   /** A finished subagent's report held to its record (report/child-report.ts): claims it does not support, text defanged. */
   | { type: 'report_checked'; unverified: { claim: string; reason: string }[]; defanged: string[] }
   /** The user reverted subagent `target`'s changes (and its descendants'): what happened to each file. */
-  | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] };
+  | { type: 'changes_reverted'; target: string; files: RevertedFile[]; commands: string[] }
+  /** The subagent's own git worktree was made from the parent's live tree and verified (`isolation: worktree`). */
+  | { type: 'worktree_created'; workdir: string; base: WorktreeBase }
+  /**
+   * The isolated subagent ended: its changes (`files`) kept on `branch` and in `patch` (from `snapshot`, the base plus the
+   * copied uncommitted files, to `commit`), not in the parent's tree; none: the worktree is gone and nothing is kept.
+   */
+  | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string }
+  /** Isolated subagents' changes landed into the parent's tree (or discarded, or reverted): `delegate land` (isolation/landing.ts). */
+  | { type: 'changes_landed'; action: 'land' | 'discard' | 'revert'; outcomes: LandOutcome[]; check?: LandCheck };
+
+/** What an isolated subagent's worktree was made from: the parent's HEAD and a hash of the uncommitted files copied on it. */
+export interface WorktreeBase {
+  commit: string;
+  changes: string;
+  files: number;
+}
+
+/** A file an isolated subagent changed: A added, M modified, D deleted (the repository's path). */
+export interface KeptFile {
+  path: string;
+  status: string;
+}
+
+/** One subagent's landing: `landed` (all its files applied), `conflict` (none applied), `check_failed`, `discarded`, `reverted`, `failed`. */
+export interface LandOutcome {
+  agentId: string;
+  outcome: 'landed' | 'conflict' | 'check_failed' | 'discarded' | 'reverted' | 'failed';
+  files: string[];
+  conflicts?: LandConflict[];
+  reason?: string;
+}
+
+/** A file a 3-way merge could not settle: where (line numbers in the merged text), and whose changes meet there. */
+export interface LandConflict {
+  path: string;
+  hunks: { line: number; lines: number }[];
+  /** The other side: earlier subagents of this landing that changed it, or "the parent's tree". */
+  with: string[];
+}
+
+/** The land check (`delegate.landCheck`, `--land-check`) on the combined result, in a scratch worktree. */
+export interface LandCheck {
+  command: string;
+  ok: boolean;
+  /** Its output's end. */
+  output: string;
+  /** The first subagent whose change made it fail (bisected over the landing order), or "the parent's tree". */
+  brokenBy?: string;
+}
 
 /**
  * One tool call end to end, as OpenCode's ToolPart: its record is made of the patches its `tool_call` events carry, in

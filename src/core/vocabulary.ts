@@ -71,6 +71,10 @@ export interface AgentIdentity {
 export type SandboxMode = 'auto' | 'on' | 'off';
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'on', 'off'];
 
+/** Where a subagent works: its own git worktree of the parent's live tree, or the parent's tree itself (docs/isolation.md). */
+export type IsolationMode = 'worktree' | 'shared';
+export const ISOLATION_MODES: readonly IsolationMode[] = ['worktree', 'shared'];
+
 /** Which files load (Claude Code's `--setting-sources`): user = ~/.claude, project = the workspace's, local = *.local.*. */
 export type SettingSource = 'user' | 'project' | 'local';
 export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];

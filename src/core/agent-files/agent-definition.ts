@@ -17,7 +17,7 @@ import { basename } from 'node:path';
 import type { parseDocument as ParseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from './front-matter';
 import { cutNote, MAX_INSTRUCTION_CHARS } from '../instructions/instruction-cut';
-import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting, PERMISSION_MODES, type PermissionMode } from '../vocabulary';
+import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting, PERMISSION_MODES, type PermissionMode, ISOLATION_MODES, type IsolationMode } from '../vocabulary';
 
 export interface AgentDefinition {
   /** Its id (a slug of `displayName` when the file's name is not one). */
@@ -34,6 +34,8 @@ export interface AgentDefinition {
   model?: string;
   maxTurns?: number;
   permissionMode?: PermissionMode;
+  /** `isolation: worktree` (Claude Code's field): its runs get their own git worktree unless the call says otherwise. */
+  isolation?: IsolationMode;
   color?: string;
   /** Its own extended thinking (`thinking:` off|low|medium|high|N, `effort:` low…max); none: the session's. */
   thinking?: ThinkingSetting;
@@ -164,6 +166,10 @@ export function parseAgentFile(
   if (fields.permissionMode !== undefined) {
     if ((PERMISSION_MODES as readonly unknown[]).includes(fields.permissionMode)) agent.permissionMode = fields.permissionMode as PermissionMode;
     else problems.push({ file, reason: `\`permissionMode\` must be one of ${PERMISSION_MODES.join(', ')}: ignored`, severity: 'warning' });
+  }
+  if (fields.isolation !== undefined) {
+    if ((ISOLATION_MODES as readonly unknown[]).includes(fields.isolation)) agent.isolation = fields.isolation as IsolationMode;
+    else problems.push({ file, reason: `\`isolation\` must be one of ${ISOLATION_MODES.join(', ')}: ignored`, severity: 'warning' });
   }
   if (fields.thinking !== undefined && fields.thinking !== null) {
     const parsed = parseThinkingSetting(typeof fields.thinking === 'boolean' ? (fields.thinking ? 'auto' : 'off') : fields.thinking);

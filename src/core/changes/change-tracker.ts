@@ -36,6 +36,11 @@ export interface ChangeTrackerOptions {
   blobs?: BlobStore;
   /** Agent starts name the agents; `file_changed` events go out on it. */
   bus?: EventBus;
+  /**
+   * False: no `file_changed` events (an isolated subagent's worktree: its paths are not the workspace's, so a revert
+   * must not read them; its changes are kept by git). The manifest is kept all the same.
+   */
+  journal?: boolean;
   /** Watch the files bash commands and MCP calls change (default: yes, when there is a blob store). */
   watchCommands?: boolean;
   /** Files a non-git workspace's picture holds at most, and a git work tree watched at all (command-watch.ts; tests). */
@@ -127,7 +132,7 @@ export class ChangeTracker implements ChangeRecorder {
     const { added, removed, hunks } = changeDiff(textOf(before), textOf(after));
     const recorded: RecordedChange = { agentId, path, ...(beforeHash ? { before: beforeHash } : {}), after: afterHash, added, removed };
     this.changes.push(recorded);
-    await this.opts.bus?.emit(agentId, this.agents.get(agentId)?.parentId ?? null, {
+    if (this.opts.journal !== false) await this.opts.bus?.emit(agentId, this.agents.get(agentId)?.parentId ?? null, {
       type: 'file_changed',
       toolUseId: change.toolUseId,
       path,
@@ -192,7 +197,7 @@ export class ChangeTracker implements ChangeRecorder {
     });
     const commands = c.causes.map((k) => ({ command: k.command, by: this.nameOf(k.agentId) }));
     await this.attribution.wrote(join(this.root, c.path), c.after, { kind: 'command', commands });
-    await this.opts.bus?.emit(first.agentId, this.agents.get(first.agentId)?.parentId ?? null, {
+    if (this.opts.journal !== false) await this.opts.bus?.emit(first.agentId, this.agents.get(first.agentId)?.parentId ?? null, {
       type: 'file_changed',
       toolUseId: first.toolUseId,
       path: c.path,

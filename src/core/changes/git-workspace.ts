@@ -15,6 +15,7 @@
  * every read of the index (ls-files and status included), a filter driver's `clean` / `process` when status
  * re-reads a file. So every call turns the fsmonitor off, and status turns off the drivers the repository's own
  * config defines (the user's global ones, git-lfs's, stay) and does not recurse into submodules.
+ * The isolation module (core/isolation/) runs its git through the same `hardenedGit` and `repositoryFilterOff`.
  */
 import { execFile, spawn } from 'node:child_process';
 import { ToolEnv } from '../secrets/tool-env';
@@ -33,12 +34,34 @@ const GIT_ENV = new ToolEnv();
 const GIT_OPTIONS = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
 
 function git(cwd: string, args: string[]): Promise<Buffer> {
+  return hardenedGit(cwd, args);
+}
+
+/**
+ * One git process with the fsmonitor off and no credential in its environment (`env`: more variables, e.g. an
+ * author for a commit); rejects with git's stderr in the error's message.
+ */
+export function hardenedGit(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...GIT_OPTIONS, ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: GIT_ENV.build({ GIT_OPTIONAL_LOCKS: '0' }) }, (err, stdout) => {
-      if (err) reject(err);
-      else resolve(stdout);
+    execFile('git', [...GIT_OPTIONS, ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BUFFER, env: GIT_ENV.build({ GIT_OPTIONAL_LOCKS: '0', ...env }) }, (err, stdout, stderr) => {
+      if (err) {
+        const said = stderr.toString('utf8').trim().split('\n').at(-1);
+        if (said) err.message = said;
+        // What it printed all the same (`git merge-file` exits with the number of conflicts).
+        reject(Object.assign(err, { stdout }));
+      } else resolve(stdout);
     });
   });
+}
+
+/**
+ * `-c` options turning off every filter driver the repository's own config defines (clean, smudge, process), for a
+ * git that reads or writes file contents; undefined when one cannot be turned off (a name holding '=').
+ */
+export async function repositoryFilterOff(workdir: string): Promise<string[] | undefined> {
+  const drivers = await repositoryFilters(workdir);
+  if (drivers.some((name) => name.includes('='))) return undefined;
+  return drivers.flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`, '-c', `filter.${name}.required=false`]);
 }
 
 const zsplit = (out: Buffer): string[] => out.toString('utf8').split('\0').filter((s) => s !== '');

@@ -6,8 +6,9 @@
  *                        fork    a `task{fork}` call: the parent's conversation so far (fork.ts)
  *                        resume  a finished child again, its whole history + a message, from its parent
  *                                (send_message) or the user (the panel's message, `--agent`): a new segment
+ *          ─▶ its room (isolation: worktree: its own WORKDIR, or its isolated ancestor's; child-isolation.ts)
  *          ─▶ SubagentStart hooks ─▶ run(spec) ─▶ change manifest (footer + event) ─▶ report checked
- *          ─▶ SubagentStop hooks ─▶ the asker's tool_result
+ *          ─▶ SubagentStop hooks ─▶ its room closed (changes kept as a branch, or none) ─▶ the asker's tool_result
  *
  * A task call's child (createChildRuns, the session's Spawner declared in loop/types.ts) may then wait for the
  * host's review (the editor's opt-in `delegate.reviewSubagentResults`, child-review.ts): Accept, Edit result, or
@@ -35,6 +36,7 @@ import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } 
 import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
 import type { FanoutCaps } from './fanout-review';
 import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
+import { IsolationRefused, type ChildIsolation, type ChildRoom } from './child-isolation';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
@@ -61,6 +63,8 @@ export interface ChildRunPorts {
   changes?: ChangeTracker;
   /** Budgets the user set on the fan-out card for calls about to start. */
   caps?: FanoutCaps;
+  /** Subagents' own worktrees (`isolation: worktree`); without it every child works in the session's folder. */
+  isolation?: ChildIsolation;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -107,7 +111,11 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
       const origin: ChildOrigin = call.fork
         ? { kind: 'fork', call, base: call.fork, agentId: firstId, prompt: call.prompt }
         : { kind: 'task', call, def: agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition), agentId: firstId, prompt: call.prompt };
-      return runReviewedChild(origin, ports, signal);
+      return runReviewedChild(origin, ports, signal).catch((err: unknown) => {
+        // Fails closed: a child that asked for a worktree and got none never ran.
+        if (err instanceof IsolationRefused) return { content: err.toolResult, isError: true };
+        throw err;
+      });
     },
   };
 }
@@ -148,32 +156,64 @@ export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>,
 
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */
 export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
-  const spec = specOf(origin, ports);
+  const { room, own } = await roomOf(origin, ports);
+  const spec = specOf(origin, ports, room);
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // asker's own signal for a background child (which outlives the call).
   const watch = watchChildRecord(ports.bus, identity.agentId);
-  const child = await ports.run(spec, signal).finally(() => watch.stop());
+  let child: AgentResult;
+  try {
+    child = await ports.run(spec, signal).finally(() => watch.stop());
+  } catch (err) {
+    // Nothing left behind: its room is closed (what it changed kept) however the run ended.
+    await own?.close(identity.description ?? identity.agentId).catch(() => undefined);
+    throw err;
+  }
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts
   // (a resumed child's manifest is its whole one, every segment).
-  const changes = await ports.changes?.manifestOf(identity.agentId);
+  const changes = await (room?.changes ?? ports.changes)?.manifestOf(identity.agentId);
   if (changes) {
     child.changes = changes;
     await emit({ type: 'change_manifest', ...changes });
   }
   // Its report, held to what it did in this run (and defanged) before the asker or the summary sees it.
-  const watched = (path: string): boolean => ports.changes?.watches(path) ?? false;
-  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: ports.config.workdir, watched }, emit);
+  const watched = (path: string): boolean => (room?.changes ?? ports.changes)?.watches(path) ?? false;
+  const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: room?.workdir ?? ports.config.workdir, watched }, emit);
   hookFailures.push(...(await ports.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) await emit({ type: 'error', message: `hook failed: ${failure}`, retrying: false });
   const toToolResult = origin.kind === 'resume' ? origin.toToolResult : origin.call.toToolResult;
-  return { child, result: withReportNotes(withManifestFooter(toToolResult(child, signal.aborted), changes), checked) };
+  const result = withReportNotes(withManifestFooter(toToolResult(child, signal.aborted), changes), checked);
+  const kept = await own?.close(identity.description ?? identity.agentId).catch((err: unknown) => `[Its worktree could not be closed: ${err instanceof Error ? err.message : String(err)}]`);
+  return { child, result: kept ? { ...result, content: `${result.content}\n${kept}` } : result };
 }
 
-/** The child's spec: where the origins differ. */
-function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
+/**
+ * Where the child works: its isolated ancestor's room (whatever it asks), a room of its own when its call, else its
+ * agent file, else the session asks for a worktree (IsolationRefused when none can be made), else the session's folder.
+ */
+async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room?: ChildRoom; own?: ChildRoom }> {
+  const isolation = ports.isolation;
+  const agentId = origin.kind === 'resume' ? origin.record.id : origin.agentId;
+  const parentId = origin.kind === 'resume' ? origin.record.parentId : origin.call.parent.agentId;
+  const inherited = parentId ? isolation?.roomOf(parentId) : undefined;
+  if (inherited) {
+    isolation?.join(agentId, inherited);
+    return { room: inherited };
+  }
+  const resumedIsolated = origin.kind === 'resume' && isolation?.kept(agentId) === true;
+  const asked = resumedIsolated ? 'worktree' : (origin.kind === 'resume' ? undefined : origin.call.isolation) ?? (origin.kind === 'fork' ? undefined : origin.def.isolation) ?? isolation?.mode ?? 'shared';
+  if (asked === 'shared') return {};
+  if (!isolation) throw new IsolationRefused('this host cannot give a subagent a worktree');
+  const own = await isolation.open(agentId, parentId, ports.config.workdir);
+  return { room: own, own };
+}
+
+/** The child's spec: where the origins differ (`room`: its own WORKDIR and the tools made over it). */
+function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRoom): AgentSpec {
+  const ports: ChildRunPorts = room ? { ...sessionPorts, config: { ...sessionPorts.config, workdir: room.workdir }, baseTools: () => room.tools() } : sessionPorts;
   const aliases = ports.modelAliases ? { modelAliases: ports.modelAliases } : {};
   switch (origin.kind) {
     case 'task': {

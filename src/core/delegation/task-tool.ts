@@ -20,7 +20,7 @@ import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import type { SubagentDirectory } from './child-port';
 import type { AgentResult, ChildCall, ForkBase, Spawner } from '../loop/types';
-import type { AgentIdentity } from '../vocabulary';
+import { ISOLATION_MODES, type AgentIdentity, type IsolationMode } from '../vocabulary';
 
 export interface TaskInput {
   prompt: string;
@@ -33,6 +33,8 @@ export interface TaskInput {
   fork?: boolean;
   /** A name unique in the session: send_message and read_subagent take it as well as the id. */
   name?: string;
+  /** Its own git worktree of your live tree (`worktree`), or your tree itself (`shared`); default: its agent file's, else the session's. */
+  isolation?: IsolationMode;
 }
 
 /**
@@ -98,6 +100,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
+        isolation: { type: 'string', enum: ['worktree', 'shared'], description: "worktree: the subagent works in its own git worktree of your current tree (uncommitted changes included); its changes are kept on a branch to land later, not written into your tree. shared: it works in your tree. Default: its agent type's, else the session's." },
         ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
       },
       required: ['prompt'],
@@ -116,6 +119,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const name = (raw as Record<string, unknown>).name;
       if (name !== undefined && (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name.trim()))) return { ok: false, error: '"name" must be 1-64 letters, digits, "_", "-" or "."' };
       if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
+      const isolation = (raw as Record<string, unknown>).isolation;
+      if (isolation !== undefined && !(ISOLATION_MODES as readonly unknown[]).includes(isolation)) return { ok: false, error: `"isolation" must be one of ${ISOLATION_MODES.join(', ')}` };
       // Addressed by id or by display name; the child runs under its id.
       const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
       if (typeof type === 'string' && type.trim() && !agent) {
@@ -130,6 +135,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
           ...(fork === true ? { fork: true } : {}),
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
+          ...(isolation !== undefined ? { isolation: isolation as IsolationMode } : {}),
         },
       };
     },
@@ -143,6 +149,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         prompt: input.prompt,
         toolUseId: ctx.toolUseId,
         ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
+        ...(input.isolation ? { isolation: input.isolation } : {}),
         parentModel: opts.parentModel,
         onChildFinished: opts.onChildFinished,
         toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),
@@ -165,6 +172,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       // The parent learns the child's id (a review's re-run is another agent: the last one counts), to address it later.
       let last: AgentResult | undefined;
       const result = await spawner.run({ ...call, onChildFinished: (child, d) => ((last = child), call.onChildFinished(child, d)) }, firstId, ctx.signal);
+      // No child ran (its worktree was refused): nothing to address.
+      if (!last) return result;
       // A report that only points at a file it wrote ("see report.md") gets the file listed with its size.
       const deliverables = last?.status === 'completed' ? await opts.directory.deliverables(last) : undefined;
       return { ...result, content: `${result.content}\n${deliverables ? `${deliverables}\n` : ''}${addressLine(last?.agentId ?? firstId, input.name)}` };

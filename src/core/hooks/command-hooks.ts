@@ -36,6 +36,8 @@ export interface CommandHookSession extends PayloadSession {
   agentTranscriptPath(agentId: string): string;
   /** Which of the matching hooks may run (the folder's own wait for its trust: session/folder-trust.ts); all when absent. */
   admit?(hooks: CommandHook[]): Promise<CommandHook[]>;
+  /** An agent's own WORKDIR when it is not `workdir` (an isolated subagent's worktree): its hooks run there. */
+  workdirOf?(agentId: string): string | undefined;
 }
 
 interface Ran {
@@ -47,6 +49,11 @@ interface Ran {
 const MAX_CONTEXT_CHARS = 10_000;
 
 export function installCommandHooks(registry: HookRegistry, settings: HookSettings, session: CommandHookSession): () => void {
+  /** The session as `agent` sees it: its WORKDIR is its worktree's when it works in one. */
+  const at = (agent: AgentIdentity): CommandHookSession => {
+    const own = session.workdirOf?.(agent.agentId);
+    return own ? { ...session, workdir: own } : session;
+  };
   const g = settings.groups;
   const note = async (agent: AgentIdentity, event: HookEventName, outcome: 'error' | 'blocked' | 'rewrote' | 'context' | 'continued' | 'message', message: string, hook?: CommandHook): Promise<void> => {
     await session.bus.emit(agent.agentId, agent.parentId, {
@@ -66,10 +73,11 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
     const hooks = matching.length > 0 && session.admit ? await session.admit(matching) : matching;
     if (hooks.length === 0) return [];
     const stdin = JSON.stringify(payload);
-    const env = { CLAUDE_PROJECT_DIR: session.workdir, DELEGATE_PROJECT_DIR: session.workdir };
+    const { workdir } = at(agent);
+    const env = { CLAUDE_PROJECT_DIR: workdir, DELEGATE_PROJECT_DIR: workdir };
     return Promise.all(
       hooks.map(async (hook): Promise<Ran> => {
-        const ran = await runHookProcess(hook.command, stdin, { cwd: session.workdir, env, ...(session.env ? { toolEnv: session.env } : {}), timeoutMs: hook.timeoutMs, groups: session.processes, ...(signal ? { signal } : {}) });
+        const ran = await runHookProcess(hook.command, stdin, { cwd: workdir, env, ...(session.env ? { toolEnv: session.env } : {}), timeoutMs: hook.timeoutMs, groups: session.processes, ...(signal ? { signal } : {}) });
         const reply = readReply(ran, hook.timeoutMs);
         // Stopped with its agent is what the user asked for, not a failure to report.
         if (reply.kind === 'error' && !ran.cancelled) await note(agent, event, 'error', reply.message, hook);
@@ -84,8 +92,8 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   if (g.PreToolUse.length) {
     offs.push(
       registry.on('PreToolUse', async (ctx) => {
-        const ran = await run('PreToolUse', g.PreToolUse, toolNameAliases(ctx.toolName), toolPayload('PreToolUse', session, ctx), ctx.agent, ctx.signal);
-        return combinePreToolUse(ctx, ran, session.workdir, note);
+        const ran = await run('PreToolUse', g.PreToolUse, toolNameAliases(ctx.toolName), toolPayload('PreToolUse', at(ctx.agent), ctx), ctx.agent, ctx.signal);
+        return combinePreToolUse(ctx, ran, at(ctx.agent).workdir, note);
       }),
     );
   }
@@ -93,7 +101,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   if (g.PostToolUse.length) {
     offs.push(
       registry.on('PostToolUse', async (ctx) => {
-        const payload = { ...toolPayload('PostToolUse', session, ctx), tool_response: toolResponse(ctx.toolName, ctx.input, ctx.output, session.workdir) };
+        const payload = { ...toolPayload('PostToolUse', at(ctx.agent), ctx), tool_response: toolResponse(ctx.toolName, ctx.input, ctx.output, at(ctx.agent).workdir) };
         const ran = await run('PostToolUse', g.PostToolUse, toolNameAliases(ctx.toolName), payload, ctx.agent, ctx.signal);
         const notes = ran.flatMap(({ reply }) => {
           if (reply.kind === 'block') return [reply.reason];
@@ -110,7 +118,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   if (g.UserPromptSubmit.length) {
     offs.push(
       registry.on('UserPromptSubmit', async (ctx) => {
-        const ran = await run('UserPromptSubmit', g.UserPromptSubmit, null, { ...basePayload('UserPromptSubmit', session, ctx.agent), prompt: ctx.prompt }, ctx.agent, ctx.signal);
+        const ran = await run('UserPromptSubmit', g.UserPromptSubmit, null, { ...basePayload('UserPromptSubmit', at(ctx.agent), ctx.agent), prompt: ctx.prompt }, ctx.agent, ctx.signal);
         // The first that blocks wins; the gate (core/session/prompt-gate.ts) reports it, whoever the handler was.
         for (const { reply } of ran) {
           const json = reply.kind === 'ok' ? reply.json : undefined;
@@ -126,7 +134,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   if (g.SessionStart.length) {
     offs.push(
       registry.on('SessionStart', async (ctx) => {
-        const ran = await run('SessionStart', g.SessionStart, [ctx.source], { ...basePayload('SessionStart', session, ctx.agent), source: ctx.source }, ctx.agent, ctx.signal);
+        const ran = await run('SessionStart', g.SessionStart, [ctx.source], { ...basePayload('SessionStart', at(ctx.agent), ctx.agent), source: ctx.source }, ctx.agent, ctx.signal);
         for (const { hook, reply } of ran) if (reply.kind === 'block') await note(ctx.agent, 'SessionStart', 'message', `exit code 2 cannot block a session's start: ${reply.reason}`, hook);
         const context = await contextOf('SessionStart', ran, ctx.agent, note);
         return context ? { context: `<session-start-hook>\n${context}\n</session-start-hook>` } : undefined;
@@ -140,7 +148,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
         const sub = ctx.agent.parentId !== null;
         const event = sub ? 'SubagentStop' : 'Stop';
         const payload = {
-          ...basePayload(event, session, ctx.agent),
+          ...basePayload(event, at(ctx.agent), ctx.agent),
           stop_hook_active: ctx.continuations > 0,
           last_assistant_message: ctx.result,
           ...(sub ? { agent_transcript_path: session.agentTranscriptPath(ctx.agent.agentId) } : {}),
@@ -161,7 +169,7 @@ export function installCommandHooks(registry: HookRegistry, settings: HookSettin
   if (g.SubagentStart.length) {
     offs.push(
       registry.on('SubagentStart', async (ctx) => {
-        const ran = await run('SubagentStart', g.SubagentStart, [agentTypeOf(ctx.agent)], basePayload('SubagentStart', session, ctx.agent), ctx.agent);
+        const ran = await run('SubagentStart', g.SubagentStart, [agentTypeOf(ctx.agent)], basePayload('SubagentStart', at(ctx.agent), ctx.agent), ctx.agent);
         for (const { hook, reply } of ran) if (reply.kind === 'block') await note(ctx.agent, 'SubagentStart', 'message', `exit code 2 cannot block a subagent's start: ${reply.reason}`, hook);
       }),
     );

@@ -16,7 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -190,6 +190,8 @@ export interface ChildCall {
   fork?: ForkBase;
   /** The name the call gave it (already claimed in the session's SubagentDirectory). */
   name?: string;
+  /** Where it works, as the call asked (`isolation` on the task input); else its agent file's, else the session's. */
+  isolation?: IsolationMode;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */

@@ -29,6 +29,8 @@ export interface PermissionPolicyOptions {
   rules?: ToolRules;
   /** Each agent's parent (the session's agents): what "for this task's subagents" answers reach (agent-grants.ts). */
   parentOf?: ParentOf;
+  /** An agent's own WORKDIR when it is not `workdir` (an isolated subagent's worktree): its paths stay inside that. */
+  workdirOf?: (agentId: string) => string | undefined;
 }
 
 /** The shell command of an exec call, when its input carries one. */
@@ -61,12 +63,14 @@ export class PermissionPolicy {
   private readonly guardedOf = new WeakMap<ToolCallRequest, string[]>();
   /** "Allow for this session" answers to protected writes, by path. */
   private readonly sessionGuarded = new Set<string>();
-  private realRoot: Promise<string> | undefined;
+  private readonly realRoots = new Map<string, Promise<string>>();
+  private readonly workdirOf: (agentId: string) => string | undefined;
 
   constructor(opts: PermissionPolicyOptions) {
     this.rules = opts.rules;
     this.agentGrants = new AgentGrants(opts.parentOf ?? (() => undefined));
     this.workdir = opts.workdir;
+    this.workdirOf = opts.workdirOf ?? (() => undefined);
     this.currentMode = opts.mode;
     this.trusted = opts.trusted ?? true;
   }
@@ -147,8 +151,9 @@ export class PermissionPolicy {
 
   private async decide(req: ToolCallRequest): Promise<PermissionVerdict> {
     const targets: string[] = [];
+    const workdir = this.workdirOf(req.agent.agentId) ?? this.workdir;
     for (const p of req.paths) {
-      const where = await resolveInside(this.workdir, p);
+      const where = await resolveInside(workdir, p);
       if (!where.ok) return { behavior: 'deny', reason: `${req.toolName}: ${where.reason}` };
       targets.push(where.absPath);
     }
@@ -156,7 +161,7 @@ export class PermissionPolicy {
     const command = req.kind === 'exec' ? (commandOf(req) ?? req.summary) : undefined;
     if (command !== undefined) {
       // Commands start in WORKDIR: `rm -rf ..` from a workspace directly in HOME is HOME.
-      const verdict = checkBashCommand(command, { cwd: this.workdir, home: homedir() });
+      const verdict = checkBashCommand(command, { cwd: workdir, home: homedir() });
       if (verdict.denied) return { behavior: 'deny', reason: verdict.reason };
     }
 
@@ -183,7 +188,7 @@ export class PermissionPolicy {
     if (mode === 'bypassPermissions') return { behavior: 'allow' };
 
     if (req.kind === 'write') {
-      const guarded = await this.guardedAsk(req, targets);
+      const guarded = await this.guardedAsk(req, targets, workdir);
       if (guarded) return guarded;
       if (mode === 'acceptEdits' || this.sessionWrites) return { behavior: 'allow' };
       return { behavior: 'ask', reason: `${req.toolName} wants to change ${req.summary || req.paths.join(', ')}` };
@@ -193,9 +198,10 @@ export class PermissionPolicy {
   }
 
   /** The question for a write to protected paths not yet allowed for the session (recorded for the answer), if any. */
-  private async guardedAsk(req: ToolCallRequest, targets: string[]): Promise<PermissionVerdict | undefined> {
-    this.realRoot ??= realpath(this.workdir).catch(() => this.workdir);
-    const root = await this.realRoot;
+  private async guardedAsk(req: ToolCallRequest, targets: string[], workdir: string): Promise<PermissionVerdict | undefined> {
+    let real = this.realRoots.get(workdir);
+    if (!real) this.realRoots.set(workdir, (real = realpath(workdir).catch(() => workdir)));
+    const root = await real;
     const hits = targets.flatMap((t) => {
       const hit = protectedTarget(root, t);
       return hit ? [{ rel: relative(root, t), ...hit }] : [];

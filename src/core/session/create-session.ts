@@ -28,7 +28,9 @@ import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
 import type { SessionConfig } from './session-config';
-import { acquireSessionLock } from '../store/session-lock';
+import { acquireSessionLock, isSessionHeld } from '../store/session-lock';
+import { createIsolationRooms, pruneDeadWorktrees } from './isolation-rooms';
+import type { AnyTool, ToolRegistry } from '../tools/types';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
@@ -60,7 +62,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const hooks = host.hooks ?? new HookRegistry();
   const rules = new ToolRules({ allowed: allowed.allowedTools ?? [], disallowed: allowed.disallowedTools ?? [] });
   // The running agents' parents: a "for this task's subagents" answer reaches the task's whole subtree.
-  const permissions = new PermissionPolicy({ workdir, mode: allowed.mode, trusted: allowed.trusted ?? true, rules, parentOf: (id) => agents.get(id)?.identity.parentId });
+  const permissions = new PermissionPolicy({ workdir, mode: allowed.mode, trusted: allowed.trusted ?? true, rules, parentOf: (id) => agents.get(id)?.identity.parentId, workdirOf: (id) => isolation.workdirOf(id) });
   const { maxBudgetUsd, prices, ...runLimits } = config.limits ?? {};
   const limits: RunLimits = { ...SESSION_DEFAULTS.limits, ...runLimits };
   // A disallowed `task` is not offered: no agent gets to delegate.
@@ -84,7 +86,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const webSearch = tools.webSearch === true && permissions.offers('web_search');
   const current = createSessionModel(model, host.model, webSearch);
   const models = current.access;
-  const catalog = createSessionTools({
+  const toolOptions = {
     workdir,
     bashTimeoutMs: tools.bashTimeoutMs ?? SESSION_DEFAULTS.bashTimeoutMs,
     env,
@@ -93,13 +95,25 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     processes,
     models,
     ports: host,
-    identityOf: (id) => agents.get(id)?.identity,
-    offers: (name) => permissions.offers(name),
+    identityOf: (id: string) => agents.get(id)?.identity,
+    offers: (name: string) => permissions.offers(name),
+  };
+  const catalog = createSessionTools(toolOptions);
+  // Subagents' own worktrees: the same tools made over the worktree (MCP tools as the session has them).
+  const isolation = createIsolationRooms({
+    mode: config.isolation?.mode ?? SESSION_DEFAULTS.isolation,
+    sessionId: id,
+    sessionDir: store.sessionDir,
+    bus,
+    blobs: changes.blobs,
+    toolsFor: (dir, tracker) => createSessionTools({ ...toolOptions, workdir: dir, changes: tracker }).current().with(...mcpToolsOf(catalog.current())),
   });
+  // What a kill -9 left: the worktrees of this folder's sessions no process holds (in the background: nothing waits on it).
+  const pruned = pruneDeadWorktrees(workdir, persistence.transcriptRoot, (other) => other === id || isSessionHeld(persistence.transcriptRoot, other));
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
-  const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify });
+  const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify, workdirOf: (agentId) => isolation.workdirOf(agentId) });
   const files = config.files ?? {};
   const runConfig: RunConfig = {
     workdir,
@@ -130,6 +144,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     hooks,
     changes,
     permissions,
+    isolation,
     ports: host,
   });
   const ports: RunPorts = {
@@ -156,6 +171,13 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     folderNotice: commands.folderNotice,
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock });
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned });
 }
 
+/** The catalog's MCP tools (their servers are the session's, not a folder's): an isolated subagent gets them as they are. */
+function mcpToolsOf(tools: ToolRegistry): AnyTool[] {
+  return tools.names().flatMap((name) => {
+    const tool = name.startsWith('mcp__') ? tools.get(name) : undefined;
+    return tool ? [tool] : [];
+  });
+}

@@ -5,7 +5,8 @@
  *   history(root) ─┬─ list / read / rename / delete     the sessions (store/)
  *                  ├─ resume / replay                   a session's state to continue it (the root's replay)
  *                  ├─ blob                              a file's recorded content (changes/blob-store.ts)
- *                  └─ revertPlan ─▶ (host confirms) ─▶ revert   a subagent's changes undone (revert-subagent.ts)
+ *                  ├─ revertPlan ─▶ (host confirms) ─▶ revert   a subagent's changes undone (revert-subagent.ts)
+ *                  └─ land                              isolated subagents' kept changes landed / discarded (land-isolated.ts)
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { replaySession, type ResumeState } from './replay';
 import { resumeState } from './resume';
 import { loadRevertPlan, revertSubagent, type LiveSession } from './revert-subagent';
 import { ROOT_AGENT_ID } from './session-face';
+import { landIsolated, type LandRequest } from './land-isolated';
+export { ToolEnv } from '../secrets/tool-env';
 
 export { isRootEvent } from './resume';
 export { sharedReason } from '../changes/apply-revert';
@@ -49,6 +52,8 @@ export interface SessionHistory {
    * in this process if it is that session (its bus and change locks are used). SessionBusyError: another process holds it.
    */
   revert(sessionId: string, plan: RevertPlan, live?: LiveSession, choices?: RevertChoices): Promise<RevertReport & { recorded: DelegateEvent }>;
+  /** Lands (after the check), discards or reverts isolated subagents' kept changes; SessionBusyError: another process holds it. */
+  land(sessionId: string, request: LandRequest): ReturnType<typeof landIsolated>;
 }
 
 /** A session id as the store names them (a host checks a user's before using it). */
@@ -70,6 +75,7 @@ export function history(root: string | { env: NodeJS.ProcessEnv; home: string })
       return readFile(join(blobDirOf(join(dir, id)), hash)).catch(() => undefined);
     },
     revertPlan: (sessionId, agentId) => loadRevertPlan({ transcriptRoot: dir, sessionId, agentId }),
+    land: (sessionId, request) => landIsolated(dir, sessionId, request),
     revert: (sessionId, plan, live, choices = {}) => revertSubagent({ transcriptRoot: dir, sessionId, agentId: plan.agentId }, plan, live, choices),
   };
 }

@@ -18,6 +18,7 @@ import { ChildRecords } from '../delegation/child-records';
 import { createChildRuns, type ChildRunPorts } from '../delegation/child-runs';
 import { createFanoutReview, FanoutCaps } from '../delegation/fanout-review';
 import type { FanoutGate } from '../delegation/fanout-gate';
+import type { ChildIsolation } from '../delegation/child-isolation';
 import { createSubagentDirectory } from '../delegation/subagent-directory';
 import type { AgentResult, AgentSpec, ModelAccess, RunConfig, Spawner } from '../loop/types';
 import type { HookRegistry } from '../policy/hooks';
@@ -46,6 +47,8 @@ export interface SessionChildrenOptions {
   hooks: HookRegistry;
   changes: ChangeTracker;
   permissions: PermissionPolicy;
+  /** Subagents' own worktrees (isolation-rooms.ts). */
+  isolation: ChildIsolation;
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
 }
 
@@ -79,6 +82,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     changes: o.changes,
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
+    isolation: o.isolation,
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;

@@ -32,6 +32,8 @@ export interface SessionCommandsOptions {
   processes: ProcessGroups;
   changes: ChangeTracker;
   notify: Notify;
+  /** An isolated subagent's worktree (isolation-rooms.ts): its hooks run there. */
+  workdirOf?: (agentId: string) => string | undefined;
 }
 
 export interface SessionCommands {
@@ -57,6 +59,7 @@ export function startSessionCommands(o: SessionCommandsOptions): SessionCommands
       bus: o.bus,
       processes: o.processes,
       ...(folder.admit ? { admit: folder.admit } : {}),
+      ...(o.workdirOf ? { workdirOf: o.workdirOf } : {}),
       env: o.env,
     });
   }

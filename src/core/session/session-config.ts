@@ -24,7 +24,7 @@ import type { FanoutPrompt, FanoutRule } from '../delegation/fanout-review';
 import type { FolderTrust } from './folder-trust';
 import type { ResumeState } from './replay';
 import type { ReviewGate } from '../delegation/child-review';
-import type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
+import type { FileSettings, IsolationSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
 
 export type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from '../settings/session-settings';
 
@@ -35,6 +35,8 @@ export interface SessionConfig {
   tools?: ToolSettings;
   limits?: LimitSettings;
   files?: FileSettings;
+  /** Subagents' own worktrees (docs/isolation.md); shared when omitted. */
+  isolation?: IsolationSettings;
   persistence: PersistenceSettings;
   ports: SessionPorts;
 }
@@ -70,3 +72,4 @@ export interface SessionPorts {
   /** The folder's own hooks and .mcp.json servers wait for this answer (folder-trust.ts); without it they run. */
   folderTrust?: FolderTrust;
 }
+

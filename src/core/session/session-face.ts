@@ -111,6 +111,8 @@ export interface SessionParts {
   notify: Session['notify'];
   current: SessionModel;
   lock: { release(): void };
+  /** The start's prune of dead sessions' worktrees (isolation-rooms.ts), run in the background: shutdown waits for it. */
+  pruned?: Promise<unknown>;
 }
 
 /** The Session a host holds, over the parts createSession built. */
@@ -156,7 +158,7 @@ export function sessionFace(p: SessionParts): Session {
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
-      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close()]);
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close(), p.pruned]);
       sandbox.removeTempFolder();
     },
     shutdownNow: (reason) => {

@@ -8,7 +8,7 @@ import { DEFAULT_COMPACT_THRESHOLD } from '../loop/context-size';
 import { DEFAULT_MAX_RETRY_WAIT_MS } from '../llm/retry-wait';
 import { DEFAULT_SANDBOX } from '../sandbox/types';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from '../mcp/mcp-manager';
-import type { PermissionMode, ThinkingSetting } from '../vocabulary';
+import type { IsolationMode, PermissionMode, ThinkingSetting } from '../vocabulary';
 
 export const SESSION_DEFAULTS = {
   /** The model when neither a flag, a setting nor DELEGATE_MODEL names one. */
@@ -22,6 +22,8 @@ export const SESSION_DEFAULTS = {
   /** auto: on with Anthropic's own API, off with another endpoint (ANTHROPIC_BASE_URL) or another kind of model. */
   webSearch: 'auto' as const,
   limits: DEFAULT_LIMITS,
+  /** shared until worktrees are measured against it (docs/isolation.md). */
+  isolation: 'shared' as IsolationMode,
 } as const;
 
 /**
@@ -38,6 +40,7 @@ export const OVERRIDE_DEFAULTS = {
   sandbox: SESSION_DEFAULTS.sandbox.mode,
   allowNetwork: SESSION_DEFAULTS.sandbox.allowNetwork,
   webSearch: SESSION_DEFAULTS.webSearch,
+  isolation: SESSION_DEFAULTS.isolation,
   bashTimeout: SESSION_DEFAULTS.bashTimeoutMs / 1000,
   maxTurns: SESSION_DEFAULTS.limits.maxTurns,
   subagentMaxTurns: SESSION_DEFAULTS.limits.subagentMaxTurns,

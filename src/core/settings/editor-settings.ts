@@ -62,6 +62,8 @@ export function editorSettings(get: SettingReader): EditorSettings {
     ...given('sandbox', typeof sandbox === 'string' && SANDBOX_MODES.includes(sandbox as SandboxMode) ? (sandbox as SandboxMode) : undefined),
     allowNetwork: read('allowNetwork') === true,
     toolEnv: toolEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '' && !n.includes('=')).map((n) => n.trim()),
+    ...given('isolation', read('isolation') === 'worktree' || read('isolation') === 'shared' ? (read('isolation') as 'worktree' | 'shared') : undefined),
+    ...given('landCheck', text('landCheck')),
     ...given('webSearch', webSearch === 'auto' || webSearch === 'on' || webSearch === 'off' ? webSearch : undefined),
     ...given('bashTimeout', number('bashTimeout', 1)),
     ...given('maxTurns', number('maxTurns', 1)),

@@ -21,7 +21,7 @@ import { ToolEnv } from '../secrets/tool-env';
 import { defaultTranscriptRoot } from '../store/transcript-store';
 import { SESSION_DEFAULTS } from './defaults';
 import { loadSessionMcp } from './mcp-settings';
-import type { FileSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from './session-settings';
+import type { FileSettings, IsolationSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from './session-settings';
 import { settingName, type SessionOverrides, type SettingHost } from './setting-table';
 import { loadWorkspaceFiles } from './workspace-files';
 
@@ -103,6 +103,7 @@ export interface ResolvedSession {
   tools: ToolSettings;
   limits: LimitSettings;
   files: FileSettings;
+  isolation: IsolationSettings;
   transcriptRoot: string;
   /** What the host's model access is built from (the CLI's and ACP's Anthropic client). */
   api: Pick<SettingValues, 'baseUrl' | 'credentials' | 'retryWait'>;
@@ -147,6 +148,7 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
       ...(o.bashTimeout !== undefined ? { bashTimeoutMs: o.bashTimeout * 1000 } : {}),
     },
     limits: limitSettings(o, values.prices),
+    isolation: { mode: o.isolation ?? SESSION_DEFAULTS.isolation, ...(o.landCheck?.trim() ? { landCheck: o.landCheck.trim() } : {}) },
     // Agent files: the user's always; the folder's only where it is trusted.
     files: { ...workspaceFiles, agentFiles: { home, includeProject: trusted } },
     transcriptRoot: o.transcriptRoot ?? defaultTranscriptRoot({ ...env }, home),

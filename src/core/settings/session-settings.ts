@@ -17,7 +17,7 @@ import type { ProjectInstructions } from '../instructions/project-instructions';
 import type { SessionMcpConfig } from '../mcp/mcp-manager';
 import type { SandboxSettings } from '../sandbox/types';
 import type { ToolEnv } from '../secrets/tool-env';
-import type { PermissionMode, ThinkingSetting } from '../vocabulary';
+import type { IsolationMode, PermissionMode, ThinkingSetting } from '../vocabulary';
 
 export interface ModelSettings {
   /** The model of the root agent (and of every subagent whose definition names none). */
@@ -72,4 +72,10 @@ export interface FileSettings {
   instructions?: ProjectInstructions;
   /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
   commandHooks?: HookSettings;
+}
+
+/** Where subagents work by default, and the check their combined changes pass before `delegate land` lands them. */
+export interface IsolationSettings {
+  mode: IsolationMode;
+  landCheck?: string;
 }

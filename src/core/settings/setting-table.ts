@@ -12,7 +12,7 @@
  * so a new setting cannot be added without its names.
  */
 import type { McpServerConfig } from '../mcp/config';
-import type { PermissionMode, SandboxMode, SettingSource, ThinkingSetting } from '../vocabulary';
+import type { IsolationMode, PermissionMode, SandboxMode, SettingSource, ThinkingSetting } from '../vocabulary';
 
 /** What a host hands the resolver, already parsed; a key left out takes its variable, else its default. */
 export interface SessionOverrides {
@@ -60,6 +60,10 @@ export interface SessionOverrides {
   mcpToolTimeout?: number;
   /** Where transcripts are kept (the editor's own storage; else the XDG data folder). */
   transcriptRoot?: string;
+  /** Where a subagent works unless its call or agent file says: its own git worktree, or the shared folder. */
+  isolation?: IsolationMode;
+  /** The command run on isolated subagents' combined changes (a scratch worktree) before any lands. */
+  landCheck?: string;
 }
 
 /** Who names a setting in a line: the CLI (and the Action, which runs it), `delegate acp`, the editor. */
@@ -110,6 +114,8 @@ export const SETTINGS: { readonly [K in keyof Required<SessionOverrides>]: Setti
   mcpServers: { acp: "session/new's and session/load's mcpServers", about: "the client's MCP servers (a name the folder's .mcp.json has too: the client's)" },
   mcpTimeout: { env: 'MCP_TIMEOUT', about: 'milliseconds an MCP server may take to start' },
   mcpToolTimeout: { env: 'MCP_TOOL_TIMEOUT', about: "milliseconds a call of an MCP server's tool may take" },
+  isolation: { flag: '--isolation', acp: false, editor: 'delegate.isolation', about: "where a subagent works unless its call or agent file says: worktree (its own git worktree of the live tree) or shared" },
+  landCheck: { flag: '--land-check', acp: false, editor: 'delegate.landCheck', about: "a command run on isolated subagents' combined changes before any lands (`delegate land`)" },
   transcriptRoot: { env: 'XDG_DATA_HOME', editor: "(the extension's storage)", about: 'where transcripts are kept ($XDG_DATA_HOME/delegate/sessions)' },
 };
 

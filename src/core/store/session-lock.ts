@@ -70,6 +70,12 @@ export function acquireSessionLock(root: string, sessionId: string): SessionLock
   };
 }
 
+/** Whether a live process (or one on another host) holds session `sessionId`'s lock. */
+export function isSessionHeld(root: string, sessionId: string): boolean {
+  const owner = readOwner(lockFileOf(root, sessionId));
+  return owner !== undefined && isAlive(owner);
+}
+
 function readOwner(file: string): LockOwner | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockOwner>;

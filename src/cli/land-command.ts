@@ -1,0 +1,90 @@
+/**
+ * `delegate land --session ID [--agent ID…] [--land-check CMD] [--discard | --revert]`: isolated subagents' kept
+ * changes (their branches) landed into the session's folder in order, each by a 3-way merge; with a check, the
+ * combination passes it in a scratch worktree first, or nothing lands. One stdout line per subagent:
+ *
+ *   landed     a1b2c3d4  app.txt, lib/x.ts
+ *   conflict   e5f6a7b8  app.txt: lines 1-5 (with a1b2c3d4)          nothing of it written
+ *   check_failed …       + on stderr: the check's output, and which subagent broke it
+ *
+ * Exit 0: everything landed (discarded, reverted); 1: a conflict or a failed check; 2: bad usage or nothing to land.
+ */
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Writers } from './output';
+import { history, isSessionId, SessionBusyError, ToolEnv } from '../core/session/history';
+
+const LAND_USAGE = `Usage: delegate land --session ID [--agent ID]... [--land-check CMD] [--discard | --revert] [--output-format text|json]
+
+Lands isolated subagents' changes (kept on branches when they ran with isolation: worktree) into the session's
+folder, in the order they finished (or the order of --agent), each by a 3-way merge: a subagent whose changes
+conflict with the folder or an earlier one lands none of its files, and the conflict is listed (file, lines, with
+whom). --land-check CMD (or $DELEGATE_LAND_CHECK) runs CMD on all of them combined in a scratch worktree first:
+if it fails nothing lands, and the first subagent whose change makes it fail is named.
+--discard drops their branches instead; --revert puts back what landed ones changed (their own patch reversed).
+Exit status: 0 all landed, 1 a conflict or a failed check, 2 bad usage or nothing to land.`;
+
+type Parsed = { kind: 'land'; session: string; agents: string[]; check?: string; action: 'land' | 'discard' | 'revert'; json: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
+
+function parseLandArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: { session: { type: 'string' }, agent: { type: 'string', multiple: true }, 'land-check': { type: 'string' }, discard: { type: 'boolean' }, revert: { type: 'boolean' }, 'output-format': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (err) {
+    return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+  if (values.help) return { kind: 'help' };
+  if (!values.session) return { kind: 'error', message: 'land needs --session ID' };
+  if (values.discard && values.revert) return { kind: 'error', message: '--discard and --revert do not go together' };
+  const format = values['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json') return { kind: 'error', message: `--output-format must be text or json (got "${format}")` };
+  const check = (values['land-check'] ?? env.DELEGATE_LAND_CHECK)?.trim();
+  return { kind: 'land', session: values.session, agents: values.agent ?? [], ...(check ? { check } : {}), action: values.discard ? 'discard' : values.revert ? 'revert' : 'land', json: format === 'json' };
+}
+
+export async function landMain(argv: string[], env: NodeJS.ProcessEnv, out: Writers): Promise<number> {
+  const parsed = parseLandArgs(argv, env);
+  if (parsed.kind === 'help') {
+    await out.stdout(`${LAND_USAGE}\n`);
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    out.stderr(`delegate: ${parsed.message}\n${LAND_USAGE.split('\n')[0]}\n`);
+    return 2;
+  }
+  if (!isSessionId(parsed.session)) {
+    out.stderr(`delegate: not a session id: "${parsed.session}"\n`);
+    return 2;
+  }
+  let report: Awaited<ReturnType<ReturnType<typeof history>['land']>>;
+  try {
+    report = await history({ env, home: homedir() }).land(parsed.session, { action: parsed.action, agents: parsed.agents, ...(parsed.check ? { check: parsed.check } : {}), env: new ToolEnv() });
+  } catch (err) {
+    if (!(err instanceof SessionBusyError)) throw err;
+    out.stderr(`delegate: cannot land now: ${err.message}\n`);
+    return 2;
+  }
+  if ('error' in report) {
+    out.stderr(`delegate: cannot ${parsed.action}: ${report.error}\n`);
+    return 2;
+  }
+  if (parsed.json) {
+    await out.stdout(JSON.stringify({ type: 'land', action: parsed.action, session_id: parsed.session, workspace: report.workdir, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) }) + '\n');
+  } else {
+    const lines = report.outcomes.map((o) => {
+      const what = o.conflicts?.length
+        ? o.conflicts.map((c) => `${c.path}: ${c.hunks.map((h) => `lines ${h.line}-${h.line + Math.max(0, h.lines - 1)}`).join(', ')} (with ${c.with.join(', ')})`).join('; ')
+        : o.files.join(', ');
+      return `${o.outcome.padEnd(12)} ${o.agentId}  ${what}${o.outcome === 'conflict' ? '  — nothing of it written' : ''}`;
+    });
+    await out.stdout(`${lines.join('\n')}\n`);
+    const check = report.check;
+    if (check && !check.ok) out.stderr(`delegate: the land check \`${check.command}\` failed on the combined changes${check.brokenBy ? `; the first to break it: ${check.brokenBy}` : ''}. Nothing landed. Its output:\n${check.output}\n`);
+  }
+  return report.outcomes.some((o) => o.outcome === 'conflict' || o.outcome === 'check_failed' || o.outcome === 'failed') ? 1 : 0;
+}

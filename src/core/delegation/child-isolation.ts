@@ -1,0 +1,48 @@
+/**
+ * The port through which a subagent gets a WORKDIR of its own (`isolation: worktree`), declared by delegation and
+ * built by the session (session/isolation-rooms.ts, over isolation/worktree.ts). Delegation learns no git: a room is
+ * a folder, the tools that work in it, the change record of what they did, and a close that says what became of it.
+ *
+ *   runChild: the call's isolation ?? its agent file's ?? the session's
+ *     worktree ─▶ open(agentId, parent's folder) ─▶ room          (refused: the child does not start; IsolationRefused)
+ *     a subagent of an isolated one ─▶ join(its room)              (it works in its ancestor's worktree, whatever it asks)
+ *     shared ─▶ the session's folder and tools
+ *   the child ends ─▶ close() ─▶ a line for its parent: where its changes are kept, or that it changed nothing
+ */
+import type { ChangeTracker } from '../changes/change-tracker';
+import type { ToolRegistry } from '../tools/types';
+import type { IsolationMode } from '../vocabulary';
+
+export interface ChildRoom {
+  /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. */
+  workdir: string;
+  /** The session's tools made over `workdir` (MCP tools as they are). */
+  tools(): ToolRegistry;
+  /** What the room's agents changed and ran (the child's manifest). */
+  changes: ChangeTracker;
+  /** The child ended: its changes kept (a branch and a patch) or the room removed; the line its parent reads. */
+  close(description: string): Promise<string>;
+}
+
+export interface ChildIsolation {
+  /** The session's default (`--isolation`, `delegate.isolation`). */
+  readonly mode: IsolationMode;
+  /** The room `agentId` works in, when it works in one. */
+  roomOf(agentId: string): ChildRoom | undefined;
+  /** Whether `agentId` ran isolated and kept changes (a resume goes on in them, whatever it would ask). */
+  kept(agentId: string): boolean;
+  /** A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes); rejects with IsolationRefused. */
+  open(agentId: string, parentId: string | null, from: string): Promise<ChildRoom>;
+  /** `agentId` works in `room` too (a subagent of an isolated subagent). */
+  join(agentId: string, room: ChildRoom): void;
+}
+
+/** A child that asked for a worktree and could not have one: it does not start, and its parent is told why. */
+export class IsolationRefused extends Error {
+  override name = 'IsolationRefused';
+
+  /** The tool_result its parent gets: why, and how to run it shared instead. */
+  get toolResult(): string {
+    return `The subagent did not start: isolation "worktree" was asked, and ${this.message}. Nothing ran. To run it in your own folder instead (shared with you and other subagents), call task again with isolation: "shared".`;
+  }
+}

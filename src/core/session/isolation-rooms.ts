@@ -1,0 +1,95 @@
+/**
+ * The session's ChildIsolation (delegation/child-isolation.ts): a subagent's own worktree (isolation/worktree.ts)
+ * with the session's tools made over it, and a change record of its own.
+ *
+ *   open(agent)  ─▶ createWorktree(<session>/worktrees/<agent>) ─▶ `worktree_created` (the base stamp)
+ *                ─▶ tools over the worktree (bash's sandbox binds it), a ChangeTracker without a journal
+ *   close        ─▶ finishWorktree ─▶ `worktree_kept` (branch, patch, files; or none and no worktree left)
+ *   start        ─▶ prune: worktrees of this folder's dead sessions removed (their work salvaged to a branch)
+ *
+ * The permission policy reads `workdirOf` (an isolated agent's paths stay inside its worktree); the rest of the core
+ * sees a WORKDIR only.
+ */
+import { join } from 'node:path';
+import type { EventBus } from '../events';
+import type { BlobStore } from '../changes/blob-store';
+import { ChangeTracker } from '../changes/change-tracker';
+import { IsolationRefused, type ChildIsolation, type ChildRoom } from '../delegation/child-isolation';
+import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
+import type { ToolRegistry } from '../tools/types';
+import type { IsolationMode } from '../vocabulary';
+
+export interface IsolationRoomsOptions {
+  mode: IsolationMode;
+  sessionId: string;
+  sessionDir: string;
+  bus: EventBus;
+  blobs: BlobStore | undefined;
+  /** The session's tools made over another folder, recording into `changes`. */
+  toolsFor(workdir: string, changes: ChangeTracker): ToolRegistry;
+}
+
+export interface IsolationRooms extends ChildIsolation {
+  /** An isolated agent's WORKDIR (its room's), for the permission policy. */
+  workdirOf(agentId: string): string | undefined;
+}
+
+/** The branch an isolated subagent's changes are kept on. */
+const keptBranch = (sessionId: string, agentId: string): string => `delegate/${sessionId.slice(0, 8)}/${agentId}`;
+
+export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
+  const rooms = new Map<string, ChildRoom>();
+  // What each isolated subagent kept (this process): a resume reopens its worktree at that commit.
+  const keptBy = new Map<string, { base: ChildWorktree['base']; snapshot: string; commit: string }>();
+  const under = join(o.sessionDir, 'worktrees');
+  // One worktree made or closed at a time: concurrent `git worktree add`s of one repository race on its locks.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = queue.then(step, step);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    mode: o.mode,
+    roomOf: (agentId) => rooms.get(agentId),
+    workdirOf: (agentId) => rooms.get(agentId)?.workdir,
+    join: (agentId, room) => void rooms.set(agentId, room),
+    kept: (agentId) => keptBy.has(agentId),
+    async open(agentId, parentId, from) {
+      let wt;
+      try {
+        const before = keptBy.get(agentId);
+        wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
+      } catch (err) {
+        throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
+      }
+      await o.bus.emit(agentId, parentId, { type: 'worktree_created', workdir: wt.workdir, base: wt.base });
+      const changes = new ChangeTracker({ workdir: wt.workdir, ...(o.blobs ? { blobs: o.blobs } : {}), bus: o.bus, journal: false });
+      let tools: ToolRegistry | undefined;
+      const room: ChildRoom = {
+        workdir: wt.workdir,
+        tools: () => (tools ??= o.toolsFor(wt.workdir, changes)),
+        changes,
+        async close(description) {
+          const kept = await inTurn(() => finishWorktree(wt, { branch: keptBranch(o.sessionId, agentId), patch: join(under, `${agentId}.patch`), message: `delegate: ${description} (${agentId})` })).finally(() => {
+            for (const [id, r] of rooms) if (r === room) rooms.delete(id);
+          });
+          const body = kept
+            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch }
+            : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
+          await o.bus.emit(agentId, parentId, body);
+          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit });
+          if (!kept) return '[Isolated in its own worktree: it changed no file there; nothing is kept.]';
+          return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. The user lands them with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.]`;
+        },
+      };
+      rooms.set(agentId, room);
+      return room;
+    },
+  };
+}
+
+/** At a session's start: the worktrees dead sessions of `root` left in `workdir`'s repository (a kill -9). Never throws. */
+export function pruneDeadWorktrees(workdir: string, root: string, isLive: (sessionId: string) => boolean): Promise<PruneReport> {
+  return pruneWorktrees(workdir, root, isLive, keptBranch).catch(() => ({ removed: [], salvaged: [] }));
+}

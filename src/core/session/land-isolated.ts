@@ -1,0 +1,89 @@
+/**
+ * `delegate land` for any host, from a session's transcript: its isolated subagents' kept changes (`worktree_kept`)
+ * landed into the session's folder, discarded, or (landed ones) reverted, and a `changes_landed` event appended:
+ *
+ *   readTranscript ─▶ the kept children in the order they ended (less those already landed / discarded)
+ *                  ─▶ isolation/landing.ts (check on the combination first) or discardKept ─▶ `changes_landed`
+ *
+ * The session's lock is held throughout (a session another process is writing is refused: SessionBusyError).
+ */
+import { join } from 'node:path';
+import { EventBus, type DelegateEvent, type LandOutcome } from '../events';
+import { acquireSessionLock } from '../store/session-lock';
+import { readTranscript } from '../store/transcript-reader';
+import { createTranscriptStore } from '../store/transcript-store';
+import { landChildren, type LandReport } from '../isolation/landing';
+import { discardKept } from '../isolation/worktree';
+import type { ToolEnv } from '../secrets/tool-env';
+import { ROOT_AGENT_ID } from './session-face';
+
+export interface LandRequest {
+  action: 'land' | 'discard' | 'revert';
+  /** These subagents only (in this order); every kept one when empty. */
+  agents: string[];
+  check?: string;
+  env: ToolEnv;
+}
+
+interface Kept {
+  agentId: string;
+  branch: string;
+  /** Every branch its runs kept (a resumed child's earlier ones too): a discard deletes them all. */
+  branches: string[];
+  commit: string;
+  snapshot: string;
+  patch?: string;
+}
+
+export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest): Promise<(LandReport & { workdir: string }) | { error: string }> {
+  const events = await readTranscript(transcriptRoot, sessionId);
+  if (!events) return { error: `no session "${sessionId}" in ${transcriptRoot}` };
+  const workdir = events.find((e): e is Extract<DelegateEvent, { type: 'agent_started' }> => e.type === 'agent_started' && e.agentId === ROOT_AGENT_ID && e.cwd !== undefined)?.cwd;
+  if (!workdir) return { error: 'the session does not record its workspace folder' };
+  // An agent's latest kept changes hold its earlier ones (a resume goes on from them): the last one counts.
+  const keptBy = new Map<string, Kept>();
+  const settled = new Map<string, LandOutcome['outcome']>();
+  for (const e of [...events].sort((a, b) => a.seq - b.seq)) {
+    if (e.type === 'worktree_kept' && e.branch && e.commit) {
+      const earlier = keptBy.get(e.agentId)?.branches ?? [];
+      keptBy.delete(e.agentId);
+      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}) });
+    }
+    if (e.type === 'changes_landed') for (const o of e.outcomes) if (o.outcome === 'landed' || o.outcome === 'discarded' || o.outcome === 'reverted') settled.set(o.agentId, o.outcome);
+  }
+  const kept = [...keptBy.values()];
+  for (const id of req.agents) if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
+  const chosen = req.agents.length ? req.agents.map((id) => kept.find((k) => k.agentId === id) as Kept) : kept;
+  const open = chosen.filter((k) => (req.action === 'revert' ? settled.get(k.agentId) === 'landed' : !settled.has(k.agentId)));
+  if (open.length === 0) return { error: req.action === 'revert' ? 'no landed subagent to revert' : 'nothing left to land: every kept change was landed or discarded already' };
+  const lock = acquireSessionLock(transcriptRoot, sessionId);
+  try {
+    let report: LandReport;
+    if (req.action === 'discard') {
+      for (const k of open) for (const branch of k.branches) await discardKept(workdir, branch, branch === k.branch ? k.patch : undefined);
+      report = { outcomes: open.map((k) => ({ agentId: k.agentId, outcome: 'discarded', files: [] })) };
+    } else {
+      report = await landChildren(open, {
+        workdir,
+        scratch: join(transcriptRoot, sessionId, 'worktrees'),
+        ...(req.check && req.action === 'land' ? { check: { command: req.check, env: req.env } } : {}),
+        revert: req.action === 'revert',
+      });
+    }
+    await record(transcriptRoot, sessionId, events, { type: 'changes_landed', action: req.action, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) });
+    return { ...report, workdir };
+  } finally {
+    lock.release();
+  }
+}
+
+async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: Extract<DelegateEvent, { type: 'changes_landed' }> extends infer E ? Omit<E, 'seq' | 'time' | 'sessionId' | 'agentId' | 'parentId'> : never): Promise<void> {
+  const store = await createTranscriptStore(root, sessionId, ROOT_AGENT_ID);
+  const bus = new EventBus(sessionId, events.reduce((max, e) => Math.max(max, e.seq), 0));
+  bus.subscribe(store.listener);
+  try {
+    await bus.emit(ROOT_AGENT_ID, null, body as never);
+  } finally {
+    store.close();
+  }
+}
