@@ -17,6 +17,7 @@ import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
+import { asPromptError, blankPromptError } from './prompt-refusal';
 import { clientQuestions, type Elicit } from './questions';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
@@ -115,11 +116,16 @@ export class AcpSession {
 
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     if (this.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session: cancel it or wait for its end');
+    const text = promptText(blocks);
+    const blank = blankPromptError(blocks, text);
+    if (blank) throw blank;
     const controller = new AbortController();
     this.running = controller;
     try {
       await this.ports.trust?.settle(this.id, this.ports, controller.signal);
-      const result = await this.session.run(promptText(blocks), controller.signal);
+      const result = await this.session.run(text, controller.signal).catch((err: unknown) => {
+        throw asPromptError(err);
+      });
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReasonOf(result.status), usage: acpUsage(result.usage) };
     } finally {

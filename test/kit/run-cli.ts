@@ -23,6 +23,8 @@ export interface CliOptions {
   /** Called once the process is up (e.g. to send SIGINT later). */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Written to its stdin, which is then closed (`-p -` reads the prompt there); closed empty otherwise. */
+  input?: string;
 }
 
 let home: string | undefined;
@@ -39,7 +41,8 @@ export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliR
     // TMPDIR: the run's own temp dir (root-hooks.ts), where what the CLI leaves (a sandbox's private /tmp) is seen.
     const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), TMPDIR: process.env.TMPDIR, DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG, ...opts.env });
     const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(opts.input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
