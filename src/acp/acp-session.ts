@@ -19,6 +19,7 @@ import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { asPromptError, blankPromptError } from './prompt-refusal';
 import { clientQuestions, type Elicit } from './questions';
+import { CallCards } from './call-cards';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
 export interface AcpSessionPorts {
@@ -60,7 +61,13 @@ export class AcpSession {
 
   static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
     // The approver routes by the updates' map, which needs the session's folder: bound once both exist.
-    const routing = { sessionOf: (agentId: string) => updates.sessionOf(agentId), describeAgent: (agentId: string) => updates.describeAgent(agentId) };
+    const cards = new CallCards(ports.send);
+    const routing = {
+      sessionOf: (agentId: string) => updates.sessionOf(agentId),
+      describeAgent: (agentId: string) => updates.describeAgent(agentId),
+      cardOf: (agentId: string, toolUseId: string) => updates.cardOf(agentId, toolUseId),
+      restore: (sessionId: string, toolCallId: string) => cards.restore(sessionId, toolCallId),
+    };
     const { port, ...settings } = config;
     const session = await createSession({
       ...settings,
@@ -81,7 +88,7 @@ export class AcpSession {
       readBlob: async (hash) => (await stored.blob(session.id, hash))?.toString('utf8'),
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
-      send: ports.send,
+      send: cards.send,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
     return new AcpSession(session, updates, ports);

@@ -63,6 +63,16 @@ export class SessionUpdates {
     return view?.sessionId ?? view?.shownIn?.sessionId ?? this.o.sessionId;
   }
 
+  /**
+   * The card a call's permission request goes on: the call's own, or, for a child folded into its task call (no
+   * subagent sessions), that task call — the client was never told of the child's calls.
+   */
+  cardOf(agentId: string, toolUseId: string): { sessionId: string; toolCallId: string } {
+    const shown = this.agents.get(agentId)?.shownIn;
+    if (shown && this.agents.get(agentId)?.sessionId === undefined) return { sessionId: shown.sessionId, toolCallId: shown.toolCallId };
+    return { sessionId: this.sessionOf(agentId), toolCallId: toolUseId };
+  }
+
   /** The agent a child session stands for (session/cancel on it stops that child only). */
   agentOfSession(sessionId: string): string | undefined {
     for (const [agentId, view] of this.agents) if (view.sessionId === sessionId && agentId !== this.o.rootAgentId) return agentId;
