@@ -17,6 +17,7 @@ import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
+import { noticeAsMessage } from './notice-message';
 import { asPromptError, blankPromptError } from './prompt-refusal';
 import { clientQuestions, type Elicit } from './questions';
 import { CallCards } from './call-cards';
@@ -31,7 +32,7 @@ export interface AcpSessionPorts {
   elicit?: Elicit;
   /** The client shows children as sessions of their own. */
   subagentSessions: boolean;
-  /** The client shows `notice` updates (session.notices); otherwise notices go to stderr only. */
+  /** The client shows `notice` updates (session.notices); otherwise warnings and errors are said as agent messages. */
   notices: boolean;
   /** A line for the agent's stderr (clients keep it in their logs). */
   log(line: string): void;
@@ -116,6 +117,11 @@ export class AcpSession {
       if (event.type === 'notice') {
         this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
         if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });
+        else {
+          // Not only in the client's log: the user reads it in the session (notice-message.ts).
+          const said = noticeAsMessage(event);
+          if (said) await this.ports.send(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: said } });
+        }
       }
       await this.updates.handle(event);
     });
