@@ -17,7 +17,10 @@ import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
+import { noticeAsMessage } from './notice-message';
+import { asPromptError, blankPromptError } from './prompt-refusal';
 import { clientQuestions, type Elicit } from './questions';
+import { CallCards } from './call-cards';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
 export interface AcpSessionPorts {
@@ -29,7 +32,7 @@ export interface AcpSessionPorts {
   elicit?: Elicit;
   /** The client shows children as sessions of their own. */
   subagentSessions: boolean;
-  /** The client shows `notice` updates (session.notices); otherwise notices go to stderr only. */
+  /** The client shows `notice` updates (session.notices); otherwise warnings and errors are said as agent messages. */
   notices: boolean;
   /** A line for the agent's stderr (clients keep it in their logs). */
   log(line: string): void;
@@ -59,7 +62,13 @@ export class AcpSession {
 
   static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
     // The approver routes by the updates' map, which needs the session's folder: bound once both exist.
-    const routing = { sessionOf: (agentId: string) => updates.sessionOf(agentId), describeAgent: (agentId: string) => updates.describeAgent(agentId) };
+    const cards = new CallCards(ports.send);
+    const routing = {
+      sessionOf: (agentId: string) => updates.sessionOf(agentId),
+      describeAgent: (agentId: string) => updates.describeAgent(agentId),
+      cardOf: (agentId: string, toolUseId: string) => updates.cardOf(agentId, toolUseId),
+      restore: (sessionId: string, toolCallId: string) => cards.restore(sessionId, toolCallId),
+    };
     const { port, ...settings } = config;
     const session = await createSession({
       ...settings,
@@ -80,7 +89,7 @@ export class AcpSession {
       readBlob: async (hash) => (await stored.blob(session.id, hash))?.toString('utf8'),
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
-      send: ports.send,
+      send: cards.send,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
     return new AcpSession(session, updates, ports);
@@ -108,6 +117,11 @@ export class AcpSession {
       if (event.type === 'notice') {
         this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
         if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });
+        else {
+          // Not only in the client's log: the user reads it in the session (notice-message.ts).
+          const said = noticeAsMessage(event);
+          if (said) await this.ports.send(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: said } });
+        }
       }
       await this.updates.handle(event);
     });
@@ -115,11 +129,16 @@ export class AcpSession {
 
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     if (this.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session: cancel it or wait for its end');
+    const text = promptText(blocks);
+    const blank = blankPromptError(blocks, text);
+    if (blank) throw blank;
     const controller = new AbortController();
     this.running = controller;
     try {
       await this.ports.trust?.settle(this.id, this.ports, controller.signal);
-      const result = await this.session.run(promptText(blocks), controller.signal);
+      const result = await this.session.run(text, controller.signal).catch((err: unknown) => {
+        throw asPromptError(err);
+      });
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReasonOf(result.status), usage: acpUsage(result.usage) };
     } finally {

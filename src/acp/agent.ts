@@ -19,6 +19,7 @@ import { history, isSessionId } from '../core/session/history';
 import { AcpSession, type AcpSessionPorts } from './acp-session';
 import { clientFileOps } from './client-fs';
 import { ClientFolderTrust } from './folder-trust';
+import { checkSessionCwd } from './session-cwd';
 import { credentials, HOW_TO_AUTHENTICATE, sessionSettings, type AcpSettings } from './session-setup';
 
 declare const DELEGATE_VERSION: string;
@@ -65,6 +66,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
   };
 
   const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string) => {
+    await checkSessionCwd(cwd);
     if (!credentials(env)) throw RequestError.authRequired(undefined, `no Anthropic API key: ${HOW_TO_AUTHENTICATE}`);
     const workdir = resolve(cwd);
     const settled = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);

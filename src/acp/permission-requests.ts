@@ -6,6 +6,9 @@
  *   reject once ─▶ deny      reject always ─▶ deny, and this tool is refused without asking for the session
  *   an MCP tool's question also: allow all of its server's tools ─▶ allow_server (an allow_always option)
  *
+ * The request goes on the call's card (a folded child's: its task call, updates.ts cardOf) as `pending` under the
+ * asking title; once answered the card is put back as it was (call-cards.ts).
+ *
  * No answer is never an allow: a cancelled request, a closed connection, an unknown option id or an aborted call
  * are all a deny.
  */
@@ -19,6 +22,10 @@ export type AskClient = (request: RequestPermissionRequest, signal: AbortSignal)
 export interface PermissionRouting {
   /** The ACP session the asking agent's updates go to. */
   sessionOf(agentId: string): string;
+  /** The card (session and tool call) a call's question goes on. */
+  cardOf(agentId: string, toolUseId: string): { sessionId: string; toolCallId: string };
+  /** The card as the session's updates left it, after a question changed it. */
+  restore(sessionId: string, toolCallId: string): Promise<void>;
   /** "the main agent", `subagent "…" (type)`. */
   describeAgent(agentId: string): string;
 }
@@ -38,12 +45,13 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
       if (rejected.has(request.toolName)) return { decision: 'deny', reason: `the user rejected ${request.toolName} for this session` };
       const who = routing.describeAgent(request.agent.agentId);
       let optionId: string | undefined;
+      const card = routing.cardOf(request.agent.agentId, request.toolUseId);
       try {
         const response = await ask(
           {
-            sessionId: routing.sessionOf(request.agent.agentId),
+            sessionId: card.sessionId,
             toolCall: {
-              toolCallId: request.toolUseId,
+              toolCallId: card.toolCallId,
               title: `${who[0]?.toUpperCase() ?? ''}${who.slice(1)} wants to: ${toolTitle(request.toolName, request.summary)}`,
               kind: toolKindOf(request.toolName, request.input),
               status: 'pending',
@@ -60,6 +68,7 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
       } catch {
         optionId = undefined;
       }
+      await routing.restore(card.sessionId, card.toolCallId);
       return decide(optionId, request, rejected);
     },
   };

@@ -28,14 +28,19 @@ export function newSummary(description: string, agentType: string | undefined): 
   return { description, ...(agentType ? { agentType } : {}), state: 'running', steps: [], children: [] };
 }
 
-export function renderSummary(summary: ChildSummary, depth = 0): string {
+/**
+ * The summary as text. `report`: the child's final answer, shown whole under the steps instead of the quoted tail of
+ * what it said last (once, not twice).
+ */
+export function renderSummary(summary: ChildSummary, depth = 0, report?: string): string {
   const pad = '  '.repeat(depth);
   const head = `${pad}**${summary.description}**${summary.agentType ? ` (${summary.agentType})` : ''} · ${summary.state}`;
   const hidden = Math.max(0, summary.steps.length - MAX_STEPS);
   const steps = summary.steps.slice(hidden).map((s) => `${pad}- ${s.title}${s.failed ? ' (failed)' : ''}`);
   const lines = [head, ...(hidden ? [`${pad}- … ${hidden} earlier steps`] : []), ...steps];
   for (const child of summary.children) lines.push(renderSummary(child, depth + 1));
-  if (summary.lastText && depth === 0) lines.push('', `> ${cut(summary.lastText).replace(/\n/g, '\n> ')}`);
+  if (depth === 0 && report) lines.push('', report);
+  else if (summary.lastText && depth === 0) lines.push('', `> ${cut(summary.lastText).replace(/\n/g, '\n> ')}`);
   return lines.join('\n');
 }
 

@@ -63,6 +63,16 @@ export class SessionUpdates {
     return view?.sessionId ?? view?.shownIn?.sessionId ?? this.o.sessionId;
   }
 
+  /**
+   * The card a call's permission request goes on: the call's own, or, for a child folded into its task call (no
+   * subagent sessions), that task call — the client was never told of the child's calls.
+   */
+  cardOf(agentId: string, toolUseId: string): { sessionId: string; toolCallId: string } {
+    const shown = this.agents.get(agentId)?.shownIn;
+    if (shown && this.agents.get(agentId)?.sessionId === undefined) return { sessionId: shown.sessionId, toolCallId: shown.toolCallId };
+    return { sessionId: this.sessionOf(agentId), toolCallId: toolUseId };
+  }
+
   /** The agent a child session stands for (session/cancel on it stops that child only). */
   agentOfSession(sessionId: string): string | undefined {
     for (const [agentId, view] of this.agents) if (view.sessionId === sessionId && agentId !== this.o.rootAgentId) return agentId;
@@ -202,6 +212,7 @@ export class SessionUpdates {
       case 'agent_finished':
         summary.state = e.status;
         if (e.result) summary.lastText = e.result;
+        else if (e.error) summary.lastText = e.error;
         break;
       default:
         return;
@@ -209,10 +220,10 @@ export class SessionUpdates {
     await this.showSummary(view);
   }
 
-  private async showSummary(view: AgentView, output?: string): Promise<void> {
+  private async showSummary(view: AgentView, report?: string): Promise<void> {
     const shown = view.shownIn;
     if (!shown) return;
-    const text = renderSummary(shown.root) + (output ? `\n\n${cutOutput(output)}` : '');
+    const text = renderSummary(shown.root, 0, report === undefined ? undefined : cutOutput(report));
     await this.o.send(shown.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: shown.toolCallId, content: [textContent(text)] });
   }
 
@@ -236,7 +247,8 @@ export class SessionUpdates {
     // A folded child's task call keeps its summary, the result under it.
     const child = [...this.agents.values()].find((v) => v.shownIn?.toolCallId === e.id && v.summary === v.shownIn.root);
     if (child) {
-      await this.showSummary(child, e.output);
+      // The child's own final words, once; the task's output adds the harness's notes to the model ([changes] …).
+      await this.showSummary(child, child.summary?.state !== 'running' ? (child.summary?.lastText ?? '') : withoutHarnessNotes(e.output));
       return this.o.send(sid, { sessionUpdate: 'tool_call_update', toolCallId: e.id, status });
     }
     const keepDiff = this.diffed.delete(e.id) && !failed;
@@ -244,7 +256,7 @@ export class SessionUpdates {
       sessionUpdate: 'tool_call_update',
       toolCallId: e.id,
       status,
-      ...(keepDiff ? {} : { content: [textContent(e.name === 'bash' ? fence(cutOutput(e.output)) : cutOutput(e.output))] }),
+      ...(keepDiff ? {} : { content: [textContent(shownOutput(e.name, e.output))] }),
     });
   }
 
@@ -302,6 +314,21 @@ function textContent(text: string): ToolCallContent {
 
 function cutOutput(text: string): string {
   return text.length <= MAX_OUTPUT_CHARS ? text : `${text.slice(0, MAX_OUTPUT_CHARS)}\n… (${text.length - MAX_OUTPUT_CHARS} more characters)`;
+}
+
+/** A call's output as its card shows it: a command's fenced, a task's without the harness's notes to the model. */
+function shownOutput(tool: string, output: string): string {
+  if (tool === 'bash') return fence(cutOutput(output));
+  return cutOutput(tool === 'task' ? withoutHarnessNotes(output) : output);
+}
+
+/** A task's output less the lines the harness writes for the model (report-guard.ts names them). */
+function withoutHarnessNotes(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => !/^\[(changes|unverified|deliverables|harness|subagent )/.test(line))
+    .join('\n')
+    .trim();
 }
 
 function fence(text: string): string {

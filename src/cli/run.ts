@@ -12,7 +12,7 @@ import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
-import { createSession, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
+import { createSession, PromptRefused, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
 import { folderCommands } from '../core/session/ports';
 import { history, isRootEvent, isSessionId, SessionBusyError, type ResumeState, type SessionHistory } from '../core/session/history';
 
@@ -92,7 +92,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return code;
     }
   }
-  const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await session.run(options.prompt, signal);
+  const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await runPrompt(session, options.prompt, signal, out);
   if (result === undefined) {
     session.close();
     return EXIT.usage;
@@ -120,6 +120,17 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     case 'error':
       out.stderr(`delegate: ${result.error ?? 'the run failed'} (transcript: ${session.transcript.file})\n`);
       return EXIT.error;
+  }
+}
+
+/** The prompt to the main agent; undefined (said on stderr) when the session refuses it (empty, too big for the window). */
+async function runPrompt(session: Session, prompt: string, signal: AbortSignal, out: Writers): Promise<AgentResult | undefined> {
+  try {
+    return await session.run(prompt, signal);
+  } catch (err) {
+    if (!(err instanceof PromptRefused)) throw err;
+    out.stderr(`delegate: ${err.message}\n`);
+    return undefined;
   }
 }
 

@@ -23,6 +23,8 @@ export interface CliOptions {
   /** Called once the process is up (e.g. to send SIGINT later). */
   onSpawn?: (child: ChildProcess) => void;
   timeoutMs?: number;
+  /** Written to its stdin, which is then closed (`-p -` reads the prompt there); /dev/null otherwise. */
+  input?: string;
 }
 
 let home: string | undefined;
@@ -39,11 +41,13 @@ export function runDelegate(args: string[], opts: CliOptions = {}): Promise<CliR
     // TMPDIR: the run's own temp dir (root-hooks.ts), where what the CLI leaves (a sandbox's private /tmp) is seen.
     const entries = Object.entries({ PATH: process.env.PATH, HOME: freshHome(), TMPDIR: process.env.TMPDIR, DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG, ...opts.env });
     const env = Object.fromEntries(entries.filter(([, v]) => v !== undefined));
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Without input, stdin stays /dev/null: a repository's link to /dev/stdin must meet a device, not a pipe.
+    const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`delegate did not exit in time\nstdout: ${stdout}\nstderr: ${stderr}`));

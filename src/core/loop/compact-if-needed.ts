@@ -110,7 +110,8 @@ async function summarize(head: readonly MessageParam[], scope: CompactionScope, 
   }
 }
 
-/** The API's answer to a request over the window: compact once and try again instead of ending the run. */
+/** The API's answer to a request over the window (an error, or a run's error text): compact once and try again instead of ending the run. */
 export function isPromptTooLong(err: unknown): boolean {
-  return err instanceof Error && /prompt is too long|context.{0,20}(length|window).{0,20}exceed|too many tokens/i.test(err.message);
+  const text = err instanceof Error ? err.message : typeof err === 'string' ? err : undefined;
+  return text !== undefined && /prompt is too long|context.{0,20}(length|window).{0,20}exceed|too many tokens/i.test(text);
 }

@@ -4,12 +4,15 @@
  *
  *   run ended (any status) ──▶ closeOpenToolUses  (a tool_use with no result gets an "interrupted" result)
  *                          ──▶ noteRunEnd         (cancelled / failed: a short note the next prompt can refer to)
+ *   the API refused the prompt as too long, unanswered ──▶ the prompt goes, a note stays (else every later request
+ *                                                          would carry it and be refused the same way)
  *   before each request    ──▶ mergeConsecutive   (two user messages in a row become one; results stay first)
  *   a prompt + hook context ──▶ promptMessage      (the agent's first user message: [prompt, context…]; the prompt
  *                                                   stays first, so the panel and the session index show what was typed)
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
 import type { AgentStatus } from '../vocabulary';
+import { isPromptTooLong } from './compact-if-needed';
 
 /** The agent's first user message: the prompt, then what hooks added as context (SessionStart, UserPromptSubmit). */
 export function promptMessage(prompt: string, context?: readonly string[]): MessageParam {
@@ -70,12 +73,29 @@ function runEndNote(status: AgentStatus, error?: string): string | undefined {
   return undefined;
 }
 
-/** The conversation to keep after a run: valid pairs, plus a note when the run did not finish. */
-export function conversationAfterRun(messages: readonly MessageParam[], status: AgentStatus, error?: string): MessageParam[] {
+/**
+ * The conversation to keep after a run: valid pairs, plus a note when the run did not finish. `runStart`: where the
+ * run's own messages begin (its prompt first); a prompt the API refused as too long, with no answer after it, is
+ * replaced by a note saying so.
+ */
+export function conversationAfterRun(messages: readonly MessageParam[], status: AgentStatus, error?: string, runStart?: number): MessageParam[] {
+  if (runStart !== undefined && status === 'error' && error !== undefined && isPromptTooLong(error) && unanswered(messages.slice(runStart))) {
+    const chars = textOf(messages[runStart]).length;
+    return [...closeOpenToolUses(messages.slice(0, runStart)), { role: 'user', content: [{ type: 'text', text: `[The user's last prompt (${chars} characters) is not in this conversation: the API refused it (${error}).]` }] }];
+  }
   const closed = closeOpenToolUses(messages);
   const note = runEndNote(status, error);
   if (note) closed.push({ role: 'user', content: [{ type: 'text', text: note }] });
   return closed;
+}
+
+/** The run's messages are its prompt alone (what hooks added to it included): the model answered nothing. */
+function unanswered(run: readonly MessageParam[]): boolean {
+  return run.length > 0 && run.every((m) => m.role === 'user' && blocks(m).every((b) => b.type === 'text'));
+}
+
+function textOf(message: MessageParam | undefined): string {
+  return message ? blocks(message).map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
 }
 
 /**

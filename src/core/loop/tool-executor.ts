@@ -2,7 +2,8 @@
  * Runs one tool call through the shared policy pipeline, for the parent and every subagent alike:
  *
  *   OpenCall (call-records.ts: read once, its record pending) ─▶ known tool? input parsed? ─▶ PreToolUse hooks
- *            ─▶ permission check ─▶ (ask approver) ─▶ `running` ─▶ execute ─▶ PostToolUse hooks
+ *            ─▶ the tool's precheck (a refusal it knows already) ─▶ permission check ─▶ (ask approver) ─▶ `running`
+ *            ─▶ execute ─▶ PostToolUse hooks
  *            ─▶ cut to the output limit ─▶ `completed` / `error` ─▶ tool_result
  *                  └─ a question the call raises as it runs (web_fetch reaching a private host): permission
  *                     check ─▶ (ask approver), with the same events, before it goes on
@@ -99,6 +100,9 @@ async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolRe
     if (!said) return unsaid;
   }
   const input: unknown = parsed.input;
+  // A refusal the tool knows already (the read-before-write guard): said now, before anyone is asked in vain.
+  const early = await tool.precheck?.(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id });
+  if (early !== undefined) return { content: early, isError: true };
 
   const request = callRequest(tool, input, said, use.id, scope);
   const refusal = await gate.permit(gateScope, request, pre);

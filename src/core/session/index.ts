@@ -24,6 +24,7 @@ export type { SessionOverrides } from '../settings/setting-table';
 export { editorFanoutSettings, editorSettings, type EditorFanoutSettings, type EditorSettings } from '../settings/editor-settings';
 
 export type { AgentResult } from '../loop/types';
+export { PromptRefused } from './prompt-check';
 export { hasPrice } from '../loop/budget';
 export { formatManifest } from '../changes/change-manifest';
 export type { McpServerConfig } from '../mcp/config';

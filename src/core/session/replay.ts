@@ -40,7 +40,7 @@ export function replaySession(sessionId: string, events: readonly DelegateEvent[
   // The root's tool outputs, by tool_use id: a message event refers to them instead of repeating them.
   const outputs = new Map<string, string>();
   const endRun = (status: AgentStatus, error?: string): void => {
-    history = conversationAfterRun([...history, ...(run ?? [])], status, error);
+    history = conversationAfterRun([...history, ...(run ?? [])], status, error, history.length);
     run = null;
   };
 

@@ -17,6 +17,7 @@ import type { AgentResult, RunPorts } from '../loop/types';
 import type { MessageParam } from '../llm/types';
 import { emptyUsage, type AgentIdentity, type RetryOf } from '../vocabulary';
 import type { SessionMcp } from './mcp';
+import { checkPrompt } from './prompt-check';
 import type { PromptGate } from './prompt-gate';
 import type { ResumeState } from './replay';
 import type { ToolCatalog } from './tool-catalog';
@@ -55,7 +56,13 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
     }
   };
 
+  /** The system prompt and the tools' schemas, in tokens: what every request holds besides the conversation. */
+  const fixedTokens = (): number => estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
+
   const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
+    // An empty prompt, or one the window cannot hold, is refused before anything is said or kept (prompt-check.ts).
+    const refused = checkPrompt(prompt, ports.config.context, fixedTokens());
+    if (refused) throw refused;
     const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
     // First, before anything is awaited: the hosts' echo of what was typed.
     await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
@@ -81,18 +88,20 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
       signal,
     );
     rootTurns += result.turns;
-    // Whatever the end, the prompt and what happened stay: a follow-up can refer to a stopped or failed run.
-    history.splice(0, history.length, ...conversationAfterRun(result.messages, result.status, result.error));
+    // Whatever the end, the prompt and what happened stay: a follow-up can refer to a stopped or failed run (but a
+    // prompt the API refused as too long, which every later request would carry).
+    const runStart = history.length;
+    history.splice(0, history.length, ...conversationAfterRun(result.messages, result.status, result.error, runStart));
     return result;
   };
 
   const compact = async (signal: AbortSignal): Promise<boolean> => {
     if (ports.agents.get(root.agentId)) throw new Error('the main agent is running: compact between prompts');
-    const fixedTokens = estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
+    const fixed = fixedTokens();
     const emit = agentEmitter(bus, root.agentId, null);
     const { models, outputs } = ports;
     const out = await compactIfNeeded(
-      { messages: history, meter: new ContextMeter(fixedTokens), fixedTokens, emit, signal, usage: emptyUsage(), turn: rootTurns },
+      { messages: history, meter: new ContextMeter(fixed), fixedTokens: fixed, emit, signal, usage: emptyUsage(), turn: rootTurns },
       { model: models.model, modelId: models.modelId, maxTokensFor: models.maxTokensFor, context: ports.config.context, saveFullOutput: outputs.saveFullOutput },
       'manual',
     );

@@ -64,7 +64,11 @@ export interface Session {
   setMode(mode: PermissionMode): void;
   /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
   setTrusted(trusted: boolean): void;
-  /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
+  /**
+   * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). An empty
+   * prompt, or one too big for the model's window, throws PromptRefused (prompt-check.ts) before any event: the
+   * session stays as it was.
+   */
   run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
   /**
    * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus

@@ -13,6 +13,7 @@
 import type { FileTracker } from './file-tracker';
 import { checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
+import { writePrecheck } from './write-precheck';
 import { PathLocks } from './path-locks';
 import { decodeAs, encodeAs, sniffText, type TextEncodingName } from './text-encoding';
 import { asRecord, type FileOps, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
@@ -67,6 +68,8 @@ export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLoc
     },
 
     describe: (input) => ({ summary: input.path, paths: [input.path] }),
+
+    precheck: writePrecheck(workdir, ops, tracker, 'edit'),
 
     async execute(input, ctx) {
       if (input.old_text === '') {

@@ -96,6 +96,11 @@ export interface Tool<I = unknown> {
    * once, when it reads the model's tool_use (loop/call-records.ts); permissions, hooks and every host read that.
    */
   describe(input: I): CallDescription;
+  /**
+   * A refusal the tool can tell before it runs (write_file's read-before-write guard): checked after the PreToolUse
+   * hooks and before the permission question, so nobody is asked about a call that would be refused anyway.
+   */
+  precheck?(input: I, ctx: ToolContext): Promise<string | undefined>;
   execute(input: I, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -11,6 +11,7 @@
 import type { FileTracker } from './file-tracker';
 import { checkTarget, describeFsError } from './file-access';
 import { resolveInside } from './path-confinement';
+import { writePrecheck } from './write-precheck';
 import { PathLocks } from './path-locks';
 import { encodeAs, sniffText, type SniffedText } from './text-encoding';
 import { asRecord, type FileOps, type ParseResult, type Tool, type ToolContext, type ToolResult } from './types';
@@ -45,6 +46,8 @@ export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLo
     },
 
     describe: (input) => ({ summary: input.path, paths: [input.path] }),
+
+    precheck: writePrecheck(workdir, ops, tracker, 'write'),
 
     async execute(input, ctx) {
       const where = await resolveInside(workdir, input.path);
