@@ -18,7 +18,9 @@
  * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
  * assigned in afterwards, and delegation/ never imports the loop's runAgent.
  */
-import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agent-files/agent-catalog';
+import { BUILT_IN_AGENTS, DEFAULT_AGENT, DEFAULT_MODEL_ALIASES, resolveAgentModel } from '../agent-files/agent-catalog';
+import { DEFAULT_PRICES, type ModelPrice } from '../loop/budget';
+import { modelCapRefusal } from './model-cap';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
 import type { ChangeTracker } from '../changes/change-tracker';
@@ -61,6 +63,9 @@ export interface ChildRunPorts {
   changes?: ChangeTracker;
   /** Budgets the user set on the fan-out card for calls about to start. */
   caps?: FanoutCaps;
+  /** The session's model now and the price table: what a call's own `model` is held to (model-cap.ts). */
+  sessionModel?: () => string;
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -103,13 +108,28 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
     agentTypes: () => agentTypesOf(ports),
     defaultType: DEFAULT_AGENT,
     newAgentId: () => ports.newAgentId(),
-    run: (call, firstId, signal) => {
+    run: async (call, firstId, signal) => {
+      const refused = call.model ? capRefusal(call.model, ports) : undefined;
+      if (refused) return { content: refused, isError: true };
       const origin: ChildOrigin = call.fork
         ? { kind: 'fork', call, base: call.fork, agentId: firstId, prompt: call.prompt }
         : { kind: 'task', call, def: agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition), agentId: firstId, prompt: call.prompt };
       return runReviewedChild(origin, ports, signal);
     },
   };
+}
+
+/** Why a call's own model may not run (the session's cap, model-cap.ts), or undefined. */
+function capRefusal(model: string, ports: ChildRunPorts): string | undefined {
+  const cap = ports.config.limits.subagentModelCap;
+  return modelCapRefusal({
+    requested: resolveAgentModel(model, '', ports.modelAliases),
+    cap: cap?.cap,
+    sessionModel: ports.sessionModel?.() ?? '',
+    aliases: ports.modelAliases ?? DEFAULT_MODEL_ALIASES,
+    prices: ports.prices ?? DEFAULT_PRICES,
+    settingName: cap?.setting ?? 'subagentModelCap',
+  });
 }
 
 /** Runs a task call's child (again, while the review asks for a re-run: a new agent id, the edited prompt). */
@@ -180,7 +200,8 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
       const { call, def, agentId, prompt } = origin;
       // A defined agent may narrow the mode.
       const identity = childIdentity(agentId, call.parent, call.description, narrowMode(call.parent.mode, def.permissionMode), def.name);
-      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases });
+      const shape = { ...(call.model ? { model: call.model } : {}), ...(call.effort ? { effort: call.effort } : {}) };
+      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(Object.keys(shape).length ? { asked: shape } : {}) });
       return named(capped(built, call.toolUseId, ports.caps), call.name);
     }
     case 'fork': {

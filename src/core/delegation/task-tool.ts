@@ -20,7 +20,7 @@ import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import type { SubagentDirectory } from './child-port';
 import type { AgentResult, ChildCall, ForkBase, Spawner } from '../loop/types';
-import type { AgentIdentity } from '../vocabulary';
+import { EFFORTS, type AgentIdentity, type Effort } from '../vocabulary';
 
 export interface TaskInput {
   prompt: string;
@@ -33,6 +33,9 @@ export interface TaskInput {
   fork?: boolean;
   /** A name unique in the session: send_message and read_subagent take it as well as the id. */
   name?: string;
+  /** The child's own model (an alias or id; the session caps how dear: model-cap.ts) and effort. */
+  model?: string;
+  effort?: Effort;
 }
 
 /**
@@ -98,6 +101,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
+        model: { type: 'string', description: 'Run it on this model (sonnet, opus, haiku or a model id) instead of its agent type\'s; the session refuses models dearer than its cap. Leave out unless the task needs it.' },
+        effort: { type: 'string', enum: [...EFFORTS], description: 'How hard it thinks: low for lookups and mechanical edits, high for hard reasoning; default: its agent type\'s or the session\'s.' },
         ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
       },
       required: ['prompt'],
@@ -116,6 +121,12 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const name = (raw as Record<string, unknown>).name;
       if (name !== undefined && (typeof name !== 'string' || !/^[\w.-]{1,64}$/.test(name.trim()))) return { ok: false, error: '"name" must be 1-64 letters, digits, "_", "-" or "."' };
       if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
+      const { model, effort } = raw as Record<string, unknown>;
+      if (model !== undefined && (typeof model !== 'string' || !model.trim())) return { ok: false, error: '"model" must be a model alias (sonnet, opus, haiku) or a model id' };
+      if (effort !== undefined && !(EFFORTS as readonly unknown[]).includes(effort)) return { ok: false, error: `"effort" must be one of ${EFFORTS.join(', ')}` };
+      if (fork === true && (model !== undefined || effort !== undefined)) {
+        return { ok: false, error: 'a fork runs on your model and thinking (it shares your prompt cache), so it takes no model or effort: leave them out to fork, or leave out fork to start a fresh agent' };
+      }
       // Addressed by id or by display name; the child runs under its id.
       const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
       if (typeof type === 'string' && type.trim() && !agent) {
@@ -130,6 +141,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
           ...(fork === true ? { fork: true } : {}),
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
+          ...(typeof model === 'string' ? { model: model.trim() } : {}),
+          ...(effort !== undefined ? { effort: effort as Effort } : {}),
         },
       };
     },
@@ -143,6 +156,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         prompt: input.prompt,
         toolUseId: ctx.toolUseId,
         ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.effort ? { effort: input.effort } : {}),
         parentModel: opts.parentModel,
         onChildFinished: opts.onChildFinished,
         toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),

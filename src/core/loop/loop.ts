@@ -100,6 +100,7 @@ async function start(run: RunState): Promise<void> {
     ...(identity.parentId !== null ? { tools: ranWith(spec) } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
+    ...(spec.asked ? { asked: spec.asked } : {}),
   });
   await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
 }

@@ -16,7 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, Effort } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -28,6 +28,8 @@ export interface RunLimits {
   maxOutputChars: number;
   /** What each subagent may spend unless its agent definition says otherwise. */
   subagentBudget?: Budget;
+  /** The dearest model a `task` call's own `model` may name (delegation/model-cap.ts), and how the user set it. */
+  subagentModelCap?: { cap: string; setting: string };
 }
 
 /** A request feature an endpoint may refuse (then it is off for the session). */
@@ -154,6 +156,8 @@ export interface AgentSpec {
   segment?: { n: number; by: 'parent' | 'user' };
   /** The root's prompt is a Retry the host wrote for the user: recorded on agent_started. */
   retryOf?: RetryOf;
+  /** What its task call chose (its own model and effort): recorded on agent_started for the views. */
+  asked?: { model?: string; effort?: Effort };
 }
 
 /** What a fork starts from: the parent as its latest request had it. */
@@ -190,6 +194,9 @@ export interface ChildCall {
   fork?: ForkBase;
   /** The name the call gave it (already claimed in the session's SubagentDirectory). */
   name?: string;
+  /** The call's own model (an alias or id, checked against the session's cap) and effort, over its agent definition's. */
+  model?: string;
+  effort?: Effort;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */

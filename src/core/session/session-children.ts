@@ -21,6 +21,7 @@ import type { FanoutGate } from '../delegation/fanout-gate';
 import { createSubagentDirectory } from '../delegation/subagent-directory';
 import type { AgentResult, AgentSpec, ModelAccess, RunConfig, Spawner } from '../loop/types';
 import type { HookRegistry } from '../policy/hooks';
+import type { ModelPrice } from '../loop/budget';
 import type { PermissionPolicy } from '../policy/permission-policy';
 import { forecastAgents } from '../store/agent-forecast';
 import type { TranscriptStore } from '../store/transcript-store';
@@ -43,6 +44,8 @@ export interface SessionChildrenOptions {
   config: RunConfig;
   catalog: ToolCatalog;
   models: ModelAccess;
+  /** The price table (built-in and the user's): a call's own `model` is held to the session's cap by it. */
+  prices: Readonly<Record<string, ModelPrice>>;
   hooks: HookRegistry;
   changes: ChangeTracker;
   permissions: PermissionPolicy;
@@ -79,6 +82,8 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     changes: o.changes,
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
+    sessionModel: () => o.models.modelId,
+    prices: o.prices,
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;
