@@ -80,6 +80,8 @@ export type EventBody =
       usage: Usage;
       /** Dollars, this agent's and every descendant's (absent when no model had a price). */
       costUsd?: number;
+      /** A typed return's value, as the agent gave it (validated against its schema; the parent reads it defanged). */
+      output?: unknown;
       durationMs: number;
       error?: string;
     }

@@ -36,6 +36,8 @@ export interface TaskInput {
   /** The child's own model (an alias or id; the session caps how dear: model-cap.ts) and effort. */
   model?: string;
   effort?: Effort;
+  /** A JSON Schema the child's report must end with a value of (report/typed-output.ts). */
+  output_schema?: Record<string, unknown>;
 }
 
 /**
@@ -102,6 +104,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
         model: { type: 'string', description: 'Run it on this model (sonnet, opus, haiku or a model id) instead of its agent type\'s; the session refuses models dearer than its cap. Leave out unless the task needs it.' },
+        output_schema: { type: 'object', description: 'A JSON Schema for a typed result: the subagent must end its report with a JSON value that validates (it is asked once more, then the task fails with the errors); you get its prose and the JSON.' },
         effort: { type: 'string', enum: [...EFFORTS], description: 'How hard it thinks: low for lookups and mechanical edits, high for hard reasoning; default: its agent type\'s or the session\'s.' },
         ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
       },
@@ -124,6 +127,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       const { model, effort } = raw as Record<string, unknown>;
       if (model !== undefined && (typeof model !== 'string' || !model.trim())) return { ok: false, error: '"model" must be a model alias (sonnet, opus, haiku) or a model id' };
       if (effort !== undefined && !(EFFORTS as readonly unknown[]).includes(effort)) return { ok: false, error: `"effort" must be one of ${EFFORTS.join(', ')}` };
+      const schema = (raw as Record<string, unknown>).output_schema;
+      if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) return { ok: false, error: '"output_schema" must be a JSON Schema object, e.g. {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}' };
       if (fork === true && (model !== undefined || effort !== undefined)) {
         return { ok: false, error: 'a fork runs on your model and thinking (it shares your prompt cache), so it takes no model or effort: leave them out to fork, or leave out fork to start a fresh agent' };
       }
@@ -143,6 +148,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
           ...(typeof model === 'string' ? { model: model.trim() } : {}),
           ...(effort !== undefined ? { effort: effort as Effort } : {}),
+          ...(schema !== undefined ? { output_schema: schema as Record<string, unknown> } : {}),
         },
       };
     },
@@ -158,6 +164,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
         ...(input.model ? { model: input.model } : {}),
         ...(input.effort ? { effort: input.effort } : {}),
+        ...(input.output_schema ? { outputSchema: input.output_schema } : {}),
         parentModel: opts.parentModel,
         onChildFinished: opts.onChildFinished,
         toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),
