@@ -1,7 +1,7 @@
 /**
  * Typed returns through the built CLI: a task call's `output_schema` (or an agent file's `output:`) reaches the child
  * in its prompt; a child that ends with a ```json block that validates gives the parent its prose and the JSON (and
- * the JSON summary and stream-json its value); one that answers wrong JSON is asked again with the validation errors
+ * the JSON summary, stream-json and read_subagent its value); one that answers wrong JSON is asked again with the validation errors
  * (the server sees them), and a second wrong answer fails the task with them. Its strings pass the report guard.
  */
 import assert from 'node:assert/strict';
@@ -43,7 +43,15 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
   it('a child that ends with valid JSON: the parent gets its prose and the JSON; the JSON summary and stream-json carry the value', async () => {
     cli.api.route([
       { name: 'child', match: isChild, replies: [reply.text('I looked in src/ and config/.\n\n```json\n{"files": ["a.json", "b.yaml"], "count": 2}\n```')] },
-      { name: 'parent', match: () => true, replies: parentCalls({ output_schema: SCHEMA }) },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([{ name: 'task', input: { prompt: 'JOB-T: list the config files', description: 'list configs', name: 'lister', output_schema: SCHEMA } }]),
+          reply.toolUse([{ name: 'read_subagent', input: { id: 'lister', what: 'output' } }]),
+          reply.text('parent done'),
+        ],
+      },
     ]);
     const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
@@ -51,8 +59,9 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
     const child = must(cli.api.messageRequests().find(isChild));
     assert.match(firstUserText(child), /JOB-T: list the config files\n\n\[harness\] This task asks for a typed result\. End your final message with one fenced ```json block/);
     assert.ok(firstUserText(child).includes(JSON.stringify(SCHEMA)), 'the schema reaches the child');
-    const [result] = toolResults(cli.api.messageRequests().at(-1));
+    const [result, read] = toolResults(cli.api.messageRequests().at(-1));
     assert.equal(result?.isError, false);
+    assert.match(must(read).text, /typed output 1–1 of 1:\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```$/, 'read_subagent returns it');
     assert.match(must(result).text, /^I looked in src\/ and config\/\.\n\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```\n/);
     const summary = lastJsonLine(run.stdout);
     const sub = must((summary.subagents as Record<string, unknown>[])[0]);
