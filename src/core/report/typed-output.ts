@@ -23,6 +23,8 @@ type OutputVerdict = { ok: true; value: unknown; report: string } | { ok: false;
 const MAX_SCHEMA_CHARS = 20_000;
 /** The errors shown to the child and the parent are cut here. */
 const MAX_ERROR_CHARS = 2_000;
+/** Deeper values are refused before anything recurses into them (the validator, the guard, JSON.stringify). */
+const MAX_DEPTH = 64;
 
 /** The last ```json (or ```JSON) block of a text, and the prose before it. */
 const JSON_BLOCK = /```[ \t]*json[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*```/gi;
@@ -48,7 +50,7 @@ export async function typedOutput(schema: unknown, source: string): Promise<Type
   }
   const check = async (final: string): Promise<OutputVerdict> => {
     const found = valueOf(final);
-    const errors = 'error' in found ? found.error : validationErrors(validate(found.value));
+    const errors = 'error' in found ? found.error : tooDeep(found.value) ? `the value is nested deeper than ${MAX_DEPTH} levels` : validationErrors(() => validate(found.value));
     if (errors === undefined && 'value' in found) return { ok: true, value: found.value, report: joinTypedReport(found.prose, found.value) };
     const cut = (errors ?? '').length > MAX_ERROR_CHARS ? `${(errors ?? '').slice(0, MAX_ERROR_CHARS)}…` : (errors ?? '');
     return { ok: false, errors: cut, note: retryNote(cut) };
@@ -56,8 +58,25 @@ export async function typedOutput(schema: unknown, source: string): Promise<Type
   return { check, promptNote: promptNote(text) };
 }
 
-function validationErrors(result: { valid: boolean; errorMessage?: string | undefined }): string | undefined {
-  return result.valid ? undefined : `the value does not match the schema: ${result.errorMessage ?? 'invalid'}`;
+/** Whether a parsed value nests deeper than MAX_DEPTH (walked without recursion: a hostile value may be 100,000 deep). */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, depth] = item;
+    if (depth > MAX_DEPTH) return true;
+    if (v && typeof v === 'object') for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
+/** The validator's words on a value, or undefined when it passes; a validator that throws (a schema's bad `pattern`) is an error too. */
+function validationErrors(run: () => { valid: boolean; errorMessage?: string | undefined }): string | undefined {
+  try {
+    const result = run();
+    return result.valid ? undefined : `the value does not match the schema: ${result.errorMessage ?? 'invalid'}`;
+  } catch (err) {
+    return `the value could not be checked against the schema: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }
 
 /** The value a final message gives: its last ```json block, else the whole message when it is bare JSON. */
