@@ -67,6 +67,8 @@ const CSS = String.raw`
   color: var(--vscode-badge-foreground); background: var(--vscode-badge-background);
 }
 .task-fork .codicon { font-size: 11px; }
+.task-shape { margin-left: 6px; font-size: 10px; line-height: 15px; flex: 0 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: var(--vscode-descriptionForeground); }
+.task-shape[hidden] { display: none; }
 .task-fork[hidden] { display: none; }
 .task-agent[data-color='red'] { background: var(--vscode-charts-red, #f14c4c); color: #fff; }
 .task-agent[data-color='blue'] { background: var(--vscode-charts-blue, #3794ff); color: #fff; }

@@ -51,6 +51,8 @@ export class TaskRow {
   private readonly messageButton: HTMLButtonElement;
   private readonly agent: HTMLSpanElement;
   private readonly forkBadge: HTMLSpanElement;
+  /** The model and effort the parent's call chose (task's `model`, `effort`), when it chose them. */
+  private readonly shape: HTMLSpanElement;
   private readonly budgetBar: HTMLDivElement;
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
@@ -76,7 +78,8 @@ export class TaskRow {
     this.agent = el('span', 'task-agent');
     this.forkBadge = el('span', 'task-fork');
     this.forkBadge.append(codicon('repo-forked'), el('span', '', 'fork'));
-    line1.append(this.icon, this.title, this.forkBadge, this.agent, this.warning);
+    this.shape = el('span', 'task-shape');
+    line1.append(this.icon, this.title, this.forkBadge, this.agent, this.shape, this.warning);
     line2.append(this.statusWord, this.meta);
     // Spend against budget, while it runs: the largest share of tokens, dollars or time (budgetShare).
     this.budgetBar = el('div', 'task-budget');
@@ -116,6 +119,10 @@ export class TaskRow {
     setHidden(this.agent, !named);
     setAttr(this.agent, 'data-color', node.color ?? null);
     this.agent.title = named ? `Agent: ${node.agentType}${node.model ? ` · ${node.model}` : ''}` : '';
+    const shape = [node.asked?.model, node.asked?.effort ? `effort ${node.asked.effort}` : undefined].filter(Boolean).join(' · ');
+    setText(this.shape, shape);
+    setHidden(this.shape, shape === '');
+    this.shape.title = shape ? `Chosen by its parent's task call: ${[node.asked?.model ? `model ${node.model ?? node.asked.model}` : '', node.asked?.effort ? `effort ${node.asked.effort}` : ''].filter(Boolean).join(', ')}` : '';
     this.title.title = node.prompt ? `${node.description}\n\n${node.prompt}` : node.description;
     this.updateMeta(now);
     // The icon already says completed or running (spinner); the word is for the states that need reading.

@@ -3,7 +3,8 @@
  *
  *   inputs (core.getInput) ─► inputs.ts ─► cli-process.ts: node bin/delegate.js -p - --output-format=json …
  *                                              │ the CLI's JSON result
- *        outputs (status, result, session-id, cost-usd, transcript) ◄─┤
+ *        outputs (status, result, session-id, cost-usd, transcript,   ◄─┤
+ *                 subagent-outputs: typed returns' JSON)               │
  *        job summary (summary.ts: the subagent tree)                  ◄─┤
  *        the transcript as an artifact (transcript-artifact.ts)       ◄─┘
  *   the step fails on an error (or an interruption), and on budget_exceeded with fail-on-budget.
@@ -40,6 +41,7 @@ export async function run(): Promise<void> {
       core.setOutput('session-id', result.session_id);
       core.setOutput('cost-usd', result.total_cost_usd !== undefined ? String(result.total_cost_usd) : '');
       core.setOutput('transcript', result.transcript);
+      core.setOutput('subagent-outputs', JSON.stringify(typedOutputs(result)));
       await writeSummary(result, inputs.prompt);
       if (inputs.uploadTranscript) await upload(inputs.artifactName || defaultArtifactName(result.session_id), result.transcript);
     }
@@ -48,6 +50,11 @@ export async function run(): Promise<void> {
   } catch (err) {
     core.setFailed(`delegate: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** The typed returns of the run's subagents (task's output_schema, an agent file's output:), in finishing order. */
+function typedOutputs(result: ResultObject): { id: string; description: string; agent_type: string; output: unknown }[] {
+  return result.subagents.filter((s) => s.output !== undefined).map((s) => ({ id: s.id, description: s.description, agent_type: s.agent_type, output: s.output }));
 }
 
 /** Why the step fails, or undefined when it passes. */

@@ -25,6 +25,8 @@ export interface CliOptions {
   subagentTimeout?: number;
   /** The whole run's cap in dollars. */
   maxBudgetUsd?: number;
+  /** The dearest model a task call's own `model` may name (session, none, an alias or id). */
+  subagentModelCap?: string;
   /** The longest wait before a retry the API may ask for (429/529 retry-after), in seconds; longer fails the run. */
   maxRetryWait?: number;
   // Left out when not given: the settings resolver (core/settings/resolve-settings.ts) has the defaults.
@@ -90,6 +92,8 @@ Options:
   --subagent-timeout SECONDS   each subagent's wall-clock budget, the same way
   --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in, others:
                                DELEGATE_PRICES); a model without a price is refused
+  --subagent-model-cap MODEL   the dearest model a task call may pick for its subagent: session (default: none
+                               dearer than the session's model), none, or an alias or id ($DELEGATE_SUBAGENT_MODEL_CAP)
   --max-retry-wait SECONDS     the longest wait the API may ask for before a retry (a 429's retry-after; default 60,
                                or $DELEGATE_MAX_RETRY_WAIT): each wait is said on stderr, a longer one ends the run
   --permission-mode MODE       default | acceptEdits | plan | bypassPermissions (default: default)
@@ -126,7 +130,7 @@ Options:
   --version                    the version
 
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, DELEGATE_MODEL, DELEGATE_CONTEXT_WINDOW,
-DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES ({"model-id": {"input": 3, "output": 15}}: $ per million tokens), XDG_DATA_HOME.
+DELEGATE_MAX_RETRY_WAIT, DELEGATE_SUBAGENT_MODEL_CAP, DELEGATE_PRICES ({"model-id": {"input": 3, "output": 15}}: $ per million tokens), XDG_DATA_HOME.
 Transcripts: $XDG_DATA_HOME/delegate/sessions (default ~/.local/share/delegate/sessions).
 Exit status: 0 finished (completed, max_turns or budget_exceeded), 1 error, 2 bad usage, 130 interrupted.`;
 
@@ -152,6 +156,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'subagent-timeout': { type: 'string' },
         'max-budget-usd': { type: 'string' },
         'max-retry-wait': { type: 'string' },
+        'subagent-model-cap': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         isolation: { type: 'string' },
@@ -271,6 +276,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['subagent-max-tokens'] !== undefined ? { subagentMaxTokens: numbers['subagent-max-tokens'] } : {}),
       ...(numbers['subagent-timeout'] !== undefined ? { subagentTimeout: numbers['subagent-timeout'] } : {}),
       ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
+      ...(values['subagent-model-cap']?.trim() ? { subagentModelCap: values['subagent-model-cap'].trim() } : {}),
       ...(numbers['max-retry-wait'] !== undefined ? { maxRetryWait: numbers['max-retry-wait'] } : {}),
     },
   };

@@ -37,6 +37,8 @@ export interface ResultObject {
     usage: Usage;
     cost_usd?: number;
     result: string;
+    /** A typed return's value (task's output_schema, an agent file's output:), validated, its strings defanged. */
+    output?: unknown;
     /** Resumed by send_message or --agent: how many runs its figures add up. */
     segments?: number;
     /** What it and its descendants changed (files) and ran (commands). */
@@ -83,6 +85,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
       tool_calls: s.tool_calls,
       usage: s.usage,
       result: s.result,
+      ...(s.output !== undefined ? { output: s.output } : {}),
       ...(s.changes
         ? {
             changes: {

@@ -30,6 +30,7 @@ export function cliOverrides(options: CliOptions): SessionOverrides {
     ...given('subagentMaxTokens', options.subagentMaxTokens),
     ...given('subagentTimeout', options.subagentTimeout),
     ...given('maxBudgetUsd', options.maxBudgetUsd),
+    ...given('subagentModelCap', options.subagentModelCap),
     ...given('settingSources', options.settingSources),
     hooks: options.hooks,
     mcpConfigs: options.mcpConfigs,

@@ -12,7 +12,7 @@ import type { ChangeCause, ChangedFile, CommandRun, ContentHash, FileAction, Rev
 import type { MessageParam, RetryInfo } from './llm/types';
 import type { ToolKind } from './tools/types';
 
-import type { AgentStatus, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
+import type { AgentStatus, Effort, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
 
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
@@ -67,6 +67,8 @@ export type EventBody =
       resumedBy?: 'parent' | 'user';
       /** The root's prompt is a Retry the host wrote for the user (the `prompt` event's; the transcript keeps this one). */
       retryOf?: RetryOf;
+      /** What the parent's task call chose for this child: its own model (as written) and effort. */
+      asked?: { model?: string; effort?: Effort };
     }
   | {
       type: 'agent_finished';
@@ -78,6 +80,8 @@ export type EventBody =
       usage: Usage;
       /** Dollars, this agent's and every descendant's (absent when no model had a price). */
       costUsd?: number;
+      /** A typed return's value, as the agent gave it (validated against its schema; the parent reads it defanged). */
+      output?: unknown;
       durationMs: number;
       error?: string;
     }

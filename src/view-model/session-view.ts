@@ -228,6 +228,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.name) task.name = e.name;
   task.depth = e.depth;
   task.model = e.model;
+  if (e.asked) task.asked = e.asked;
   if (e.budget) task.budget = e.budget;
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;

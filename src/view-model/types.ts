@@ -124,6 +124,8 @@ export interface TaskNode {
   description: string;
   prompt: string;
   model?: string;
+  /** What the parent's task call chose for it: its own model (as written) and effort. */
+  asked?: { model?: string; effort?: string };
   /** The agent definition it runs (`Explore`, a file's name); its colour when the file sets one. */
   agentType?: string;
   color?: string;

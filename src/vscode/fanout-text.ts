@@ -68,6 +68,7 @@ function capsLine(children: readonly Child[]): string | undefined {
 const FIELDS: readonly ((c: Child) => string)[] = [
   (c) => c.agentType,
   (c) => c.model,
+  (c) => (c.effort ? `effort ${c.effort}` : ''),
   (c) => (c.tools ? (c.tools.length ? c.tools.join(', ') : 'no tools') : 'every tool'),
   (c) => `mode ${c.mode}`,
   (c) => (c.background ? 'in the background' : ''),

@@ -56,6 +56,19 @@ describe('the GitHub Action', function () {
     assert.match(zip, new RegExp(`${sessionId}/subagents/agent-[\\w-]+\\.jsonl`), 'the subagent transcript is in the artifact');
   });
 
+  it('local-action: a typed subagent’s JSON is in the subagent-outputs output', async () => {
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+    cli.api.route([
+      { name: 'child', match: isChild, replies: [reply.text('Checked.\n```json\n{"ok": true}\n```')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Check the build.', description: 'check build', output_schema: schema } }), reply.text('Build is fine.')] },
+    ]);
+    const run = await localAction({ prompt: 'Check', 'working-directory': cli.dirs.workdir, ...keyInputs() }, {});
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    cli.api.assertAllConsumed();
+    const outputs = JSON.parse(run.outputs['subagent-outputs'] ?? 'null') as { description: string; agent_type: string; output: unknown }[];
+    assert.deepEqual(outputs.map(({ description, agent_type, output }) => ({ description, agent_type, output })), [{ description: 'check build', agent_type: 'general-purpose', output: { ok: true } }]);
+  });
+
   it('local-action: budget_exceeded fails the step with fail-on-budget, and passes without it', async () => {
     const million = { usage: { input_tokens: 1_000_000, output_tokens: 0 } };
     const spend = () => [reply.toolUse({ name: 'glob', input: { pattern: '*' } }, million), reply.toolUse({ name: 'glob', input: { pattern: '**' } }, million), reply.text('stopping here')];

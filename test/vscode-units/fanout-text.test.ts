@@ -28,6 +28,12 @@ describe('the fan-out card\'s words', () => {
     assert.equal(view.why, 'Shown when 3 or more subagents start at once (delegate.confirmFanout: auto).');
   });
 
+  it('a task call that picks its model and effort: the card says them on that task, the shared ones once', () => {
+    const view = fanoutView({ parent: main, reason: 'count', children: [child('a', 'scan', { model: 'claude-haiku-5-5', effort: 'low' }), child('b', 'fix'), child('c', 'prove', { effort: 'high' })] });
+    assert.equal(view.shared, 'reviewer · every tool · mode default');
+    assert.deepEqual(view.tasks.map((t) => t.own), ['claude-haiku-5-5 · effort low', 'claude-sonnet-5-5', 'claude-sonnet-5-5 · effort high']);
+  });
+
   it('mixed tasks: only what differs per task; no history says so; fewer than 10 runs name the largest; no capped run without history', () => {
     const explore = { agentType: 'Explore', runs: 4, tokens: { median: 12_400, p90: 30_000 }, costUsd: { median: 0.02, p90: 0.05 }, durationMs: { median: 40_000, p90: 70_000 } };
     const card: FanoutCard = {

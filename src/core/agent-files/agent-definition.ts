@@ -7,6 +7,7 @@
  *   tools: Read, Grep, Glob              model                    inherit | sonnet | opus | haiku | full id
  *   model: sonnet                        maxTurns, permissionMode, color
  *   thinking: high                       thinking (off|low|medium|high|N), effort (low…max): this agent's own
+ *   output: {type: object, …}            a JSON Schema its report must end with a value of (typed return)
  *   ---
  *   You are a senior reviewer…           ← the body: the subagent's system prompt
  *
@@ -42,6 +43,8 @@ export interface AgentDefinition {
   effort?: Effort;
   /** Delegate's own fields: what one run of this agent may spend (tokens, wall seconds, dollars). */
   budget?: { tokens?: number; seconds?: number; usd?: number };
+  /** `output:` a JSON Schema (a YAML mapping) its report must end with a value of (report/typed-output.ts). */
+  output?: Record<string, unknown>;
   /** Where it came from (a file path, or "built-in"). */
   source: string;
   scope: 'built-in' | 'project' | 'user';
@@ -190,5 +193,9 @@ export function parseAgentFile(
     else problems.push({ file, reason: `\`${field}\` must be a positive number: ignored`, severity: 'warning' });
   }
   if (Object.keys(budget).length) agent.budget = budget;
+  if (fields.output !== undefined && fields.output !== null) {
+    if (typeof fields.output === 'object' && !Array.isArray(fields.output)) agent.output = fields.output as Record<string, unknown>;
+    else problems.push({ file, reason: '`output` must be a JSON Schema written as a YAML mapping (type: object, properties: …): ignored', severity: 'warning' });
+  }
   return { agent, problems };
 }

@@ -21,6 +21,8 @@ import type { parseDocument as ParseDocument } from 'yaml';
 const FIELDS = new Set([
   'name', 'description', 'tools', 'disallowedTools', 'disallowed-tools', 'model', 'maxTurns', 'permissionMode', 'color',
   'thinking', 'effort', 'tokenBudget', 'timeoutSeconds', 'budgetUsd',
+  // Delegate's typed return: a JSON Schema as a YAML mapping (report/typed-output.ts)
+  'output',
   // Claude Code's that Delegate does not use
   'skills', 'mcpServers', 'hooks', 'memory', 'background', 'isolation', 'initialPrompt', 'disabled',
   // Copilot's (.agent.md)

@@ -5,6 +5,7 @@
  *   calls       its tool calls' records (tool_call patches) ─▶ "#3 bash `npm test` → error: …" (name, summary, status, excerpt)
  *   files       its last change_manifest (the live manifest while it runs) ─▶ created / modified / deleted, diffs on request
  *   transcript  its message events (outputs referred to put back) ─▶ each message, blocks cut to an excerpt
+ *   output      a typed return's value (its last agent_finished's `output`) ─▶ one ```json block, strings guarded
  *
  * Every page says what it holds of how many, and "N more; offset=…" when there is more. A result that names a
  * file of the workspace (a deliverable: "see report.md") gets it listed with its size in the header.
@@ -21,6 +22,7 @@ import { unifiedDiff } from '../changes/line-diff';
 import type { ChangedFile, ChangeManifest, CommandRun } from '../changes/types';
 import type { ChildRecord } from './child-records';
 import { codeSpan, escapeInvisible, quotedText, shownName } from '../shown-text';
+import { guardOutput, joinTypedReport } from '../report/typed-output';
 
 export interface PageContext {
   workdir: string;
@@ -36,12 +38,12 @@ const DELIVERABLES = 5;
 
 export async function childPage(r: ChildRecord, events: readonly DelegateEvent[], req: PageRequest, ctx: PageContext): Promise<ToolResult> {
   const items =
-    req.what === 'calls' ? callItems(events) : req.what === 'files' ? await fileItems(events, req.diff, ctx) : transcriptItems(events);
+    req.what === 'calls' ? callItems(events) : req.what === 'files' ? await fileItems(events, req.diff, ctx) : req.what === 'output' ? outputItems(events) : transcriptItems(events);
   const header = [`Subagent ${r.id}${r.name ? ` "${r.name}"` : ''} (${quotedText(r.description)}): ${r.status}${r.segments > 1 ? `, ${r.segments} segments` : ''}.`];
   const deliverables = await namedFiles(r.result, ctx.workdir);
   if (deliverables.length) header.push(`Files its result names: ${deliverables.join(', ')}.`);
   const total = items.length;
-  const what = req.what === 'calls' ? 'tool calls' : req.what === 'files' ? 'files changed' : 'messages';
+  const what = req.what === 'calls' ? 'tool calls' : req.what === 'files' ? 'files changed' : req.what === 'output' ? 'typed output' : 'messages';
   if (total === 0) return { content: [...header, `No ${what} recorded.`].join('\n') };
   if (req.offset >= total) return { content: [...header, `offset ${req.offset} is past the end: ${total} ${what} (offset 0–${total - 1}).`].join('\n') };
   const end = Math.min(total, req.offset + req.limit);
@@ -54,6 +56,12 @@ export async function childPage(r: ChildRecord, events: readonly DelegateEvent[]
 function excerpt(text: string, max: number): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return escapeInvisible(one.length > max ? `${one.slice(0, max - 1)}… (${one.length} chars)` : one);
+}
+
+/** The value of a typed return (the last segment that gave one), as JSON its parent can read. */
+function outputItems(events: readonly DelegateEvent[]): string[] {
+  const last = events.filter((e): e is Extract<DelegateEvent, { type: 'agent_finished' }> => e.type === 'agent_finished' && e.output !== undefined).at(-1);
+  return last ? [joinTypedReport('', guardOutput(last.output).value)] : [];
 }
 
 function callItems(events: readonly DelegateEvent[]): string[] {

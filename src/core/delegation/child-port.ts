@@ -46,7 +46,7 @@ export interface ResumeRequest<Result> {
   toToolResult(child: Result, senderStopped: boolean): ToolResult;
 }
 
-export type ReadWhat = 'calls' | 'files' | 'transcript';
+export type ReadWhat = 'calls' | 'files' | 'transcript' | 'output';
 
 export interface PageRequest {
   id: string;

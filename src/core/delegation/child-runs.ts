@@ -19,7 +19,9 @@
  * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
  * assigned in afterwards, and delegation/ never imports the loop's runAgent.
  */
-import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agent-files/agent-catalog';
+import { BUILT_IN_AGENTS, DEFAULT_AGENT, DEFAULT_MODEL_ALIASES, resolveAgentModel } from '../agent-files/agent-catalog';
+import { DEFAULT_PRICES, type ModelPrice } from '../loop/budget';
+import { modelCapRefusal } from './model-cap';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
 import type { ChangeTracker } from '../changes/change-tracker';
@@ -32,6 +34,7 @@ import { FORK_AGENT_TYPE, forkSpec } from './fork';
 import type { ChildRecord } from './child-records';
 import { watchChildRecord } from '../report/record-watch';
 import { checkChildReport, withReportNotes } from '../report/child-report';
+import { typedOutput, type TypedOutput } from '../report/typed-output';
 import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
 import type { FanoutCaps } from './fanout-review';
@@ -65,14 +68,17 @@ export interface ChildRunPorts {
   caps?: FanoutCaps;
   /** Subagents' own worktrees (`isolation: worktree`); without it every child works in the session's folder. */
   isolation?: ChildIsolation;
+  /** The session's model now and the price table: what a call's own `model` is held to (model-cap.ts). */
+  sessionModel?: () => string;
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
 export type ChildOrigin =
   /** A `task` call's new child, from an agent definition (`agentId`: a review's re-run is a new one). */
-  | { kind: 'task'; call: ChildCall; def: AgentDefinition; agentId: string; prompt: string }
+  | { kind: 'task'; call: ChildCall; def: AgentDefinition; agentId: string; prompt: string; typed?: TypedOutput }
   /** A `task{fork: true}` call's child: the parent as its latest request had it, plus a directive. */
-  | { kind: 'fork'; call: ChildCall; base: ForkBase; agentId: string; prompt: string }
+  | { kind: 'fork'; call: ChildCall; base: ForkBase; agentId: string; prompt: string; typed?: TypedOutput }
   /** A finished or stopped child again: the same agent id and tree node, its history plus the message, a new segment. */
   | {
       kind: 'resume';
@@ -107,10 +113,17 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
     agentTypes: () => agentTypesOf(ports),
     defaultType: DEFAULT_AGENT,
     newAgentId: () => ports.newAgentId(),
-    run: (call, firstId, signal) => {
-      const origin: ChildOrigin = call.fork
-        ? { kind: 'fork', call, base: call.fork, agentId: firstId, prompt: call.prompt }
-        : { kind: 'task', call, def: agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition), agentId: firstId, prompt: call.prompt };
+    run: async (call, firstId, signal) => {
+      const refused = call.model ? capRefusal(call.model, ports) : undefined;
+      if (refused) return { content: refused, isError: true };
+      const def = call.fork ? undefined : (agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition));
+      // A typed return: the call's schema, else its agent file's `output:` (compiled once, before the child starts).
+      const schema = call.outputSchema ? { schema: call.outputSchema, source: 'output_schema' } : def?.output ? { schema: def.output, source: `the agent ${def.name}'s output: (${def.source})` } : undefined;
+      const typed = schema ? await typedOutput(schema.schema, schema.source) : undefined;
+      if (typed && 'error' in typed) return { content: typed.error, isError: true };
+      const origin: ChildOrigin = def
+        ? { kind: 'task', call, def, agentId: firstId, prompt: call.prompt, ...(typed ? { typed } : {}) }
+        : { kind: 'fork', call, base: call.fork as ForkBase, agentId: firstId, prompt: call.prompt, ...(typed ? { typed } : {}) };
       return runReviewedChild(origin, ports, signal).catch((err: unknown) => {
         // Fails closed: a child that asked for a worktree and got none never ran.
         if (err instanceof IsolationRefused) return { content: err.toolResult, isError: true };
@@ -118,6 +131,19 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
       });
     },
   };
+}
+
+/** Why a call's own model may not run (the session's cap, model-cap.ts), or undefined. */
+function capRefusal(model: string, ports: ChildRunPorts): string | undefined {
+  const cap = ports.config.limits.subagentModelCap;
+  return modelCapRefusal({
+    requested: resolveAgentModel(model, '', ports.modelAliases),
+    cap: cap?.cap,
+    sessionModel: ports.sessionModel?.() ?? '',
+    aliases: ports.modelAliases ?? DEFAULT_MODEL_ALIASES,
+    prices: ports.prices ?? DEFAULT_PRICES,
+    settingName: cap?.setting ?? 'subagentModelCap',
+  });
 }
 
 /** Runs a task call's child (again, while the review asks for a re-run: a new agent id, the edited prompt). */
@@ -220,15 +246,18 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRo
       const { call, def, agentId, prompt } = origin;
       // A defined agent may narrow the mode.
       const identity = childIdentity(agentId, call.parent, call.description, narrowMode(call.parent.mode, def.permissionMode), def.name);
-      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases });
-      return named(capped(built, call.toolUseId, ports.caps), call.name);
+      const shape = { ...(call.model ? { model: call.model } : {}), ...(call.effort ? { effort: call.effort } : {}) };
+      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(Object.keys(shape).length ? { asked: shape } : {}) });
+      return typedSpec(named(capped(built, call.toolUseId, ports.caps), call.name), origin.typed);
     }
     case 'fork': {
       const { call, agentId, prompt } = origin;
       // A fork runs as its parent does (same mode).
       const identity = childIdentity(agentId, call.parent, call.description, call.parent.mode, FORK_AGENT_TYPE);
-      const built = forkSpec(origin.base, { identity, prompt, toolUseId: call.toolUseId, limits: ports.config.limits });
-      return named(capped(built, call.toolUseId, ports.caps), call.name);
+      const built = forkSpec(origin.base, { identity, prompt: origin.typed ? `${prompt}${origin.typed.promptNote}` : prompt, toolUseId: call.toolUseId, limits: ports.config.limits });
+      // Its parent's spec is spread into it: a typed parent's check is not the fork's.
+      delete built.output;
+      return typedSpec(named(capped(built, call.toolUseId, ports.caps), call.name), origin.typed, false);
     }
     case 'resume': {
       const { record: r, def } = origin;
@@ -256,6 +285,12 @@ function childIdentity(agentId: string, parent: AgentIdentity, description: stri
 function capped(spec: AgentSpec, toolUseId: string, caps: FanoutCaps | undefined): AgentSpec {
   const budget = caps ? caps.apply(toolUseId, spec.budget) : spec.budget;
   return budget && Object.keys(budget).length ? { ...spec, budget } : spec;
+}
+
+/** A typed child's spec: its check, and the schema's note after its prompt (a fork's is in its opening already). */
+function typedSpec(spec: AgentSpec, typed: TypedOutput | undefined, notePrompt = true): AgentSpec {
+  if (!typed) return spec;
+  return { ...spec, output: typed.check, ...(notePrompt ? { prompt: `${spec.prompt}${typed.promptNote}` } : {}) };
 }
 
 /** The spec with the call's name (recorded on agent_started: send_message and read_subagent find it by it). */

@@ -3,7 +3,8 @@
  *
  *   definition ─▶ tools     the session's tools ∩ `tools` − `disallowedTools` (task only below max depth)
  *              ─▶ prompt    its body, then the harness's short note on the folder, the tools and the report
- *              ─▶ model     inherit | alias | full id
+ *              ─▶ model     the call's `model`, else inherit | alias | full id
+ *              ─▶ thinking  the call's `effort`, else `thinking:`, else `effort:`, else the session's
  *              ─▶ turns     maxTurns, else the session's subagent cap
  *              ─▶ mode      its permissionMode, which may only narrow the parent's
  *   a resume   ─▶ tools     no more than it first ran with (agent_started's `tools`)
@@ -13,7 +14,7 @@ import { subagentSystemPrompt } from '../loop/prompts';
 import type { ToolRegistry } from '../tools/types';
 import { resolveAgentModel } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
-import type { AgentIdentity } from '../vocabulary';
+import type { AgentIdentity, Effort } from '../vocabulary';
 
 /** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
 function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
@@ -40,11 +41,14 @@ export interface ChildSpecInput {
   baseTools: ToolRegistry;
   /** `sonnet` / `opus` / `haiku` → model ids, for the definition's `model`. */
   modelAliases?: Readonly<Record<string, string>>;
+  /** The task call's own model and effort: over the definition's `model` and `thinking:` / `effort:`. */
+  asked?: { model?: string; effort?: Effort };
   /** A resume: the tools it first ran with (agent_started's `tools`); it gets none outside them, whatever its file says now. */
   ranWith?: readonly string[];
 }
 
-export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith }: ChildSpecInput): AgentSpec {
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, asked }: ChildSpecInput): AgentSpec {
+  const thinking = asked?.effort ?? def.thinking ?? def.effort;
   const ran = ranWith ? new Set(ranWith) : undefined;
   const had = (name: string): boolean => ran?.has(name) ?? true;
   const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth && had('task');
@@ -57,9 +61,10 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     canDelegate,
     maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
     toolUseId,
-    modelId: resolveAgentModel(def.model, parentModel, modelAliases),
-    // Its own thinking (`thinking:` wins over `effort:`); neither: the session's (the loop's fallback).
-    ...((def.thinking ?? def.effort) !== undefined ? { thinking: def.thinking ?? def.effort } : {}),
+    modelId: resolveAgentModel(asked?.model ?? def.model, parentModel, modelAliases),
+    // Its own thinking (the call's effort, else `thinking:` over `effort:`); none: the session's (the loop's fallback).
+    ...(thinking !== undefined ? { thinking } : {}),
+    ...(asked && Object.keys(asked).length ? { asked } : {}),
     agentType: def.name,
     ...(budgetOf(def, config.limits) ? { budget: budgetOf(def, config.limits) } : {}),
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')) && had('web_search'),

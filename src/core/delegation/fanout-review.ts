@@ -34,6 +34,8 @@ export interface FanoutChild {
   prompt: string;
   agentType: string;
   model: string;
+  /** The call's own effort (task's `effort`), when it set one. */
+  effort?: string;
   /** The agent definition's tool list, or undefined: every tool the session offers. */
   tools?: readonly string[];
   mode: PermissionMode;
@@ -153,7 +155,9 @@ function describe(call: FanoutCall, o: FanoutReviewOptions): FanoutChild {
     description: text(input.description) || text(input.prompt).split('\n')[0]?.slice(0, 80) || '(no description)',
     prompt: text(input.prompt),
     agentType: fork ? 'fork' : type,
-    model: resolveAgentModel(def?.model, o.modelId(), o.modelAliases),
+    // The call's own model over its definition's (a fork runs on its parent's: the tool refuses model with fork).
+    model: resolveAgentModel(typeof input.model === 'string' && input.model.trim() ? input.model.trim() : def?.model, o.modelId(), o.modelAliases),
+    ...(typeof input.effort === 'string' ? { effort: input.effort } : {}),
     ...(def?.tools ? { tools: def.tools } : {}),
     // The stricter of the session's mode and the definition's applies (as for the child itself).
     mode: narrowMode(o.mode(), def?.permissionMode) ?? o.mode(),

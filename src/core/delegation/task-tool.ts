@@ -20,7 +20,7 @@ import type { Tool, ToolResult } from '../tools/types';
 import type { BackgroundChildren } from './background';
 import type { SubagentDirectory } from './child-port';
 import type { AgentResult, ChildCall, ForkBase, Spawner } from '../loop/types';
-import { ISOLATION_MODES, type AgentIdentity, type IsolationMode } from '../vocabulary';
+import { EFFORTS, ISOLATION_MODES, type AgentIdentity, type Effort, type IsolationMode } from '../vocabulary';
 
 export interface TaskInput {
   prompt: string;
@@ -35,6 +35,11 @@ export interface TaskInput {
   name?: string;
   /** Its own git worktree of your live tree (`worktree`), or your tree itself (`shared`); default: its agent file's, else the session's. */
   isolation?: IsolationMode;
+  /** The child's own model (an alias or id; the session caps how dear: model-cap.ts) and effort. */
+  model?: string;
+  effort?: Effort;
+  /** A JSON Schema the child's report must end with a value of (report/typed-output.ts). */
+  output_schema?: Record<string, unknown>;
 }
 
 /**
@@ -101,6 +106,9 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
         isolation: { type: 'string', enum: ['worktree', 'shared'], description: "worktree: the subagent works in its own git worktree of your current tree (uncommitted changes included); its changes are kept on a branch to land later, not written into your tree. shared: it works in your tree. Default: its agent type's, else the session's." },
+        model: { type: 'string', description: 'Run it on this model (sonnet, opus, haiku or a model id) instead of its agent type\'s; the session refuses models dearer than its cap. Leave out unless the task needs it.' },
+        output_schema: { type: 'object', description: 'A JSON Schema for a typed result: the subagent must end its report with a JSON value that validates (it is asked once more, then the task fails with the errors); you get its prose and the JSON.' },
+        effort: { type: 'string', enum: [...EFFORTS], description: 'How hard it thinks: low for lookups and mechanical edits, high for hard reasoning; default: its agent type\'s or the session\'s.' },
         ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
       },
       required: ['prompt'],
@@ -121,6 +129,14 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       if (fork === true && !opts.forkBase) return { ok: false, error: 'fork is not available here' };
       const isolation = (raw as Record<string, unknown>).isolation;
       if (isolation !== undefined && !(ISOLATION_MODES as readonly unknown[]).includes(isolation)) return { ok: false, error: `"isolation" must be one of ${ISOLATION_MODES.join(', ')}` };
+      const { model, effort } = raw as Record<string, unknown>;
+      if (model !== undefined && (typeof model !== 'string' || !model.trim())) return { ok: false, error: '"model" must be a model alias (sonnet, opus, haiku) or a model id' };
+      if (effort !== undefined && !(EFFORTS as readonly unknown[]).includes(effort)) return { ok: false, error: `"effort" must be one of ${EFFORTS.join(', ')}` };
+      const schema = (raw as Record<string, unknown>).output_schema;
+      if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) return { ok: false, error: '"output_schema" must be a JSON Schema object, e.g. {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}' };
+      if (fork === true && (model !== undefined || effort !== undefined)) {
+        return { ok: false, error: 'a fork runs on your model and thinking (it shares your prompt cache), so it takes no model or effort: leave them out to fork, or leave out fork to start a fresh agent' };
+      }
       // Addressed by id or by display name; the child runs under its id.
       const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
       if (typeof type === 'string' && type.trim() && !agent) {
@@ -136,6 +152,9 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           ...(fork === true ? { fork: true } : {}),
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
           ...(isolation !== undefined ? { isolation: isolation as IsolationMode } : {}),
+          ...(typeof model === 'string' ? { model: model.trim() } : {}),
+          ...(effort !== undefined ? { effort: effort as Effort } : {}),
+          ...(schema !== undefined ? { output_schema: schema as Record<string, unknown> } : {}),
         },
       };
     },
@@ -150,6 +169,9 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         toolUseId: ctx.toolUseId,
         ...(input.subagent_type ? { subagentType: input.subagent_type } : {}),
         ...(input.isolation ? { isolation: input.isolation } : {}),
+        ...(input.model ? { model: input.model } : {}),
+        ...(input.effort ? { effort: input.effort } : {}),
+        ...(input.output_schema ? { outputSchema: input.output_schema } : {}),
         parentModel: opts.parentModel,
         onChildFinished: opts.onChildFinished,
         toToolResult: (child, parentStopped) => toToolResult(child, opts.subagentMaxTurns, parentStopped),

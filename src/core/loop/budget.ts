@@ -35,7 +35,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-haiku': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
 };
 
-function priceFor(modelId: string, prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES): ModelPrice | undefined {
+export function priceFor(modelId: string, prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES): ModelPrice | undefined {
   const key = Object.keys(prices)
     .filter((prefix) => modelId.startsWith(prefix))
     .sort((a, b) => b.length - a.length)[0];

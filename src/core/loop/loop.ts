@@ -33,7 +33,7 @@ import { rejectsCacheControl, rejectsWebSearch } from './endpoint-refusals';
 import { serverSearches } from './web-search';
 import type { RunningAgent } from './agent-registry';
 import { RunState } from './run-state';
-import type { AgentResult, AgentSpec, ModelAccess, RunPorts } from './types';
+import type { AgentResult, AgentSpec, ModelAccess, OutputCheck, RunPorts } from './types';
 import { addUsage } from '../vocabulary';
 
 /** What a turn comes to: the run's result when it ended, else undefined (the next turn). */
@@ -100,6 +100,7 @@ async function start(run: RunState): Promise<void> {
     ...(identity.parentId !== null ? { tools: ranWith(spec) } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
+    ...(spec.asked ? { asked: spec.asked } : {}),
   });
   await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
 }
@@ -226,8 +227,30 @@ async function answer(run: RunState, response: ModelResponse, forcedFinal: boole
     if (signal.aborted) return run.finish('cancelled', partialText(run.messages));
     return undefined;
   }
-  if (overBudget) return run.finish('budget_exceeded', final, overBudget);
-  return run.finish(forcedFinal ? 'max_turns' : 'completed', final);
+  const typed = run.spec.output ? await typedEnd(run, final, forcedFinal) : undefined;
+  if (typed === 'again') return undefined;
+  if (typed && 'errors' in typed) return run.finish('error', final, typed.errors);
+  const result = typed ? typed.report : final;
+  const output = typed ? { value: typed.value } : undefined;
+  if (overBudget) return run.finish('budget_exceeded', result, overBudget, output);
+  return run.finish(forcedFinal ? 'max_turns' : 'completed', result, undefined, output);
+}
+
+/**
+ * A typed agent's end (report/typed-output.ts): its value and report, or once the errors as a note that asks again,
+ * then the errors that fail it. A forced final (turn cap, budget) is not asked again: without a value it keeps its status.
+ */
+async function typedEnd(run: RunState, final: string, forcedFinal: boolean): Promise<'again' | { value: unknown; report: string } | { errors: string } | undefined> {
+  const verdict = await (run.spec.output as OutputCheck)(final);
+  if (verdict.ok) return verdict;
+  if (forcedFinal) return undefined;
+  if (run.outputRetries < 1) {
+    run.outputRetries++;
+    run.cutAnswer = '';
+    await run.say({ role: 'user', content: [{ type: 'text', text: verdict.note }] });
+    return 'again';
+  }
+  return { errors: `its final message did not give a value the output schema accepts, asked twice: ${verdict.errors}` };
 }
 
 const MAX_CONTINUATIONS = 3;

@@ -59,5 +59,6 @@ export function summarize(child: AgentResult, parentId: string, description: str
     ...(child.changes ? { changes: child.changes } : {}),
     ...(child.fork ? { fork: true } : {}),
     ...(child.unverified ? { unverified: child.unverified } : {}),
+    ...(child.output !== undefined ? { output: child.output } : {}),
   };
 }

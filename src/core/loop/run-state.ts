@@ -51,6 +51,8 @@ export class RunState {
   toolCalls = 0;
   continuations = 0;
   stopNotes = 0;
+  /** Times a typed agent was asked again for a value that validates (once at most). */
+  outputRetries = 0;
   /** The parts of an answer cut by the output limit so far (joined when it ends). */
   cutAnswer = '';
   private readonly clock: ReturnType<typeof setTimeout> | undefined;
@@ -157,7 +159,7 @@ export class RunState {
   }
 
   /** The one way a run ends: after its background children, an `agent_finished` (unless already recorded), the result. */
-  async finish(status: AgentStatus, result: string, error?: string): Promise<AgentResult> {
+  async finish(status: AgentStatus, result: string, error?: string, output?: { value: unknown }): Promise<AgentResult> {
     // No agent ends before its background children (cancelled with it, they end at once).
     await this.background.settle();
     clearTimeout(this.clock);
@@ -167,7 +169,7 @@ export class RunState {
     if (status === 'cancelled' && this.live.stoppedBy === 'user' && !error) error = 'stopped by the user';
     // An interruption (the process is going away) may already have written this agent's last record.
     if (!this.live.finishRecorded) {
-      await this.emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}) });
+      await this.emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}), ...(output ? { output: output.value } : {}) });
     }
     return {
       agentId: this.identity.agentId,
@@ -184,6 +186,7 @@ export class RunState {
       ...(spec.fork ? { fork: true } : {}),
       ...(costUsd !== undefined ? { costUsd } : {}),
       ...(error ? { error } : {}),
+      ...(output ? { output: output.value } : {}),
     };
   }
 }

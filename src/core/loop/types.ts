@@ -16,7 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode, Effort } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -28,6 +28,8 @@ export interface RunLimits {
   maxOutputChars: number;
   /** What each subagent may spend unless its agent definition says otherwise. */
   subagentBudget?: Budget;
+  /** The dearest model a `task` call's own `model` may name (delegation/model-cap.ts), and how the user set it. */
+  subagentModelCap?: { cap: string; setting: string };
 }
 
 /** A request feature an endpoint may refuse (then it is off for the session). */
@@ -154,7 +156,15 @@ export interface AgentSpec {
   segment?: { n: number; by: 'parent' | 'user' };
   /** The root's prompt is a Retry the host wrote for the user: recorded on agent_started. */
   retryOf?: RetryOf;
+  /** What its task call chose (its own model and effort): recorded on agent_started for the views. */
+  asked?: { model?: string; effort?: Effort };
+  /** A typed return (report/typed-output.ts): its final message must give a value this accepts; asked again once. */
+  output?: OutputCheck;
 }
+
+/** What a typed agent's final message came to: the value and the report made of it, or the errors and the note that asks again. */
+export type OutputVerdict = { ok: true; value: unknown; report: string } | { ok: false; errors: string; note: string };
+export type OutputCheck = (finalMessage: string) => Promise<OutputVerdict>;
 
 /** What a fork starts from: the parent as its latest request had it. */
 export interface ForkBase {
@@ -192,6 +202,11 @@ export interface ChildCall {
   name?: string;
   /** Where it works, as the call asked (`isolation` on the task input); else its agent file's, else the session's. */
   isolation?: IsolationMode;
+  /** The call's own model (an alias or id, checked against the session's cap) and effort, over its agent definition's. */
+  model?: string;
+  effort?: Effort;
+  /** The call's JSON Schema for the child's result (task's `output_schema`), over its agent definition's `output:`. */
+  outputSchema?: Record<string, unknown>;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */
@@ -230,6 +245,8 @@ export interface SubagentSummary {
   unverified?: UnverifiedClaim[];
   /** It was resumed (send_message): how many runs these totals add up. */
   segments?: number;
+  /** A typed return's value (its schema validated it; its strings defanged like the report). */
+  output?: unknown;
 }
 
 export interface AgentResult {
@@ -258,4 +275,6 @@ export interface AgentResult {
   fork?: boolean;
   /** A subagent's report claims its record does not support (set by the session's child runs). */
   unverified?: UnverifiedClaim[];
+  /** A typed return's value, validated against its schema (the report guard's pass on its strings comes later). */
+  output?: unknown;
 }

@@ -141,6 +141,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     config: runConfig,
     catalog,
     models,
+    prices: { ...DEFAULT_PRICES, ...prices },
     hooks,
     changes,
     permissions,

@@ -22,6 +22,7 @@ import type { ChildIsolation } from '../delegation/child-isolation';
 import { createSubagentDirectory } from '../delegation/subagent-directory';
 import type { AgentResult, AgentSpec, ModelAccess, RunConfig, Spawner } from '../loop/types';
 import type { HookRegistry } from '../policy/hooks';
+import type { ModelPrice } from '../loop/budget';
 import type { PermissionPolicy } from '../policy/permission-policy';
 import { forecastAgents } from '../store/agent-forecast';
 import type { TranscriptStore } from '../store/transcript-store';
@@ -44,6 +45,8 @@ export interface SessionChildrenOptions {
   config: RunConfig;
   catalog: ToolCatalog;
   models: ModelAccess;
+  /** The price table (built-in and the user's): a call's own `model` is held to the session's cap by it. */
+  prices: Readonly<Record<string, ModelPrice>>;
   hooks: HookRegistry;
   changes: ChangeTracker;
   permissions: PermissionPolicy;
@@ -83,6 +86,8 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
     isolation: o.isolation,
+    sessionModel: () => o.models.modelId,
+    prices: o.prices,
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;

@@ -46,6 +46,7 @@ export const OVERRIDE_DEFAULTS = {
   subagentMaxTurns: SESSION_DEFAULTS.limits.subagentMaxTurns,
   maxParallel: SESSION_DEFAULTS.limits.maxParallel,
   maxDepth: SESSION_DEFAULTS.limits.maxDepth,
+  subagentModelCap: 'session',
   /** Milliseconds, as MCP_TIMEOUT and MCP_TOOL_TIMEOUT take them (mcp-manager.ts's). */
   mcpTimeout: DEFAULT_CONNECT_TIMEOUT_MS,
   mcpToolTimeout: DEFAULT_TOOL_TIMEOUT_MS,

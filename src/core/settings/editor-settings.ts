@@ -74,6 +74,7 @@ export function editorSettings(get: SettingReader): EditorSettings {
     ...given('subagentMaxTokens', number('subagentMaxTokens', 1)),
     ...given('subagentTimeout', number('subagentTimeout', 1)),
     ...(typeof budget === 'number' && budget > 0 ? { maxBudgetUsd: budget } : {}),
+    ...given('subagentModelCap', text('subagentModelCap')),
     // Checked by the resolver (a mistyped one is a clear error), as DELEGATE_PRICES.
     ...(typeof prices === 'object' && prices !== null && Object.keys(prices).length ? { prices } : {}),
   };

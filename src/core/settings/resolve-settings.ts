@@ -19,7 +19,7 @@ import type { RetryWaitCap } from '../llm/retry-wait';
 import type { McpServerGate } from './mcp-gate';
 import { ToolEnv } from '../secrets/tool-env';
 import { defaultTranscriptRoot } from '../store/transcript-store';
-import { SESSION_DEFAULTS } from './defaults';
+import { OVERRIDE_DEFAULTS, SESSION_DEFAULTS } from './defaults';
 import { loadSessionMcp } from './mcp-settings';
 import type { FileSettings, IsolationSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from './session-settings';
 import { settingName, type SessionOverrides, type SettingHost } from './setting-table';
@@ -147,7 +147,7 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
       webSearch: input.provider !== 'other' && (webSearch === 'on' || (webSearch === 'auto' && !values.baseUrl)),
       ...(o.bashTimeout !== undefined ? { bashTimeoutMs: o.bashTimeout * 1000 } : {}),
     },
-    limits: limitSettings(o, values.prices),
+    limits: limitSettings(o, values.prices, env, host),
     isolation: { mode: o.isolation ?? SESSION_DEFAULTS.isolation, ...(o.landCheck?.trim() ? { landCheck: o.landCheck.trim() } : {}) },
     // Agent files: the user's always; the folder's only where it is trusted.
     files: { ...workspaceFiles, agentFiles: { home, includeProject: trusted } },
@@ -157,7 +157,11 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
   };
 }
 
-function limitSettings(o: SessionOverrides, prices: Record<string, ModelPrice> | undefined): LimitSettings {
+function limitSettings(o: SessionOverrides, prices: Record<string, ModelPrice> | undefined, env: Env, host: SettingHost): LimitSettings {
+  // A task call's own model is held to this (delegation/model-cap.ts); the refusal names how the user set it.
+  const given = o.subagentModelCap?.trim();
+  const fromEnv = env.DELEGATE_SUBAGENT_MODEL_CAP?.trim();
+  const cap = given ? { cap: given, setting: settingName('subagentModelCap', host) } : fromEnv ? { cap: fromEnv, setting: 'DELEGATE_SUBAGENT_MODEL_CAP' } : { cap: OVERRIDE_DEFAULTS.subagentModelCap, setting: settingName('subagentModelCap', host) };
   const budget = { ...(o.subagentMaxTokens !== undefined ? { tokens: o.subagentMaxTokens } : {}), ...(o.subagentTimeout !== undefined ? { seconds: o.subagentTimeout } : {}) };
   return {
     ...(o.maxTurns !== undefined ? { maxTurns: o.maxTurns } : {}),
@@ -167,6 +171,7 @@ function limitSettings(o: SessionOverrides, prices: Record<string, ModelPrice> |
     ...(Object.keys(budget).length ? { subagentBudget: budget } : {}),
     ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
     ...(prices ? { prices } : {}),
+    subagentModelCap: cap,
   };
 }
 

@@ -44,6 +44,8 @@ export interface SessionOverrides {
   /** Seconds of wall time per subagent. */
   subagentTimeout?: number;
   maxBudgetUsd?: number;
+  /** The dearest model a task call's own `model` may name: `session` (its model), `none`, or an alias or id. */
+  subagentModelCap?: string;
   /** $ per million tokens by model id or prefix, as the user wrote them (checked like DELEGATE_PRICES). */
   prices?: unknown;
   settingSources?: SettingSource[];
@@ -106,6 +108,7 @@ export const SETTINGS: { readonly [K in keyof Required<SessionOverrides>]: Setti
   subagentMaxTokens: { flag: '--subagent-max-tokens', acp: false, editor: 'delegate.subagentTokenBudget', action: 'subagent-max-tokens', about: "each subagent's token budget" },
   subagentTimeout: { flag: '--subagent-timeout', acp: false, editor: 'delegate.subagentTimeoutSeconds', about: "each subagent's wall-clock budget in seconds" },
   maxBudgetUsd: { flag: '--max-budget-usd', acp: false, editor: 'delegate.maxBudgetUsd', action: 'max-budget-usd', about: "the whole run's budget in dollars" },
+  subagentModelCap: { flag: '--subagent-model-cap', acp: false, env: 'DELEGATE_SUBAGENT_MODEL_CAP', editor: 'delegate.subagentModelCap', about: "the dearest model a task call may pick for its subagent: session (the session's model), none, or an alias or id" },
   prices: { env: 'DELEGATE_PRICES', editor: 'delegate.prices', about: '$ per million tokens of models the built-in table lacks' },
   settingSources: { flag: '--setting-sources', acp: false, about: 'which of user, project, local settings and instruction files load' },
   hooks: { flag: '--no-hooks', acp: false, about: "the settings files' hooks run" },
