@@ -61,6 +61,16 @@ export interface ChildRunPorts {
   changes?: ChangeTracker;
   /** Budgets the user set on the fan-out card for calls about to start. */
   caps?: FanoutCaps;
+  /** Agent files' `skills:` (skills/skill-preload.ts): the instructions in the child's prompt, its allowed-tools applied. */
+  skills?: ChildSkills;
+}
+
+/** What a child whose agent file lists `skills:` starts with. */
+export interface ChildSkills {
+  /** The system prompt's section of the definition's skills (undefined: it lists none that exist). */
+  preloaded(def: AgentDefinition): string | undefined;
+  /** Their allowed-tools, for this child's run. */
+  activate(agentId: string, def: AgentDefinition): void;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -180,7 +190,7 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
       const { call, def, agentId, prompt } = origin;
       // A defined agent may narrow the mode.
       const identity = childIdentity(agentId, call.parent, call.description, narrowMode(call.parent.mode, def.permissionMode), def.name);
-      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases });
+      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...preloadedFor(ports, def, agentId) });
       return named(capped(built, call.toolUseId, ports.caps), call.name);
     }
     case 'fork': {
@@ -197,7 +207,7 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
       const mode = narrowMode(narrowMode(origin.inherited, origin.sender?.mode), def.permissionMode);
       const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
       return {
-        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}) }),
+        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}), ...preloadedFor(ports, def, r.id) }),
         history: origin.history,
         turnBase: origin.turnBase,
         modelId: started.model,
@@ -206,6 +216,14 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
       };
     }
   }
+}
+
+/** The definition's preloaded skills for this child (their allowed-tools applied to it as its spec is built). */
+function preloadedFor(ports: Pick<ChildRunPorts, 'skills'>, def: AgentDefinition, agentId: string): { preloadedSkills?: string } {
+  const prompt = ports.skills?.preloaded(def);
+  if (prompt === undefined) return {};
+  ports.skills?.activate(agentId, def);
+  return { preloadedSkills: prompt };
 }
 
 function childIdentity(agentId: string, parent: AgentIdentity, description: string, mode: AgentIdentity['mode'], agentType: string): AgentIdentity {

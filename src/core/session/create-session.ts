@@ -41,6 +41,7 @@ import { createSessionModel } from './session-model';
 import { createSessionTools } from './session-tools';
 import { startSessionCommands } from './session-commands';
 import { createSessionChildren } from './session-children';
+import { createSessionSkills } from './session-skills';
 import { createRootAgent } from './root-agent';
 import { ROOT_AGENT_ID, sessionFace, type Session } from './session-face';
 
@@ -101,6 +102,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   };
   const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify });
   const files = config.files ?? {};
+  // The `skill` tool joins the base tools (before any MCP server's: they connect later), shared with every subagent.
+  const skills = createSessionSkills({ workdir, catalog: files.skills, permissions, folderTrusted: commands.folderTrusted });
+  if (skills.tool) catalog.add([skills.tool]);
   const runConfig: RunConfig = {
     workdir,
     limits,
@@ -131,6 +135,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
     permissions,
     ports: host,
+    skills,
   });
   const ports: RunPorts = {
     models,
@@ -155,7 +160,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ...(files.commandHooks ? { notices: files.commandHooks.problems } : {}),
     folderNotice: commands.folderNotice,
   });
-  const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
+  const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: [...skills.problems, ...children.problems] });
   return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock });
 }
 

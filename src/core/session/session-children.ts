@@ -27,6 +27,8 @@ import type { TranscriptStore } from '../store/transcript-store';
 import { replaySession, type ResumeState } from './replay';
 import type { FileSettings, SessionPorts } from './session-config';
 import type { ToolCatalog } from './tool-catalog';
+import type { SessionSkills } from './session-skills';
+import { preloadSkills } from '../skills/skill-preload';
 
 export interface SessionChildrenOptions {
   workdir: string;
@@ -47,6 +49,8 @@ export interface SessionChildrenOptions {
   changes: ChangeTracker;
   permissions: PermissionPolicy;
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
+  /** Agent files' `skills:` are preloaded from the session's skills (their allowed-tools applied to the child). */
+  skills: Pick<SessionSkills, 'activate'>;
 }
 
 export interface SessionChildren {
@@ -62,6 +66,8 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
   const agentCatalog = agentFiles
     ? await loadAgentCatalog({ workdir: o.workdir, ...(agentFiles.home ? { home: agentFiles.home } : {}), includeProject: agentFiles.includeProject, knownTools: new Set([...o.catalog.current().names(), 'task', ...o.extraToolNames]) })
     : undefined;
+  // `skills:` lists: read once now, so a child's spec is built without waiting.
+  const preloaded = agentCatalog ? await preloadSkills(agentCatalog.agents.values(), o.files.skills?.skills ?? new Map()) : undefined;
   // Every subagent by id and name, finished ones too (send_message, read_subagent, the user's messages).
   const records = new ChildRecords((agentId) => o.store.agentFile(agentId), o.resume?.children);
   o.bus.subscribe(records.listener);
@@ -79,6 +85,14 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     changes: o.changes,
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
+    ...(preloaded?.byAgent.size
+      ? {
+          skills: {
+            preloaded: (def) => preloaded.byAgent.get(def.name)?.prompt,
+            activate: (agentId, def) => o.skills.activate(agentId, preloaded.byAgent.get(def.name)?.skills ?? []),
+          },
+        }
+      : {}),
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;
@@ -100,5 +114,5 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     conversation: (events, agentId) => replaySession('', events, agentId),
     blobs: o.changes.blobs ?? new BlobStore(blobDirOf(o.store.sessionDir)),
   });
-  return { spawner, children, ...(fanout ? { fanout } : {}), problems: agentCatalog?.problems ?? [] };
+  return { spawner, children, ...(fanout ? { fanout } : {}), problems: [...(agentCatalog?.problems ?? []), ...(preloaded?.problems ?? [])] };
 }

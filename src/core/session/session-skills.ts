@@ -1,0 +1,70 @@
+/**
+ * The session's Agent Skills: the `skill` tool (when there is a skill and the tool is not disallowed), and what
+ * "active" means for a skill's `allowed-tools`:
+ *
+ *   skill{name} by agent A ─┐
+ *   A starts with skills: ──┴─▶ permissions.allowForAgent(A, its allowed-tools)   A's calls of those tools skip the
+ *                                 (a project skill: only once the folder is trusted)  question, for the rest of A's life
+ *
+ * Only the question is skipped, as with `--allowed-tools`: a refusal stays (plan mode, the bash deny list, paths
+ * outside the workspace, an untrusted editor workspace), a protected path is still asked, the sandbox still confines
+ * bash, and nothing reaches A's subagents or its parent. Rules with content (`Bash(git:*)`) are not matched by content:
+ * they pre-approve nothing, and one warning per skill says so (tool-rules.ts).
+ */
+import type { AgentFileProblem } from '../agent-files/agent-definition';
+import type { PermissionPolicy } from '../policy/permission-policy';
+import { ToolRules } from '../policy/tool-rules';
+import type { SkillCatalog } from '../skills/skill-catalog';
+import type { Skill } from '../skills/skill-file';
+import { createSkillTool } from '../skills/skill-tool';
+import type { AnyTool } from '../tools/types';
+
+export interface SessionSkills {
+  /** The `skill` tool, when the session offers one. */
+  tool?: AnyTool;
+  /** Skill files that could not be used, and allowed-tools that pre-approve less than written. */
+  problems: AgentFileProblem[];
+  /** Makes `skills`' allowed-tools apply to `agentId` (preloaded into a subagent). */
+  activate(agentId: string, skills: readonly Skill[]): void;
+}
+
+export interface SessionSkillsOptions {
+  workdir: string;
+  catalog: SkillCatalog | undefined;
+  permissions: Pick<PermissionPolicy, 'allowForAgent' | 'offers'>;
+  /** The folder's trust (folder-trust.ts): a project skill's allowed-tools wait for it. */
+  folderTrusted(): Promise<boolean>;
+}
+
+export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
+  const skills = o.catalog?.skills ?? new Map<string, Skill>();
+  const problems = [...(o.catalog?.problems ?? [])];
+  const rules = new Map<string, ToolRules>();
+  for (const skill of skills.values()) {
+    if (!skill.allowedTools.length) continue;
+    const r = new ToolRules({ allowed: skill.allowedTools });
+    for (const warning of r.warnings) problems.push({ file: skill.file, reason: `allowed-tools: ${warning}`, severity: 'warning' });
+    if (r.allowedNames.length) rules.set(skill.name, r);
+  }
+  const admitted = (skill: Skill) => (skill.scope === 'project' ? o.folderTrusted : async () => true);
+  const activate = (agentId: string, list: readonly Skill[]): void => {
+    for (const skill of list) {
+      const r = rules.get(skill.name);
+      if (r) o.permissions.allowForAgent(agentId, r, admitted(skill));
+    }
+  };
+  if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate };
+  const tool = createSkillTool({
+    workdir: o.workdir,
+    skills,
+    activate: async (agentId, skill) => {
+      const r = rules.get(skill.name);
+      if (!r) return undefined;
+      activate(agentId, [skill]);
+      const names = r.allowedNames.join(', ');
+      if (!(await admitted(skill)())) return `Its allowed-tools (${names}) do not apply: this folder is not trusted, so those calls are asked as any other.`;
+      return `While this skill is active (the rest of your run) your calls of ${names} run without asking for permission; what is refused stays refused.`;
+    },
+  });
+  return { tool, problems, activate };
+}
