@@ -42,9 +42,11 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
   const rules = new Map<string, ToolRules>();
   for (const skill of skills.values()) {
     if (!skill.allowedTools.length) continue;
-    const r = new ToolRules({ allowed: skill.allowedTools });
-    for (const warning of r.warnings) problems.push({ file: skill.file, reason: `allowed-tools: ${warning}`, severity: 'warning' });
-    if (r.allowedNames.length) rules.set(skill.name, r);
+    const { usable, unknown, withContent } = sortRules(skill.allowedTools);
+    // One line per kind of trouble and skill (a list of a server's tools would otherwise be a line each).
+    if (unknown.length) problems.push({ file: skill.file, reason: `allowed-tools: Delegate has no tool ${unknown.map((n) => `"${n}"`).join(', ')}: they pre-approve nothing`, severity: 'warning' });
+    if (withContent.length) problems.push({ file: skill.file, reason: `allowed-tools: ${withContent.join(', ')}: rules with content are not matched by content, so they pre-approve nothing (those calls are asked)`, severity: 'warning' });
+    if (usable.length) rules.set(skill.name, new ToolRules({ allowed: usable }));
   }
   const admitted = (skill: Skill) => (skill.scope === 'project' ? o.folderTrusted : async () => true);
   const activate = (agentId: string, list: readonly Skill[]): void => {
@@ -67,4 +69,19 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
     },
   });
   return { tool, problems, activate };
+}
+
+/** A skill's rules: the ones Delegate honours (a tool's name, ours or Claude Code's, or mcp__…), and the rest by why not. */
+function sortRules(written: readonly string[]): { usable: string[]; unknown: string[]; withContent: string[] } {
+  const usable: string[] = [];
+  const unknown: string[] = [];
+  const withContent: string[] = [];
+  for (const rule of written) {
+    // One rule per item: a space inside a YAML list's item ("Azure MCP/documentation") is part of the name.
+    if (/\s/.test(rule.replace(/\(.*\)$/, ''))) unknown.push(rule);
+    else if (/\(.+\)$/.test(rule) && !/\(\s*\*?\s*\)$/.test(rule)) withContent.push(rule);
+    else if (new ToolRules({ allowed: [rule] }).allowedNames.length) usable.push(rule);
+    else unknown.push(rule);
+  }
+  return { usable, unknown, withContent };
 }

@@ -1,0 +1,184 @@
+/**
+ * Agent Skills through the built CLI, with real SKILL.md files from anthropics/skills and github/awesome-copilot
+ * (test/fixtures/skill-collections, unchanged): the one-line list in the `skill` tool, the body loaded by a call,
+ * allowed-tools pre-approving calls for the agent that loaded the skill (and only behind the folder's trust), broken
+ * files warned about and skipped, and an agent file's `skills:` preloaded into its subagent's prompt.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contentText, firstUserText, lastToolResults, reply, systemText, type RecordedRequest } from '../fixtures/messages-api-server';
+import { must } from '../kit/must';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+
+const COLLECTIONS = join(__dirname, '..', 'fixtures', 'skill-collections');
+const ANTHROPIC = join(COLLECTIONS, 'anthropics-skills');
+const COPILOT = join(COLLECTIONS, 'awesome-copilot');
+
+const toolNames = (req: RecordedRequest | undefined): string[] => req?.body.tools?.map((t) => t.name) ?? [];
+const skillTool = (req: RecordedRequest | undefined) => must(req?.body.tools?.find((t) => t.name === 'skill'));
+const resultText = (req: RecordedRequest | undefined, i = 0): string => {
+  const block = lastToolResults(must(req))[i];
+  const content = block?.content as string | Parameters<typeof contentText>[0];
+  return typeof content === 'string' ? content : contentText(content);
+};
+
+describe('delegate CLI: Agent Skills', function () {
+  this.timeout(40_000);
+  const cli = cliSuite();
+  let home: string;
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'delegate-skills-home-'));
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  const install = (from: string, to: string): void => cpSync(from, to, { recursive: true });
+  const run = (args: string[], extra: string[] = []) =>
+    runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--sandbox', 'off', ...args, ...extra], { env: cli.env({ HOME: home }) });
+
+  it('skills from .claude/, .github/, .agents/ and ~/.claude/skills are one line each in the skill tool; a call loads the body, its folder and files', async () => {
+    const w = cli.dirs.workdir;
+    install(join(ANTHROPIC, 'skill-creator'), join(w, '.claude', 'skills', 'skill-creator'));
+    install(join(COPILOT, 'git-commit'), join(w, '.github', 'skills', 'git-commit'));
+    install(join(COPILOT, 'plantuml-ascii'), join(w, '.agents', 'skills', 'plantuml-ascii'));
+    install(join(ANTHROPIC, 'webapp-testing'), join(home, '.claude', 'skills', 'webapp-testing'));
+    cli.api.script(
+      reply.toolUse([{ name: 'skill', input: { name: 'skill-creator' } }]),
+      reply.toolUse([{ name: 'skill', input: { name: 'webapp-testing', file: 'LICENSE.txt' } }]),
+      reply.text('done'),
+    );
+    const r = await run(['--output-format', 'stream-json', '--trust-folder']);
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(r.stderr, '', 'real skills load without a word');
+    const [first, second, third] = cli.api.messageRequests();
+    const tool = skillTool(first);
+    const lines = String(tool.description).split('\n').filter((l) => l.startsWith('- '));
+    assert.deepEqual(lines.map((l) => l.slice(2, l.indexOf(':'))), ['git-commit', 'plantuml-ascii', 'skill-creator', 'webapp-testing'], 'one line each, by name');
+    assert.ok(lines.every((l) => l.length <= 2 + 'webapp-testing'.length + 2 + 250), 'each description cut to 250 characters');
+    assert.match(String(tool.description), /- skill-creator: Create new skills, modify and improve existing skills/);
+    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['git-commit', 'plantuml-ascii', 'skill-creator', 'webapp-testing']);
+    assert.doesNotMatch(JSON.stringify(first?.body), /Skill Creator\b.*A skill for creating new skills/, 'no body before the call');
+
+    const loaded = resultText(second);
+    assert.match(loaded, /^<skill_content name="skill-creator">\n# Skill Creator\n/);
+    assert.doesNotMatch(loaded, /^name: skill-creator$/m, 'the front matter is not part of it');
+    assert.match(loaded, new RegExp(`Skill folder: ${join(w, '.claude', 'skills', 'skill-creator').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+    assert.match(loaded, /^- references\/schemas\.md$/m, 'the files beside it are named, not read');
+    assert.match(loaded, /read them with read_file \(paths like \.claude\/skills\/skill-creator\//);
+    assert.match(resultText(third), /Apache License\s+Version 2\.0/, "a user skill's file, outside the workspace, read through the tool");
+
+    const calls = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === 'tool_started' && e.name === 'skill');
+    assert.deepEqual(calls.map((c) => [c.summary, c.paths]), [['skill-creator', ['.claude/skills/skill-creator/SKILL.md']], ['webapp-testing · LICENSE.txt', []]], 'stream-json shows each skill being loaded');
+  });
+
+  it("allowed-tools pre-approve the tool for the agent that loaded the skill only, and only in a trusted folder", async () => {
+    install(join(COPILOT, 'git-commit'), join(cli.dirs.workdir, '.claude', 'skills', 'git-commit'));
+    const script = () =>
+      cli.api.route([
+        { name: 'child', match: isChild, replies: [reply.toolUse([{ name: 'bash', input: { command: 'echo CHILD-RAN' } }]), reply.text('child done')] },
+        {
+          name: 'parent',
+          match: () => true,
+          replies: [
+            reply.toolUse([{ name: 'bash', input: { command: 'echo BEFORE' } }]),
+            reply.toolUse([{ name: 'skill', input: { name: 'git-commit' } }]),
+            reply.toolUse([{ name: 'bash', input: { command: 'echo AFTER-RAN' } }]),
+            reply.toolUse([{ name: 'task', input: { prompt: 'run echo', description: 'child' } }]),
+            reply.text('done'),
+          ],
+        },
+      ]);
+    script();
+    const trusted = await run(['--trust-folder']);
+    assert.equal(trusted.code, 0, trusted.stderr);
+    cli.api.assertAllConsumed();
+    const parent = cli.api.messageRequests().filter((q) => !isChild(q));
+    assert.match(resultText(parent[1]), /^Permission denied: bash wants to run: echo BEFORE/, 'asked (and refused headless) before the skill is loaded');
+    assert.match(resultText(parent[2]), /While this skill is active \(the rest of your run\) your calls of bash run without asking/);
+    assert.match(resultText(parent[3]), /AFTER-RAN/, 'ran without asking once loaded');
+    const child = cli.api.messageRequests().filter(isChild);
+    assert.match(resultText(child[1]), /^Permission denied: bash wants to run: echo CHILD-RAN/, "the parent's skill pre-approves nothing for its subagent");
+
+    // The same repository, not trusted: the skill loads (its text), its allowed-tools do not apply, and one line says so.
+    script();
+    const untrusted = await run([]);
+    assert.equal(untrusted.code, 0, untrusted.stderr);
+    assert.match(untrusted.stderr, /this folder is not trusted, so the allowed-tools of the skill "git-commit" do not apply/);
+    const again = cli.api.messageRequests().filter((q) => !isChild(q)).slice(parent.length);
+    assert.match(resultText(again[2]), /Its allowed-tools \(bash\) do not apply: this folder is not trusted/);
+    assert.match(resultText(again[3]), /^Permission denied: bash wants to run: echo AFTER-RAN/);
+  });
+
+  it('a broken SKILL.md warns once and is skipped; the rest load; a real list of tools Delegate lacks is a warning', async () => {
+    const dir = join(cli.dirs.workdir, '.claude', 'skills');
+    install(join(COPILOT, 'git-commit'), join(dir, 'git-commit'));
+    install(join(COPILOT, 'azure-role-selector'), join(dir, 'azure-role-selector'));
+    install(join(COPILOT, 'make-repo-contribution'), join(dir, 'make-repo-contribution'));
+    mkdirSync(join(dir, 'no-front-matter'));
+    writeFileSync(join(dir, 'no-front-matter', 'SKILL.md'), '# Just a heading\n');
+    mkdirSync(join(dir, 'no-description'));
+    writeFileSync(join(dir, 'no-description', 'SKILL.md'), '---\nname: no-description\n---\nBody.\n');
+    mkdirSync(join(dir, 'a-pipe'));
+    execFileSync('mkfifo', [join(dir, 'a-pipe', 'SKILL.md')]);
+    mkdirSync(join(dir, 'Bad Name'));
+    writeFileSync(join(dir, 'Bad Name', 'SKILL.md'), '---\nname: Bad Name\ndescription: x\n---\n');
+    cli.api.script(reply.text('one'), reply.text('two'));
+    const r = await run(['--trust-folder', '--output-format', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(lastJsonLine(r.stdout).result, 'one');
+    const lines = r.stderr.trim().split('\n');
+    const about = (name: string) => lines.filter((l) => l.includes(`/${name}/SKILL.md`));
+    assert.match(about('no-front-matter').join('\n'), /^delegate: error: .*no-front-matter\/SKILL\.md:1: skipped: no YAML front matter/);
+    assert.match(about('no-description').join('\n'), /^delegate: error: .*skipped: no `description`/);
+    assert.match(about('a-pipe').join('\n'), /^delegate: error: .*skipped: cannot read it: not a regular file/);
+    assert.match(about('Bad Name').join('\n'), /skipped: the name "Bad Name" is not one word/);
+    assert.match(about('azure-role-selector').join('\n'), /allowed-tools: Delegate has no tool "Azure MCP\/documentation", "Azure MCP\/bicepschema", "Azure MCP\/extension_cli_generate", "Azure MCP\/get_bestpractices": they pre-approve nothing$/);
+    assert.match(about('make-repo-contribution').join('\n'), /allowed-tools: Bash\(git:\*\), Bash\(gh issue:\*\), Bash\(gh pr:\*\): rules with content are not matched by content/);
+    for (const name of ['no-front-matter', 'no-description', 'a-pipe', 'Bad Name', 'azure-role-selector', 'make-repo-contribution']) assert.equal(about(name).length, 1, `one line for ${name}:\n${r.stderr}`);
+    assert.equal(lines.length, 6, r.stderr);
+    const tool = skillTool(cli.api.messageRequests()[0]);
+    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'git-commit', 'make-repo-contribution']);
+  });
+
+  it("an agent file's skills: are preloaded into its subagent's prompt (no skill tool), their allowed-tools apply to it; other subagents get the skill tool", async () => {
+    const w = cli.dirs.workdir;
+    install(join(COPILOT, 'git-commit'), join(w, '.claude', 'skills', 'git-commit'));
+    install(join(COPILOT, 'plantuml-ascii'), join(w, '.claude', 'skills', 'plantuml-ascii'));
+    mkdirSync(join(w, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(w, '.claude', 'agents', 'committer.md'), '---\nname: committer\ndescription: Commits changes.\nskills:\n  - git-commit\n  - not-a-skill\n---\nCOMMITTER-BODY\n');
+    cli.api.route([
+      { name: 'committer', match: (q) => isChild(q) && firstUserText(q).includes('JOB-C'), replies: [reply.toolUse([{ name: 'bash', input: { command: 'echo COMMITTER-RAN' } }]), reply.text('committed')] },
+      { name: 'general', match: (q) => isChild(q) && firstUserText(q).includes('JOB-G'), replies: [reply.text('looked')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'JOB-C: commit', subagent_type: 'committer' } },
+            { name: 'task', input: { prompt: 'JOB-G: look' } },
+          ]),
+          reply.text('done'),
+        ],
+      },
+    ]);
+    const r = await run(['--trust-folder']);
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    assert.match(r.stderr.trim(), /^delegate: warning: .*committer\.md: skills: no skill "not-a-skill" \(skills: git-commit, plantuml-ascii\): it runs without it$/);
+    const children = cli.api.messageRequests().filter(isChild);
+    const committer = children.filter((q) => firstUserText(q).includes('JOB-C'));
+    const general = must(children.find((q) => firstUserText(q).includes('JOB-G')));
+    const system = systemText(must(committer[0]));
+    assert.match(system, /COMMITTER-BODY[\s\S]*<skill_content name="git-commit">\n# Git Commit with Conventional Commits\n/, 'the body, after its own prompt');
+    assert.doesNotMatch(system, /plantuml/i, 'only the skills it lists');
+    assert.ok(!toolNames(committer[0]).includes('skill'), 'it has its skills: no skill tool');
+    assert.match(resultText(committer[1]), /COMMITTER-RAN/, "git-commit's allowed-tools (Bash) apply to it");
+    assert.ok(toolNames(general).includes('skill'), 'a subagent without skills: gets every skill, as the parent');
+    assert.doesNotMatch(systemText(general), /skill_content/);
+  });
+});
