@@ -30,7 +30,7 @@ export interface SkillCatalogOptions {
 }
 
 /** Where skills live, lowest precedence first. */
-export function skillDirs(o: SkillCatalogOptions): { dir: string; scope: SkillScope }[] {
+function skillDirs(o: SkillCatalogOptions): { dir: string; scope: SkillScope }[] {
   const dirs: { dir: string; scope: SkillScope }[] = [];
   if (o.home) for (const d of ['.agents', '.claude']) dirs.push({ dir: join(o.home, d, 'skills'), scope: 'user' });
   if (o.includeProject !== false) for (const d of ['.agents', '.github', '.claude']) dirs.push({ dir: join(o.workdir, d, 'skills'), scope: 'project' });

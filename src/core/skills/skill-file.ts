@@ -41,7 +41,7 @@ const USABLE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._:-]{0,127}$/u;
 const MAX_DESCRIPTION = 1024;
 
 /** Skill front matter's fields, for the line-by-line reading of invalid YAML (front-matter.ts). */
-export const SKILL_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'disable-model-invocation', 'user-invocable', 'argument-hint', 'model']);
+const SKILL_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'disable-model-invocation', 'user-invocable', 'argument-hint', 'model']);
 
 /** `allowed-tools` as the spec writes it (space-separated), as Copilot's collection does (comma-separated), or a YAML list. */
 function rulesOf(value: unknown): string[] | 'invalid' {

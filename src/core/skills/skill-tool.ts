@@ -19,7 +19,7 @@ import { asRecord, type ParseResult, type Tool } from '../tools/types';
 import { readSkillFile } from './skill-catalog';
 import { skillBody, type Skill } from './skill-file';
 
-export const SKILL_TOOL = 'skill';
+const SKILL_TOOL = 'skill';
 
 export interface SkillInput {
   name: string;
@@ -31,7 +31,7 @@ export interface SkillInput {
 export type SkillActivation = (agentId: string, skill: Skill) => Promise<string | undefined>;
 
 /** A listed description is cut here: every request carries the list (the spec allows 1,024 characters). */
-export const LISTED_DESCRIPTION_CHARS = 250;
+const LISTED_DESCRIPTION_CHARS = 250;
 /** Files named after the instructions, at most; deeper than this the listing stops. */
 const MAX_LISTED_FILES = 60;
 const MAX_LIST_DEPTH = 4;
@@ -39,7 +39,7 @@ const MAX_LIST_DEPTH = 4;
 const MAX_RESOURCE_BYTES = 256_000;
 
 /** One line per skill, as the tool's description lists them. */
-export function skillLines(skills: Iterable<Skill>): string {
+function skillLines(skills: Iterable<Skill>): string {
   return [...skills]
     .map((s) => `- ${s.name}: ${s.description.length > LISTED_DESCRIPTION_CHARS ? `${s.description.slice(0, LISTED_DESCRIPTION_CHARS - 1)}…` : s.description}`)
     .join('\n');
