@@ -119,6 +119,7 @@ describe('delegate CLI: Agent Skills', function () {
     install(join(COPILOT, 'git-commit'), join(dir, 'git-commit'));
     install(join(COPILOT, 'azure-role-selector'), join(dir, 'azure-role-selector'));
     install(join(COPILOT, 'make-repo-contribution'), join(dir, 'make-repo-contribution'));
+    install(join(COPILOT, 'git-commit'), join(home, '.claude', 'skills', 'git-commit')); // shadowed by the project's
     mkdirSync(join(dir, 'no-front-matter'));
     writeFileSync(join(dir, 'no-front-matter', 'SKILL.md'), '# Just a heading\n');
     mkdirSync(join(dir, 'no-description'));
@@ -140,9 +141,19 @@ describe('delegate CLI: Agent Skills', function () {
     assert.match(about('azure-role-selector').join('\n'), /allowed-tools: Delegate has no tool "Azure MCP\/documentation", "Azure MCP\/bicepschema", "Azure MCP\/extension_cli_generate", "Azure MCP\/get_bestpractices": they pre-approve nothing$/);
     assert.match(about('make-repo-contribution').join('\n'), /allowed-tools: Bash\(git:\*\), Bash\(gh issue:\*\), Bash\(gh pr:\*\): rules with content are not matched by content/);
     for (const name of ['no-front-matter', 'no-description', 'a-pipe', 'Bad Name', 'azure-role-selector', 'make-repo-contribution']) assert.equal(about(name).length, 1, `one line for ${name}:\n${r.stderr}`);
-    assert.equal(lines.length, 6, r.stderr);
+    assert.match(lines.filter((l) => l.includes(home)).join('\n'), /^delegate: warning: .*\/\.claude\/skills\/git-commit\/SKILL\.md: the skill "git-commit" is also in .*\/ws\/\.claude\/skills\/git-commit\/SKILL\.md, which wins \(project over user/);
+    assert.equal(lines.length, 7, r.stderr);
     const tool = skillTool(cli.api.messageRequests()[0]);
     assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'git-commit', 'make-repo-contribution']);
+  });
+
+  it('--disallowed-tools Skill: no skill tool, and no skill listed', async () => {
+    install(join(COPILOT, 'git-commit'), join(cli.dirs.workdir, '.claude', 'skills', 'git-commit'));
+    cli.api.script(reply.text('ok'));
+    const r = await run(['--trust-folder', '--disallowed-tools', 'Skill']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!toolNames(cli.api.messageRequests()[0]).includes('skill'));
+    assert.doesNotMatch(JSON.stringify(cli.api.messageRequests()[0]?.body), /git-commit/);
   });
 
   it("an agent file's skills: are preloaded into its subagent's prompt (no skill tool), their allowed-tools apply to it; other subagents get the skill tool", async () => {

@@ -100,7 +100,8 @@ export function parseSkillFile(
   if (!USABLE_NAME.test(name)) return fail(`the name "${name.slice(0, 80)}" is not one word of letters, digits, ".", "_", ":" or "-" (at most 128)`);
   if (written && !SPEC_NAME.test(name)) warn(`the name "${name}" breaks the Agent Skills rules (1-64 lowercase letters, digits and single hyphens): loaded anyway`);
   else if (written && name !== folder) warn(`the name "${name}" is not its folder's ("${folder}"), as the Agent Skills spec asks: loaded as "${name}"`);
-  const description = typeof fields.description === 'string' ? fields.description.replace(/\s+/g, ' ').trim() : '';
+  // One line in the skill tool's list: whitespace folded, control and format characters dropped.
+  const description = typeof fields.description === 'string' ? fields.description.replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim() : '';
   if (!description) return fail('no `description` (it tells the model when to use the skill)');
   if (description.length > MAX_DESCRIPTION) warn(`its description is ${description.length} characters (the spec allows ${MAX_DESCRIPTION}): only its start is listed`);
   const allowed = rulesOf(fields['allowed-tools']);
