@@ -100,7 +100,7 @@ describe('delegate CLI: Agent Skills', function () {
     const parent = cli.api.messageRequests().filter((q) => !isChild(q));
     assert.match(resultText(parent[1]), /^Permission denied: bash wants to run: echo BEFORE/, 'asked (and refused headless) before the skill is loaded');
     assert.match(resultText(parent[2]), /While this skill is active \(the rest of your run\) your calls of bash run without asking/);
-    assert.match(resultText(parent[3]), /AFTER-RAN/, 'ran without asking once loaded');
+    assert.match(resultText(parent[3]), /^AFTER-RAN$/m, 'ran without asking once loaded');
     const child = cli.api.messageRequests().filter(isChild);
     assert.match(resultText(child[1]), /^Permission denied: bash wants to run: echo CHILD-RAN/, "the parent's skill pre-approves nothing for its subagent");
 
@@ -112,6 +112,20 @@ describe('delegate CLI: Agent Skills', function () {
     const again = cli.api.messageRequests().filter((q) => !isChild(q)).slice(parent.length);
     assert.match(resultText(again[2]), /Its allowed-tools \(bash\) do not apply: this folder is not trusted/);
     assert.match(resultText(again[3]), /^Permission denied: bash wants to run: echo AFTER-RAN/);
+  });
+
+  it('a resumed session: the skills its conversation loaded are active again', async () => {
+    install(join(COPILOT, 'git-commit'), join(cli.dirs.workdir, '.claude', 'skills', 'git-commit'));
+    cli.api.script(reply.toolUse([{ name: 'skill', input: { name: 'git-commit' } }]), reply.text('loaded'));
+    const first = await run(['--trust-folder', '--output-format', 'json']);
+    assert.equal(first.code, 0, first.stderr);
+    const id = String(lastJsonLine(first.stdout).session_id);
+    cli.api.script(reply.toolUse([{ name: 'bash', input: { command: 'echo RESUMED-RAN' } }]), reply.text('ran'));
+    const again = await runDelegate(['--resume', id, '-p', 'commit', '--cwd', cli.dirs.workdir, '--sandbox', 'off', '--trust-folder'], { env: cli.env({ HOME: home }) });
+    assert.equal(again.code, 0, again.stderr);
+    cli.api.assertAllConsumed();
+    assert.match(resultText(cli.api.messageRequests().at(-1)), /^RESUMED-RAN$/m);
+    assert.doesNotMatch(resultText(cli.api.messageRequests().at(-1)), /Permission denied/);
   });
 
   it('a broken SKILL.md warns once and is skipped; the rest load; a real list of tools Delegate lacks is a warning', async () => {
@@ -188,7 +202,7 @@ describe('delegate CLI: Agent Skills', function () {
     assert.match(system, /COMMITTER-BODY[\s\S]*<skill_content name="git-commit">\n# Git Commit with Conventional Commits\n/, 'the body, after its own prompt');
     assert.doesNotMatch(system, /plantuml/i, 'only the skills it lists');
     assert.ok(!toolNames(committer[0]).includes('skill'), 'it has its skills: no skill tool');
-    assert.match(resultText(committer[1]), /COMMITTER-RAN/, "git-commit's allowed-tools (Bash) apply to it");
+    assert.match(resultText(committer[1]), /^COMMITTER-RAN$/m, "git-commit's allowed-tools (Bash) apply to it");
     assert.ok(toolNames(general).includes('skill'), 'a subagent without skills: gets every skill, as the parent');
     assert.doesNotMatch(systemText(general), /skill_content/);
   });

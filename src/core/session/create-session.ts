@@ -105,6 +105,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   // The `skill` tool joins the base tools (before any MCP server's: they connect later), shared with every subagent.
   const skills = createSessionSkills({ workdir, catalog: files.skills, permissions, folderTrusted: commands.folderTrusted });
   if (skills.tool) catalog.add([skills.tool]);
+  // A resumed main agent's conversation holds the skills it loaded: they are active again (docs/skills.md).
+  if (resume) skills.activate(ROOT_AGENT_ID, skills.loadedIn(resume.history));
   const runConfig: RunConfig = {
     workdir,
     limits,

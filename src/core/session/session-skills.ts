@@ -3,8 +3,10 @@
  * "active" means for a skill's `allowed-tools`:
  *
  *   skill{name} by agent A ─┐
- *   A starts with skills: ──┴─▶ permissions.allowForAgent(A, its allowed-tools)   A's calls of those tools skip the
- *                                 (a project skill: only once the folder is trusted)  question, for the rest of A's life
+ *   A starts with skills: ──┤
+ *   a resumed main agent ───┴─▶ permissions.allowForAgent(A, its allowed-tools)   A's calls of those tools skip the
+ *   whose conversation      (a project skill: only once the folder is trusted)  question, for the rest of A's life
+ *   loaded it
  *
  * Only the question is skipped, as with `--allowed-tools`: a refusal stays (plan mode, the bash deny list, paths
  * outside the workspace, an untrusted editor workspace), a protected path is still asked, the sandbox still confines
@@ -17,6 +19,7 @@ import { ToolRules } from '../policy/tool-rules';
 import type { SkillCatalog } from '../skills/skill-catalog';
 import type { Skill } from '../skills/skill-file';
 import { createSkillTool } from '../skills/skill-tool';
+import type { MessageParam } from '../llm/types';
 import type { AnyTool } from '../tools/types';
 
 export interface SessionSkills {
@@ -26,6 +29,8 @@ export interface SessionSkills {
   problems: AgentFileProblem[];
   /** Makes `skills`' allowed-tools apply to `agentId` (preloaded into a subagent). */
   activate(agentId: string, skills: readonly Skill[]): void;
+  /** The skills a conversation loaded (its `skill{name}` calls): a resumed main agent's are active again. */
+  loadedIn(history: readonly MessageParam[]): Skill[];
 }
 
 export interface SessionSkillsOptions {
@@ -55,7 +60,18 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
       if (r) o.permissions.allowForAgent(agentId, r, admitted(skill));
     }
   };
-  if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate };
+  const loadedIn = (history: readonly MessageParam[]): Skill[] => {
+    const names = new Set<string>();
+    for (const m of history) {
+      if (m.role !== 'assistant' || typeof m.content === 'string') continue;
+      for (const b of m.content) {
+        const input = b.type === 'tool_use' && b.name === 'skill' ? (b.input as { name?: unknown; file?: unknown }) : undefined;
+        if (input && typeof input.name === 'string' && input.file === undefined) names.add(input.name);
+      }
+    }
+    return [...names].flatMap((n) => skills.get(n) ?? []);
+  };
+  if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate, loadedIn };
   const tool = createSkillTool({
     workdir: o.workdir,
     skills,
@@ -68,7 +84,7 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
       return `While this skill is active (the rest of your run) your calls of ${names} run without asking for permission; what is refused stays refused.`;
     },
   });
-  return { tool, problems, activate };
+  return { tool, problems, activate, loadedIn };
 }
 
 /** A skill's rules: the ones Delegate honours (a tool's name, ours or Claude Code's, or mcp__…), and the rest by why not. */
