@@ -161,6 +161,22 @@ describe('delegate CLI: Agent Skills', function () {
     assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'git-commit', 'make-repo-contribution']);
   });
 
+  it('a hundred skills: past ~20,000 characters of descriptions the rest are listed by name alone, with one warning', async () => {
+    for (let i = 0; i < 100; i++) {
+      const name = `s-${String(i).padStart(3, '0')}`;
+      mkdirSync(join(home, '.claude', 'skills', name), { recursive: true });
+      writeFileSync(join(home, '.claude', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${'Use it for this. '.repeat(20)}\n---\nbody\n`);
+    }
+    cli.api.script(reply.text('ok'));
+    const r = await run([]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr.trim(), /^delegate: warning: .*s-080\/SKILL\.md: 100 skills: their descriptions would cost every request too much, so the last 20 \(by name\) are listed without one$/);
+    const lines = String(skillTool(cli.api.messageRequests()[0]).description).split('\n').filter((l) => l.startsWith('- '));
+    assert.equal(lines.length, 100);
+    assert.equal(lines.filter((l) => l.includes(':')).length, 80);
+    assert.equal(lines.at(-1), '- s-099');
+  });
+
   it('--disallowed-tools Skill: no skill tool, and no skill listed', async () => {
     install(join(COPILOT, 'git-commit'), join(cli.dirs.workdir, '.claude', 'skills', 'git-commit'));
     cli.api.script(reply.text('ok'));

@@ -18,7 +18,7 @@ import type { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
 import type { SkillCatalog } from '../skills/skill-catalog';
 import type { Skill } from '../skills/skill-file';
-import { createSkillTool } from '../skills/skill-tool';
+import { createSkillTool, skillLines } from '../skills/skill-tool';
 import type { MessageParam } from '../llm/types';
 import type { AnyTool } from '../tools/types';
 
@@ -72,6 +72,10 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
     return [...names].flatMap((n) => skills.get(n) ?? []);
   };
   if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate, loadedIn };
+  const { namesOnly } = skillLines(skills.values());
+  if (namesOnly > 0) {
+    problems.push({ file: [...skills.values()].at(-namesOnly)?.file ?? '', reason: `${skills.size} skills: their descriptions would cost every request too much, so the last ${namesOnly} (by name) are listed without one`, severity: 'warning' });
+  }
   const tool = createSkillTool({
     workdir: o.workdir,
     skills,

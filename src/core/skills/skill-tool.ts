@@ -38,11 +38,23 @@ const MAX_LIST_DEPTH = 4;
 /** A resource read through the tool: bigger ones are cut (the model can use other tools on a project's files). */
 const MAX_RESOURCE_BYTES = 256_000;
 
-/** One line per skill, as the tool's description lists them. */
-function skillLines(skills: Iterable<Skill>): string {
-  return [...skills]
-    .map((s) => `- ${s.name}: ${s.description.length > LISTED_DESCRIPTION_CHARS ? `${s.description.slice(0, LISTED_DESCRIPTION_CHARS - 1)}…` : s.description}`)
-    .join('\n');
+/** What the list's descriptions may take in all (~20 KB, ~5k tokens: 80 skills of 250 characters); past it, names only. */
+const LIST_BUDGET_CHARS = 20_000;
+
+/**
+ * One line per skill, as the tool's description lists them; once the descriptions reach the budget, the remaining
+ * skills are listed by name alone (a folder of a thousand skills must not cost every request 70k tokens).
+ */
+export function skillLines(skills: Iterable<Skill>): { text: string; namesOnly: number } {
+  let used = 0;
+  let namesOnly = 0;
+  const lines = [...skills].map((s) => {
+    const description = s.description.length > LISTED_DESCRIPTION_CHARS ? `${s.description.slice(0, LISTED_DESCRIPTION_CHARS - 1)}…` : s.description;
+    if (used + description.length > LIST_BUDGET_CHARS) return namesOnly++, `- ${s.name}`;
+    used += description.length;
+    return `- ${s.name}: ${description}`;
+  });
+  return { text: lines.join('\n'), namesOnly };
 }
 
 /** The files of a skill's folder (SKILL.md aside), relative to it, breadth first, capped. */
@@ -85,7 +97,7 @@ export function createSkillTool({ workdir, skills, activate }: SkillToolOptions)
     description:
       'Load a skill: instructions for a kind of task, with files beside them. When a task matches a skill below, call this with its name first ' +
       'and follow what it returns; it names the skill\'s folder and files, which you read only when the instructions need them (file: reads one).\n' +
-      `Skills:\n${skillLines(skills.values())}`,
+      `Skills:\n${skillLines(skills.values()).text}`,
     inputSchema: {
       type: 'object',
       properties: {
