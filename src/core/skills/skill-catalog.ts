@@ -38,7 +38,7 @@ function skillDirs(o: SkillCatalogOptions): { dir: string; scope: SkillScope }[]
 }
 
 /** More skill folders than this in one place are not read (a runaway folder would cost start-up time and prompt). */
-const MAX_SKILLS_PER_DIR = 200;
+const MAX_SKILLS_PER_DIR = 500;
 /** A SKILL.md bigger than this is cut when read: its front matter is at the top. */
 const MAX_FILE_BYTES = 1_000_000;
 
@@ -48,20 +48,23 @@ export async function loadSkillCatalog(o: SkillCatalogOptions): Promise<SkillCat
   for (const { dir, scope } of skillDirs(o)) {
     const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).sort();
     if (names.length > MAX_SKILLS_PER_DIR) problems.push({ file: dir, reason: `${names.length} entries: only the first ${MAX_SKILLS_PER_DIR} are read as skills`, severity: 'warning' });
-    for (const folder of names.slice(0, MAX_SKILLS_PER_DIR)) {
+    const here = await mapLimited(names.slice(0, MAX_SKILLS_PER_DIR), async (folder) => {
       const skillDir = join(dir, folder);
       // A folder (or a link to one) holding SKILL.md; anything else in a skills folder is not a skill.
-      if (!(await stat(skillDir).catch(() => undefined))?.isDirectory()) continue;
+      if (!(await stat(skillDir).catch(() => undefined))?.isDirectory()) return undefined;
       const file = join(skillDir, 'SKILL.md');
-      if (await stat(file).catch(() => undefined)) found.push({ file, dir: skillDir, folder, scope });
-    }
+      return (await stat(file).catch(() => undefined)) ? { file, dir: skillDir, folder, scope } : undefined;
+    });
+    found.push(...here.filter((e) => e !== undefined));
   }
   if (found.length === 0) return { skills: new Map(), problems };
   // `yaml` is CommonJS: its module.exports is `default` in the CLI's split bundle too (docs/development.md).
   const { default: yaml } = await import('yaml');
   const byName = new Map<string, Skill>();
-  for (const entry of found) {
-    const text = await readSkillFile(entry.file).catch((err: Error) => err);
+  // Read side by side (a few hundred files), parsed in order: which file wins a clash does not depend on timing.
+  const texts = await mapLimited(found, (entry) => readSkillFile(entry.file).catch((err: Error) => err));
+  for (const [i, entry] of found.entries()) {
+    const text = texts[i] as string | Error;
     if (text instanceof Error) {
       problems.push({ file: entry.file, reason: `skipped: cannot read it: ${text.message}`, severity: 'error' });
       continue;
@@ -75,6 +78,23 @@ export async function loadSkillCatalog(o: SkillCatalogOptions): Promise<SkillCat
     byName.set(skill.name, skill);
   }
   return { skills: new Map([...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), problems };
+}
+
+/** Files open at once while reading a skills folder: well under the usual limit of 1,024 descriptors. */
+const PARALLEL = 32;
+
+/** `fn` over `items`, at most PARALLEL at a time, results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
+  return out;
 }
 
 /** Looked at before it is opened: a FIFO or a link to a device (which a repository can hold) would block the start. */

@@ -10,7 +10,7 @@
  *                                        # Git Commit …              ← the body: loaded by the `skill` tool
  *
  * Read leniently, as the spec's client guide asks: a name that breaks the spec's rules (capitals, not the folder's
- * name, too long) or a long description is a warning and the skill loads; no description, or front matter that
+ * name, too long) is a warning and the skill loads, a description over the spec's 1,024 characters loads quietly; no description, or front matter that
  * cannot be read, skips the file with its reason. Problems are returned, never thrown.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
@@ -38,7 +38,6 @@ export interface Skill {
 const SPEC_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
 /** What Delegate can address at all: one token, no spaces or control characters (longer or odder names are skipped). */
 const USABLE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._:-]{0,127}$/u;
-const MAX_DESCRIPTION = 1024;
 
 /** Skill front matter's fields, for the line-by-line reading of invalid YAML (front-matter.ts). */
 const SKILL_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'disable-model-invocation', 'user-invocable', 'argument-hint', 'model']);
@@ -103,7 +102,7 @@ export function parseSkillFile(
   // One line in the skill tool's list: whitespace folded, control and format characters dropped.
   const description = typeof fields.description === 'string' ? fields.description.replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim() : '';
   if (!description) return fail('no `description` (it tells the model when to use the skill)');
-  if (description.length > MAX_DESCRIPTION) warn(`its description is ${description.length} characters (the spec allows ${MAX_DESCRIPTION}): only its start is listed`);
+  // Longer than the spec's 1,024 (anthropics/skills' claude-api has 1,068) is not worth a line: the list cuts it at 250.
   const allowed = rulesOf(fields['allowed-tools']);
   if (allowed === 'invalid') warn('`allowed-tools` must be a string of tool names or a list of them: ignored');
   const skill: Skill = { name, description, file, dir, scope, allowedTools: allowed === 'invalid' ? [] : allowed };
