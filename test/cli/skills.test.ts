@@ -140,6 +140,9 @@ describe('delegate CLI: Agent Skills', function () {
     writeFileSync(join(dir, 'no-description', 'SKILL.md'), '---\nname: no-description\n---\nBody.\n');
     mkdirSync(join(dir, 'a-pipe'));
     execFileSync('mkfifo', [join(dir, 'a-pipe', 'SKILL.md')]);
+    // The spec's client guide's commonest case: a plain description holding ": " is not YAML; read line by line.
+    mkdirSync(join(dir, 'colon'));
+    writeFileSync(join(dir, 'colon', 'SKILL.md'), '---\nname: colon\ndescription: Use this skill when: the user asks about PDFs\nallowed-tools: Read\n---\nBody.\n');
     mkdirSync(join(dir, 'Bad Name'));
     writeFileSync(join(dir, 'Bad Name', 'SKILL.md'), '---\nname: Bad Name\ndescription: x\n---\n');
     cli.api.script(reply.text('one'), reply.text('two'));
@@ -156,9 +159,12 @@ describe('delegate CLI: Agent Skills', function () {
     assert.match(about('make-repo-contribution').join('\n'), /allowed-tools: Bash\(git:\*\), Bash\(gh issue:\*\), Bash\(gh pr:\*\): rules with content are not matched by content/);
     for (const name of ['no-front-matter', 'no-description', 'a-pipe', 'Bad Name', 'azure-role-selector', 'make-repo-contribution']) assert.equal(about(name).length, 1, `one line for ${name}:\n${r.stderr}`);
     assert.match(lines.filter((l) => l.includes(home)).join('\n'), /^delegate: warning: .*\/\.claude\/skills\/git-commit\/SKILL\.md: the skill "git-commit" is also in .*\/ws\/\.claude\/skills\/git-commit\/SKILL\.md, which wins \(project over user/);
-    assert.equal(lines.length, 7, r.stderr);
+    assert.match(about('colon').join('\n'), /^delegate: warning: .*colon\/SKILL\.md:3: invalid YAML \(.*\): read line by line instead/);
+    assert.equal(about('colon').length, 1, r.stderr);
+    assert.equal(lines.length, 8, r.stderr);
     const tool = skillTool(cli.api.messageRequests()[0]);
-    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'git-commit', 'make-repo-contribution']);
+    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'colon', 'git-commit', 'make-repo-contribution']);
+    assert.match(String(tool.description), /^- colon: Use this skill when: the user asks about PDFs$/m);
   });
 
   it('a hundred skills: past ~20,000 characters of descriptions the rest are listed by name alone, with one warning', async () => {
