@@ -59,7 +59,7 @@ describe('delegate CLI: Agent Skills', function () {
     const tool = skillTool(first);
     const lines = String(tool.description).split('\n').filter((l) => l.startsWith('- '));
     assert.deepEqual(lines.map((l) => l.slice(2, l.indexOf(':'))), ['git-commit', 'plantuml-ascii', 'skill-creator', 'webapp-testing'], 'one line each, by name');
-    assert.ok(lines.every((l) => l.length <= 2 + 'webapp-testing'.length + 2 + 250), 'each description cut to 250 characters');
+    assert.ok(lines.every((l) => !l.endsWith('…')), 'nothing written to the spec is cut');
     assert.match(String(tool.description), /- skill-creator: Create new skills, modify and improve existing skills/);
     assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['git-commit', 'plantuml-ascii', 'skill-creator', 'webapp-testing']);
     assert.doesNotMatch(JSON.stringify(first?.body), /Skill Creator\b.*A skill for creating new skills/, 'no body before the call');
@@ -134,6 +134,7 @@ describe('delegate CLI: Agent Skills', function () {
     install(join(COPILOT, 'azure-role-selector'), join(dir, 'azure-role-selector'));
     install(join(COPILOT, 'make-repo-contribution'), join(dir, 'make-repo-contribution'));
     install(join(COPILOT, 'git-commit'), join(home, '.claude', 'skills', 'git-commit')); // shadowed by the project's
+    install(join(ANTHROPIC, 'claude-api'), join(dir, 'claude-api'));
     mkdirSync(join(dir, 'no-front-matter'));
     writeFileSync(join(dir, 'no-front-matter', 'SKILL.md'), '# Just a heading\n');
     mkdirSync(join(dir, 'no-description'));
@@ -161,13 +162,15 @@ describe('delegate CLI: Agent Skills', function () {
     assert.match(lines.filter((l) => l.includes(home)).join('\n'), /^delegate: warning: .*\/\.claude\/skills\/git-commit\/SKILL\.md: the skill "git-commit" is also in .*\/ws\/\.claude\/skills\/git-commit\/SKILL\.md, which wins \(project over user/);
     assert.match(about('colon').join('\n'), /^delegate: warning: .*colon\/SKILL\.md:3: invalid YAML \(.*\): read line by line instead/);
     assert.equal(about('colon').length, 1, r.stderr);
-    assert.equal(lines.length, 8, r.stderr);
+    assert.match(about('claude-api').join('\n'), /^delegate: warning: .*: its description is 1,068 characters: listed cut at 1,024, the spec's maximum$/);
+    assert.equal(lines.length, 9, r.stderr);
     const tool = skillTool(cli.api.messageRequests()[0]);
-    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'colon', 'git-commit', 'make-repo-contribution']);
+    assert.deepEqual((tool.input_schema as { properties: { name: { enum: string[] } } }).properties.name.enum, ['azure-role-selector', 'claude-api', 'colon', 'git-commit', 'make-repo-contribution']);
+    assert.match(String(tool.description), /^- claude-api: Reference for the Claude API .{900,}…$/m, 'listed on one line, cut at 1,024');
     assert.match(String(tool.description), /^- colon: Use this skill when: the user asks about PDFs$/m);
   });
 
-  it('a hundred skills: past ~20,000 characters of descriptions the rest are listed by name alone, with one warning', async () => {
+  it('a hundred skills: past 20,000 characters of descriptions the rest are listed by name alone, with one warning', async () => {
     for (let i = 0; i < 100; i++) {
       const name = `s-${String(i).padStart(3, '0')}`;
       mkdirSync(join(home, '.claude', 'skills', name), { recursive: true });
@@ -176,10 +179,10 @@ describe('delegate CLI: Agent Skills', function () {
     cli.api.script(reply.text('ok'));
     const r = await run([]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr.trim(), /^delegate: warning: .*s-080\/SKILL\.md: 100 skills: their descriptions would cost every request too much, so the last 20 \(by name\) are listed without one$/);
+    assert.match(r.stderr.trim(), /^delegate: warning: .*s-058\/SKILL\.md: 100 skills: their descriptions would cost every request too much, so the last 42 \(by name\) are listed without one$/);
     const lines = String(skillTool(cli.api.messageRequests()[0]).description).split('\n').filter((l) => l.startsWith('- '));
     assert.equal(lines.length, 100);
-    assert.equal(lines.filter((l) => l.includes(':')).length, 80);
+    assert.equal(lines.filter((l) => l.includes(':')).length, 58, '340 characters each: 58 fit in 20,000');
     assert.equal(lines.at(-1), '- s-099');
   });
 

@@ -10,7 +10,7 @@
  *                                        # Git Commit …              ← the body: loaded by the `skill` tool
  *
  * Read leniently, as the spec's client guide asks: a name that breaks the spec's rules (capitals, not the folder's
- * name, too long) is a warning and the skill loads, a description over the spec's 1,024 characters loads quietly; no description, or front matter that
+ * name, too long) or a description over the spec's 1,024 characters (listed cut there) is a warning and the skill loads; no description, or front matter that
  * cannot be read, skips the file with its reason. Problems are returned, never thrown.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
@@ -36,6 +36,8 @@ export interface Skill {
 
 /** The spec's name: lowercase letters, digits and single hyphens, 1–64 characters. */
 const SPEC_NAME = /^(?!-)(?!.*--)[a-z0-9-]{1,64}(?<!-)$/;
+/** The spec's longest description; the `skill` tool lists a longer one cut here. */
+export const MAX_DESCRIPTION = 1024;
 /** What Delegate can address at all: one token, no spaces or control characters (longer or odder names are skipped). */
 const USABLE_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._:-]{0,127}$/u;
 
@@ -102,7 +104,7 @@ export function parseSkillFile(
   // One line in the skill tool's list: whitespace folded, control and format characters dropped.
   const description = typeof fields.description === 'string' ? fields.description.replace(/\s+/g, ' ').replace(/[\p{Cc}\p{Cf}]/gu, '').trim() : '';
   if (!description) return fail('no `description` (it tells the model when to use the skill)');
-  // Longer than the spec's 1,024 (anthropics/skills' claude-api has 1,068) is not worth a line: the list cuts it at 250.
+  if (description.length > MAX_DESCRIPTION) warn(`its description is ${description.length.toLocaleString('en-US')} characters: listed cut at ${MAX_DESCRIPTION.toLocaleString('en-US')}, the spec's maximum`);
   const allowed = rulesOf(fields['allowed-tools']);
   if (allowed === 'invalid') warn('`allowed-tools` must be a string of tool names or a list of them: ignored');
   const skill: Skill = { name, description, file, dir, scope, allowedTools: allowed === 'invalid' ? [] : allowed };
