@@ -195,15 +195,31 @@ describe('delegate CLI: Agent Skills', function () {
     assert.doesNotMatch(JSON.stringify(cli.api.messageRequests()[0]?.body), /git-commit/);
   });
 
+  it('no skills: an agent file naming Skill (Claude Code\'s tool) loads without a warning, and gets no skill tool', async () => {
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'agents', 'reader.md'), '---\nname: reader\ndescription: Reads.\ntools: Read, Skill\n---\nREADER\n');
+    cli.api.route([
+      { name: 'reader', match: isChild, replies: [reply.text('read')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse([{ name: 'task', input: { prompt: 'read', subagent_type: 'reader' } }]), reply.text('done')] },
+    ]);
+    const r = await run([]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(toolNames(cli.api.messageRequests().find(isChild)), ['read_file']);
+  });
+
   it("an agent file's skills: are preloaded into its subagent's prompt (no skill tool), their allowed-tools apply to it; other subagents get the skill tool", async () => {
     const w = cli.dirs.workdir;
     install(join(COPILOT, 'git-commit'), join(w, '.claude', 'skills', 'git-commit'));
     install(join(COPILOT, 'plantuml-ascii'), join(w, '.claude', 'skills', 'plantuml-ascii'));
     mkdirSync(join(w, '.claude', 'agents'), { recursive: true });
     writeFileSync(join(w, '.claude', 'agents', 'committer.md'), '---\nname: committer\ndescription: Commits changes.\nskills:\n  - git-commit\n  - not-a-skill\n---\nCOMMITTER-BODY\n');
+    // Claude Code's name for the tool in a tools: list: no warning, and the agent gets it.
+    writeFileSync(join(w, '.claude', 'agents', 'reader.md'), '---\nname: reader\ndescription: Reads with skills.\ntools: Read, Skill\n---\nREADER\n');
     cli.api.route([
       { name: 'committer', match: (q) => isChild(q) && firstUserText(q).includes('JOB-C'), replies: [reply.toolUse([{ name: 'bash', input: { command: 'echo COMMITTER-RAN' } }]), reply.text('committed')] },
       { name: 'general', match: (q) => isChild(q) && firstUserText(q).includes('JOB-G'), replies: [reply.text('looked')] },
+      { name: 'reader', match: (q) => isChild(q) && firstUserText(q).includes('JOB-R'), replies: [reply.text('read')] },
       {
         name: 'parent',
         match: () => true,
@@ -211,6 +227,7 @@ describe('delegate CLI: Agent Skills', function () {
           reply.toolUse([
             { name: 'task', input: { prompt: 'JOB-C: commit', subagent_type: 'committer' } },
             { name: 'task', input: { prompt: 'JOB-G: look' } },
+            { name: 'task', input: { prompt: 'JOB-R: read', subagent_type: 'reader' } },
           ]),
           reply.text('done'),
         ],
@@ -230,5 +247,6 @@ describe('delegate CLI: Agent Skills', function () {
     assert.match(resultText(committer[1]), /^COMMITTER-RAN$/m, "git-commit's allowed-tools (Bash) apply to it");
     assert.ok(toolNames(general).includes('skill'), 'a subagent without skills: gets every skill, as the parent');
     assert.doesNotMatch(systemText(general), /skill_content/);
+    assert.deepEqual(toolNames(children.find((q) => firstUserText(q).includes('JOB-R'))), ['read_file', 'skill'], '`tools: Read, Skill`: Claude Code\'s name for the tool');
   });
 });

@@ -123,8 +123,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     workdir,
     transcriptRoot: persistence.transcriptRoot,
     files,
-    // web_search as agent files name it: known where the session offers it (the setting, before the rules).
-    extraToolNames: tools.webSearch ? ['web_search'] : [],
+    // web_search as agent files name it: known where the session offers it (the setting, before the rules); `Skill`
+    // always (a session without skills has no tool to give, and nothing to warn about either).
+    extraToolNames: [...(tools.webSearch ? ['web_search'] : []), 'skill'],
     resume,
     run: (spec, signal) => runAgent(spec, ports, signal), // a child, new or resumed, starts once `ports` exists
     bus,
