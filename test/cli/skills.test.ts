@@ -233,10 +233,13 @@ describe('delegate CLI: Agent Skills', function () {
         ],
       },
     ]);
-    const r = await run(['--trust-folder']);
+    const r = await run(['--trust-folder', '--output-format', 'stream-json']);
     assert.equal(r.code, 0, r.stderr);
     cli.api.assertAllConsumed();
     assert.match(r.stderr.trim(), /^delegate: warning: .*committer\.md: skills: no skill "not-a-skill" \(skills: git-commit, plantuml-ascii\): it runs without it$/);
+    const notices = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === 'notice' && e.level === 'info');
+    assert.equal(notices.length, 1, 'stream-json says which skills the subagent starts with');
+    assert.match(String(notices[0]?.text), /^subagent [0-9a-f]+ \(committer\) starts with its skills loaded: git-commit$/);
     const children = cli.api.messageRequests().filter(isChild);
     const committer = children.filter((q) => firstUserText(q).includes('JOB-C'));
     const general = must(children.find((q) => firstUserText(q).includes('JOB-G')));

@@ -67,8 +67,8 @@ export interface ChildRunPorts {
 
 /** What a child whose agent file lists `skills:` starts with. */
 export interface ChildSkills {
-  /** The system prompt's section of the definition's skills (undefined: it lists none that exist). */
-  preloaded(def: AgentDefinition): string | undefined;
+  /** The system prompt's section of the definition's skills and their names (undefined: it lists none that exist). */
+  preloaded(def: AgentDefinition): { prompt: string; names: string[] } | undefined;
   /** Their allowed-tools, for this child's run. */
   activate(agentId: string, def: AgentDefinition): void;
 }
@@ -161,6 +161,12 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
   const spec = specOf(origin, ports);
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
+  // Skills it starts with (its agent file's `skills:`): said by its parent, as nothing of the child exists yet.
+  const skills = origin.kind === 'task' ? ports.skills?.preloaded(origin.def)?.names : undefined;
+  if (origin.kind === 'task' && skills?.length) {
+    const { call, def } = origin;
+    await ports.bus.emit(call.parent.agentId, call.parent.parentId, { type: 'notice', level: 'info', text: `subagent ${identity.agentId} (${def.name}) starts with its skills loaded: ${skills.join(', ')}`, source: def.source });
+  }
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // asker's own signal for a background child (which outlives the call).
@@ -220,10 +226,10 @@ function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
 
 /** The definition's preloaded skills for this child (their allowed-tools applied to it as its spec is built). */
 function preloadedFor(ports: Pick<ChildRunPorts, 'skills'>, def: AgentDefinition, agentId: string): { preloadedSkills?: string } {
-  const prompt = ports.skills?.preloaded(def);
-  if (prompt === undefined) return {};
+  const preloaded = ports.skills?.preloaded(def);
+  if (preloaded === undefined) return {};
   ports.skills?.activate(agentId, def);
-  return { preloadedSkills: prompt };
+  return { preloadedSkills: preloaded.prompt };
 }
 
 function childIdentity(agentId: string, parent: AgentIdentity, description: string, mode: AgentIdentity['mode'], agentType: string): AgentIdentity {

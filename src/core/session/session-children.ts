@@ -88,7 +88,10 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     ...(preloaded?.byAgent.size
       ? {
           skills: {
-            preloaded: (def) => preloaded.byAgent.get(def.name)?.prompt,
+            preloaded: (def) => {
+              const p = preloaded.byAgent.get(def.name);
+              return p && { prompt: p.prompt, names: p.skills.map((skill) => skill.name) };
+            },
             activate: (agentId, def) => o.skills.activate(agentId, preloaded.byAgent.get(def.name)?.skills ?? []),
           },
         }
