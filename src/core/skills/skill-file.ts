@@ -4,14 +4,15 @@
  *   .claude/skills/git-commit/           ---
  *   ├── SKILL.md                         name: git-commit            required; the spec: ≤ 64 of a-z 0-9 -, no leading,
  *   └── assets/pr-template.md            description: Execute git…   trailing or doubled -, the folder's name; ≤ 1,024
- *                                        allowed-tools: Bash          optional: pre-approved tools (skill-grants.ts)
+ *                                        allowed-tools: Bash          optional: pre-approved tools (session/session-skills.ts)
  *                                        license: MIT                 optional, as are compatibility and metadata
  *                                        ---
  *                                        # Git Commit …              ← the body: loaded by the `skill` tool
  *
  * Read leniently, as the spec's client guide asks: a name that breaks the spec's rules (capitals, not the folder's
- * name, too long) or a description over the spec's 1,024 characters (listed cut there) is a warning and the skill loads; no description, or front matter that
- * cannot be read, skips the file with its reason. Problems are returned, never thrown.
+ * name, too long) or a description over the spec's 1,024 characters (listed cut there) is a warning and the skill
+ * loads; no description, or front matter that cannot be read, skips the file with its reason. Problems are returned,
+ * never thrown.
  */
 import type { parseDocument as ParseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from '../agent-files/front-matter';
