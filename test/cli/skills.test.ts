@@ -14,6 +14,7 @@ import { must } from '../kit/must';
 import { lastJsonLine, runDelegate } from '../kit/run-cli';
 import { isChild } from '../kit/is-child';
 import { cliSuite } from '../kit/cli-suite';
+import { runInTerminal } from '../kit/terminal';
 
 const COLLECTIONS = join(__dirname, '..', 'fixtures', 'skill-collections');
 const ANTHROPIC = join(COLLECTIONS, 'anthropics-skills');
@@ -112,6 +113,20 @@ describe('delegate CLI: Agent Skills', function () {
     const again = cli.api.messageRequests().filter((q) => !isChild(q)).slice(parent.length);
     assert.match(resultText(again[2]), /Its allowed-tools \(bash\) do not apply: this folder is not trusted/);
     assert.match(resultText(again[3]), /^Permission denied: bash wants to run: echo AFTER-RAN/);
+  });
+
+  it('in a terminal: the trust question names what a project skill would let run without asking; yes applies it', async () => {
+    install(join(COPILOT, 'plantuml-ascii'), join(cli.dirs.workdir, '.claude', 'skills', 'plantuml-ascii'));
+    cli.api.script(
+      reply.toolUse([{ name: 'skill', input: { name: 'plantuml-ascii' } }]),
+      reply.toolUse([{ name: 'bash', input: { command: 'echo TERMINAL-RAN' } }]),
+      reply.text('done'),
+    );
+    const yes = await runInTerminal(['-p', 'go', '--cwd', cli.dirs.workdir, '--sandbox', 'off'], { env: cli.env({ HOME: home }), answer: 'y\n' });
+    assert.equal(yes.code, 0, yes.output);
+    assert.match(yes.output, /^delegate: Do you trust the files in this folder\?$/m);
+    assert.ok(yes.output.includes('.claude/skills/plantuml-ascii/SKILL.md: skill "plantuml-ascii" lets run without asking: Bash Write Read'), yes.output);
+    assert.match(resultText(cli.api.messageRequests().at(-1)), /^TERMINAL-RAN$/m);
   });
 
   it('a resumed session: the skills its conversation loaded are active again', async () => {

@@ -66,7 +66,7 @@ export function folderCommands(workdir: string, commandHooks: HookSettings | und
     .map((server) => ({ file: relative(workdir, server.source) || server.source, what: `MCP server "${server.name}"`, command: describeServer(server) }));
   const granting = [...(skills?.skills.values() ?? [])]
     .filter((skill) => skill.scope === 'project' && skill.allowedTools.length > 0)
-    .map((skill) => ({ file: relative(workdir, skill.file) || skill.file, what: `skill "${skill.name}"`, command: `allowed-tools: ${skill.allowedTools.join(' ')}` }));
+    .map((skill) => ({ file: relative(workdir, skill.file) || skill.file, what: `skill "${skill.name}" lets run without asking`, command: skill.allowedTools.join(' ') }));
   return [...hooks, ...servers, ...granting];
 }
 
@@ -79,7 +79,7 @@ function describeFolderCommands(commands: readonly FolderCommand[]): string {
   const parts = [
     ...[...hookFiles].map(([file, n]) => `${n} hook${n > 1 ? 's' : ''} of ${file}`),
     ...(servers.length ? [`the MCP server${servers.length > 1 ? 's' : ''} ${servers.map((s) => s.what.slice('MCP server '.length)).join(', ')} of ${[...new Set(servers.map((s) => s.file))].join(', ')}`] : []),
-    ...(skills.length ? [`the allowed-tools of the skill${skills.length > 1 ? 's' : ''} ${skills.map((s) => s.what.slice('skill '.length)).join(', ')}`] : []),
+    ...(skills.length ? [`the allowed-tools of the skill${skills.length > 1 ? 's' : ''} ${skills.map((s) => /^skill (".*") lets/.exec(s.what)?.[1] ?? s.what).join(', ')}`] : []),
   ];
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'nothing');
 }
