@@ -31,7 +31,7 @@
  * "nothing assigned into a shared object after construction", and whether an allowed import is used as a port
  * or as a convenience.
  */
-const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report', 'isolation'];
+const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report', 'isolation', 'skills'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
 const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
@@ -79,6 +79,9 @@ const PORTS = {
   instructions: [],
   // Agent files name tools (`tools:` lists); an agent's body is cut as project instructions are.
   'agent-files': ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
+  // Agent Skills: SKILL.md's front matter read as agent files' is, a body cut as instructions are, the `skill` tool
+  // (a Tool) reading files confined to the skill's folder.
+  skills: ['^src/core/agent-files/(front-matter|agent-definition)\\.ts$', '^src/core/instructions/instruction-cut\\.ts$', '^src/core/tools/(types|path-confinement|text-encoding)\\.ts$'],
   // Credentials: what commands may not see, and the process's own environment block. Imports nothing of core.
   secrets: [],
   // A child's report held to its record: the calls (tool kinds and outputs) and the change manifest.

@@ -28,6 +28,7 @@ const TOOL_ICONS: Record<string, string> = {
   web_search: 'globe',
   fetch: 'globe',
   task: 'organization',
+  skill: 'book',
 };
 
 export function toolIcon(name: string): string {

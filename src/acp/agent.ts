@@ -74,7 +74,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     for (const note of settled.notes) log(note);
     const { config } = settled;
     // The folder's own hooks and servers wait for its trust: asked of the client at the first prompt if need be.
-    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, config.files?.commandHooks, config.tools?.mcp), settings.trustFolder === true, env);
+    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, config.files?.commandHooks, config.tools?.mcp, config.files?.skills), settings.trustFolder === true, env);
     const portsFor = (id: string): AcpSessionPorts => ({ ...ports(client, id), ...(trust ? { trust } : {}) });
     if (sessionId === undefined) {
       const id = randomUUID();

@@ -65,7 +65,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   for (const note of notes) out.stderr(`delegate: ${note}\n`);
   const model = createAnthropicModel({ ...api.credentials, ...(api.baseUrl ? { baseURL: api.baseUrl } : {}), retryWait: api.retryWait });
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
-  const commands = folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp);
+  const commands = folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp, settings.files.skills);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
   if (folderTrust === 'interrupted') return EXIT.interrupted;

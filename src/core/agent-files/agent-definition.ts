@@ -41,6 +41,8 @@ export interface AgentDefinition {
   /** Its own extended thinking (`thinking:` off|low|medium|high|N, `effort:` low…max); none: the session's. */
   thinking?: ThinkingSetting;
   effort?: Effort;
+  /** Claude Code's `skills:`: skills whose instructions are preloaded into its prompt (it gets no `skill` tool). */
+  skills?: string[];
   /** Delegate's own fields: what one run of this agent may spend (tokens, wall seconds, dollars). */
   budget?: { tokens?: number; seconds?: number; usd?: number };
   /** `output:` a JSON Schema (a YAML mapping) its report must end with a value of (report/typed-output.ts). */
@@ -184,6 +186,9 @@ export function parseAgentFile(
     if ((EFFORTS as readonly string[]).includes(effort)) agent.effort = effort as Effort;
     else problems.push({ file, reason: `\`effort\` must be one of ${EFFORTS.join(', ')}: ignored`, severity: 'warning' });
   }
+  const skills = list(fields.skills);
+  if (skills === 'invalid') problems.push({ file, reason: '`skills` must be a comma-separated string or a list of skill names: ignored', severity: 'warning' });
+  else if (skills) agent.skills = skills;
   if (typeof fields.color === 'string' && COLORS.has(fields.color.trim().toLowerCase())) agent.color = fields.color.trim().toLowerCase();
   const budget: NonNullable<AgentDefinition['budget']> = {};
   for (const [key, field] of [['tokens', 'tokenBudget'], ['seconds', 'timeoutSeconds'], ['usd', 'budgetUsd']] as const) {

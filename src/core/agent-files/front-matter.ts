@@ -53,8 +53,11 @@ export type FrontMatterRead =
   | { ok: true; fields: Record<string, unknown>; lenient?: { error: string; line?: number } }
   | { ok: false; reason: string; line?: number };
 
-/** The front matter's fields: YAML when it parses, else the lenient line reader with the YAML error kept for the warning. */
-export function readFrontMatter(yaml: string, parseDocument: typeof ParseDocument): FrontMatterRead {
+/**
+ * The front matter's fields: YAML when it parses, else the lenient line reader with the YAML error kept for the warning.
+ * `known`: the fields that start a line when read leniently (default: an agent file's; skills/ passes SKILL.md's).
+ */
+export function readFrontMatter(yaml: string, parseDocument: typeof ParseDocument, known: ReadonlySet<string> = FIELDS): FrontMatterRead {
   const doc = parseDocument(yaml);
   if (doc.errors.length === 0) {
     const data: unknown = doc.toJS();
@@ -66,7 +69,7 @@ export function readFrontMatter(yaml: string, parseDocument: typeof ParseDocumen
   const at = err?.linePos?.[0]?.line;
   const line = at !== undefined ? at + 1 : undefined;
   const error = (err?.message.split('\n')[0] ?? 'parse error').replace(/ at line \d+, column \d+:?$/, '');
-  const fields = readLineByLine(yaml, parseDocument);
+  const fields = readLineByLine(yaml, parseDocument, known);
   if (Object.keys(fields).length === 0) return { ok: false, reason: `invalid YAML: ${error}`, ...(line ? { line } : {}) };
   return { ok: true, fields, lenient: { error, ...(line ? { line } : {}) } };
 }
@@ -76,12 +79,12 @@ interface RawField {
   more: string[];
 }
 
-function readLineByLine(yaml: string, parseDocument: typeof ParseDocument): Record<string, unknown> {
+function readLineByLine(yaml: string, parseDocument: typeof ParseDocument, known: ReadonlySet<string>): Record<string, unknown> {
   const raw = new Map<string, RawField>();
   let current: RawField | undefined;
   for (const line of yaml.split('\n')) {
     const m = /^([A-Za-z][\w-]*):(?:\s+(.*))?$/.exec(line.trimEnd());
-    if (m && FIELDS.has(m[1] as string)) {
+    if (m && known.has(m[1] as string)) {
       current = { first: (m[2] ?? '').trim(), more: [] };
       raw.set(m[1] as string, current); // a field written twice: the last one, as YAML parsers that allow it do
     } else if (current) current.more.push(line);

@@ -71,6 +71,16 @@ export interface ChildRunPorts {
   /** The session's model now and the price table: what a call's own `model` is held to (model-cap.ts). */
   sessionModel?: () => string;
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** Agent files' `skills:` (skills/skill-preload.ts): the instructions in the child's prompt, its allowed-tools applied. */
+  skills?: ChildSkills;
+}
+
+/** What a child whose agent file lists `skills:` starts with. */
+export interface ChildSkills {
+  /** The system prompt's section of the definition's skills and their names (undefined: it lists none that exist). */
+  preloaded(def: AgentDefinition): { prompt: string; names: string[] } | undefined;
+  /** Their allowed-tools, for this child's run. */
+  activate(agentId: string, def: AgentDefinition): void;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -186,6 +196,12 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
   const spec = specOf(origin, ports, room);
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
+  // Skills it starts with (its agent file's `skills:`): said by its parent, as nothing of the child exists yet.
+  const skills = origin.kind === 'task' ? ports.skills?.preloaded(origin.def)?.names : undefined;
+  if (origin.kind === 'task' && skills?.length) {
+    const { call, def } = origin;
+    await ports.bus.emit(call.parent.agentId, call.parent.parentId, { type: 'notice', level: 'info', text: `subagent ${identity.agentId} (${def.name}) starts with its skills loaded: ${skills.join(', ')}`, source: def.source });
+  }
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // asker's own signal for a background child (which outlives the call).
@@ -247,7 +263,7 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRo
       // A defined agent may narrow the mode.
       const identity = childIdentity(agentId, call.parent, call.description, narrowMode(call.parent.mode, def.permissionMode), def.name);
       const shape = { ...(call.model ? { model: call.model } : {}), ...(call.effort ? { effort: call.effort } : {}) };
-      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(Object.keys(shape).length ? { asked: shape } : {}) });
+      const built = childSpec({ def, identity, prompt, toolUseId: call.toolUseId, parentModel: call.parentModel, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(Object.keys(shape).length ? { asked: shape } : {}), ...preloadedFor(ports, def, agentId) });
       return typedSpec(named(capped(built, call.toolUseId, ports.caps), call.name), origin.typed);
     }
     case 'fork': {
@@ -266,7 +282,7 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRo
       const mode = narrowMode(narrowMode(origin.inherited, origin.sender?.mode), def.permissionMode);
       const identity: AgentIdentity = { agentId: r.id, parentId: r.parentId, depth: started.depth, description: r.description, ...(mode ? { mode } : {}), agentType: started.agentType ?? def.name };
       return {
-        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}) }),
+        ...childSpec({ def, identity, prompt: resumeMessage(r, origin.by, origin.message), toolUseId: started.toolUseId ?? `agent:${r.id}`, parentModel: started.model, config: ports.config, baseTools: ports.baseTools(), ...aliases, ...(started.tools ? { ranWith: started.tools } : {}), ...preloadedFor(ports, def, r.id) }),
         history: origin.history,
         turnBase: origin.turnBase,
         modelId: started.model,
@@ -275,6 +291,14 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRo
       };
     }
   }
+}
+
+/** The definition's preloaded skills for this child (their allowed-tools applied to it as its spec is built). */
+function preloadedFor(ports: Pick<ChildRunPorts, 'skills'>, def: AgentDefinition, agentId: string): { preloadedSkills?: string } {
+  const preloaded = ports.skills?.preloaded(def);
+  if (preloaded === undefined) return {};
+  ports.skills?.activate(agentId, def);
+  return { preloadedSkills: preloaded.prompt };
 }
 
 function childIdentity(agentId: string, parent: AgentIdentity, description: string, mode: AgentIdentity['mode'], agentType: string): AgentIdentity {

@@ -7,6 +7,7 @@
  *              ─▶ thinking  the call's `effort`, else `thinking:`, else `effort:`, else the session's
  *              ─▶ turns     maxTurns, else the session's subagent cap
  *              ─▶ mode      its permissionMode, which may only narrow the parent's
+ *              ─▶ skills    `skills:` preloaded after its prompt (skills/skill-preload.ts), and no `skill` tool
  *   a resume   ─▶ tools     no more than it first ran with (agent_started's `tools`)
  */
 import type { AgentSpec, RunConfig } from '../loop/types';
@@ -45,19 +46,22 @@ export interface ChildSpecInput {
   asked?: { model?: string; effort?: Effort };
   /** A resume: the tools it first ran with (agent_started's `tools`); it gets none outside them, whatever its file says now. */
   ranWith?: readonly string[];
+  /** Its `skills:`' instructions (the definition lists skills): after its system prompt, in place of the `skill` tool. */
+  preloadedSkills?: string;
 }
 
-export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, asked }: ChildSpecInput): AgentSpec {
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, asked, preloadedSkills }: ChildSpecInput): AgentSpec {
   const thinking = asked?.effort ?? def.thinking ?? def.effort;
   const ran = ranWith ? new Set(ranWith) : undefined;
   const had = (name: string): boolean => ran?.has(name) ?? true;
   const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth && had('task');
   return {
     identity,
-    systemPrompt: subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions),
+    systemPrompt: withSkills(subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions), preloadedSkills),
     history: [],
     prompt,
-    tools: agentTools(def, baseTools).filter(had),
+    // An agent that lists its skills has exactly those (Claude Code: subagents do not inherit the others).
+    tools: agentTools(def, baseTools).filter((name) => had(name) && !(def.skills && name === 'skill')),
     canDelegate,
     maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
     toolUseId,
@@ -70,6 +74,10 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')) && had('web_search'),
     ...(def.color ? { color: def.color } : {}),
   };
+}
+
+function withSkills(system: string, preloaded: string | undefined): string {
+  return preloaded ? `${system}\n\n${preloaded}` : system;
 }
 
 /** The session's default subagent budget, each part overridden by the agent definition's own. */

@@ -18,6 +18,8 @@ import { estimateTextTokens } from './context-size';
 
 /** Assistant turns kept verbatim at the end (with their results) when the rest is summarized. */
 export const KEEP_TURNS = 3;
+/** How a `skill` call's result starts: never stubbed. */
+const SKILL_CONTENT = '<skill_content name="';
 /** Tool results shorter than this are not worth a stub. */
 const STUB_MIN_CHARS = 400;
 
@@ -58,7 +60,8 @@ export async function stubOldToolResults(
     for (const b of blocks(m)) {
       if (b.type !== 'tool_result') continue;
       const text = resultText(b.content);
-      if (text.length < STUB_MIN_CHARS || text.startsWith('[output dropped')) continue;
+      // A loaded skill's instructions (skills/skill-tool.ts) stay: they guide the rest of the run (the spec's client guide).
+      if (text.length < STUB_MIN_CHARS || text.startsWith('[output dropped') || text.startsWith(SKILL_CONTENT)) continue;
       stubs[b.tool_use_id] = await stubFor(b.tool_use_id, text);
     }
   }

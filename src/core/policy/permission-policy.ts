@@ -65,6 +65,8 @@ export class PermissionPolicy {
   private readonly sessionGuarded = new Set<string>();
   private readonly realRoots = new Map<string, Promise<string>>();
   private readonly workdirOf: (agentId: string) => string | undefined;
+  /** Tools a loaded skill pre-approves for one agent (its `allowed-tools`), each behind its source's trust. */
+  private readonly agentAllowed = new Map<string, { rules: ToolRules; admitted: () => Promise<boolean> }[]>();
 
   constructor(opts: PermissionPolicyOptions) {
     this.rules = opts.rules;
@@ -125,6 +127,24 @@ export class PermissionPolicy {
     return guarded ? `write\0${[...guarded].sort().join('\0')}` : undefined;
   }
 
+  /**
+   * A skill's `allowed-tools` for the agent that loaded it (skills/skill-tool.ts), for the rest of that agent's life:
+   * its calls of those tools skip the question as an `--allowed-tools` rule's do (what is refused stays refused, a
+   * protected path is still asked). `admitted`: the rules count only while it says yes (a project skill: the folder's trust).
+   */
+  allowForAgent(agentId: string, rules: ToolRules, admitted: () => Promise<boolean> = async () => true): void {
+    const list = this.agentAllowed.get(agentId) ?? [];
+    list.push({ rules, admitted });
+    this.agentAllowed.set(agentId, list);
+  }
+
+  private async allowedForAgent(req: ToolCallRequest): Promise<boolean> {
+    for (const { rules, admitted } of this.agentAllowed.get(req.agent.agentId) ?? []) {
+      if (rules.allows(req.toolName) && (await admitted())) return true;
+    }
+    return false;
+  }
+
   /** Whether the model is offered the tool at all (a disallowed one is not). */
   offers(toolName: string): boolean {
     return !this.rules?.disallows(toolName);
@@ -143,6 +163,7 @@ export class PermissionPolicy {
     if (verdict.behavior === 'ask' && guardedKey !== undefined) return this.agentGrants.covers(req, guardedKey) ? { behavior: 'allow' } : verdict;
     // An allowed tool (or host) skips only the question: whatever decide() refused stays refused.
     if (verdict.behavior === 'ask' && this.rules?.allows(req.toolName)) return { behavior: 'allow' };
+    if (verdict.behavior === 'ask' && (await this.allowedForAgent(req))) return { behavior: 'allow' };
     const host = req.toolName === WEB_FETCH ? fetchHostOf(req) : undefined;
     if (verdict.behavior === 'ask' && host !== undefined && this.rules?.allowsHost(req.toolName, host)) return { behavior: 'allow' };
     if (verdict.behavior === 'ask' && this.agentGrants.covers(req)) return { behavior: 'allow' };

@@ -17,7 +17,7 @@ import { ourToolName, toolNameAliases } from '../tools/tool-names';
 import { normalizeHost, WEB_FETCH } from './web-fetch-policy';
 
 /** Our names of every tool a rule may name besides MCP ones (some arrive on other branches). */
-const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search', 'ask_user']);
+const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search', 'ask_user', 'skill']);
 
 export interface ToolRuleLists {
   allowed?: string[];
@@ -57,6 +57,11 @@ export class ToolRules {
   /** A disallowed tool: refused whatever the mode, and left out of what the model is offered. */
   disallows(toolName: string): boolean {
     return this.disallowed.some((rule) => matches(rule, toolName));
+  }
+
+  /** The tools the allow rules name (ours, or `mcp__…` as written). */
+  get allowedNames(): readonly string[] {
+    return this.allowed;
   }
 
   /** An allowed tool: its calls are not asked about. */

@@ -43,6 +43,7 @@ import { createSessionModel } from './session-model';
 import { createSessionTools } from './session-tools';
 import { startSessionCommands } from './session-commands';
 import { createSessionChildren } from './session-children';
+import { createSessionSkills } from './session-skills';
 import { createRootAgent } from './root-agent';
 import { ROOT_AGENT_ID, sessionFace, type Session } from './session-face';
 
@@ -115,6 +116,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   };
   const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify, workdirOf: (agentId) => isolation.workdirOf(agentId) });
   const files = config.files ?? {};
+  // The `skill` tool joins the base tools (before any MCP server's: they connect later), shared with every subagent.
+  const skills = createSessionSkills({ workdir, catalog: files.skills, permissions, folderTrusted: commands.folderTrusted });
+  if (skills.tool) catalog.add([skills.tool]);
+  // A resumed main agent's conversation holds the skills it loaded: they are active again (docs/skills.md).
+  if (resume) skills.activate(ROOT_AGENT_ID, skills.loadedIn(resume.history));
   const runConfig: RunConfig = {
     workdir,
     limits,
@@ -131,8 +137,9 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     workdir,
     transcriptRoot: persistence.transcriptRoot,
     files,
-    // web_search as agent files name it: known where the session offers it (the setting, before the rules).
-    extraToolNames: tools.webSearch ? ['web_search'] : [],
+    // web_search as agent files name it: known where the session offers it (the setting, before the rules); `Skill`
+    // always (a session without skills has no tool to give, and nothing to warn about either).
+    extraToolNames: [...(tools.webSearch ? ['web_search'] : []), 'skill'],
     resume,
     run: (spec, signal) => runAgent(spec, ports, signal), // a child, new or resumed, starts once `ports` exists
     bus,
@@ -147,6 +154,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     permissions,
     isolation,
     ports: host,
+    skills,
   });
   const ports: RunPorts = {
     models,
@@ -171,7 +179,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ...(files.commandHooks ? { notices: files.commandHooks.problems } : {}),
     folderNotice: commands.folderNotice,
   });
-  const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
+  const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: [...skills.problems, ...children.problems] });
   return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned });
 }
 

@@ -18,6 +18,7 @@ import { USER_SETTINGS, type CommandHook, type HookSettings } from '../hooks/hoo
 import { describeServer } from '../mcp/config';
 import { folderKey, isFolderTrusted, rememberTrustedFolder, trustedFoldersFile } from '../store/trusted-folders';
 import type { SessionMcpConfig } from './mcp';
+import type { SkillCatalog } from '../skills/skill-catalog';
 
 /**
  * The user's remembered yes for one folder (store/trusted-folders.ts), for a host that asks: `file` where the answers
@@ -52,15 +53,21 @@ export interface FolderCommand {
 
 const isFolderHook = (hook: CommandHook): boolean => hook.source !== USER_SETTINGS;
 
-/** What the folder itself would run: its settings files' hooks and its .mcp.json servers (none: nothing to ask). */
-export function folderCommands(workdir: string, commandHooks: HookSettings | undefined, mcp: SessionMcpConfig | undefined): FolderCommand[] {
+/**
+ * What the folder itself would run: its settings files' hooks and its .mcp.json servers (none: nothing to ask), and
+ * what its skills would let run without asking (their `allowed-tools`: skills/skill-tool.ts).
+ */
+export function folderCommands(workdir: string, commandHooks: HookSettings | undefined, mcp: SessionMcpConfig | undefined, skills?: SkillCatalog): FolderCommand[] {
   const hooks = Object.entries(commandHooks?.groups ?? {}).flatMap(([event, groups]) =>
     groups.flatMap((group) => group.hooks.filter(isFolderHook).map((hook) => ({ file: hook.source, what: `${event} hook`, command: hook.command }))),
   );
   const servers = (mcp?.servers ?? [])
     .filter((server) => server.origin === 'project')
     .map((server) => ({ file: relative(workdir, server.source) || server.source, what: `MCP server "${server.name}"`, command: describeServer(server) }));
-  return [...hooks, ...servers];
+  const granting = [...(skills?.skills.values() ?? [])]
+    .filter((skill) => skill.scope === 'project' && skill.allowedTools.length > 0)
+    .map((skill) => ({ file: relative(workdir, skill.file) || skill.file, what: `skill "${skill.name}" lets run without asking`, command: skill.allowedTools.join(' ') }));
+  return [...hooks, ...servers, ...granting];
 }
 
 /** "2 hooks of .claude/settings.json and the MCP server "docs" of .mcp.json". */
@@ -68,9 +75,11 @@ function describeFolderCommands(commands: readonly FolderCommand[]): string {
   const hookFiles = new Map<string, number>();
   for (const c of commands) if (c.what.endsWith(' hook')) hookFiles.set(c.file, (hookFiles.get(c.file) ?? 0) + 1);
   const servers = commands.filter((c) => c.what.startsWith('MCP server'));
+  const skills = commands.filter((c) => c.what.startsWith('skill '));
   const parts = [
     ...[...hookFiles].map(([file, n]) => `${n} hook${n > 1 ? 's' : ''} of ${file}`),
     ...(servers.length ? [`the MCP server${servers.length > 1 ? 's' : ''} ${servers.map((s) => s.what.slice('MCP server '.length)).join(', ')} of ${[...new Set(servers.map((s) => s.file))].join(', ')}`] : []),
+    ...(skills.length ? [`the allowed-tools of the skill${skills.length > 1 ? 's' : ''} ${skills.map((s) => /^skill (".*") lets/.exec(s.what)?.[1] ?? s.what).join(', ')}`] : []),
   ];
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'nothing');
 }
@@ -82,14 +91,17 @@ export interface FolderGate {
   admit?(hooks: CommandHook[]): Promise<CommandHook[]>;
   /** At the first prompt: the one line saying what was skipped, when something was. */
   notice(): Promise<string | undefined>;
+  /** Whether the folder's own may run (no FolderTrust, or nothing to ask: yes). A project skill's allowed-tools wait for it. */
+  trusted(): Promise<boolean>;
 }
 
-export function gateFolderCommands(trust: FolderTrust | undefined, workdir: string, commandHooks: HookSettings | undefined, mcp: SessionMcpConfig | undefined): FolderGate {
-  const commands = folderCommands(workdir, commandHooks, mcp);
-  if (!trust || commands.length === 0) return { mcp, notice: async () => undefined };
+export function gateFolderCommands(trust: FolderTrust | undefined, workdir: string, commandHooks: HookSettings | undefined, mcp: SessionMcpConfig | undefined, skills?: SkillCatalog): FolderGate {
+  const commands = folderCommands(workdir, commandHooks, mcp, skills);
+  if (!trust || commands.length === 0) return { mcp, notice: async () => undefined, trusted: async () => true };
   const trusted = async (): Promise<boolean> => (await trust.answer()).trusted;
   const prepare = mcp?.host?.prepare;
   return {
+    trusted,
     mcp: mcp && {
       ...mcp,
       host: {
@@ -104,7 +116,8 @@ export function gateFolderCommands(trust: FolderTrust | undefined, workdir: stri
     notice: async () => {
       const answer = await trust.answer();
       if (answer.trusted) return undefined;
-      return `this folder is not trusted, so ${describeFolderCommands(commands)} did not run (they run commands outside the sandbox): ${answer.howToTrust}`;
+      const ran = commands.some((c) => !c.what.startsWith('skill ')) ? ' did not run (they run commands outside the sandbox)' : ' do not apply (its calls are asked as any other)';
+      return `this folder is not trusted, so ${describeFolderCommands(commands)}${ran}: ${answer.howToTrust}`;
     },
   };
 }

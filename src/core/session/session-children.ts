@@ -29,6 +29,8 @@ import type { TranscriptStore } from '../store/transcript-store';
 import { replaySession, type ResumeState } from './replay';
 import type { FileSettings, SessionPorts } from './session-config';
 import type { ToolCatalog } from './tool-catalog';
+import type { SessionSkills } from './session-skills';
+import { preloadSkills } from '../skills/skill-preload';
 
 export interface SessionChildrenOptions {
   workdir: string;
@@ -53,6 +55,8 @@ export interface SessionChildrenOptions {
   /** Subagents' own worktrees (isolation-rooms.ts). */
   isolation: ChildIsolation;
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
+  /** Agent files' `skills:` are preloaded from the session's skills (their allowed-tools applied to the child). */
+  skills: Pick<SessionSkills, 'activate'>;
 }
 
 export interface SessionChildren {
@@ -68,6 +72,8 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
   const agentCatalog = agentFiles
     ? await loadAgentCatalog({ workdir: o.workdir, ...(agentFiles.home ? { home: agentFiles.home } : {}), includeProject: agentFiles.includeProject, knownTools: new Set([...o.catalog.current().names(), 'task', ...o.extraToolNames]) })
     : undefined;
+  // `skills:` lists: read once now, so a child's spec is built without waiting.
+  const preloaded = agentCatalog ? await preloadSkills(agentCatalog.agents.values(), o.files.skills?.skills ?? new Map()) : undefined;
   // Every subagent by id and name, finished ones too (send_message, read_subagent, the user's messages).
   const records = new ChildRecords((agentId) => o.store.agentFile(agentId), o.resume?.children);
   o.bus.subscribe(records.listener);
@@ -88,6 +94,17 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     isolation: o.isolation,
     sessionModel: () => o.models.modelId,
     prices: o.prices,
+    ...(preloaded?.byAgent.size
+      ? {
+          skills: {
+            preloaded: (def) => {
+              const p = preloaded.byAgent.get(def.name);
+              return p && { prompt: p.prompt, names: p.skills.map((skill) => skill.name) };
+            },
+            activate: (agentId, def) => o.skills.activate(agentId, preloaded.byAgent.get(def.name)?.skills ?? []),
+          },
+        }
+      : {}),
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;
@@ -109,5 +126,5 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     conversation: (events, agentId) => replaySession('', events, agentId),
     blobs: o.changes.blobs ?? new BlobStore(blobDirOf(o.store.sessionDir)),
   });
-  return { spawner, children, ...(fanout ? { fanout } : {}), problems: agentCatalog?.problems ?? [] };
+  return { spawner, children, ...(fanout ? { fanout } : {}), problems: [...(agentCatalog?.problems ?? []), ...(preloaded?.problems ?? [])] };
 }

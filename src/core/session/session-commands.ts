@@ -40,13 +40,15 @@ export interface SessionCommands {
   mcp: SessionMcp | undefined;
   /** At the first prompt: the one line saying what of the folder's did not run, when something did not. */
   folderNotice(): Promise<string | undefined>;
+  /** Whether the folder's own may run or apply (its skills' allowed-tools wait for it). */
+  folderTrusted(): Promise<boolean>;
 }
 
 export function startSessionCommands(o: SessionCommandsOptions): SessionCommands {
   const { workdir } = o.config;
   const commandHooks = o.config.files?.commandHooks;
   // The folder's own hooks and servers wait for the host's word on the folder (the CLI, ACP; folder-trust.ts).
-  const folder = gateFolderCommands(o.config.ports.folderTrust, workdir, commandHooks, o.config.tools?.mcp);
+  const folder = gateFolderCommands(o.config.ports.folderTrust, workdir, commandHooks, o.config.tools?.mcp, o.config.files?.skills);
   // MCP servers start now; their tools join the catalog as each connects.
   const mcp = attachMcp(folder.mcp, workdir, o.catalog, (name) => o.permissions.offers(name), o.notify, (tool) => o.changes.wrapCall(tool), o.env);
   if (commandHooks) {
@@ -63,5 +65,5 @@ export function startSessionCommands(o: SessionCommandsOptions): SessionCommands
       env: o.env,
     });
   }
-  return { mcp, folderNotice: folder.notice };
+  return { mcp, folderNotice: folder.notice, folderTrusted: folder.trusted };
 }

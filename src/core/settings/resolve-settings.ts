@@ -24,6 +24,7 @@ import { loadSessionMcp } from './mcp-settings';
 import type { FileSettings, IsolationSettings, LimitSettings, ModelSettings, PermissionSettings, ToolSettings } from './session-settings';
 import { settingName, type SessionOverrides, type SettingHost } from './setting-table';
 import { loadWorkspaceFiles } from './workspace-files';
+import { loadSkillCatalog } from '../skills/skill-catalog';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -119,9 +120,11 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
   const fromEnv = Object.values(values.credentials);
   // What bash, hooks and MCP servers get: this environment less the credentials, plus what the user named.
   const toolEnv = new ToolEnv({ pass: o.toolEnv ?? [], secrets: input.secrets ?? (() => fromEnv), source: () => ({ ...env }) });
-  const [workspaceFiles, mcp] = await Promise.all([
+  const [workspaceFiles, mcp, skills] = await Promise.all([
     loadWorkspaceFiles({ workdir: cwd, home, trusted, ...(o.settingSources ? { sources: o.settingSources } : {}), ...(o.hooks !== undefined ? { hooks: o.hooks } : {}) }),
     loadSessionMcp({ cwd, home, env, toolEnv, overrides: o, ...(input.mcpGate ? { gate: input.mcpGate } : {}) }),
+    // Skills as agent files: the user's always, the folder's only where it is trusted.
+    loadSkillCatalog({ workdir: cwd, home, includeProject: trusted }),
   ]);
   const webSearch = o.webSearch ?? SESSION_DEFAULTS.webSearch;
   const notes = [
@@ -150,7 +153,7 @@ export async function resolveSessionConfig(input: ResolveInput): Promise<Resolve
     limits: limitSettings(o, values.prices, env, host),
     isolation: { mode: o.isolation ?? SESSION_DEFAULTS.isolation, ...(o.landCheck?.trim() ? { landCheck: o.landCheck.trim() } : {}) },
     // Agent files: the user's always; the folder's only where it is trusted.
-    files: { ...workspaceFiles, agentFiles: { home, includeProject: trusted } },
+    files: { ...workspaceFiles, agentFiles: { home, includeProject: trusted }, ...(skills.skills.size || skills.problems.length ? { skills } : {}) },
     transcriptRoot: o.transcriptRoot ?? defaultTranscriptRoot({ ...env }, home),
     api: { ...(values.baseUrl ? { baseUrl: values.baseUrl } : {}), credentials: values.credentials, retryWait: values.retryWait },
     notes,

@@ -18,6 +18,7 @@ import type { SessionMcpConfig } from '../mcp/mcp-manager';
 import type { SandboxSettings } from '../sandbox/types';
 import type { ToolEnv } from '../secrets/tool-env';
 import type { IsolationMode, PermissionMode, ThinkingSetting } from '../vocabulary';
+import type { SkillCatalog } from '../skills/skill-catalog';
 
 export interface ModelSettings {
   /** The model of the root agent (and of every subagent whose definition names none). */
@@ -72,6 +73,8 @@ export interface FileSettings {
   instructions?: ProjectInstructions;
   /** Command hooks from the settings files (hooks/hook-settings.ts); the host chose which files (trust, flags). */
   commandHooks?: HookSettings;
+  /** Agent Skills (skills/skill-catalog.ts): the `skill` tool lists them; files that cannot be used become notices. */
+  skills?: SkillCatalog;
 }
 
 /** Where subagents work by default, and the check their combined changes pass before `delegate land` lands them. */

@@ -5,7 +5,7 @@
  *
  *   Read ↔ read_file   Write ↔ write_file   Edit, MultiEdit → edit_file   Bash ↔ bash   Glob ↔ glob
  *   Grep ↔ grep        Task, Agent → task    WebFetch ↔ web_fetch          WebSearch ↔ web_search
- *   AskUserQuestion ↔ ask_user
+ *   AskUserQuestion ↔ ask_user   Skill ↔ skill
  *   mcp__server__tool  as is (both sides)
  */
 
@@ -22,6 +22,7 @@ const CLAUDE_TO_OURS: Record<string, string> = {
   WebFetch: 'web_fetch',
   WebSearch: 'web_search',
   AskUserQuestion: 'ask_user',
+  Skill: 'skill',
 };
 
 const OURS_TO_CLAUDE: Record<string, string> = {
@@ -35,6 +36,7 @@ const OURS_TO_CLAUDE: Record<string, string> = {
   web_fetch: 'WebFetch',
   web_search: 'WebSearch',
   ask_user: 'AskUserQuestion',
+  skill: 'Skill',
 };
 
 /** Our name for a tool named either way (`Read`, `read_file`, `mcp__x__y`); undefined when unknown. */

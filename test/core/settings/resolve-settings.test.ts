@@ -4,7 +4,7 @@
  * cannot be used is one line naming it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSessionConfig, type ResolveInput, type ResolvedSession } from '../../../src/core/settings/resolve-settings';
@@ -68,5 +68,19 @@ describe('resolveSessionConfig', () => {
     const resolved = await resolve({ host: 'editor', trusted: false });
     assert.equal(resolved.permissions.trusted, false);
     assert.equal(resolved.files.agentFiles?.includeProject, false);
+  });
+
+  it("an untrusted folder's skills are not read; the user's are", async () => {
+    const skill = (root: string, name: string): void => {
+      mkdirSync(join(root, '.claude', 'skills', name), { recursive: true });
+      writeFileSync(join(root, '.claude', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: d\n---\nbody\n`);
+    };
+    const home = join(dir, 'home');
+    const ws = join(dir, 'ws');
+    skill(home, 'mine');
+    skill(ws, 'theirs');
+    const names = async (trusted: boolean) => [...((await resolve({ cwd: ws, home, host: 'editor', trusted })).files.skills?.skills.keys() ?? [])];
+    assert.deepEqual(await names(false), ['mine']);
+    assert.deepEqual(await names(true), ['mine', 'theirs']);
   });
 });
