@@ -61,6 +61,8 @@ export interface ChildRunPorts {
   changes?: ChangeTracker;
   /** Budgets the user set on the fan-out card for calls about to start. */
   caps?: FanoutCaps;
+  /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
+  refuses?(def: AgentDefinition): string | undefined;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -102,6 +104,7 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
   return {
     agentTypes: () => agentTypesOf(ports),
     defaultType: DEFAULT_AGENT,
+    ...(ports.refuses ? { refuses: ports.refuses } : {}),
     newAgentId: () => ports.newAgentId(),
     run: (call, firstId, signal) => {
       const origin: ChildOrigin = call.fork

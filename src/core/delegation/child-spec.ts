@@ -6,6 +6,7 @@
  *              ─▶ model     inherit | alias | full id
  *              ─▶ turns     maxTurns, else the session's subagent cap
  *              ─▶ mode      its permissionMode, which may only narrow the parent's
+ *              ─▶ spawnable the agents its own task tool offers (`agents:`, `Agent(a, b)`)
  *   a resume   ─▶ tools     no more than it first ran with (agent_started's `tools`)
  */
 import type { AgentSpec, RunConfig } from '../loop/types';
@@ -22,9 +23,9 @@ function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
   return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
 }
 
-/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`. */
+/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`, and its `agents` are not `[]`. */
 function agentMayDelegate(def: AgentDefinition): boolean {
-  if (def.disallowedTools?.includes('task')) return false;
+  if (def.disallowedTools?.includes('task') || def.spawnable?.length === 0) return false;
   return def.tools === undefined || def.tools.includes('task');
 }
 
@@ -64,6 +65,8 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     ...(budgetOf(def, config.limits) ? { budget: budgetOf(def, config.limits) } : {}),
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')) && had('web_search'),
     ...(def.color ? { color: def.color } : {}),
+    // The agents it may start (`agents:`, `Agent(a, b)` in its tools): the task tool offers only those.
+    ...(def.spawnable ? { spawnable: def.spawnable } : {}),
   };
 }
 

@@ -77,6 +77,7 @@ export class RunState {
             createTaskTool({
               parent: this.identity,
               spawner: ports.spawner,
+              ...(spec.spawnable ? { spawnable: spec.spawnable } : {}),
               subagentMaxTurns: limits.subagentMaxTurns,
               onChildFinished: (child, description) => this.onChildFinished(child, description),
               parentModel: model.modelId,

@@ -39,6 +39,14 @@ function commandOf(req: ToolCallRequest): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** The agent a task call starts: its `subagent_type`, else the default agent (agent-files' DEFAULT_AGENT). */
+function subagentTypeOf(req: ToolCallRequest): string | undefined {
+  const input = req.input;
+  if (typeof input !== 'object' || input === null || (input as { fork?: unknown }).fork === true) return undefined;
+  const type = (input as { subagent_type?: unknown }).subagent_type;
+  return typeof type === 'string' && type.trim() ? type : 'general-purpose';
+}
+
 const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
 
 export class PermissionPolicy {
@@ -126,8 +134,15 @@ export class PermissionPolicy {
     return !this.rules?.disallows(toolName);
   }
 
+  /** An `Agent(name)` / `Task(name)` deny rule names this agent type: it is not offered, and a task call for it is refused. */
+  deniesAgent(name: string): boolean {
+    return this.rules?.deniesAgent(name) === true;
+  }
+
   async check(req: ToolCallRequest): Promise<PermissionVerdict> {
     if (this.rules?.disallows(req.toolName)) return { behavior: 'deny', reason: `${req.toolName} is a disallowed tool in this session` };
+    const agentType = req.toolName === 'task' ? subagentTypeOf(req) : undefined;
+    if (agentType !== undefined && this.deniesAgent(agentType)) return { behavior: 'deny', reason: `the agent type "${agentType}" is denied by a rule of this session (Agent(${agentType}))` };
     // In every mode; only a rule or an answer naming the host skips this question (not a whole-tool rule).
     if (req.privateDestination) {
       return privateDestinationVerdict(req.privateDestination, this.rules?.allowsHost(req.toolName, req.privateDestination.host) === true, this.sessionPrivateHosts);

@@ -79,6 +79,8 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     changes: o.changes,
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
+    // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
+    refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;
