@@ -9,6 +9,8 @@
  *   background: true                  Claude Code: always runs in the background
  *   model: [GPT-5 (copilot), sonnet]  Copilot: a prioritized list, the first available one runs
  *   handoffs: [{label, agent, prompt, send?, model?}]   Copilot: next steps a host shows after its answer
+ *   mcpServers: [github, {playwright: {command: npx, …}}]  Claude Code: servers this agent gets: a configured one by
+ *                                     name, or one defined inline (.mcp.json's shape), started for its run only
  *
  * Read from the front matter's fields (front-matter.ts) after the core fields; problems are warnings, the agent
  * always loads. A field neither Claude Code nor Copilot documents is named in one warning per file (FIELDS).
@@ -29,6 +31,42 @@ export interface AgentFileExtras {
   fallbackModels?: string[];
   /** Copilot's handoffs: buttons a host shows after this agent's answer. */
   handoffs?: AgentHandoff[];
+  /** Claude Code's `mcpServers`: configured servers it names, and servers of its own (.mcp.json entries by name). */
+  mcpServers?: AgentMcpServers;
+}
+
+export interface AgentMcpServers {
+  /** Names of servers the session has configured (they share its connection). */
+  refs: string[];
+  /** Its own: name → an .mcp.json server entry, read and checked as .mcp.json's are when the agent starts. */
+  inline: Record<string, Record<string, unknown>>;
+}
+
+const isEntry = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0;
+
+/**
+ * `mcpServers` as Claude Code documents it (a list of names and one-key `{name: config}` items) and as files also
+ * write it: a mapping of names to configs (`name: {}` is a name only), or one name.
+ */
+function mcpServersOf(value: unknown, warn: Warn): AgentMcpServers | undefined {
+  if (value === undefined || value === null) return undefined;
+  const out: AgentMcpServers = { refs: [], inline: {} };
+  const entry = (name: string, config: unknown): void => {
+    if (!name.trim()) return;
+    if (isEntry(config)) out.inline[name.trim()] = config;
+    else out.refs.push(name.trim());
+  };
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : isEntry(value) ? Object.entries(value).map(([k, v]) => ({ [k]: v })) : undefined;
+  if (!items) {
+    warn('`mcpServers` must be a list of server names and {name: config} entries: ignored');
+    return undefined;
+  }
+  for (const item of items) {
+    if (typeof item === 'string') entry(item, undefined);
+    else if (isEntry(item)) for (const [name, config] of Object.entries(item)) entry(name, config);
+    else warn(`\`mcpServers\`: ${JSON.stringify(item)} is neither a server name nor {name: config}: ignored`);
+  }
+  return out.refs.length || Object.keys(out.inline).length ? out : undefined;
 }
 
 export interface AgentHandoff {
@@ -112,6 +150,8 @@ export function parseAgentExtras(fields: Record<string, unknown>, tools: readonl
   }
   const handoffs = handoffsOf(fields.handoffs, warn);
   if (handoffs) extras.handoffs = handoffs;
+  const servers = mcpServersOf(fields.mcpServers, warn);
+  if (servers) extras.mcpServers = servers;
   return extras;
 }
 

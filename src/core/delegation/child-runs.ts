@@ -24,7 +24,7 @@ import { childSpec } from './child-spec';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
-import type { ToolRegistry, ToolResult } from '../tools/types';
+import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
 import { agentEmitter, type EventBus } from '../events';
 import type { MessageParam } from '../llm/types';
 import { FORK_AGENT_TYPE, forkSpec } from './fork';
@@ -63,6 +63,8 @@ export interface ChildRunPorts {
   caps?: FanoutCaps;
   /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
   refuses?(def: AgentDefinition): string | undefined;
+  /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
+  agentServers?(def: AgentDefinition): Promise<{ tools: AnyTool[]; close(): Promise<void> } | undefined>;
 }
 
 /** Where a child run comes from: everything that differs between a new child and a resumed one. */
@@ -151,7 +153,17 @@ export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>,
 
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */
 export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
-  const spec = specOf(origin, ports);
+  // Its file's own MCP servers run for this run only: started before it, stopped after it however it ends.
+  const own = origin.kind !== 'fork' && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
+  try {
+    return await runChildWith(origin, ports, signal, own?.tools);
+  } finally {
+    await own?.close();
+  }
+}
+
+async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[] | undefined): Promise<ChildOutcome> {
+  const spec = specOf(origin, ports, ownTools);
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
@@ -176,8 +188,8 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 }
 
 /** The child's spec: where the origins differ. */
-function specOf(origin: ChildOrigin, ports: ChildRunPorts): AgentSpec {
-  const aliases = ports.modelAliases ? { modelAliases: ports.modelAliases } : {};
+function specOf(origin: ChildOrigin, ports: ChildRunPorts, ownTools: readonly AnyTool[] | undefined): AgentSpec {
+  const aliases = { ...(ports.modelAliases ? { modelAliases: ports.modelAliases } : {}), ...(ownTools?.length ? { ownTools } : {}) };
   switch (origin.kind) {
     case 'task': {
       const { call, def, agentId, prompt } = origin;

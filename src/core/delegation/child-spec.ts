@@ -11,16 +11,23 @@
  */
 import type { AgentSpec, RunConfig } from '../loop/types';
 import { subagentSystemPrompt } from '../loop/prompts';
-import type { ToolRegistry } from '../tools/types';
+import type { AnyTool, ToolRegistry } from '../tools/types';
+import { mcpToolName } from '../mcp/mcp-tool';
 import { resolveAgentModel } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import type { AgentIdentity } from '../vocabulary';
 
-/** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
+/**
+ * The session's tools this agent may use (the `task` tool is added by the loop when allowed). The servers its
+ * `mcpServers` names (configured or its own) count as listed in `tools`: the file gave them to this agent.
+ */
 function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
   const denied = new Set(def.disallowedTools ?? []);
   const allowed = def.tools ? new Set(def.tools) : undefined;
-  return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
+  const servers = def.mcpServers ? [...def.mcpServers.refs, ...Object.keys(def.mcpServers.inline)].map((s) => mcpToolName(s, '')) : [];
+  const listed = (name: string): boolean =>
+    allowed === undefined || allowed.has(name) || servers.some((prefix) => name.startsWith(prefix)) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)));
+  return all.filter((name) => !denied.has(name) && listed(name));
 }
 
 /** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`, and its `agents` are not `[]`. */
@@ -43,9 +50,11 @@ export interface ChildSpecInput {
   modelAliases?: Readonly<Record<string, string>>;
   /** A resume: the tools it first ran with (agent_started's `tools`); it gets none outside them, whatever its file says now. */
   ranWith?: readonly string[];
+  /** Its own MCP servers' tools (its file's inline `mcpServers`), started for this run: its alone. */
+  ownTools?: readonly AnyTool[];
 }
 
-export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith }: ChildSpecInput): AgentSpec {
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, ownTools }: ChildSpecInput): AgentSpec {
   const ran = ranWith ? new Set(ranWith) : undefined;
   const had = (name: string): boolean => ran?.has(name) ?? true;
   const canDelegate = agentMayDelegate(def) && identity.depth < config.limits.maxDepth && had('task');
@@ -54,7 +63,8 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     systemPrompt: subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions),
     history: [],
     prompt,
-    tools: agentTools(def, baseTools).filter(had),
+    // Its own servers' tools replace a session server's of the same name.
+    tools: agentTools(def, ownTools?.length ? baseTools.filter((name) => !ownTools.some((t) => t.name === name)).with(...ownTools) : baseTools).filter(had),
     canDelegate,
     maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
     toolUseId,

@@ -18,6 +18,7 @@
  * store, permissions, changes, sandbox), hands them to those, and puts the RunPorts and the Session together.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import { EventBus } from '../events';
 import { AgentRegistry } from '../loop/agent-registry';
 import { runAgent } from '../loop/loop';
@@ -42,6 +43,7 @@ import { createSessionTools } from './session-tools';
 import { startSessionCommands } from './session-commands';
 import { createSessionChildren } from './session-children';
 import { createRootAgent } from './root-agent';
+import { agentServerStarter } from './agent-mcp';
 import { ROOT_AGENT_ID, sessionFace, type Session } from './session-face';
 
 export { ROOT_AGENT_ID, type Session } from './session-face';
@@ -101,6 +103,20 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   };
   const commands = startSessionCommands({ sessionId: id, config, env, catalog, hooks, permissions, bus, store, processes, changes, notify });
   const files = config.files ?? {};
+  // Agent files' own MCP servers (`mcpServers`): started with their agent, stopped after it (agent-mcp.ts).
+  const agentServers = agentServerStarter({
+    workdir,
+    home: files.agentFiles?.home ?? homedir(),
+    env,
+    folderTrust: host.folderTrust,
+    ...(tools.mcp?.host?.prepare ? { prepare: tools.mcp.host.prepare } : {}),
+    ...(tools.mcp?.connectTimeoutMs !== undefined ? { connectTimeoutMs: tools.mcp.connectTimeoutMs } : {}),
+    ...(tools.mcp?.toolTimeoutMs !== undefined ? { toolTimeoutMs: tools.mcp.toolTimeoutMs } : {}),
+    sessionServers: () => tools.mcp?.servers.map((s) => s.name) ?? [],
+    offers: (name) => permissions.offers(name),
+    watch: (tool) => changes.wrapCall(tool),
+    notify,
+  });
   const runConfig: RunConfig = {
     workdir,
     limits,
@@ -131,6 +147,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     changes,
     permissions,
     ports: host,
+    agentServers: agentServers.start,
   });
   const ports: RunPorts = {
     models,
@@ -156,6 +173,6 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     folderNotice: commands.folderNotice,
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock });
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock });
 }
 

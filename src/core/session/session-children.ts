@@ -47,6 +47,8 @@ export interface SessionChildrenOptions {
   changes: ChangeTracker;
   permissions: PermissionPolicy;
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
+  /** Starts an agent file's own MCP servers for one run (agent-mcp.ts). */
+  agentServers?: ChildRunPorts['agentServers'];
 }
 
 export interface SessionChildren {
@@ -79,6 +81,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     changes: o.changes,
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
+    ...(o.agentServers ? { agentServers: o.agentServers } : {}),
     // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
     refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };
