@@ -11,6 +11,8 @@
  *   handoffs: [{label, agent, prompt, send?, model?}]   Copilot: next steps a host shows after its answer
  *   mcpServers: [github, {playwright: {command: npx, …}}]  Claude Code: servers this agent gets: a configured one by
  *                                     name, or one defined inline (.mcp.json's shape), started for its run only
+ *   hooks: {PreToolUse: [{matcher, hooks: [{type: command, command}]}]}   Claude Code: hooks of this agent's run
+ *                                     only (settings.json's shape; its Stop is SubagentStop), checked when it starts
  *
  * Read from the front matter's fields (front-matter.ts) after the core fields; problems are warnings, the agent
  * always loads. A field neither Claude Code nor Copilot documents is named in one warning per file (FIELDS).
@@ -33,6 +35,8 @@ export interface AgentFileExtras {
   handoffs?: AgentHandoff[];
   /** Claude Code's `mcpServers`: configured servers it names, and servers of its own (.mcp.json entries by name). */
   mcpServers?: AgentMcpServers;
+  /** Claude Code's `hooks`, as written (settings.json's `hooks` object): read and checked when the agent starts. */
+  hooks?: Record<string, unknown>;
 }
 
 export interface AgentMcpServers {
@@ -152,6 +156,8 @@ export function parseAgentExtras(fields: Record<string, unknown>, tools: readonl
   if (handoffs) extras.handoffs = handoffs;
   const servers = mcpServersOf(fields.mcpServers, warn);
   if (servers) extras.mcpServers = servers;
+  if (isEntry(fields.hooks)) extras.hooks = fields.hooks;
+  else if (fields.hooks !== undefined && fields.hooks !== null) warn('`hooks` must be an object of events ({PreToolUse: [{matcher, hooks: [...]}]}): ignored');
   return extras;
 }
 

@@ -63,6 +63,8 @@ export interface ChildRunPorts {
   caps?: FanoutCaps;
   /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
   refuses?(def: AgentDefinition): string | undefined;
+  /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
+  agentHooks?(def: AgentDefinition, agent: AgentIdentity): Promise<(() => void) | undefined>;
   /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
   agentServers?(def: AgentDefinition): Promise<{ tools: AnyTool[]; close(): Promise<void> } | undefined>;
 }
@@ -164,6 +166,16 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 
 async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[] | undefined): Promise<ChildOutcome> {
   const spec = specOf(origin, ports, ownTools);
+  // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
+  const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
+  try {
+    return await runSpec(origin, ports, signal, spec);
+  } finally {
+    removeHooks?.();
+  }
+}
+
+async function runSpec(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, spec: AgentSpec): Promise<ChildOutcome> {
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
   const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });

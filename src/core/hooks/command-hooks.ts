@@ -46,7 +46,7 @@ interface Ran {
 /** Context a hook adds is for the model, not a dump: beyond this it is cut (Claude Code cuts at 10,000 too). */
 const MAX_CONTEXT_CHARS = 10_000;
 
-export function installCommandHooks(registry: HookRegistry, settings: HookSettings, session: CommandHookSession): () => void {
+export function installCommandHooks(registry: Pick<HookRegistry, 'on'>, settings: HookSettings, session: CommandHookSession): () => void {
   const g = settings.groups;
   const note = async (agent: AgentIdentity, event: HookEventName, outcome: 'error' | 'blocked' | 'rewrote' | 'context' | 'continued' | 'message', message: string, hook?: CommandHook): Promise<void> => {
     await session.bus.emit(agent.agentId, agent.parentId, {

@@ -109,19 +109,28 @@ async function prepare(server: McpServerConfig, o: AgentServersOptions): Promise
 }
 
 /**
- * What the folder's agent files would run (their inline `mcpServers`), for the host's question about the folder
+ * What the folder's agent files would run (their inline `mcpServers`, their `hooks`), for the host's question about the folder
  * beside folderCommands' hooks and .mcp.json servers: a host asks only when the folder has something to run.
  */
 export async function agentFileCommands(workdir: string, agentFiles: { includeProject: boolean } | undefined): Promise<FolderCommand[]> {
   if (!agentFiles?.includeProject) return [];
   const { agents } = await loadAgentCatalog({ workdir, includeProject: true, knownTools: new Set() });
   return [...agents.values()]
-    .filter((def) => def.scope === 'project' && def.mcpServers)
-    .flatMap((def) =>
-      Object.entries(def.mcpServers?.inline ?? {}).map(([name, entry]) => ({
-        file: relative(workdir, def.source) || def.source,
-        what: `MCP server "${name}" of agent "${def.displayName ?? def.name}"`,
+    .filter((def) => def.scope === 'project')
+    .flatMap((def) => {
+      const file = relative(workdir, def.source) || def.source;
+      const who = `agent "${def.displayName ?? def.name}"`;
+      const servers = Object.entries(def.mcpServers?.inline ?? {}).map(([name, entry]) => ({
+        file,
+        what: `MCP server "${name}" of ${who}`,
         command: typeof entry.url === 'string' ? entry.url : [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].map(String).join(' '),
-      })),
-    );
+      }));
+      // Its hooks (agent-hooks.ts), as settings.json writes them: {Event: [{matcher, hooks: [{command}]}]}.
+      const hooks = Object.entries(def.hooks ?? {}).flatMap(([event, groups]) =>
+        (Array.isArray(groups) ? groups : []).flatMap((group: { hooks?: unknown }) =>
+          (Array.isArray(group?.hooks) ? group.hooks : []).flatMap((hook: { command?: unknown }) => (typeof hook?.command === 'string' ? [{ file, what: `${event} hook of ${who}`, command: hook.command }] : [])),
+        ),
+      );
+      return [...servers, ...hooks];
+    });
 }

@@ -44,6 +44,7 @@ import { startSessionCommands } from './session-commands';
 import { createSessionChildren } from './session-children';
 import { createRootAgent } from './root-agent';
 import { agentServerStarter } from './agent-mcp';
+import { agentHookInstaller } from './agent-hooks';
 import { ROOT_AGENT_ID, sessionFace, type Session } from './session-face';
 
 export { ROOT_AGENT_ID, type Session } from './session-face';
@@ -117,6 +118,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     watch: (tool) => changes.wrapCall(tool),
     notify,
   });
+  // Agent files' own hooks (`hooks`): for their agent's run only; none when hooks are off (--no-hooks, disableAllHooks).
+  const agentHooks = files.commandHooks && !files.commandHooks.disabledBy
+    ? agentHookInstaller({
+        registry: hooks,
+        session: { sessionId: id, workdir, transcriptPath: store.sessionFile, agentTranscriptPath: (agentId) => store.agentFile(agentId), permissionMode: () => permissions.mode, bus, processes, env },
+        folderTrust: host.folderTrust,
+        notify,
+      })
+    : undefined;
   const runConfig: RunConfig = {
     workdir,
     limits,
@@ -148,6 +158,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     permissions,
     ports: host,
     agentServers: agentServers.start,
+    ...(agentHooks ? { agentHooks } : {}),
   });
   const ports: RunPorts = {
     models,

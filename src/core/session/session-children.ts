@@ -49,6 +49,8 @@ export interface SessionChildrenOptions {
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
   /** Starts an agent file's own MCP servers for one run (agent-mcp.ts). */
   agentServers?: ChildRunPorts['agentServers'];
+  /** Installs an agent file's own hooks for one run (agent-hooks.ts). */
+  agentHooks?: ChildRunPorts['agentHooks'];
 }
 
 export interface SessionChildren {
@@ -82,6 +84,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     ...(o.ports.review ? { review: o.ports.review } : {}),
     caps,
     ...(o.agentServers ? { agentServers: o.agentServers } : {}),
+    ...(o.agentHooks ? { agentHooks: o.agentHooks } : {}),
     // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
     refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };
