@@ -110,4 +110,20 @@ describe('delegate CLI: agent-file fields (agents, Agent(name) rules, disable-mo
     assert.match(offered, /^- indexer: Indexes the repository\./m);
     assert.match(resultText(must(requests[1])), /^Started subagent \S+ \("JOB-I: index"\) in the background\./, 'run_in_background was not asked for: its definition says background: true');
   });
+
+  it("Copilot's handoffs (Context7-Expert, unchanged) ride on the agent's agent_finished in stream-json after its answer", async () => {
+    copyCopilot(cli.dirs.workdir, 'context7.agent.md');
+    cli.api.route([
+      { name: 'context7', match: (r) => isChild(r) && firstUserText(r).includes('JOB-C7'), replies: [reply.text('the docs say so')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'JOB-C7: look it up', subagent_type: 'Context7-Expert' } }), reply.text('done')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const finished = events.filter((e) => e.type === 'agent_finished');
+    const child = must(finished.find((e) => e.parentId !== null && e.parentId !== undefined));
+    assert.deepEqual(child.handoffs, [{ label: 'Implement with Context7', agent: 'agent', prompt: 'Implement the solution using the Context7 best practices and documentation outlined above.' }]);
+    assert.ok(finished.filter((e) => e !== child).every((e) => e.handoffs === undefined), 'only the agent whose file has them');
+  });
 });

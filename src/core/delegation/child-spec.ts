@@ -77,6 +77,7 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     ...(def.color ? { color: def.color } : {}),
     // The agents it may start (`agents:`, `Agent(a, b)` in its tools): the task tool offers only those.
     ...(def.spawnable ? { spawnable: def.spawnable } : {}),
+    ...(def.handoffs ? { handoffs: def.handoffs } : {}),
   };
 }
 

@@ -168,7 +168,8 @@ export class RunState {
     if (status === 'cancelled' && this.live.stoppedBy === 'user' && !error) error = 'stopped by the user';
     // An interruption (the process is going away) may already have written this agent's last record.
     if (!this.live.finishRecorded) {
-      await this.emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}) });
+      const handoffs = status === 'completed' && spec.handoffs?.length ? { handoffs: spec.handoffs } : {};
+      await this.emit({ type: 'agent_finished', status, result, ...handoffs, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}) });
     }
     return {
       agentId: this.identity.agentId,

@@ -129,6 +129,8 @@ export interface AgentSpec {
   turnBase?: number;
   /** False: no `task` tool whatever the depth (its agent definition does not list it). */
   canDelegate?: boolean;
+  /** Its agent file's handoffs (Copilot): carried on its agent_finished after an answer, for a host to offer. */
+  handoffs?: AgentDefinition['handoffs'];
   /** The agent types its task tool offers (its definition's `agents:` / `Agent(a, b)`), by id or name; undefined: every one. */
   spawnable?: readonly string[];
   /** How many of `tools` lead the request as shared with parent and children (prompt cache); default: all of them. A fork's own list holds its parent's `task` too. */
