@@ -11,6 +11,7 @@
  *   handoffs: [{label, agent, prompt, send?, model?}]   Copilot: next steps a host shows after its answer
  *   mcpServers: [github, {playwright: {command: npx, …}}]  Claude Code: servers this agent gets: a configured one by
  *                                     name, or one defined inline (.mcp.json's shape), started for its run only
+ *   memory: user | project | local    Claude Code: a folder of its own kept across sessions (delegation/agent-memory.ts)
  *   hooks: {PreToolUse: [{matcher, hooks: [{type: command, command}]}]}   Claude Code: hooks of this agent's run
  *                                     only (settings.json's shape; its Stop is SubagentStop), checked when it starts
  *
@@ -35,6 +36,8 @@ export interface AgentFileExtras {
   handoffs?: AgentHandoff[];
   /** Claude Code's `mcpServers`: configured servers it names, and servers of its own (.mcp.json entries by name). */
   mcpServers?: AgentMcpServers;
+  /** Claude Code's `memory`: where its persistent folder is (~/.claude/agent-memory/<name>, .claude/agent-memory/<name>, .claude/agent-memory-local/<name>). */
+  memory?: 'user' | 'project' | 'local';
   /** Claude Code's `hooks`, as written (settings.json's `hooks` object): read and checked when the agent starts. */
   hooks?: Record<string, unknown>;
 }
@@ -156,6 +159,9 @@ export function parseAgentExtras(fields: Record<string, unknown>, tools: readonl
   if (handoffs) extras.handoffs = handoffs;
   const servers = mcpServersOf(fields.mcpServers, warn);
   if (servers) extras.mcpServers = servers;
+  const memory = typeof fields.memory === 'string' ? fields.memory.trim().toLowerCase() : fields.memory;
+  if (memory === 'user' || memory === 'project' || memory === 'local') extras.memory = memory;
+  else if (memory !== undefined && memory !== null && memory !== 'none') warn('`memory` must be user, project or local: ignored');
   if (isEntry(fields.hooks)) extras.hooks = fields.hooks;
   else if (fields.hooks !== undefined && fields.hooks !== null) warn('`hooks` must be an object of events ({PreToolUse: [{matcher, hooks: [...]}]}): ignored');
   return extras;

@@ -21,6 +21,7 @@
 import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
+import { loadAgentMemory } from './agent-memory';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
@@ -65,6 +66,8 @@ export interface ChildRunPorts {
   refuses?(def: AgentDefinition): string | undefined;
   /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
   agentHooks?(def: AgentDefinition, agent: AgentIdentity): Promise<(() => void) | undefined>;
+  /** The user's home: where an agent file's `memory: user` folder is (~/.claude/agent-memory/<name>). */
+  home?: string;
   /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
   agentServers?(def: AgentDefinition): Promise<{ tools: AnyTool[]; close(): Promise<void> } | undefined>;
 }
@@ -158,14 +161,17 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
   // Its file's own MCP servers run for this run only: started before it, stopped after it however it ends.
   const own = origin.kind !== 'fork' && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
   try {
-    return await runChildWith(origin, ports, signal, own?.tools);
+    // Its `memory` folder: its head in the prompt, and the three tools that reach it (agent-memory.ts).
+    const memory = origin.kind !== 'fork' && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
+    return await runChildWith(origin, ports, signal, [...(own?.tools ?? []), ...(memory?.tools ?? [])], memory?.prompt);
   } finally {
     await own?.close();
   }
 }
 
-async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[] | undefined): Promise<ChildOutcome> {
-  const spec = specOf(origin, ports, ownTools);
+async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
+  const built = specOf(origin, ports, ownTools);
+  const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
   // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
   const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
   try {

@@ -13,20 +13,21 @@ import type { AgentSpec, RunConfig } from '../loop/types';
 import { subagentSystemPrompt } from '../loop/prompts';
 import type { AnyTool, ToolRegistry } from '../tools/types';
 import { mcpToolName } from '../mcp/mcp-tool';
+import { MEMORY_TOOLS } from './agent-memory';
 import { resolveAgentModel } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import type { AgentIdentity } from '../vocabulary';
 
 /**
  * The session's tools this agent may use (the `task` tool is added by the loop when allowed). The servers its
- * `mcpServers` names (configured or its own) count as listed in `tools`: the file gave them to this agent.
+ * `mcpServers` names (configured or its own) and its memory's tools count as listed in `tools`: the file gave them.
  */
 function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
   const denied = new Set(def.disallowedTools ?? []);
   const allowed = def.tools ? new Set(def.tools) : undefined;
   const servers = def.mcpServers ? [...def.mcpServers.refs, ...Object.keys(def.mcpServers.inline)].map((s) => mcpToolName(s, '')) : [];
   const listed = (name: string): boolean =>
-    allowed === undefined || allowed.has(name) || servers.some((prefix) => name.startsWith(prefix)) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)));
+    allowed === undefined || allowed.has(name) || servers.some((prefix) => name.startsWith(prefix)) || (def.memory !== undefined && (MEMORY_TOOLS as readonly string[]).includes(name)) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)));
   return all.filter((name) => !denied.has(name) && listed(name));
 }
 

@@ -47,6 +47,9 @@ function subagentTypeOf(req: ToolCallRequest): string | undefined {
   return typeof type === 'string' && type.trim() ? type : 'general-purpose';
 }
 
+/** The write tools of an agent's memory folder (delegation/agent-memory.ts MEMORY_TOOLS), confined to it by themselves. */
+const MEMORY_WRITES = new Set(['memory_write', 'memory_edit']);
+
 const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
 
 export class PermissionPolicy {
@@ -189,6 +192,10 @@ export class PermissionPolicy {
     if (req.toolName === WEB_FETCH && req.kind === 'external') return webFetchVerdict(req, mode, this.trusted, this.sessionHosts);
     if (req.kind === 'external') return this.checkExternal(req, mode);
     if (!mutates) return { behavior: 'allow' };
+    // An agent's memory tools (delegation/agent-memory.ts) reach only its own memory folder: no question, never in plan.
+    if (req.kind === 'write' && MEMORY_WRITES.has(req.toolName)) {
+      return mode === 'plan' ? { behavior: 'deny', reason: `plan mode: only read-only tools may run, so ${req.toolName} is not allowed` } : { behavior: 'allow' };
+    }
     if (mode === 'plan') {
       return {
         behavior: 'deny',

@@ -8,6 +8,7 @@
  *   run (runAgent over the   │                 ─▶ createSubagentDirectory
  *   session's RunPorts) ─────┘                 ─▶ createFanoutReview (when the host shows a card)
  */
+import { homedir } from 'node:os';
 import type { EventBus } from '../events';
 import { loadAgentCatalog } from '../agent-files/agent-catalog';
 import type { AgentFileProblem } from '../agent-files/agent-definition';
@@ -85,6 +86,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     caps,
     ...(o.agentServers ? { agentServers: o.agentServers } : {}),
     ...(o.agentHooks ? { agentHooks: o.agentHooks } : {}),
+    home: agentFiles?.home ?? homedir(),
     // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
     refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };
