@@ -5,7 +5,7 @@
  * a question (the CLI cannot ask), whatever its `tools:` list says.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, systemText, type RecordedRequest } from '../fixtures/messages-api-server';
 import { must } from '../kit/must';
@@ -86,5 +86,24 @@ describe("delegate CLI: an agent file's memory", function () {
     assert.equal(second.code, 0, second.stderr);
     const child = must(cli.api.messageRequests().slice(before).find(isChild));
     assert.match(systemText(child), /## MEMORY\.md\n- the build is `make all`/);
+  });
+
+  it('a project memory folder that is a link out of the workspace (a hostile repository) gets no memory tools, and the agent is told', async () => {
+    const outside = join(cli.dirs.dataHome, 'outside');
+    mkdirSync(outside, { recursive: true });
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agent-memory'), { recursive: true });
+    symlinkSync(outside, join(cli.dirs.workdir, '.claude', 'agent-memory', 'keeper'));
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'agents', 'keeper.md'), '---\nname: keeper\ndescription: Keeps notes.\nmemory: project\n---\nKEEPER-BODY\n');
+    cli.api.route([
+      { name: 'keeper', match: (r) => isChild(r) && firstUserText(r).includes('JOB-K'), replies: [reply.toolUse({ name: 'memory_write', input: { path: 'authorized_keys', content: 'ssh-rsa AAAA' } }), reply.text('no memory')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'JOB-K: keep', subagent_type: 'keeper' } }), reply.text('done')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    const child = cli.api.messageRequests().filter(isChild);
+    assert.match(systemText(must(child[0])), /is not usable: it leads out of the workspace/);
+    assert.ok(!toolNames(child[0]).some((n) => n.startsWith('memory_')), toolNames(child[0]).join(', '));
+    assert.ok(!existsSync(join(outside, 'authorized_keys')));
   });
 });

@@ -11,8 +11,8 @@
  * nothing else — memory_read, memory_write, memory_edit (the file tools rooted there: a path that leaves it is
  * refused). Its other tools are its file's: memory gives no wider access to the workspace.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { createEditFileTool } from '../tools/edit-file';
 import { createNodeFileOps } from '../tools/node-file-ops';
@@ -58,6 +58,13 @@ export async function loadAgentMemory(def: AgentDefinition, workdir: string, hom
   if (!def.memory) return undefined;
   const dir = memoryDir(def.memory, def.name, workdir, home);
   await mkdir(dir, { recursive: true });
+  // A repository's folder may be a link out of it (to ~/.ssh): its memory tools would write there unasked.
+  if (def.memory !== 'user') {
+    const [real, root] = await Promise.all([realpath(dir), realpath(workdir)]);
+    if (!real.startsWith(`${root}${sep}`)) {
+      return { dir, prompt: `# Your memory\nYour memory folder ${dir} is not usable: it leads out of the workspace (to ${real}), so you have no memory in this run. Say so in your report.`, tools: [] };
+    }
+  }
   const ops = createNodeFileOps();
   const locks = new PathLocks();
   const tools = [
