@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk/unstable';
-import { folderCommands } from '../core/session/ports';
+import { agentFileCommands, folderCommands } from '../core/session/ports';
 import { history, isSessionId } from '../core/session/history';
 import { AcpSession, type AcpSessionPorts } from './acp-session';
 import { clientFileOps } from './client-fs';
@@ -74,7 +74,8 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     for (const note of settled.notes) log(note);
     const { config } = settled;
     // The folder's own hooks and servers wait for its trust: asked of the client at the first prompt if need be.
-    const trust = await ClientFolderTrust.of(workdir, folderCommands(workdir, config.files?.commandHooks, config.tools?.mcp, config.files?.skills), settings.trustFolder === true, env);
+    const commands = [...folderCommands(workdir, config.files?.commandHooks, config.tools?.mcp, config.files?.skills), ...(await agentFileCommands(workdir, config.files?.agentFiles))];
+    const trust = await ClientFolderTrust.of(workdir, commands, settings.trustFolder === true, env);
     const portsFor = (id: string): AcpSessionPorts => ({ ...ports(client, id), ...(trust ? { trust } : {}) });
     if (sessionId === undefined) {
       const id = randomUUID();

@@ -13,7 +13,7 @@ import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
 import { createAnthropicModel } from '../core/session/model';
 import { createSession, PromptRefused, resolveSessionConfig, type AgentResult, type Session, resolveSandbox } from '../core/session';
-import { folderCommands } from '../core/session/ports';
+import { agentFileCommands, folderCommands } from '../core/session/ports';
 import { history, isRootEvent, isSessionId, SessionBusyError, type ResumeState, type SessionHistory } from '../core/session/history';
 
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
@@ -65,7 +65,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   for (const note of notes) out.stderr(`delegate: ${note}\n`);
   const model = createAnthropicModel({ ...api.credentials, ...(api.baseUrl ? { baseURL: api.baseUrl } : {}), retryWait: api.retryWait });
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
-  const commands = folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp, settings.files.skills);
+  const commands = [...folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp, settings.files.skills), ...(await agentFileCommands(workdir, settings.files.agentFiles))];
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
   if (folderTrust === 'interrupted') return EXIT.interrupted;

@@ -74,6 +74,8 @@ export type EventBody =
       type: 'agent_finished';
       status: AgentStatus;
       result: string;
+      /** Copilot's handoffs of its agent file, after an answer (completed): next steps a host may offer as buttons. */
+      handoffs?: { label: string; agent: string; prompt?: string; send?: boolean; model?: string }[];
       turns: number;
       toolCalls: number;
       /** This agent's usage plus every descendant's. */

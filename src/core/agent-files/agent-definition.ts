@@ -17,10 +17,12 @@
 import { basename } from 'node:path';
 import type { parseDocument as ParseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from './front-matter';
+import { parseAgentExtras, unknownFields, type AgentFileExtras } from './agent-extras';
 import { cutNote, MAX_INSTRUCTION_CHARS } from '../instructions/instruction-cut';
 import { EFFORTS, parseThinkingSetting, type Effort, type ThinkingSetting, PERMISSION_MODES, type PermissionMode, ISOLATION_MODES, type IsolationMode } from '../vocabulary';
 
-export interface AgentDefinition {
+/** The core fields; the rest of what a file may say (agents it may start, handoffs, background…): agent-extras.ts. */
+export interface AgentDefinition extends AgentFileExtras {
   /** Its id (a slug of `displayName` when the file's name is not one). */
   name: string;
   /** The file's `name` as written when it is not an id ('Critical Thinking Assistant'); the model may use either. */
@@ -108,7 +110,8 @@ const COLORS = new Set(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'p
 
 function list(value: unknown): string[] | undefined | 'invalid' {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  // Commas inside parentheses belong to one entry: `Agent(worker, researcher), Read`.
+  if (typeof value === 'string') return value.split(/[,\n](?![^(]*\))/).map((s) => s.trim()).filter(Boolean);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => v.trim()).filter(Boolean);
   return 'invalid';
 }
@@ -161,6 +164,9 @@ export function parseAgentFile(
   const agent: AgentDefinition = { name: id, ...(usable ? {} : { displayName: written.slice(0, MAX_DISPLAY_NAME) }), description, prompt: body(file, parts.body, problems), source: file, scope };
   if (tools) agent.tools = tools;
   if (disallowed) agent.disallowedTools = disallowed;
+  Object.assign(agent, parseAgentExtras(fields, tools, (reason) => problems.push({ file, reason, severity: 'warning' })));
+  const unknown = read.lenient ? [] : unknownFields(fields);
+  if (unknown.length) problems.push({ file, reason: `${unknown.map((k) => `\`${k}\``).join(', ')}: not a field of Claude Code's or Copilot's agent files: ignored`, severity: 'warning' });
   // Copilot's `model` may be a list (fallbacks): the first one wins.
   const model = Array.isArray(fields.model) ? fields.model[0] : fields.model;
   if (typeof model === 'string' && model.trim()) agent.model = model.trim();

@@ -18,7 +18,7 @@
 import type { parseDocument as ParseDocument } from 'yaml';
 
 /** Fields of Claude Code's and Copilot's agent files: only these start a field when the YAML is read leniently. */
-const FIELDS = new Set([
+export const FIELDS: ReadonlySet<string> = new Set([
   'name', 'description', 'tools', 'disallowedTools', 'disallowed-tools', 'model', 'maxTurns', 'permissionMode', 'color',
   'thinking', 'effort', 'tokenBudget', 'timeoutSeconds', 'budgetUsd',
   // Delegate's typed return: a JSON Schema as a YAML mapping (report/typed-output.ts)
@@ -27,7 +27,7 @@ const FIELDS = new Set([
   'skills', 'mcpServers', 'hooks', 'memory', 'background', 'isolation', 'initialPrompt', 'disabled',
   // Copilot's (.agent.md)
   'target', 'argument-hint', 'handoffs', 'mcp-servers', 'infer', 'user-invocable', 'user-invokable',
-  'disable-model-invocation', 'agents', 'mode', 'hidden',
+  'disable-model-invocation', 'agents', 'mode', 'hidden', 'metadata',
 ]);
 
 export interface FrontMatter {

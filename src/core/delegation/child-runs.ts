@@ -24,10 +24,11 @@ import { DEFAULT_PRICES, type ModelPrice } from '../loop/budget';
 import { modelCapRefusal } from './model-cap';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
+import { loadAgentMemory } from './agent-memory';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
-import type { ToolRegistry, ToolResult } from '../tools/types';
+import type { AnyTool, ToolRegistry, ToolResult } from '../tools/types';
 import { agentEmitter, type EventBus } from '../events';
 import type { MessageParam } from '../llm/types';
 import { FORK_AGENT_TYPE, forkSpec } from './fork';
@@ -73,6 +74,14 @@ export interface ChildRunPorts {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Agent files' `skills:` (skills/skill-preload.ts): the instructions in the child's prompt, its allowed-tools applied. */
   skills?: ChildSkills;
+  /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
+  refuses?(def: AgentDefinition): string | undefined;
+  /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
+  agentHooks?(def: AgentDefinition, agent: AgentIdentity): Promise<(() => void) | undefined>;
+  /** The user's home: where an agent file's `memory: user` folder is (~/.claude/agent-memory/<name>). */
+  home?: string;
+  /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
+  agentServers?(def: AgentDefinition): Promise<{ tools: AnyTool[]; close(): Promise<void> } | undefined>;
 }
 
 /** What a child whose agent file lists `skills:` starts with. */
@@ -122,6 +131,7 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
   return {
     agentTypes: () => agentTypesOf(ports),
     defaultType: DEFAULT_AGENT,
+    ...(ports.refuses ? { refuses: ports.refuses } : {}),
     newAgentId: () => ports.newAgentId(),
     run: async (call, firstId, signal) => {
       const refused = call.model ? capRefusal(call.model, ports) : undefined;
@@ -193,7 +203,33 @@ export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>,
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */
 export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
   const { room, own } = await roomOf(origin, ports);
-  const spec = specOf(origin, ports, room);
+  // Its file's own MCP servers run for this run only: started before it, stopped after it however it ends.
+  const servers = origin.kind !== 'fork' && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
+  try {
+    // Its `memory` folder (the session's folder's, not a worktree's): its head in the prompt, and the three tools
+    // that reach it (agent-memory.ts).
+    const memory = origin.kind !== 'fork' && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
+    return await runChildWith(origin, ports, signal, { room, own }, [...(servers?.tools ?? []), ...(memory?.tools ?? [])], memory?.prompt);
+  } finally {
+    await servers?.close();
+  }
+}
+
+type Rooms = { room?: ChildRoom; own?: ChildRoom };
+
+async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, rooms: Rooms, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
+  const built = specOf(origin, ports, rooms.room, ownTools);
+  const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
+  // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
+  const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
+  try {
+    return await runSpec(origin, ports, signal, spec, rooms);
+  } finally {
+    removeHooks?.();
+  }
+}
+
+async function runSpec(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, spec: AgentSpec, { room, own }: Rooms): Promise<ChildOutcome> {
   const { identity } = spec;
   const emit = agentEmitter(ports.bus, identity.agentId, identity.parentId);
   // Skills it starts with (its agent file's `skills:`): said by its parent, as nothing of the child exists yet.
@@ -254,9 +290,9 @@ async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room
 }
 
 /** The child's spec: where the origins differ (`room`: its own WORKDIR and the tools made over it). */
-function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room?: ChildRoom): AgentSpec {
+function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room: ChildRoom | undefined, ownTools: readonly AnyTool[] | undefined): AgentSpec {
   const ports: ChildRunPorts = room ? { ...sessionPorts, config: { ...sessionPorts.config, workdir: room.workdir }, baseTools: () => room.tools() } : sessionPorts;
-  const aliases = ports.modelAliases ? { modelAliases: ports.modelAliases } : {};
+  const aliases = { ...(ports.modelAliases ? { modelAliases: ports.modelAliases } : {}), ...(ownTools?.length ? { ownTools } : {}) };
   switch (origin.kind) {
     case 'task': {
       const { call, def, agentId, prompt } = origin;

@@ -8,25 +8,34 @@
  *              ─▶ turns     maxTurns, else the session's subagent cap
  *              ─▶ mode      its permissionMode, which may only narrow the parent's
  *              ─▶ skills    `skills:` preloaded after its prompt (skills/skill-preload.ts), and no `skill` tool
+ *              ─▶ spawnable the agents its own task tool offers (`agents:`, `Agent(a, b)`)
  *   a resume   ─▶ tools     no more than it first ran with (agent_started's `tools`)
  */
 import type { AgentSpec, RunConfig } from '../loop/types';
 import { subagentSystemPrompt } from '../loop/prompts';
-import type { ToolRegistry } from '../tools/types';
+import type { AnyTool, ToolRegistry } from '../tools/types';
+import { mcpToolName } from '../mcp/mcp-tool';
+import { MEMORY_TOOLS } from './agent-memory';
 import { resolveAgentModel } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import type { AgentIdentity, Effort } from '../vocabulary';
 
-/** The session's tools this agent may use (the `task` tool is added by the loop when allowed). */
+/**
+ * The session's tools this agent may use (the `task` tool is added by the loop when allowed). The servers its
+ * `mcpServers` names (configured or its own) and its memory's tools count as listed in `tools`: the file gave them.
+ */
 function agentTools(def: AgentDefinition, all: ToolRegistry): ToolRegistry {
   const denied = new Set(def.disallowedTools ?? []);
   const allowed = def.tools ? new Set(def.tools) : undefined;
-  return all.filter((name) => !denied.has(name) && (allowed === undefined || allowed.has(name) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)))));
+  const servers = def.mcpServers ? [...def.mcpServers.refs, ...Object.keys(def.mcpServers.inline)].map((s) => mcpToolName(s, '')) : [];
+  const listed = (name: string): boolean =>
+    allowed === undefined || allowed.has(name) || servers.some((prefix) => name.startsWith(prefix)) || (def.memory !== undefined && (MEMORY_TOOLS as readonly string[]).includes(name)) || (name.startsWith('mcp__') && [...allowed].some((a) => a.startsWith('mcp__') && !a.slice(5).includes('__') && name.startsWith(`${a}__`)));
+  return all.filter((name) => !denied.has(name) && listed(name));
 }
 
-/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`. */
+/** May this agent delegate further (depth permitting)? Only if its tool list, when it has one, names `task`, and its `agents` are not `[]`. */
 function agentMayDelegate(def: AgentDefinition): boolean {
-  if (def.disallowedTools?.includes('task')) return false;
+  if (def.disallowedTools?.includes('task') || def.spawnable?.length === 0) return false;
   return def.tools === undefined || def.tools.includes('task');
 }
 
@@ -48,9 +57,11 @@ export interface ChildSpecInput {
   ranWith?: readonly string[];
   /** Its `skills:`' instructions (the definition lists skills): after its system prompt, in place of the `skill` tool. */
   preloadedSkills?: string;
+  /** Its own MCP servers' tools (its file's inline `mcpServers`), started for this run: its alone. */
+  ownTools?: readonly AnyTool[];
 }
 
-export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, asked, preloadedSkills }: ChildSpecInput): AgentSpec {
+export function childSpec({ def, identity, prompt, toolUseId, parentModel, config, baseTools, modelAliases, ranWith, asked, preloadedSkills, ownTools }: ChildSpecInput): AgentSpec {
   const thinking = asked?.effort ?? def.thinking ?? def.effort;
   const ran = ranWith ? new Set(ranWith) : undefined;
   const had = (name: string): boolean => ran?.has(name) ?? true;
@@ -60,8 +71,9 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     systemPrompt: withSkills(subagentSystemPrompt(config.workdir, canDelegate, def.scope === 'built-in' && !def.prompt ? undefined : def, config.projectInstructions), preloadedSkills),
     history: [],
     prompt,
-    // An agent that lists its skills has exactly those (Claude Code: subagents do not inherit the others).
-    tools: agentTools(def, baseTools).filter((name) => had(name) && !(def.skills && name === 'skill')),
+    // An agent that lists its skills has exactly those (Claude Code: subagents do not inherit the others); its own
+    // servers' tools replace a session server's of the same name.
+    tools: agentTools(def, ownTools?.length ? baseTools.filter((name) => !ownTools.some((t) => t.name === name)).with(...ownTools) : baseTools).filter((name) => had(name) && !(def.skills && name === 'skill')),
     canDelegate,
     maxTurns: def.maxTurns ?? config.limits.subagentMaxTurns,
     toolUseId,
@@ -73,6 +85,9 @@ export function childSpec({ def, identity, prompt, toolUseId, parentModel, confi
     ...(budgetOf(def, config.limits) ? { budget: budgetOf(def, config.limits) } : {}),
     webSearch: !def.disallowedTools?.includes('web_search') && (def.tools === undefined || def.tools.includes('web_search')) && had('web_search'),
     ...(def.color ? { color: def.color } : {}),
+    // The agents it may start (`agents:`, `Agent(a, b)` in its tools): the task tool offers only those.
+    ...(def.spawnable ? { spawnable: def.spawnable } : {}),
+    ...(def.handoffs ? { handoffs: def.handoffs } : {}),
   };
 }
 

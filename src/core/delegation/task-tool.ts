@@ -81,12 +81,32 @@ export interface TaskToolOptions {
   forkBase?: () => ForkBase;
   /** The session's subagents (child-port.ts): a call's `name` is claimed there. */
   directory?: SubagentDirectory<AgentResult>;
+  /** The agent types the parent may start (its definition's `agents:` / `Agent(a, b)`), by id or name; none: every one. */
+  spawnable?: readonly string[];
+}
+
+/**
+ * The agents this parent may start, and why another is not offered: not in the parent's own list (`agents:`,
+ * `Agent(a, b)`), `disable-model-invocation: true` (no agent may start it), or a session rule `Agent(name)` denies it.
+ */
+function offeredAgents(all: ReadonlyMap<string, AgentDefinition>, spawner: Spawner, spawnable: readonly string[] | undefined): { agents: Map<string, AgentDefinition>; why(def: AgentDefinition): string | undefined } {
+  const listed = spawnable ? new Set(spawnable.map((n) => n.toLowerCase())) : undefined;
+  const why = (def: AgentDefinition): string | undefined => {
+    if (listed && !listed.has(def.name.toLowerCase()) && !(def.displayName && listed.has(def.displayName.toLowerCase()))) {
+      return `this agent may start only ${spawnable?.length ? spawnable.join(', ') : 'no agents'} (its definition's agents list)`;
+    }
+    if (def.modelInvocable === false) return 'its definition says disable-model-invocation: true (only the user starts it)';
+    return spawner.refuses?.(def);
+  };
+  return { agents: new Map([...all].filter(([, def]) => why(def) === undefined)), why };
 }
 
 export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
   const { parent, spawner } = opts;
-  const agents = spawner.agentTypes();
+  const all = spawner.agentTypes();
+  const { agents, why } = offeredAgents(all, spawner, opts.spawnable);
   const DEFAULT_AGENT = spawner.defaultType;
+  const defaultOffered = agents.has(DEFAULT_AGENT);
   return {
     name: 'task',
     kind: 'delegate',
@@ -96,13 +116,13 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
       'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
       'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
       `${HARNESS_LINES}\n` +
-      `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
+      `Agent types (subagent_type; ${defaultOffered ? `default ${DEFAULT_AGENT}` : 'required'}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
         prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
         description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
-        subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
+        subagent_type: { type: 'string', description: defaultOffered ? `The agent type to use (default ${DEFAULT_AGENT}).` : 'The agent type to use.' },
         run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
         fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
         isolation: { type: 'string', enum: ['worktree', 'shared'], description: "worktree: the subagent works in its own git worktree of your current tree (uncommitted changes included); its changes are kept on a branch to land later, not written into your tree. shared: it works in your tree. Default: its agent type's, else the session's." },
@@ -138,9 +158,17 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         return { ok: false, error: 'a fork runs on your model and thinking (it shares your prompt cache), so it takes no model or effort: leave them out to fork, or leave out fork to start a fresh agent' };
       }
       // Addressed by id or by display name; the child runs under its id.
-      const agent = typeof type === 'string' && type.trim() ? findAgent(agents, type) : undefined;
-      if (typeof type === 'string' && type.trim() && !agent) {
-        return { ok: false, error: `unknown subagent_type "${type}"; the agent types are: ${[...agents.keys()].join(', ')}` };
+      const named = typeof type === 'string' && type.trim() ? type : undefined;
+      const agent = named ? findAgent(agents, named) : undefined;
+      if (named && !agent) {
+        const refused = findAgent(all, named);
+        const reason = refused ? why(refused) : undefined;
+        const types = [...agents.keys()].join(', ') || 'none';
+        return { ok: false, error: reason ? `subagent_type "${named}" cannot be started here: ${reason}; the agent types are: ${types}` : `unknown subagent_type "${named}"; the agent types are: ${types}` };
+      }
+      if (!named && fork !== true && !defaultOffered) {
+        const fallback = all.get(DEFAULT_AGENT);
+        return { ok: false, error: `name a subagent_type: the default ${DEFAULT_AGENT} cannot be started here${fallback && why(fallback) ? ` (${why(fallback)})` : ''}; the agent types are: ${[...agents.keys()].join(', ') || 'none'}` };
       }
       return {
         ok: true,
@@ -148,7 +176,8 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
           prompt,
           ...(description !== undefined ? { description } : {}),
           ...(agent ? { subagent_type: agent.name } : {}),
-          ...((raw as Record<string, unknown>).run_in_background === true && opts.background ? { run_in_background: true } : {}),
+          // `background: true` in its definition: always in the background, as Claude Code runs it.
+          ...(((raw as Record<string, unknown>).run_in_background === true || agent?.background === true) && opts.background ? { run_in_background: true } : {}),
           ...(fork === true ? { fork: true } : {}),
           ...(typeof name === 'string' && opts.directory ? { name: name.trim() } : {}),
           ...(isolation !== undefined ? { isolation: isolation as IsolationMode } : {}),

@@ -48,7 +48,7 @@ interface Ran {
 /** Context a hook adds is for the model, not a dump: beyond this it is cut (Claude Code cuts at 10,000 too). */
 const MAX_CONTEXT_CHARS = 10_000;
 
-export function installCommandHooks(registry: HookRegistry, settings: HookSettings, session: CommandHookSession): () => void {
+export function installCommandHooks(registry: Pick<HookRegistry, 'on'>, settings: HookSettings, session: CommandHookSession): () => void {
   /** The session as `agent` sees it: its WORKDIR is its worktree's when it works in one. */
   const at = (agent: AgentIdentity): CommandHookSession => {
     const own = session.workdirOf?.(agent.agentId);

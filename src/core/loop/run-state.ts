@@ -79,6 +79,7 @@ export class RunState {
             createTaskTool({
               parent: this.identity,
               spawner: ports.spawner,
+              ...(spec.spawnable ? { spawnable: spec.spawnable } : {}),
               subagentMaxTurns: limits.subagentMaxTurns,
               onChildFinished: (child, description) => this.onChildFinished(child, description),
               parentModel: model.modelId,
@@ -169,7 +170,8 @@ export class RunState {
     if (status === 'cancelled' && this.live.stoppedBy === 'user' && !error) error = 'stopped by the user';
     // An interruption (the process is going away) may already have written this agent's last record.
     if (!this.live.finishRecorded) {
-      await this.emit({ type: 'agent_finished', status, result, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}), ...(output ? { output: output.value } : {}) });
+      const handoffs = status === 'completed' && spec.handoffs?.length ? { handoffs: spec.handoffs } : {};
+      await this.emit({ type: 'agent_finished', status, result, ...handoffs, turns, toolCalls, usage: { ...usage }, ...(costUsd !== undefined ? { costUsd } : {}), durationMs, ...(error ? { error } : {}), ...(output ? { output: output.value } : {}) });
     }
     return {
       agentId: this.identity.agentId,

@@ -131,6 +131,10 @@ export interface AgentSpec {
   turnBase?: number;
   /** False: no `task` tool whatever the depth (its agent definition does not list it). */
   canDelegate?: boolean;
+  /** Its agent file's handoffs (Copilot): carried on its agent_finished after an answer, for a host to offer. */
+  handoffs?: AgentDefinition['handoffs'];
+  /** The agent types its task tool offers (its definition's `agents:` / `Agent(a, b)`), by id or name; undefined: every one. */
+  spawnable?: readonly string[];
   /** How many of `tools` lead the request as shared with parent and children (prompt cache); default: all of them. A fork's own list holds its parent's `task` too. */
   sharedTools?: number;
   /** The model this agent runs on (an agent definition's `model`); the session's when omitted. */
@@ -218,6 +222,8 @@ export interface Spawner {
   agentTypes(): ReadonlyMap<string, AgentDefinition>;
   /** The type a call without `subagent_type` runs. */
   readonly defaultType: string;
+  /** Why no agent may start this one (a session rule `Agent(name)` denies it), if so: it is not offered. */
+  refuses?(def: AgentDefinition): string | undefined;
   /** An agent id unique in the session (the first child's, known before it runs: a background child's handle). */
   newAgentId(): string;
   /** Runs the child (again, while a review asks for a re-run); `firstId` is the first child's agent id. */

@@ -41,6 +41,17 @@ function commandOf(req: ToolCallRequest): string | undefined {
   return typeof command === 'string' ? command : undefined;
 }
 
+/** The agent a task call starts: its `subagent_type`, else the default agent (agent-files' DEFAULT_AGENT). */
+function subagentTypeOf(req: ToolCallRequest): string | undefined {
+  const input = req.input;
+  if (typeof input !== 'object' || input === null || (input as { fork?: unknown }).fork === true) return undefined;
+  const type = (input as { subagent_type?: unknown }).subagent_type;
+  return typeof type === 'string' && type.trim() ? type : 'general-purpose';
+}
+
+/** The write tools of an agent's memory folder (delegation/agent-memory.ts MEMORY_TOOLS), confined to it by themselves. */
+const MEMORY_WRITES = new Set(['memory_write', 'memory_edit']);
+
 const STRICTNESS: Record<PermissionMode, number> = { bypassPermissions: 0, acceptEdits: 1, default: 2, plan: 3 };
 
 export class PermissionPolicy {
@@ -150,8 +161,15 @@ export class PermissionPolicy {
     return !this.rules?.disallows(toolName);
   }
 
+  /** An `Agent(name)` / `Task(name)` deny rule names this agent type: it is not offered, and a task call for it is refused. */
+  deniesAgent(name: string): boolean {
+    return this.rules?.deniesAgent(name) === true;
+  }
+
   async check(req: ToolCallRequest): Promise<PermissionVerdict> {
     if (this.rules?.disallows(req.toolName)) return { behavior: 'deny', reason: `${req.toolName} is a disallowed tool in this session` };
+    const agentType = req.toolName === 'task' ? subagentTypeOf(req) : undefined;
+    if (agentType !== undefined && this.deniesAgent(agentType)) return { behavior: 'deny', reason: `the agent type "${agentType}" is denied by a rule of this session (Agent(${agentType}))` };
     // In every mode; only a rule or an answer naming the host skips this question (not a whole-tool rule).
     if (req.privateDestination) {
       return privateDestinationVerdict(req.privateDestination, this.rules?.allowsHost(req.toolName, req.privateDestination.host) === true, this.sessionPrivateHosts);
@@ -200,6 +218,10 @@ export class PermissionPolicy {
     if (req.toolName === WEB_FETCH && req.kind === 'external') return webFetchVerdict(req, mode, this.trusted, this.sessionHosts);
     if (req.kind === 'external') return this.checkExternal(req, mode);
     if (!mutates) return { behavior: 'allow' };
+    // An agent's memory tools (delegation/agent-memory.ts) reach only its own memory folder: no question, never in plan.
+    if (req.kind === 'write' && MEMORY_WRITES.has(req.toolName)) {
+      return mode === 'plan' ? { behavior: 'deny', reason: `plan mode: only read-only tools may run, so ${req.toolName} is not allowed` } : { behavior: 'allow' };
+    }
     if (mode === 'plan') {
       return {
         behavior: 'deny',

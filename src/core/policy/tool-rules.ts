@@ -12,11 +12,14 @@
  * machine or a private network (web-fetch-policy.ts). Claude Code's other content rules (`Bash(git log:*)`,
  * `Read(./src/**)`) are not matched by content here: an allow rule with content is ignored (the call is still
  * asked), a deny rule with content denies the whole tool (the safe direction); both are said once, through `warnings`.
+ * Claude Code's subagent rules are matched: `Agent(Explore)` / `Task(reviewer)` denied: that agent type is never
+ * started nor offered (the rest still are); allowed: nothing to skip (starting a subagent is never asked), so no warning.
  */
 import { ourToolName, toolNameAliases } from '../tools/tool-names';
 import { normalizeHost, WEB_FETCH } from './web-fetch-policy';
 
 /** Our names of every tool a rule may name besides MCP ones (some arrive on other branches). */
+const TASK = 'task';
 const BUILT_IN = new Set(['bash', 'read_file', 'write_file', 'edit_file', 'glob', 'grep', 'task', 'web_fetch', 'web_search', 'ask_user', 'skill']);
 
 export interface ToolRuleLists {
@@ -29,6 +32,8 @@ export class ToolRules {
   private readonly disallowed: string[] = [];
   /** Hosts of `web_fetch(domain:…)` allow rules: exact names, or `*.example.com` for its subdomains. */
   private readonly allowedHosts: string[] = [];
+  /** Agent types of `Agent(name)` / `Task(name)` deny rules, lowercased. */
+  private readonly deniedAgents = new Set<string>();
   /** One line each, for the host to show once (rules it could not honour as written). */
   readonly warnings: string[] = [];
 
@@ -38,6 +43,7 @@ export class ToolRules {
       if (parsed === undefined) continue;
       const domain = parsed.name === WEB_FETCH ? /^domain:\s*(\S+)$/.exec(parsed.content ?? '')?.[1] : undefined;
       if (domain !== undefined && domain !== '*') this.allowedHosts.push(normalizeHost(domain));
+      else if (parsed.name === TASK && parsed.content) continue; // starting a subagent is never asked: nothing to skip
       else if (parsed.name === WEB_FETCH && parsed.content) this.warnings.push(`allowed tool rule "${rule}": web_fetch rules name a host as domain:HOST (web_fetch(domain:example.com)), so it is ignored`);
       else if (parsed.content) this.warnings.push(`allowed tool rule "${rule}": rules with content are not supported, so it is ignored (allow ${parsed.name} as a whole, or leave its calls to be asked)`);
       else this.allowed.push(parsed.name);
@@ -45,13 +51,17 @@ export class ToolRules {
     for (const rule of splitRules(lists.disallowed ?? [])) {
       const parsed = this.parse(rule);
       if (parsed === undefined) continue;
+      if (parsed.name === TASK && parsed.content) {
+        for (const agent of parsed.content.split(',')) if (agent.trim()) this.deniedAgents.add(agent.trim().toLowerCase());
+        continue;
+      }
       if (parsed.content) this.warnings.push(`disallowed tool rule "${rule}": rules with content are not supported, so all of ${parsed.name} is disallowed`);
       this.disallowed.push(parsed.name);
     }
   }
 
   get empty(): boolean {
-    return this.allowed.length === 0 && this.disallowed.length === 0 && this.allowedHosts.length === 0;
+    return this.allowed.length === 0 && this.disallowed.length === 0 && this.allowedHosts.length === 0 && this.deniedAgents.size === 0;
   }
 
   /** A disallowed tool: refused whatever the mode, and left out of what the model is offered. */
@@ -62,6 +72,11 @@ export class ToolRules {
   /** The tools the allow rules name (ours, or `mcp__…` as written). */
   get allowedNames(): readonly string[] {
     return this.allowed;
+  }
+
+  /** An `Agent(name)` / `Task(name)` deny rule names this agent (its id or its name as written; any case). */
+  deniesAgent(name: string): boolean {
+    return this.deniedAgents.has(name.trim().toLowerCase());
   }
 
   /** An allowed tool: its calls are not asked about. */

@@ -18,6 +18,7 @@
  * store, permissions, changes, sandbox), hands them to those, and puts the RunPorts and the Session together.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import { EventBus } from '../events';
 import { AgentRegistry } from '../loop/agent-registry';
 import { runAgent } from '../loop/loop';
@@ -45,6 +46,8 @@ import { startSessionCommands } from './session-commands';
 import { createSessionChildren } from './session-children';
 import { createSessionSkills } from './session-skills';
 import { createRootAgent } from './root-agent';
+import { agentServerStarter } from './agent-mcp';
+import { agentHookInstaller } from './agent-hooks';
 import { ROOT_AGENT_ID, sessionFace, type Session } from './session-face';
 
 export { ROOT_AGENT_ID, type Session } from './session-face';
@@ -121,6 +124,29 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   if (skills.tool) catalog.add([skills.tool]);
   // A resumed main agent's conversation holds the skills it loaded: they are active again (docs/skills.md).
   if (resume) skills.activate(ROOT_AGENT_ID, skills.loadedIn(resume.history));
+  // Agent files' own MCP servers (`mcpServers`): started with their agent, stopped after it (agent-mcp.ts).
+  const agentServers = agentServerStarter({
+    workdir,
+    home: files.agentFiles?.home ?? homedir(),
+    env,
+    folderTrust: host.folderTrust,
+    ...(tools.mcp?.host?.prepare ? { prepare: tools.mcp.host.prepare } : {}),
+    ...(tools.mcp?.connectTimeoutMs !== undefined ? { connectTimeoutMs: tools.mcp.connectTimeoutMs } : {}),
+    ...(tools.mcp?.toolTimeoutMs !== undefined ? { toolTimeoutMs: tools.mcp.toolTimeoutMs } : {}),
+    sessionServers: () => tools.mcp?.servers.map((s) => s.name) ?? [],
+    offers: (name) => permissions.offers(name),
+    watch: (tool) => changes.wrapCall(tool),
+    notify,
+  });
+  // Agent files' own hooks (`hooks`): for their agent's run only; none when hooks are off (--no-hooks, disableAllHooks).
+  const agentHooks = files.commandHooks && !files.commandHooks.disabledBy
+    ? agentHookInstaller({
+        registry: hooks,
+        session: { sessionId: id, workdir, transcriptPath: store.sessionFile, agentTranscriptPath: (agentId) => store.agentFile(agentId), permissionMode: () => permissions.mode, bus, processes, env },
+        folderTrust: host.folderTrust,
+        notify,
+      })
+    : undefined;
   const runConfig: RunConfig = {
     workdir,
     limits,
@@ -155,6 +181,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     isolation,
     ports: host,
     skills,
+    agentServers: agentServers.start,
+    ...(agentHooks ? { agentHooks } : {}),
   });
   const ports: RunPorts = {
     models,
@@ -180,7 +208,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     folderNotice: commands.folderNotice,
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: [...skills.problems, ...children.problems] });
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned });
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock, pruned });
 }
 
 /** The catalog's MCP tools (their servers are the session's, not a folder's): an isolated subagent gets them as they are. */

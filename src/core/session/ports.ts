@@ -19,6 +19,7 @@ export type { Approver, ToolCallRequest } from '../policy/types';
 export type { UserQuestion, UserQuestions } from '../tools/ask-user';
 export type { ReviewDecision, ReviewGate, ReviewRequest } from '../delegation/child-review';
 export type { FanoutCard, FanoutChild, FanoutChoice, FanoutPrompt } from '../delegation/fanout-review';
+export { agentFileCommands } from './agent-mcp';
 export { folderCommands, rememberedTrust, type FolderCommand, type FolderTrust, type FolderTrustAnswer, type RememberedTrust } from './folder-trust';
 export type { McpServerGate, McpServerQuestion } from '../settings/mcp-gate';
 export type { McpInputSpec } from '../mcp/config';

@@ -8,6 +8,7 @@
  *   run (runAgent over the   │                 ─▶ createSubagentDirectory
  *   session's RunPorts) ─────┘                 ─▶ createFanoutReview (when the host shows a card)
  */
+import { homedir } from 'node:os';
 import type { EventBus } from '../events';
 import { loadAgentCatalog } from '../agent-files/agent-catalog';
 import type { AgentFileProblem } from '../agent-files/agent-definition';
@@ -57,6 +58,10 @@ export interface SessionChildrenOptions {
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
   /** Agent files' `skills:` are preloaded from the session's skills (their allowed-tools applied to the child). */
   skills: Pick<SessionSkills, 'activate'>;
+  /** Starts an agent file's own MCP servers for one run (agent-mcp.ts). */
+  agentServers?: ChildRunPorts['agentServers'];
+  /** Installs an agent file's own hooks for one run (agent-hooks.ts). */
+  agentHooks?: ChildRunPorts['agentHooks'];
 }
 
 export interface SessionChildren {
@@ -105,6 +110,11 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
           },
         }
       : {}),
+    ...(o.agentServers ? { agentServers: o.agentServers } : {}),
+    ...(o.agentHooks ? { agentHooks: o.agentHooks } : {}),
+    home: agentFiles?.home ?? homedir(),
+    // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
+    refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };
   const spawner = createChildRuns(runs);
   const card = o.ports.fanout;

@@ -110,6 +110,8 @@ export interface SessionParts {
   changes: ChangeTracker;
   rules: ToolRules;
   mcp: SessionMcp | undefined;
+  /** Agent files' own MCP servers, running while their agents do (agent-mcp.ts). */
+  agentServers?: { killNow(): void };
   ports: RunPorts;
   main: RootAgent;
   notify: Session['notify'];
@@ -167,6 +169,7 @@ export function sessionFace(p: SessionParts): Session {
     },
     shutdownNow: (reason) => {
       mcp?.manager?.killNow();
+      p.agentServers?.killNow();
       exit.shutdownNow(reason);
       sandbox.removeTempFolder();
     },
