@@ -8,13 +8,14 @@
  *                   on a child's id ─▶ session.cancel(that agent) (it and its descendants; the parent goes on)
  *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
  */
-import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type ContentBlock, type PromptResponse, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { type FileOps } from '../core/session/ports';
 import { history, type ResumeState } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';
-import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
+import { PERMISSION_MODES } from '../core/vocabulary';
+import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, modelChoices, modeState, pickModel } from './config-options';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
@@ -37,25 +38,19 @@ export interface AcpSessionPorts {
   trust?: ClientFolderTrust;
 }
 
-const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> = {
-  default: { name: 'Default', description: 'Asks before edits, commands and anything outside the workspace' },
-  acceptEdits: { name: 'Accept edits', description: 'File edits in the workspace go ahead; commands still ask' },
-  plan: { name: 'Plan', description: 'Read-only: looks and plans, changes nothing' },
-  bypassPermissions: { name: 'Bypass permissions', description: 'Nothing asks (the workspace confinement and the deny list still hold)' },
-};
-
-function isPermissionMode(id: string): id is PermissionMode {
-  return (PERMISSION_MODES as readonly string[]).includes(id);
-}
-
 export class AcpSession {
   private running: AbortController | undefined;
+  /** The model of the next prompts (the session's, until the client picks another). */
+  private modelId: string;
 
   private constructor(
     readonly session: Session,
     private readonly updates: SessionUpdates,
     private readonly ports: AcpSessionPorts,
-  ) {}
+    private readonly model: Pick<AcpSessionConfig, 'port' | 'model'>,
+  ) {
+    this.modelId = model.model.id;
+  }
 
   static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
     // The approver routes by the updates' map, which needs the session's folder: bound once both exist.
@@ -83,7 +78,7 @@ export class AcpSession {
       send: ports.send,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
-    return new AcpSession(session, updates, ports);
+    return new AcpSession(session, updates, ports, { port: config.port, model: config.model });
   }
 
   get id(): string {
@@ -91,10 +86,12 @@ export class AcpSession {
   }
 
   modes(): SessionModeState {
-    return {
-      currentModeId: this.session.mode,
-      availableModes: PERMISSION_MODES.map((id) => ({ id, ...MODE_NAMES[id] })),
-    };
+    return modeState(this.session.mode);
+  }
+
+  /** The mode and model selectors (session/new, load, resume, set_config_option's answer, config_option_update). */
+  configOptions(): SessionConfigOption[] {
+    return configOptions(this.session.mode, this.modelId, modelChoices(this.model.model.id, this.model.model.aliases));
   }
 
   /** A loaded session's history, as updates (before the live ones start). */
@@ -141,8 +138,27 @@ export class AcpSession {
   async setMode(modeId: string): Promise<void> {
     if (!isPermissionMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}" (${PERMISSION_MODES.join(', ')})`);
     this.session.setMode(modeId);
-    const update: SessionUpdate = { sessionUpdate: 'current_mode_update', currentModeId: modeId };
-    await this.ports.send(this.id, update);
+    await this.ports.send(this.id, { sessionUpdate: 'current_mode_update', currentModeId: modeId });
+    await this.ports.send(this.id, { sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  /** The model of the next prompts: an offered id or an alias of the table. Between prompts only. */
+  async setModel(value: string): Promise<void> {
+    const id = pickModel(value, modelChoices(this.model.model.id, this.model.model.aliases));
+    if (this.running) throw RequestError.invalidRequest({ value }, 'a prompt is running: change the model when it ends');
+    // The same port: Delegate's Anthropic client names the model in each request.
+    this.session.setModel(this.model.port, id, this.model.model.contextWindow);
+    this.modelId = id;
+    await this.ports.send(this.id, { sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  /** session/set_config_option: the mode or the model; the whole set back. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    if (typeof value !== 'string') throw RequestError.invalidParams({ configId, value }, `"${configId}" takes one of its options' values, not ${JSON.stringify(value)}`);
+    if (configId === MODE_CONFIG_ID) await this.setMode(value);
+    else if (configId === MODEL_CONFIG_ID) await this.setModel(value);
+    else throw RequestError.invalidParams({ configId }, `unknown config option "${configId}" (${MODE_CONFIG_ID}, ${MODEL_CONFIG_ID})`);
+    return this.configOptions();
   }
 
   async close(reason: string): Promise<void> {

@@ -8,7 +8,8 @@
  *                     folder's own hooks and servers wait for its trust, asked at the first prompt: folder-trust.ts)
  *   session/load      a transcript's session, its history replayed as updates, then live again
  *   session/list      the sessions kept for a folder, newest first
- *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child); session/set_mode
+ *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child)
+ *   session/set_config_option, set_mode, set_model   the mode and model selectors (config-options.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -108,7 +109,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers);
       sessions.set(session.id, session);
       session.attach();
-      return { sessionId: session.id, modes: session.modes() };
+      return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       if (!isSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
@@ -118,7 +119,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers, params.sessionId);
       sessions.set(session.id, session);
       session.attach();
-      return { modes: session.modes() };
+      return { modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const found = await stored.list(params.cwd ? { cwd: resolve(params.cwd) } : {});
@@ -129,6 +130,12 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     .onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt))
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
       await find(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params }) => ({ configOptions: await find(params.sessionId).setConfigOption(params.configId, params.value) }))
+    // The older model picker (before config options; the SDK's schema no longer names it): still sent by some clients.
+    .onRequest(SET_MODEL, setModelParams, async ({ params }) => {
+      await find(params.sessionId).setModel(params.modelId);
       return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -142,6 +149,15 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       sessions.clear();
     },
   };
+}
+
+const SET_MODEL = 'session/set_model';
+
+/** session/set_model's params, checked: a bad one is -32602 with what was wrong. */
+function setModelParams(raw: unknown): { sessionId: string; modelId: string } {
+  const p = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  if (typeof p.sessionId !== 'string' || typeof p.modelId !== 'string') throw RequestError.invalidParams(raw, 'session/set_model takes { sessionId, modelId } (strings)');
+  return { sessionId: p.sessionId, modelId: p.modelId };
 }
 
 /** The file tools through the client's fs/* (the side it offers); requests name the session that reads. */

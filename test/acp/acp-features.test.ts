@@ -1,0 +1,88 @@
+/**
+ * `delegate acp`'s features a Zed or JetBrains user expects of an agent (issue 29's Features), each driven through
+ * the BUILT CLI with the official SDK's client (acp-client.ts) against the local Messages-API server: the mode and
+ * model selectors, slash commands, images, live command output, session resume and close.
+ */
+import assert from 'node:assert/strict';
+import { methods, type ContentBlock, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
+import { reply } from '../fixtures/messages-api-server';
+import { cliSuite } from '../kit/cli-suite';
+import { must } from '../kit/must';
+import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+
+const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
+const optionOf = (options: SessionConfigOption[] | null | undefined, id: string): SessionConfigOption => must((options ?? []).find((o) => o.id === id));
+const rejected = async (p: Promise<unknown>): Promise<{ code: number; message: string }> => {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { code?: number; message?: string };
+    return { code: e.code ?? 0, message: e.message ?? String(err) };
+  }
+  assert.fail('expected the request to be refused');
+};
+
+describe('delegate acp: the features of the reference adapters', function () {
+  this.timeout(40_000);
+  const cli = cliSuite();
+  const clients: AcpClient[] = [];
+  const start = async (options: Omit<Parameters<typeof startAcpClient>[0], 'env'> & { env?: Record<string, string> } = {}) => {
+    const client = await startAcpClient({ ...options, env: { ...cli.env(), ...options.env } });
+    clients.push(client);
+    return client;
+  };
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  describe('mode and model selectors', () => {
+    it('offers the mode and the models as config options; a picked model (an alias too) runs the next prompt; set_model, set_mode follow', async () => {
+      const { workdir } = cli.dirs;
+      const client = await start({ env: { DELEGATE_MODEL_ALIASES: 'fast=claude-fast-1' } });
+      const created = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      const { sessionId } = created;
+      const model = optionOf(created.configOptions, 'model');
+      assert.equal(model.type, 'select');
+      assert.equal(model.category, 'model');
+      assert.equal(model.currentValue, 'claude-sonnet-5-5');
+      const values = model.type === 'select' ? model.options.flatMap((o) => ('value' in o ? [o.value] : o.options.map((x) => x.value))) : [];
+      assert.deepEqual(values, ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'claude-fast-1']);
+      assert.equal(optionOf(created.configOptions, 'mode').currentValue, 'default');
+
+      // The picker: an alias names its model; the answer and the update carry the whole set.
+      const set = await client.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'haiku' });
+      assert.equal(optionOf(set.configOptions, 'model').currentValue, 'claude-haiku-5-5');
+      await client.waitFor((n) => n.update.sessionUpdate === 'config_option_update', 'config_option_update after the model pick');
+      cli.api.script(reply.text('on haiku'));
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('hi') });
+      assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-haiku-5-5');
+
+      // The older session/set_model.
+      await client.agent.request('session/set_model', { sessionId, modelId: 'claude-fast-1' });
+      cli.api.script(reply.text('on fast'));
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('again') });
+      assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-fast-1');
+
+      // The mode as a config option: current_mode_update too (clients that show only modes).
+      const mode = await client.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'mode', value: 'plan' });
+      assert.equal(optionOf(mode.configOptions, 'mode').currentValue, 'plan');
+      assert.ok(updatesOf(client, sessionId, 'current_mode_update').some((u) => u.currentModeId === 'plan'));
+      await client.agent.request(methods.agent.session.setMode, { sessionId, modeId: 'acceptEdits' });
+      const last = must(updatesOf(client, sessionId, 'config_option_update').at(-1));
+      assert.equal(optionOf(last.configOptions, 'mode').currentValue, 'acceptEdits');
+      assert.equal(optionOf(last.configOptions, 'model').currentValue, 'claude-fast-1');
+
+      // Bad values: one clear line each, nothing changed.
+      const unknownModel = await rejected(client.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'model', value: 'gpt-9' }));
+      assert.equal(unknownModel.code, -32602);
+      assert.match(unknownModel.message, /unknown model "gpt-9": one of claude-sonnet-5-5 \(sonnet\)/);
+      const unknownOption = await rejected(client.agent.request(methods.agent.session.setConfigOption, { sessionId, configId: 'temperature', value: 'hot' }));
+      assert.equal(unknownOption.code, -32602);
+      const badModelParams = await rejected(client.agent.request('session/set_model', { sessionId }));
+      assert.equal(badModelParams.code, -32602);
+      cli.api.script(reply.text('still fast'));
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('and again') });
+      assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-fast-1');
+    });
+  });
+});
