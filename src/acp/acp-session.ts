@@ -11,7 +11,7 @@
 import { RequestError, type ContentBlock, type PromptResponse, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { type FileOps } from '../core/session/ports';
-import { history, type ResumeState } from '../core/session/history';
+import { history, type ResumeState, type SessionHistory } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
 import type { DelegateEvent } from '../core/events';
 import { PERMISSION_MODES } from '../core/vocabulary';
@@ -19,6 +19,7 @@ import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, model
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
+import { runSlashCommand, SLASH_COMMANDS, slashCommandOf } from './slash-commands';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
 export interface AcpSessionPorts {
@@ -47,7 +48,8 @@ export class AcpSession {
     readonly session: Session,
     private readonly updates: SessionUpdates,
     private readonly ports: AcpSessionPorts,
-    private readonly model: Pick<AcpSessionConfig, 'port' | 'model'>,
+    private readonly model: Pick<AcpSessionConfig, 'port' | 'model' | 'workdir'>,
+    private readonly stored: SessionHistory,
   ) {
     this.modelId = model.model.id;
   }
@@ -78,7 +80,7 @@ export class AcpSession {
       send: ports.send,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
-    return new AcpSession(session, updates, ports, { port: config.port, model: config.model });
+    return new AcpSession(session, updates, ports, { port: config.port, model: config.model, workdir: config.workdir }, stored);
   }
 
   get id(): string {
@@ -92,6 +94,11 @@ export class AcpSession {
   /** The mode and model selectors (session/new, load, resume, set_config_option's answer, config_option_update). */
   configOptions(): SessionConfigOption[] {
     return configOptions(this.session.mode, this.modelId, modelChoices(this.model.model.id, this.model.model.aliases));
+  }
+
+  /** The slash commands the client may offer (sent once the client knows the session's id). */
+  async announceCommands(): Promise<void> {
+    await this.ports.send(this.id, { sessionUpdate: 'available_commands_update', availableCommands: SLASH_COMMANDS });
   }
 
   /** A loaded session's history, as updates (before the live ones start). */
@@ -115,6 +122,12 @@ export class AcpSession {
     const controller = new AbortController();
     this.running = controller;
     try {
+      const command = slashCommandOf(blocks);
+      if (command) {
+        const said = await runSlashCommand(command, { session: this.session, stored: this.stored, workdir: this.model.workdir, signal: controller.signal });
+        await this.ports.send(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: said } });
+        return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
+      }
       await this.ports.trust?.settle(this.id, this.ports, controller.signal);
       const result = await this.session.run(promptText(blocks), controller.signal);
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');

@@ -109,6 +109,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers);
       sessions.set(session.id, session);
       session.attach();
+      announceCommands(session);
       return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
@@ -119,6 +120,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers, params.sessionId);
       sessions.set(session.id, session);
       session.attach();
+      announceCommands(session);
       return { modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
@@ -152,6 +154,11 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
 }
 
 const SET_MODEL = 'session/set_model';
+
+/** The slash commands, once the response naming the session is out (a client drops updates of an id it does not know). */
+function announceCommands(session: AcpSession): void {
+  setTimeout(() => void session.announceCommands(), 0);
+}
 
 /** session/set_model's params, checked: a bad one is -32602 with what was wrong. */
 function setModelParams(raw: unknown): { sessionId: string; modelId: string } {

@@ -4,9 +4,12 @@
  * model selectors, slash commands, images, live command output, session resume and close.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { methods, type ContentBlock, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
+import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
 import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
 
@@ -83,6 +86,48 @@ describe('delegate acp: the features of the reference adapters', function () {
       cli.api.script(reply.text('still fast'));
       await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('and again') });
       assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-fast-1');
+    });
+  });
+
+  describe('slash commands', () => {
+    it('offers compact, agents, history and revert; /agents lists a subagent, /revert undoes its file, /history lists the session, /compact compacts; the model sees none of them', async () => {
+      const { workdir } = cli.dirs;
+      cli.api.route([
+        { name: 'main', match: (r) => !isChild(r), replies: [reply.toolUse({ name: 'task', input: { description: 'write job', prompt: 'CHILD: write it' } }), reply.text('the child wrote it'), reply.text('SUMMARY of the talk')] },
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'write_file', input: { path: 'made.txt', content: 'made\n' } }), reply.text('wrote made.txt')] },
+      ]);
+      const client = await start({ permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      const offered = await client.waitFor((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update', 'the commands offered');
+      assert.ok(offered.update.sessionUpdate === 'available_commands_update');
+      assert.deepEqual(offered.update.availableCommands.map((c) => c.name), ['compact', 'agents', 'history', 'revert']);
+      assert.ok(offered.update.availableCommands.find((c) => c.name === 'revert')?.input);
+
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('delegate the write') });
+      assert.equal(readFileSync(join(workdir, 'made.txt'), 'utf8'), 'made\n');
+      const requests = cli.api.messageRequests().length;
+      const said = async (prompt: string): Promise<string> => {
+        const before = updatesOf(client, sessionId, 'agent_message_chunk').length;
+        const done = await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text(prompt) });
+        assert.equal(done.stopReason, 'end_turn');
+        return updatesOf(client, sessionId, 'agent_message_chunk').slice(before).map((u) => (u.content.type === 'text' ? u.content.text : '')).join('');
+      };
+      const agents = await said('/agents');
+      const childId = must(/^- `([^`]+)`[^\n]*write job — completed/m.exec(agents), agents)[1];
+      assert.match(await said('/history'), new RegExp(`delegate the write — \`${sessionId}\`.*\\(this one\\)`));
+      assert.equal(cli.api.messageRequests().length, requests, 'no command reached the model');
+      assert.match(await said('/revert'), /Name the subagent/);
+      assert.match(await said('/revert nobody'), /^Cannot revert: /);
+      assert.match(await said(`/revert ${childId}`), /Reverted the changes of .*\n- deleted `made\.txt`/);
+      assert.equal(existsSync(join(workdir, 'made.txt')), false);
+      assert.equal(cli.api.messageRequests().length, requests);
+      // /compact asks the model for the summary (its one request), and says it compacted.
+      assert.match(await said('/compact'), /Compacted the conversation/);
+      assert.equal(cli.api.messageRequests().length, requests + 1);
+      // A /word that is not ours is a prompt like any other.
+      cli.api.script(reply.text('a path, then'));
+      await said('/usr/bin is where?');
+      assert.match(JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)), /\/usr\/bin is where\?/);
     });
   });
 });
