@@ -19,6 +19,7 @@ import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, model
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
+import { isImageResource, promptImages } from './prompt-images';
 import { runSlashCommand, SLASH_COMMANDS, slashCommandOf } from './slash-commands';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
@@ -119,6 +120,7 @@ export class AcpSession {
 
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     if (this.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session: cancel it or wait for its end');
+    const images = promptImages(blocks);
     const controller = new AbortController();
     this.running = controller;
     try {
@@ -129,7 +131,7 @@ export class AcpSession {
         return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
       }
       await this.ports.trust?.settle(this.id, this.ports, controller.signal);
-      const result = await this.session.run(promptText(blocks), controller.signal);
+      const result = await this.session.run(promptText(blocks), controller.signal, images.length ? { images } : {});
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');
       return { stopReason: controller.signal.aborted ? 'cancelled' : stopReasonOf(result.status), usage: acpUsage(result.usage) };
     } finally {
@@ -195,7 +197,7 @@ function promptText(blocks: readonly ContentBlock[]): string {
         break;
       case 'resource':
         if ('text' in block.resource) parts.push(`<context uri="${block.resource.uri}">\n${block.resource.text}\n</context>`);
-        else parts.push(`[@${block.resource.uri}](${block.resource.uri}) (binary content not included)`);
+        else if (!isImageResource(block)) parts.push(`[@${block.resource.uri}](${block.resource.uri}) (binary content not included)`);
         break;
       default:
         break;

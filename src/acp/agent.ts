@@ -93,7 +93,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {} },
         },

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods, type ContentBlock, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
-import { reply } from '../fixtures/messages-api-server';
+import { reply, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
@@ -128,6 +128,52 @@ describe('delegate acp: the features of the reference adapters', function () {
       cli.api.script(reply.text('a path, then'));
       await said('/usr/bin is where?');
       assert.match(JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)), /\/usr\/bin is where\?/);
+    });
+  });
+
+  describe('images', () => {
+    const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const lastUserContent = (): WireBlock[] => {
+      const content = must(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)).content;
+      // The prompt cache's breakpoint is not what is checked here.
+      return typeof content === 'string' ? [{ type: 'text', text: content }] : content.map(({ cache_control: _cache, ...block }) => block as WireBlock);
+    };
+    it('takes image blocks (and embedded image blobs) to the model as base64 image blocks, its real type read from the bytes; a bad one is -32602 and the session goes on', async () => {
+      const { workdir } = cli.dirs;
+      const client = await start();
+      assert.equal(client.initialize.agentCapabilities?.promptCapabilities?.image, true);
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      cli.api.script(reply.text('a red dot'), reply.text('still a dot'), reply.text('two dots'));
+      const image = (mimeType: string, data = PNG): ContentBlock => ({ type: 'image', mimeType, data });
+
+      assert.equal((await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...text('What is this?'), image('image/png')] })).stopReason, 'end_turn');
+      assert.deepEqual(lastUserContent(), [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }]);
+
+      // An image alone (no text block: the API refuses an empty one), labelled wrong by the client: sent as what it is.
+      assert.equal((await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [image('image/jpeg')] })).stopReason, 'end_turn');
+      assert.deepEqual(lastUserContent(), [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }]);
+
+      // An attached image file (an embedded resource's blob) is an image too, not "binary content not included".
+      const attached: ContentBlock = { type: 'resource', resource: { uri: 'file:///shots/dot.png', mimeType: 'image/png', blob: PNG } };
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...text('and this one'), attached] });
+      assert.deepEqual(lastUserContent().map((b) => b.type), ['text', 'image']);
+      assert.equal(lastUserContent()[0]?.text, 'and this one');
+
+      // Bad images never reach the model nor the conversation: one clear line, and the next prompt works.
+      const sent = cli.api.messageRequests().length;
+      const notAnImage = await rejected(client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [...text('look'), image('image/png', Buffer.from('hello, not a picture').toString('base64'))] }));
+      assert.equal(notAnImage.code, -32602);
+      assert.match(notAnImage.message, /not an image the model reads \(PNG, JPEG, GIF or WebP\)/);
+      const notBase64 = await rejected(client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [image('image/png', '%%% not base64 %%%')] }));
+      assert.match(notBase64.message, /not base64/);
+      const huge = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.alloc(5 * 1024 * 1024)]).toString('base64');
+      const tooBig = await rejected(client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [image('image/png', huge)] }));
+      assert.match(tooBig.message, /over the model's 5 MB limit per image/);
+      assert.equal(cli.api.messageRequests().length, sent);
+      cli.api.script(reply.text('fine'));
+      assert.equal((await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('and now?') })).stopReason, 'end_turn');
+      const messages = must(cli.api.messageRequests().at(-1)?.body.messages);
+      assert.equal(messages.length, 7, 'three exchanges before, the refused prompts left nothing');
     });
   });
 });

@@ -15,7 +15,7 @@ import { runAgent } from '../loop/loop';
 import { parentSystemPrompt } from '../loop/prompts';
 import type { AgentResult, RunPorts } from '../loop/types';
 import type { MessageParam } from '../llm/types';
-import { emptyUsage, type AgentIdentity, type RetryOf } from '../vocabulary';
+import { emptyUsage, type AgentIdentity, type RetryOf, type PromptImage } from '../vocabulary';
 import type { SessionMcp } from './mcp';
 import type { PromptGate } from './prompt-gate';
 import type { ResumeState } from './replay';
@@ -35,7 +35,7 @@ export interface RootAgentOptions {
 export interface RootAgent {
   /** The root agent's conversation so far (what the next prompt's first request holds before it). */
   readonly history: MessageParam[];
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf; images?: readonly PromptImage[] }): Promise<AgentResult>;
   compact(signal: AbortSignal): Promise<boolean>;
 }
 
@@ -55,7 +55,7 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
     }
   };
 
-  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
+  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf; images?: readonly PromptImage[] } = {}): Promise<AgentResult> => {
     const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
     // First, before anything is awaited: the hosts' echo of what was typed.
     await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
@@ -75,6 +75,7 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
         maxTurns: ports.config.limits.maxTurns,
         turnBase: rootTurns,
         ...(gated.context.length ? { context: gated.context } : {}),
+        ...(options.images?.length ? { images: options.images } : {}),
         ...retryOf,
       },
       ports,
