@@ -2,23 +2,26 @@
  * One ACP session: a Delegate session (same id, same transcript) with the client as its approver, its file access,
  * the one ask_user asks, and its audience.
  *
- *   session/prompt ─▶ (the first: the folder's trust, if the client is to be asked) ─▶ session.run(text) ─▶ bus
+ *   session/prompt ─▶ /command? slash-commands.ts, said as the agent's message (the model sees nothing)
+ *                  ─▶ (the first: the folder's trust, if the client is to be asked) ─▶ session.run(text, images) ─▶ bus
  *                  ─▶ SessionUpdates ─▶ session/update …   ─▶ { stopReason, usage }
+ *                     (a running command's output: live-output.ts, its card's content as it comes)
  *   session/cancel  on this id ─▶ the prompt's controller (every agent stops)
  *                   on a child's id ─▶ session.cancel(that agent) (it and its descendants; the parent goes on)
- *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
+ *   session/set_mode, set_config_option, set_model ─▶ the mode or the model (config-options.ts), config_option_update
  */
 import { RequestError, type ContentBlock, type PromptResponse, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { type FileOps } from '../core/session/ports';
 import { history, type ResumeState, type SessionHistory } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
-import type { DelegateEvent } from '../core/events';
+import { endsCall, type DelegateEvent } from '../core/events';
 import { PERMISSION_MODES } from '../core/vocabulary';
 import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, modelChoices, modeState, pickModel } from './config-options';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
+import { LiveOutput } from './live-output';
 import { isImageResource, promptImages } from './prompt-images';
 import { runSlashCommand, SLASH_COMMANDS, slashCommandOf } from './slash-commands';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
@@ -44,6 +47,8 @@ export class AcpSession {
   private running: AbortController | undefined;
   /** The model of the next prompts (the session's, until the client picks another). */
   private modelId: string;
+  /** Running commands' output, live in their cards. */
+  private readonly live: LiveOutput;
 
   private constructor(
     readonly session: Session,
@@ -53,6 +58,7 @@ export class AcpSession {
     private readonly stored: SessionHistory,
   ) {
     this.modelId = model.model.id;
+    this.live = new LiveOutput(ports.send);
   }
 
   static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
@@ -114,6 +120,12 @@ export class AcpSession {
         this.ports.log(`${event.level}: ${event.text}${event.source ? ` (${event.source})` : ''}`);
         if (this.ports.notices) await this.ports.send(this.id, { sessionUpdate: 'notice', severity: event.level, title: event.text, ...(event.source ? { description: event.source } : {}) });
       }
+      if (event.type === 'tool_output') {
+        // A folded child's calls have no card of their own (its task card shows its summary).
+        if (event.agentId === ROOT_AGENT_ID || this.ports.subagentSessions) this.live.add(this.updates.sessionOf(event.agentId), event.id, event.text);
+        return;
+      }
+      if (event.type === 'tool_call' && endsCall(event)) this.live.end(event.id);
       await this.updates.handle(event);
     });
   }
@@ -178,6 +190,7 @@ export class AcpSession {
 
   async close(reason: string): Promise<void> {
     this.running?.abort();
+    this.live.close();
     this.ports.trust?.close();
     await this.session.shutdown(reason);
     this.session.close();

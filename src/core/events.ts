@@ -89,6 +89,8 @@ export type EventBody =
    */
   | { type: 'message'; message: MessageParam; outputRefs?: string[] }
   | { type: 'text_delta'; turn: number; text: string }
+  /** A running call's output as it comes (bash): live only, like text_delta; the call's end holds the whole of it. */
+  | { type: 'tool_output'; id: string; text: string }
   /**
    * One of this agent's thinking blocks finished streaming: its text, '' when the API omits it (display omitted)
    * or it is `redacted`. The blocks themselves, signatures included, are in the assistant `message` event; they

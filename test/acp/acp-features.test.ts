@@ -176,4 +176,28 @@ describe('delegate acp: the features of the reference adapters', function () {
       assert.equal(messages.length, 7, 'three exchanges before, the refused prompts left nothing');
     });
   });
+
+  describe('live command output', () => {
+    it("streams a running command's output into its card (in_progress updates as it prints), then the result; nothing after the end", async () => {
+      const { workdir } = cli.dirs;
+      cli.api.script(reply.toolUse({ name: 'bash', input: { command: 'echo first-line; sleep 1.5; echo second-line' } }), reply.text('ran it'));
+      const client = await start({ permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      const prompt = client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('run it') });
+      const liveText = (n: { update: { sessionUpdate: string } }): string => {
+        const u = n.update as { sessionUpdate: string; status?: string | null; content?: { type: string; content?: { type: string; text?: string } }[] | null };
+        return u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress' ? (u.content ?? []).map((c) => c.content?.text ?? '').join('') : '';
+      };
+      const first = await client.waitFor((n) => n.sessionId === sessionId && liveText(n).includes('first-line'), 'the first line, live');
+      // Seen while the command still runs: the second line is not out yet.
+      assert.ok(!liveText(first).includes('second-line'));
+      assert.ok(!updatesOf(client, sessionId, 'tool_call_update').some((u) => u.status === 'completed'));
+      assert.equal((await prompt).stopReason, 'end_turn');
+      const updates = updatesOf(client, sessionId, 'tool_call_update');
+      const end = updates.findIndex((u) => u.status === 'completed');
+      assert.ok(end > 0);
+      assert.match(JSON.stringify(updates[end]?.content), /first-line\\nsecond-line/);
+      assert.ok(updates.slice(end + 1).every((u) => u.status !== 'in_progress' || !u.content), 'no live output after the result');
+    });
+  });
 });

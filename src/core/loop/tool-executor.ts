@@ -107,7 +107,11 @@ async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolRe
   await scope.emit({ type: 'tool_call', id: use.id, name: use.name, state: 'running', ...(rewritten ? recordOf(tool, said, pre.input) : {}) });
   const outputPath = outputs.outputPathFor?.(use.id);
   const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> => gate.permitPrivate(gateScope, request, destination);
-  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, ...(outputPath ? { outputPath } : {}) });
+  // Live output in order, and all of it out before the call's end patch.
+  let live = Promise.resolve();
+  const onOutput = (text: string): void => void (live = live.then(() => scope.emit({ type: 'tool_output', id: use.id, text })));
+  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, onOutput, ...(outputPath ? { outputPath } : {}) });
+  await live;
   return gate.postToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input, output });
 }
 
