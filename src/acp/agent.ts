@@ -7,6 +7,7 @@
  *   session/new       a fresh session in cwd (the folder's settings, MCP servers: its own and the client's; the
  *                     folder's own hooks and servers wait for its trust, asked at the first prompt: folder-trust.ts)
  *   session/load      a transcript's session, its history replayed as updates, then live again
+ *   session/resume    the same without the replay (the client has it); session/close ends one (cancelled, released)
  *   session/list      the sessions kept for a folder, newest first
  *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child)
  *   session/set_config_option, set_mode, set_model   the mode and model selectors (config-options.ts)
@@ -65,7 +66,8 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     };
   };
 
-  const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string) => {
+  /** A fresh session, or a stored one (`replay`: its history sent as updates first, as session/load does). */
+  const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string, replay = true) => {
     if (!credentials(env)) throw RequestError.authRequired(undefined, `no Anthropic API key: ${HOW_TO_AUTHENTICATE}`);
     const workdir = resolve(cwd);
     const settled = await sessionSettings(workdir, mcpServers, settings, env, transcriptRoot);
@@ -82,7 +84,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     const events = await stored.read(sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);
     const session = await AcpSession.open(config, portsFor(sessionId), stored.replay(sessionId, events));
-    await session.replay(events);
+    if (replay) await session.replay(events);
     return session;
   };
 
@@ -95,7 +97,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         authMethods: [AUTH_METHOD],
         agentInfo: { name: 'delegate', title: 'Delegate', version: typeof DELEGATE_VERSION === 'string' ? DELEGATE_VERSION : 'dev' },
@@ -122,6 +124,27 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       session.attach();
       announceCommands(session);
       return { modes: session.modes(), configOptions: session.configOptions() };
+    })
+    // Resume: the session live again without its history sent (the client shows it already); open here: as it is.
+    .onRequest(methods.agent.session.resume, async ({ params, client }) => {
+      if (!isSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
+      let session = sessions.get(params.sessionId);
+      if (!session) {
+        session = await open(client, params.cwd, params.mcpServers ?? [], params.sessionId, false);
+        sessions.set(session.id, session);
+        session.attach();
+      }
+      announceCommands(session);
+      return { modes: session.modes(), configOptions: session.configOptions() };
+    })
+    // Close: its prompt cancelled, its agents and commands stopped, its transcript released (load or resume reopens it).
+    // One not open here is closed already: success, as ACP recommends (the same end state).
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      if (!sessions.has(params.sessionId) && ![...sessions.values()].some((s) => s.owns(params.sessionId))) return {};
+      const session = find(params.sessionId);
+      sessions.delete(session.id);
+      await session.close('the client closed the session');
+      return {};
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const found = await stored.list(params.cwd ? { cwd: resolve(params.cwd) } : {});

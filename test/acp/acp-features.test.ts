@@ -200,4 +200,41 @@ describe('delegate acp: the features of the reference adapters', function () {
       assert.ok(updates.slice(end + 1).every((u) => u.status !== 'in_progress' || !u.content), 'no live output after the result');
     });
   });
+
+  describe('session lifecycle', () => {
+    it('advertises resume and close; close cancels a running prompt and frees the session; resume opens it again without replaying it, its conversation kept', async () => {
+      const { workdir } = cli.dirs;
+      const client = await start();
+      const caps = must(client.initialize.agentCapabilities?.sessionCapabilities);
+      assert.ok(caps.resume && caps.close);
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      cli.api.script(reply.text('noted: blue'), reply.text('never sent', { until: new Promise(() => undefined) }));
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('remember: blue') });
+      const hanging = client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('think forever') });
+      while (cli.api.messageRequests().length < 2) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(await client.agent.request(methods.agent.session.close, { sessionId }), {});
+      assert.equal((await hanging).stopReason, 'cancelled');
+      // Closed: it takes no prompt; closing it again is no error (the same end state, as ACP recommends).
+      const gone = await rejected(client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('hello?') }));
+      assert.equal(gone.code, -32002);
+      assert.deepEqual(await client.agent.request(methods.agent.session.close, { sessionId }), {});
+
+      const before = client.updates.length;
+      const resumed = await client.agent.request(methods.agent.session.resume, { sessionId, cwd: workdir, mcpServers: [] });
+      assert.equal(resumed.modes?.currentModeId, 'default');
+      assert.ok(optionOf(resumed.configOptions, 'model'));
+      await client.waitFor((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update' && client.updates.indexOf(n) >= before, 'commands after resume');
+      assert.deepEqual(client.updates.slice(before).map((n) => n.update.sessionUpdate), ['available_commands_update'], 'nothing replayed');
+      cli.api.script(reply.text('blue it was'));
+      assert.equal((await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('what did I say?') })).stopReason, 'end_turn');
+      const messages = must(cli.api.messageRequests().at(-1)?.body.messages);
+      assert.match(JSON.stringify(messages[0]), /remember: blue/);
+      assert.match(JSON.stringify(messages.at(-1)), /what did I say\?/);
+      // Resuming a session open here gives it as it is.
+      const again = await client.agent.request(methods.agent.session.resume, { sessionId, cwd: workdir });
+      assert.equal(again.modes?.currentModeId, 'default');
+      const bad = await rejected(client.agent.request(methods.agent.session.resume, { sessionId: '../etc', cwd: workdir }));
+      assert.equal(bad.code, -32602);
+    });
+  });
 });
