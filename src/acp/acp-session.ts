@@ -21,6 +21,7 @@ import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, model
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
+import { clientFanout } from './fanout-request';
 import { LiveOutput } from './live-output';
 import { isImageResource, promptImages } from './prompt-images';
 import { runSlashCommand, SLASH_COMMANDS, slashCommandOf } from './slash-commands';
@@ -41,6 +42,8 @@ export interface AcpSessionPorts {
   log(line: string): void;
   /** The folder's trust, when the client is still to be asked (at the first prompt). */
   trust?: ClientFolderTrust;
+  /** When the fan-out card is shown (`--confirm-fanout`); default auto. */
+  fanoutRule?: 'auto' | 'always' | 'never';
 }
 
 export class AcpSession {
@@ -74,6 +77,7 @@ export class AcpSession {
         ...(ports.fileOps ? { fileOps: ports.fileOps } : {}),
         ...(ports.elicit ? { questions: clientQuestions(routing, ports.elicit) } : {}),
         ...(ports.trust ? { folderTrust: ports.trust } : {}),
+        fanout: { prompt: clientFanout(routing, ports.ask, ports.send), rule: () => ports.fanoutRule ?? 'auto', confirmAboveUsd: () => undefined },
       },
     });
     const stored = history(settings.persistence.transcriptRoot);

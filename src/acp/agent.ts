@@ -62,6 +62,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       notices: clientCaps.session?.notices !== undefined && clientCaps.session.notices !== null,
       ...(clientCaps.elicitation?.form ? { elicit: (request, signal) => client.request(methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }) } : {}),
       log,
+      ...(settings.confirmFanout ? { fanoutRule: settings.confirmFanout } : {}),
       ...(useClientFs ? { fileOps: clientFs(client, sessionId, fs?.readTextFile === true, fs?.writeTextFile === true) } : {}),
     };
   };

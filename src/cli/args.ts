@@ -262,7 +262,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   };
 }
 
-export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--tool-env NAME]… [--trust-folder]
+export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--tool-env NAME]… [--trust-folder] [--confirm-fanout RULE]
 
 Runs Delegate as an Agent Client Protocol agent on stdin/stdout, for an editor that starts it (Zed, JetBrains
 IDEs, Neovim's CodeCompanion, Emacs' agent-shell). The client gives each session its folder; the modes it offers
@@ -274,13 +274,15 @@ Options:
   --tool-env NAME              let bash, hooks and MCP servers see NAME although it holds a credential; repeatable
   --trust-folder               run the hooks and .mcp.json servers of every session's folder without asking
                                (otherwise the client is asked once per folder at its first prompt; a yes is remembered)
+  --confirm-fanout RULE        when the client is asked before subagents start (a card listing them): auto (default:
+                               3 or more at once) | always | never
   -h, --help                   this help
 
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL,
 DELEGATE_MODEL_ALIASES, DELEGATE_CONTEXT_WINDOW, DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES, MCP_TIMEOUT, XDG_DATA_HOME
 (as for delegate -p; docs/settings.md).`;
 
-export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean; confirmFanout?: 'auto' | 'always' | 'never' } | { kind: 'help' } | { kind: 'error'; message: string };
 
 /** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
 export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
@@ -290,7 +292,7 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'tool-env': { type: 'string', multiple: true }, 'trust-folder': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'tool-env': { type: 'string', multiple: true }, 'trust-folder': { type: 'boolean' }, 'confirm-fanout': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (err) {
     return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
@@ -303,7 +305,9 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
   const toolEnv = values['tool-env'] ?? [];
   const badName = toolEnv.find(notAName);
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
-  return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
+  const fanout = values['confirm-fanout'];
+  if (fanout !== undefined && fanout !== 'auto' && fanout !== 'always' && fanout !== 'never') return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
+  return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(fanout !== undefined ? { confirmFanout: fanout } : {}), ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
 }
 
 /** `--tool-env`'s value is one variable's name: not empty, no `=`, no space. */

@@ -237,4 +237,47 @@ describe('delegate acp: the features of the reference adapters', function () {
       assert.equal(bad.code, -32602);
     });
   });
+
+  describe('the fan-out card', () => {
+    const three = (tag: string) =>
+      reply.toolUse(['one', 'two', 'three'].map((n) => ({ name: 'task', input: { description: `${tag} ${n}`, prompt: `CHILD ${tag} ${n}: report` } })));
+    it('asks before 3 subagents start, listing them on a card of its own; cancel starts none, run starts them; --confirm-fanout never asks nothing', async () => {
+      const { workdir } = cli.dirs;
+      cli.api.route([
+        { name: 'main', match: (r) => !isChild(r), replies: [three('alpha'), reply.text('they were cancelled'), three('beta'), reply.text('they ran')] },
+        { name: 'children', match: isChild, replies: [reply.text('done 1'), reply.text('done 2'), reply.text('done 3')] },
+      ]);
+      const answers = ['cancel', 'run'];
+      const client = await start({ permission: () => ({ outcome: { outcome: 'selected', optionId: must(answers[client.permissions.length - 1]) } }) });
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('fan out') });
+      const card = must(client.permissions[0]);
+      assert.equal(card.sessionId, sessionId);
+      assert.equal(card.toolCall.title, 'The main agent wants to start 3 subagents');
+      assert.deepEqual(card.options.map((o) => [o.optionId, o.kind]), [['run', 'allow_once'], ['cancel', 'reject_once']]);
+      const listed = JSON.stringify(card.toolCall.content);
+      for (const n of ['one', 'two', 'three']) assert.match(listed, new RegExp(`\\*\\*alpha ${n}\\*\\* — general-purpose on claude-sonnet-5-5, default mode`));
+      // The card was a call the client knew before the request, and ends failed (none started).
+      const announced = must(updatesOf(client, sessionId, 'tool_call').find((t) => t.toolCallId === card.toolCall.toolCallId));
+      assert.equal(announced.status, 'pending');
+      assert.ok(updatesOf(client, sessionId, 'tool_call_update').some((u) => u.toolCallId === card.toolCall.toolCallId && u.status === 'failed'));
+      assert.equal(cli.api.messageRequests().filter(isChild).length, 0, 'no child started');
+      assert.match(JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1)), /cancel/i);
+
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('fan out again') });
+      assert.equal(client.permissions.length, 2);
+      assert.equal(cli.api.messageRequests().filter(isChild).length, 3);
+      assert.ok(updatesOf(client, sessionId, 'tool_call_update').some((u) => u.toolCallId === client.permissions[1]?.toolCall.toolCallId && u.status === 'completed'));
+
+      const never = await start({ args: ['--confirm-fanout', 'never'], permission: () => ({ outcome: { outcome: 'cancelled' } }) });
+      cli.api.route([
+        { name: 'main', match: (r) => !isChild(r), replies: [three('gamma'), reply.text('ran unasked')] },
+        { name: 'children', match: isChild, replies: [reply.text('done 1'), reply.text('done 2'), reply.text('done 3')] },
+      ]);
+      const other = await never.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      await never.agent.request(methods.agent.session.prompt, { sessionId: other.sessionId, prompt: text('fan out unasked') });
+      assert.equal(never.permissions.length, 0);
+      assert.equal(cli.api.messageRequests().filter(isChild).length, 6);
+    });
+  });
 });
