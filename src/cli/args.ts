@@ -54,6 +54,8 @@ export interface CliOptions {
   hooks: boolean;
   /** `--trust-folder`: the folder's own hooks and .mcp.json servers run without asking (cli/folder-trust.ts). */
   trustFolder: boolean;
+  /** `--confirm-fanout`: ask at the terminal before subagents start (cli/fanout-prompt.ts); never asked without it. */
+  confirmFanout?: FanoutRuleFlag;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`); all when not given. */
   settingSources?: SettingSource[];
   /** `--tool-env NAME`: variables bash, hooks and MCP servers get although they hold a credential. */
@@ -113,6 +115,8 @@ Options:
   --trust-folder               run the folder's own hooks (.claude/settings*.json) and .mcp.json servers: they run
                                commands outside the sandbox, so without it Delegate asks once per folder in a
                                terminal (a yes is remembered) and skips them elsewhere, saying so in one line
+  --confirm-fanout RULE        in a terminal, ask before subagents start (a list of them; run, run capped or
+                               cancel): auto (3 or more at once) | always | never (the default)
   --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
                                "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
   -v, --verbose                show subagents' tool calls, hook events and instruction files on stderr
@@ -166,6 +170,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         disallowedTools: { type: 'string', multiple: true },
         'no-hooks': { type: 'boolean' },
         'trust-folder': { type: 'boolean' },
+        'confirm-fanout': { type: 'string' },
         'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -223,6 +228,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
   const thinking = values.thinking === undefined ? undefined : parseThinkingSetting(values.thinking);
   if (typeof thinking === 'object') return { kind: 'error', message: `--thinking: ${thinking.error}` };
+  const fanout = values['confirm-fanout'];
+  if (fanout !== undefined && !isFanoutRule(fanout)) return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
   return {
     kind: 'run',
     options: {
@@ -245,6 +252,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       verbose: values.verbose ?? false,
       hooks: values['no-hooks'] !== true,
       trustFolder: values['trust-folder'] === true,
+      ...(fanout !== undefined ? { confirmFanout: fanout } : {}),
       ...(sources !== undefined ? { settingSources: sources as SettingSource[] } : {}),
       toolEnv,
       ...(values.model ? { model: values.model } : {}),
@@ -282,7 +290,7 @@ Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BAS
 DELEGATE_MODEL_ALIASES, DELEGATE_CONTEXT_WINDOW, DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES, MCP_TIMEOUT, XDG_DATA_HOME
 (as for delegate -p; docs/settings.md).`;
 
-export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean; confirmFanout?: 'auto' | 'always' | 'never' } | { kind: 'help' } | { kind: 'error'; message: string };
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean; confirmFanout?: FanoutRuleFlag } | { kind: 'help' } | { kind: 'error'; message: string };
 
 /** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
 export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
@@ -306,8 +314,14 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
   const badName = toolEnv.find(notAName);
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
   const fanout = values['confirm-fanout'];
-  if (fanout !== undefined && fanout !== 'auto' && fanout !== 'always' && fanout !== 'never') return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
+  if (fanout !== undefined && !isFanoutRule(fanout)) return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
   return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(fanout !== undefined ? { confirmFanout: fanout } : {}), ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
+}
+
+/** `--confirm-fanout`'s values (the core's fan-out rules: delegation/fanout-review.ts). */
+type FanoutRuleFlag = 'auto' | 'always' | 'never';
+function isFanoutRule(value: string): value is FanoutRuleFlag {
+  return value === 'auto' || value === 'always' || value === 'never';
 }
 
 /** `--tool-env`'s value is one variable's name: not empty, no `=`, no space. */
