@@ -17,7 +17,7 @@ import { history, type ResumeState, type SessionHistory } from '../core/session/
 import type { AcpSessionConfig } from './session-setup';
 import { endsCall, type DelegateEvent } from '../core/events';
 import { PERMISSION_MODES } from '../core/vocabulary';
-import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, modelChoices, modeState, pickModel } from './config-options';
+import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, modelChoices, modeState, pickModel, type ModelChoice } from './config-options';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { clientQuestions, type Elicit } from './questions';
@@ -104,7 +104,7 @@ export class AcpSession {
 
   /** The mode and model selectors (session/new, load, resume, set_config_option's answer, config_option_update). */
   configOptions(): SessionConfigOption[] {
-    return configOptions(this.session.mode, this.modelId, modelChoices(this.model.model.id, this.model.model.aliases));
+    return configOptions(this.session.mode, this.modelId, this.choices());
   }
 
   /** The slash commands the client may offer (sent once the client knows the session's id). */
@@ -175,12 +175,29 @@ export class AcpSession {
 
   /** The model of the next prompts: an offered id or an alias of the table. Between prompts only. */
   async setModel(value: string): Promise<void> {
-    const id = pickModel(value, modelChoices(this.model.model.id, this.model.model.aliases));
+    const id = pickModel(value, this.choices());
     if (this.running) throw RequestError.invalidRequest({ value }, 'a prompt is running: change the model when it ends');
     // The same port: Delegate's Anthropic client names the model in each request.
     this.session.setModel(this.model.port, id, this.model.model.contextWindow);
     this.modelId = id;
     await this.ports.send(this.id, { sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  /** The models offered: the session's setting and the alias table's, and the one in use if it is neither. */
+  private choices(): ModelChoice[] {
+    const choices = modelChoices(this.model.model.id, this.model.model.aliases);
+    return choices.some((c) => c.id === this.modelId) ? choices : [{ id: this.modelId, aliases: [] }, ...choices];
+  }
+
+  /**
+   * A stored session goes on with the model it last ran on (the user's pick, as the transcript's last prompt
+   * recorded it), not the setting's. Before it is live: no update (the response carries the options).
+   */
+  adoptStoredModel(events: readonly DelegateEvent[]): void {
+    const last = events.findLast((e) => e.type === 'agent_started' && e.parentId === null);
+    if (last?.type !== 'agent_started' || last.model === this.modelId) return;
+    this.session.setModel(this.model.port, last.model, this.model.model.contextWindow);
+    this.modelId = last.model;
   }
 
   /** session/set_config_option: the mode or the model; the whole set back. */

@@ -85,6 +85,7 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     const events = await stored.read(sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);
     const session = await AcpSession.open(config, portsFor(sessionId), stored.replay(sessionId, events));
+    session.adoptStoredModel(events);
     if (replay) await session.replay(events);
     return session;
   };

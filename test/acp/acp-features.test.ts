@@ -39,7 +39,7 @@ describe('delegate acp: the features of the reference adapters', function () {
   });
 
   describe('mode and model selectors', () => {
-    it('offers the mode and the models as config options; a picked model (an alias too) runs the next prompt; set_model, set_mode follow', async () => {
+    it('offers the mode and the models as config options; a picked model (an alias too) runs the next prompts, a reopened session too; set_model, set_mode follow', async () => {
       const { workdir } = cli.dirs;
       const client = await start({ env: { DELEGATE_MODEL_ALIASES: 'fast=claude-fast-1' } });
       const created = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
@@ -85,6 +85,14 @@ describe('delegate acp: the features of the reference adapters', function () {
       assert.equal(badModelParams.code, -32602);
       cli.api.script(reply.text('still fast'));
       await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('and again') });
+      assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-fast-1');
+
+      // The pick is the session's: reopened (resume, as after an editor restart), it goes on with it.
+      await client.agent.request(methods.agent.session.close, { sessionId });
+      const reopened = await client.agent.request(methods.agent.session.resume, { sessionId, cwd: workdir });
+      assert.equal(optionOf(reopened.configOptions, 'model').currentValue, 'claude-fast-1');
+      cli.api.script(reply.text('fast after the restart'));
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('after a restart') });
       assert.equal(cli.api.messageRequests().at(-1)?.body.model, 'claude-fast-1');
     });
   });
