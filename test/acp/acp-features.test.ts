@@ -288,4 +288,25 @@ describe('delegate acp: the features of the reference adapters', function () {
       assert.equal(cli.api.messageRequests().filter(isChild).length, 6);
     });
   });
+
+  describe('live command output in a child session', () => {
+    it("with subagent sessions, a child's command streams into its card in the child's own session", async () => {
+      const { workdir } = cli.dirs;
+      cli.api.route([
+        { name: 'main', match: (r) => !isChild(r), replies: [reply.toolUse({ name: 'task', input: { description: 'runner', prompt: 'CHILD: run it' } }), reply.text('the child ran it')] },
+        { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'bash', input: { command: 'echo child-first; sleep 1.5; echo child-second' } }), reply.text('ran')] },
+      ]);
+      const client = await start({ capabilities: { subagents: {} }, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
+      const prompt = client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('delegate the run') });
+      const live = await client.waitFor((n) => {
+        const u = n.update as { sessionUpdate: string; status?: string | null; content?: { content?: { text?: string } }[] | null };
+        return u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress' && (u.content ?? []).some((c) => c.content?.text?.includes('child-first'));
+      }, "the child's first line, live");
+      assert.notEqual(live.sessionId, sessionId, "in the child's session");
+      assert.ok(live.sessionId.startsWith(`${sessionId}/`));
+      assert.ok(!JSON.stringify(live.update).includes('child-second'));
+      assert.equal((await prompt).stopReason, 'end_turn');
+    });
+  });
 });
