@@ -2,25 +2,32 @@
  * One ACP session: a Delegate session (same id, same transcript) with the client as its approver, its file access,
  * the one ask_user asks, and its audience.
  *
- *   session/prompt ─▶ (the first: the folder's trust, if the client is to be asked) ─▶ session.run(text) ─▶ bus
+ *   session/prompt ─▶ /command? slash-commands.ts, said as the agent's message (the model sees nothing)
+ *                  ─▶ (the first: the folder's trust, if the client is to be asked) ─▶ session.run(text, images) ─▶ bus
  *                  ─▶ SessionUpdates ─▶ session/update …   ─▶ { stopReason, usage }
+ *                     (a running command's output: live-output.ts, its card's content as it comes)
  *   session/cancel  on this id ─▶ the prompt's controller (every agent stops)
  *                   on a child's id ─▶ session.cancel(that agent) (it and its descendants; the parent goes on)
- *   session/set_mode ─▶ the permission policy's mode, and current_mode_update
+ *   session/set_mode, set_config_option, set_model ─▶ the mode or the model (config-options.ts), config_option_update
  */
-import { RequestError, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type ContentBlock, type PromptResponse, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import { createSession, ROOT_AGENT_ID, type Session } from '../core/session';
 import { type FileOps } from '../core/session/ports';
-import { history, type ResumeState } from '../core/session/history';
+import { history, type ResumeState, type SessionHistory } from '../core/session/history';
 import type { AcpSessionConfig } from './session-setup';
-import type { DelegateEvent } from '../core/events';
-import { PERMISSION_MODES, type PermissionMode } from '../core/vocabulary';
+import { endsCall, type DelegateEvent } from '../core/events';
+import { PERMISSION_MODES } from '../core/vocabulary';
+import { configOptions, isPermissionMode, MODE_CONFIG_ID, MODEL_CONFIG_ID, modelChoices, modeState, pickModel, type ModelChoice } from './config-options';
 import type { ClientFolderTrust } from './folder-trust';
 import { clientApprover, type AskClient } from './permission-requests';
 import { noticeAsMessage } from './notice-message';
 import { asPromptError, blankPromptError } from './prompt-refusal';
 import { clientQuestions, type Elicit } from './questions';
 import { CallCards } from './call-cards';
+import { clientFanout } from './fanout-request';
+import { LiveOutput } from './live-output';
+import { isImageResource, promptImages } from './prompt-images';
+import { runSlashCommand, SLASH_COMMANDS, slashCommandOf } from './slash-commands';
 import { acpUsage, SessionUpdates, stopReasonOf, type SendUpdate } from './updates';
 
 export interface AcpSessionPorts {
@@ -38,27 +45,27 @@ export interface AcpSessionPorts {
   log(line: string): void;
   /** The folder's trust, when the client is still to be asked (at the first prompt). */
   trust?: ClientFolderTrust;
-}
-
-const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> = {
-  default: { name: 'Default', description: 'Asks before edits, commands and anything outside the workspace' },
-  acceptEdits: { name: 'Accept edits', description: 'File edits in the workspace go ahead; commands still ask' },
-  plan: { name: 'Plan', description: 'Read-only: looks and plans, changes nothing' },
-  bypassPermissions: { name: 'Bypass permissions', description: 'Nothing asks (the workspace confinement and the deny list still hold)' },
-};
-
-function isPermissionMode(id: string): id is PermissionMode {
-  return (PERMISSION_MODES as readonly string[]).includes(id);
+  /** When the fan-out card is shown (`--confirm-fanout`); default auto. */
+  fanoutRule?: 'auto' | 'always' | 'never';
 }
 
 export class AcpSession {
   private running: AbortController | undefined;
+  /** The model of the next prompts (the session's, until the client picks another). */
+  private modelId: string;
+  /** Running commands' output, live in their cards. */
+  private readonly live: LiveOutput;
 
   private constructor(
     readonly session: Session,
     private readonly updates: SessionUpdates,
     private readonly ports: AcpSessionPorts,
-  ) {}
+    private readonly model: Pick<AcpSessionConfig, 'port' | 'model' | 'workdir'>,
+    private readonly stored: SessionHistory,
+  ) {
+    this.modelId = model.model.id;
+    this.live = new LiveOutput(ports.send);
+  }
 
   static async open(config: AcpSessionConfig, ports: AcpSessionPorts, resume?: ResumeState): Promise<AcpSession> {
     // The approver routes by the updates' map, which needs the session's folder: bound once both exist.
@@ -79,6 +86,7 @@ export class AcpSession {
         ...(ports.fileOps ? { fileOps: ports.fileOps } : {}),
         ...(ports.elicit ? { questions: clientQuestions(routing, ports.elicit) } : {}),
         ...(ports.trust ? { folderTrust: ports.trust } : {}),
+        fanout: { prompt: clientFanout(routing, ports.ask, ports.send), rule: () => ports.fanoutRule ?? 'auto', confirmAboveUsd: () => undefined },
       },
     });
     const stored = history(settings.persistence.transcriptRoot);
@@ -92,7 +100,7 @@ export class AcpSession {
       send: cards.send,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
-    return new AcpSession(session, updates, ports);
+    return new AcpSession(session, updates, ports, { port: config.port, model: config.model, workdir: config.workdir }, stored);
   }
 
   get id(): string {
@@ -100,10 +108,17 @@ export class AcpSession {
   }
 
   modes(): SessionModeState {
-    return {
-      currentModeId: this.session.mode,
-      availableModes: PERMISSION_MODES.map((id) => ({ id, ...MODE_NAMES[id] })),
-    };
+    return modeState(this.session.mode);
+  }
+
+  /** The mode and model selectors (session/new, load, resume, set_config_option's answer, config_option_update). */
+  configOptions(): SessionConfigOption[] {
+    return configOptions(this.session.mode, this.modelId, this.choices());
+  }
+
+  /** The slash commands the client may offer (sent once the client knows the session's id). */
+  async announceCommands(): Promise<void> {
+    await this.ports.send(this.id, { sessionUpdate: 'available_commands_update', availableCommands: SLASH_COMMANDS });
   }
 
   /** A loaded session's history, as updates (before the live ones start). */
@@ -123,20 +138,34 @@ export class AcpSession {
           if (said) await this.ports.send(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: said } });
         }
       }
+      if (event.type === 'tool_output') {
+        // A folded child's calls have no card of their own (its task card shows its summary).
+        if (event.agentId === ROOT_AGENT_ID || this.ports.subagentSessions) this.live.add(this.updates.sessionOf(event.agentId), event.id, event.text);
+        return;
+      }
+      if (event.type === 'tool_call' && endsCall(event)) this.live.end(event.id);
       await this.updates.handle(event);
     });
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     if (this.running) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session: cancel it or wait for its end');
+    const images = promptImages(blocks);
     const text = promptText(blocks);
-    const blank = blankPromptError(blocks, text);
+    // Images are a prompt of their own; an empty one (or only audio, which is not taken) is refused before anything is kept.
+    const blank = images.length ? undefined : blankPromptError(blocks, text);
     if (blank) throw blank;
     const controller = new AbortController();
     this.running = controller;
     try {
+      const command = slashCommandOf(blocks);
+      if (command) {
+        const said = await runSlashCommand(command, { session: this.session, stored: this.stored, workdir: this.model.workdir, signal: controller.signal });
+        await this.ports.send(this.id, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: said } });
+        return { stopReason: controller.signal.aborted ? 'cancelled' : 'end_turn' };
+      }
       await this.ports.trust?.settle(this.id, this.ports, controller.signal);
-      const result = await this.session.run(text, controller.signal).catch((err: unknown) => {
+      const result = await this.session.run(text, controller.signal, images.length ? { images } : {}).catch((err: unknown) => {
         throw asPromptError(err);
       });
       if (result.status === 'error') throw RequestError.internalError({ status: result.status }, result.error ?? 'the run failed');
@@ -160,12 +189,49 @@ export class AcpSession {
   async setMode(modeId: string): Promise<void> {
     if (!isPermissionMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}" (${PERMISSION_MODES.join(', ')})`);
     this.session.setMode(modeId);
-    const update: SessionUpdate = { sessionUpdate: 'current_mode_update', currentModeId: modeId };
-    await this.ports.send(this.id, update);
+    await this.ports.send(this.id, { sessionUpdate: 'current_mode_update', currentModeId: modeId });
+    await this.ports.send(this.id, { sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  /** The model of the next prompts: an offered id or an alias of the table. Between prompts only. */
+  async setModel(value: string): Promise<void> {
+    const id = pickModel(value, this.choices());
+    if (this.running) throw RequestError.invalidRequest({ value }, 'a prompt is running: change the model when it ends');
+    // The same port: Delegate's Anthropic client names the model in each request.
+    this.session.setModel(this.model.port, id, this.model.model.contextWindow);
+    this.modelId = id;
+    await this.ports.send(this.id, { sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  /** The models offered: the session's setting and the alias table's, and the one in use if it is neither. */
+  private choices(): ModelChoice[] {
+    const choices = modelChoices(this.model.model.id, this.model.model.aliases);
+    return choices.some((c) => c.id === this.modelId) ? choices : [{ id: this.modelId, aliases: [] }, ...choices];
+  }
+
+  /**
+   * A stored session goes on with the model it last ran on (the user's pick, as the transcript's last prompt
+   * recorded it), not the setting's. Before it is live: no update (the response carries the options).
+   */
+  adoptStoredModel(events: readonly DelegateEvent[]): void {
+    const last = events.findLast((e) => e.type === 'agent_started' && e.parentId === null);
+    if (last?.type !== 'agent_started' || last.model === this.modelId) return;
+    this.session.setModel(this.model.port, last.model, this.model.model.contextWindow);
+    this.modelId = last.model;
+  }
+
+  /** session/set_config_option: the mode or the model; the whole set back. */
+  async setConfigOption(configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    if (typeof value !== 'string') throw RequestError.invalidParams({ configId, value }, `"${configId}" takes one of its options' values, not ${JSON.stringify(value)}`);
+    if (configId === MODE_CONFIG_ID) await this.setMode(value);
+    else if (configId === MODEL_CONFIG_ID) await this.setModel(value);
+    else throw RequestError.invalidParams({ configId }, `unknown config option "${configId}" (${MODE_CONFIG_ID}, ${MODEL_CONFIG_ID})`);
+    return this.configOptions();
   }
 
   async close(reason: string): Promise<void> {
     this.running?.abort();
+    this.live.close();
     this.ports.trust?.close();
     await this.session.shutdown(reason);
     this.session.close();
@@ -185,7 +251,7 @@ function promptText(blocks: readonly ContentBlock[]): string {
         break;
       case 'resource':
         if ('text' in block.resource) parts.push(`<context uri="${block.resource.uri}">\n${block.resource.text}\n</context>`);
-        else parts.push(`[@${block.resource.uri}](${block.resource.uri}) (binary content not included)`);
+        else if (!isImageResource(block)) parts.push(`[@${block.resource.uri}](${block.resource.uri}) (binary content not included)`);
         break;
       default:
         break;

@@ -7,8 +7,10 @@
  *   session/new       a fresh session in cwd (the folder's settings, MCP servers: its own and the client's; the
  *                     folder's own hooks and servers wait for its trust, asked at the first prompt: folder-trust.ts)
  *   session/load      a transcript's session, its history replayed as updates, then live again
+ *   session/resume    the same without the replay (the client has it); session/close ends one (cancelled, released)
  *   session/list      the sessions kept for a folder, newest first
- *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child); session/set_mode
+ *   session/prompt    one run; session/cancel stops it (or, on a child's id, that child)
+ *   session/set_config_option, set_mode, set_model   the mode and model selectors (config-options.ts)
  */
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
@@ -61,11 +63,13 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       notices: clientCaps.session?.notices !== undefined && clientCaps.session.notices !== null,
       ...(clientCaps.elicitation?.form ? { elicit: (request, signal) => client.request(methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }) } : {}),
       log,
+      ...(settings.confirmFanout ? { fanoutRule: settings.confirmFanout } : {}),
       ...(useClientFs ? { fileOps: clientFs(client, sessionId, fs?.readTextFile === true, fs?.writeTextFile === true) } : {}),
     };
   };
 
-  const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string) => {
+  /** A fresh session, or a stored one (`replay`: its history sent as updates first, as session/load does). */
+  const open = async (client: AgentContext, cwd: string, mcpServers: readonly McpServer[], sessionId?: string, replay = true) => {
     await checkSessionCwd(cwd);
     if (!credentials(env)) throw RequestError.authRequired(undefined, `no Anthropic API key: ${HOW_TO_AUTHENTICATE}`);
     const workdir = resolve(cwd);
@@ -84,7 +88,8 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     const events = await stored.read(sessionId);
     if (!events) throw RequestError.sessionNotFound(sessionId);
     const session = await AcpSession.open(config, portsFor(sessionId), stored.replay(sessionId, events));
-    await session.replay(events);
+    session.adoptStoredModel(events);
+    if (replay) await session.replay(events);
     return session;
   };
 
@@ -95,9 +100,9 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         authMethods: [AUTH_METHOD],
         agentInfo: { name: 'delegate', title: 'Delegate', version: typeof DELEGATE_VERSION === 'string' ? DELEGATE_VERSION : 'dev' },
@@ -111,7 +116,8 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers);
       sessions.set(session.id, session);
       session.attach();
-      return { sessionId: session.id, modes: session.modes() };
+      announceCommands(session);
+      return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       if (!isSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
@@ -121,7 +127,29 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       const session = await open(client, params.cwd, params.mcpServers, params.sessionId);
       sessions.set(session.id, session);
       session.attach();
-      return { modes: session.modes() };
+      announceCommands(session);
+      return { modes: session.modes(), configOptions: session.configOptions() };
+    })
+    // Resume: the session live again without its history sent (the client shows it already); open here: as it is.
+    .onRequest(methods.agent.session.resume, async ({ params, client }) => {
+      if (!isSessionId(params.sessionId)) throw RequestError.invalidParams({ sessionId: params.sessionId }, `not a session id: "${params.sessionId}"`);
+      let session = sessions.get(params.sessionId);
+      if (!session) {
+        session = await open(client, params.cwd, params.mcpServers ?? [], params.sessionId, false);
+        sessions.set(session.id, session);
+        session.attach();
+      }
+      announceCommands(session);
+      return { modes: session.modes(), configOptions: session.configOptions() };
+    })
+    // Close: its prompt cancelled, its agents and commands stopped, its transcript released (load or resume reopens it).
+    // One not open here is closed already: success, as ACP recommends (the same end state).
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      if (!sessions.has(params.sessionId) && ![...sessions.values()].some((s) => s.owns(params.sessionId))) return {};
+      const session = find(params.sessionId);
+      sessions.delete(session.id);
+      await session.close('the client closed the session');
+      return {};
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const found = await stored.list(params.cwd ? { cwd: resolve(params.cwd) } : {});
@@ -132,6 +160,12 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
     .onRequest(methods.agent.session.prompt, ({ params }) => find(params.sessionId).prompt(params.prompt))
     .onRequest(methods.agent.session.setMode, async ({ params }) => {
       await find(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params }) => ({ configOptions: await find(params.sessionId).setConfigOption(params.configId, params.value) }))
+    // The older model picker (before config options; the SDK's schema no longer names it): still sent by some clients.
+    .onRequest(SET_MODEL, setModelParams, async ({ params }) => {
+      await find(params.sessionId).setModel(params.modelId);
       return {};
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
@@ -145,6 +179,20 @@ export function delegateAgent(settings: AcpSettings, env: NodeJS.ProcessEnv, log
       sessions.clear();
     },
   };
+}
+
+const SET_MODEL = 'session/set_model';
+
+/** The slash commands, once the response naming the session is out (a client drops updates of an id it does not know). */
+function announceCommands(session: AcpSession): void {
+  setTimeout(() => void session.announceCommands(), 0);
+}
+
+/** session/set_model's params, checked: a bad one is -32602 with what was wrong. */
+function setModelParams(raw: unknown): { sessionId: string; modelId: string } {
+  const p = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  if (typeof p.sessionId !== 'string' || typeof p.modelId !== 'string') throw RequestError.invalidParams(raw, 'session/set_model takes { sessionId, modelId } (strings)');
+  return { sessionId: p.sessionId, modelId: p.modelId };
 }
 
 /** The file tools through the client's fs/* (the side it offers); requests name the session that reads. */

@@ -17,6 +17,8 @@ export interface AcpSettings {
   overrides: SessionOverrides;
   /** `--trust-folder`: every session's folder runs its own hooks and servers without asking (acp/folder-trust.ts). */
   trustFolder?: boolean;
+  /** `--confirm-fanout`: when the client is asked before subagents start (acp/fanout-request.ts); default auto. */
+  confirmFanout?: 'auto' | 'always' | 'never';
 }
 
 /** The key the session runs with, or undefined: then the client is told to authenticate. */

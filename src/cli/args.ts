@@ -59,6 +59,8 @@ export interface CliOptions {
   hooks: boolean;
   /** `--trust-folder`: the folder's own hooks and .mcp.json servers run without asking (cli/folder-trust.ts). */
   trustFolder: boolean;
+  /** `--confirm-fanout`: ask at the terminal before subagents start (cli/fanout-prompt.ts); never asked without it. */
+  confirmFanout?: FanoutRuleFlag;
   /** Which settings and instruction files load (Claude Code's `--setting-sources`); all when not given. */
   settingSources?: SettingSource[];
   /** `--tool-env NAME`: variables bash, hooks and MCP servers get although they hold a credential. */
@@ -123,6 +125,8 @@ Options:
   --trust-folder               run the folder's own hooks (.claude/settings*.json) and .mcp.json servers: they run
                                commands outside the sandbox, so without it Delegate asks once per folder in a
                                terminal (a yes is remembered) and skips them elsewhere, saying so in one line
+  --confirm-fanout RULE        in a terminal, ask before subagents start (a list of them; run, run capped or
+                               cancel): auto (3 or more at once) | always | never (the default)
   --setting-sources LIST       which of user,project,local settings and instruction files load (default: all;
                                "" loads none): hooks, AGENTS.md/CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md
   -v, --verbose                show subagents' tool calls, hook events and instruction files on stderr
@@ -179,6 +183,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         disallowedTools: { type: 'string', multiple: true },
         'no-hooks': { type: 'boolean' },
         'trust-folder': { type: 'boolean' },
+        'confirm-fanout': { type: 'string' },
         'setting-sources': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -240,6 +245,8 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
   const thinking = values.thinking === undefined ? undefined : parseThinkingSetting(values.thinking);
   if (typeof thinking === 'object') return { kind: 'error', message: `--thinking: ${thinking.error}` };
+  const fanout = values['confirm-fanout'];
+  if (fanout !== undefined && !isFanoutRule(fanout)) return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
   return {
     kind: 'run',
     options: {
@@ -264,6 +271,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       verbose: values.verbose ?? false,
       hooks: values['no-hooks'] !== true,
       trustFolder: values['trust-folder'] === true,
+      ...(fanout !== undefined ? { confirmFanout: fanout } : {}),
       ...(sources !== undefined ? { settingSources: sources as SettingSource[] } : {}),
       toolEnv,
       ...(values.model ? { model: values.model } : {}),
@@ -282,7 +290,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
   };
 }
 
-export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--tool-env NAME]… [--trust-folder]
+export const ACP_USAGE = `Usage: delegate acp [--model ID] [--permission-mode MODE] [--tool-env NAME]… [--trust-folder] [--confirm-fanout RULE]
 
 Runs Delegate as an Agent Client Protocol agent on stdin/stdout, for an editor that starts it (Zed, JetBrains
 IDEs, Neovim's CodeCompanion, Emacs' agent-shell). The client gives each session its folder; the modes it offers
@@ -294,13 +302,15 @@ Options:
   --tool-env NAME              let bash, hooks and MCP servers see NAME although it holds a credential; repeatable
   --trust-folder               run the hooks and .mcp.json servers of every session's folder without asking
                                (otherwise the client is asked once per folder at its first prompt; a yes is remembered)
+  --confirm-fanout RULE        when the client is asked before subagents start (a card listing them): auto (default:
+                               3 or more at once) | always | never
   -h, --help                   this help
 
 Environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (required), ANTHROPIC_BASE_URL, DELEGATE_MODEL,
 DELEGATE_MODEL_ALIASES, DELEGATE_CONTEXT_WINDOW, DELEGATE_MAX_RETRY_WAIT, DELEGATE_PRICES, MCP_TIMEOUT, XDG_DATA_HOME
 (as for delegate -p; docs/settings.md).`;
 
-export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
+export type ParsedAcpArgs = { kind: 'acp'; model?: string; mode?: PermissionMode; toolEnv: string[]; trustFolder: boolean; confirmFanout?: FanoutRuleFlag } | { kind: 'help' } | { kind: 'error'; message: string };
 
 /** \`delegate acp\`'s few flags (the rest of a session's setup comes from the client and the folder). */
 export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
@@ -310,7 +320,7 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'tool-env': { type: 'string', multiple: true }, 'trust-folder': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { model: { type: 'string' }, 'permission-mode': { type: 'string' }, 'tool-env': { type: 'string', multiple: true }, 'trust-folder': { type: 'boolean' }, 'confirm-fanout': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (err) {
     return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
@@ -323,7 +333,15 @@ export function parseAcpArgs(argv: string[]): ParsedAcpArgs {
   const toolEnv = values['tool-env'] ?? [];
   const badName = toolEnv.find(notAName);
   if (badName !== undefined) return { kind: 'error', message: `--tool-env takes one variable name (got "${badName}")` };
-  return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
+  const fanout = values['confirm-fanout'];
+  if (fanout !== undefined && !isFanoutRule(fanout)) return { kind: 'error', message: `--confirm-fanout must be auto, always or never (got "${fanout}")` };
+  return { kind: 'acp', toolEnv, trustFolder: values['trust-folder'] === true, ...(fanout !== undefined ? { confirmFanout: fanout } : {}), ...(mode !== undefined ? { mode: mode as PermissionMode } : {}), ...(values.model ? { model: values.model } : {}) };
+}
+
+/** `--confirm-fanout`'s values (the core's fan-out rules: delegation/fanout-review.ts). */
+type FanoutRuleFlag = 'auto' | 'always' | 'never';
+function isFanoutRule(value: string): value is FanoutRuleFlag {
+  return value === 'auto' || value === 'always' || value === 'never';
 }
 
 /** `--tool-env`'s value is one variable's name: not empty, no `=`, no space. */

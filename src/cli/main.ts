@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     }
     const { acpMain } = await import('../acp/main');
     const overrides = { toolEnv: acp.toolEnv, ...(acp.mode ? { permissionMode: acp.mode } : {}), ...(acp.model ? { model: acp.model } : {}) };
-    process.exitCode = await acpMain({ overrides, trustFolder: acp.trustFolder }, env);
+    process.exitCode = await acpMain({ overrides, trustFolder: acp.trustFolder, ...(acp.confirmFanout ? { confirmFanout: acp.confirmFanout } : {}) }, env);
     return;
   }
   const parsed = parseCliArgs(process.argv.slice(2), process.cwd());

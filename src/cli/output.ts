@@ -125,6 +125,8 @@ export function eventPrinter(format: OutputFormat, verbose: boolean, out: Writer
   if (format === 'stream-json') {
     return (event) => {
       notice(event);
+      // A command's output travels once: in its tool_finished line (the live pieces are for ACP's cards).
+      if (event.type === 'tool_output') return;
       return out.stdout(streamJsonLine(event));
     };
   }

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { cliFolderTrust } from './folder-trust';
+import { terminalFanout } from './fanout-prompt';
 import { eventPrinter, resultObject, type Writers } from './output';
 import { announceSandbox, sandboxNotice } from './sandbox-notice';
 import { cliOverrides, unkeptBudget } from './session-overrides';
@@ -67,6 +68,13 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
   const commands = [...folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp, settings.files.skills), ...(await agentFileCommands(workdir, settings.files.agentFiles))];
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  // The fan-out card asks at the terminal: without one, a flag that cannot be honoured is said, not ignored.
+  const fanoutRule = options.confirmFanout === 'never' ? undefined : options.confirmFanout;
+  if (fanoutRule && !interactive) {
+    out.stderr('delegate: --confirm-fanout asks at a terminal, and stdin or stderr is not one: leave it out (subagents then start unasked)\n');
+    return EXIT.usage;
+  }
+  const fanout = fanoutRule ? { fanout: { prompt: terminalFanout(), rule: () => fanoutRule, confirmAboveUsd: () => undefined } } : {};
   const folderTrust = await cliFolderTrust({ workdir, commands, trustFlag: options.trustFolder, env, out, signal, interactive });
   if (folderTrust === 'interrupted') return EXIT.interrupted;
   let session: Session;
@@ -74,7 +82,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     session = await createSession({
       ...settings,
       persistence: { transcriptRoot: root, ...(resumed ? { resume: resumed } : {}) },
-      ports: { model, approver: headlessApprover, ...(folderTrust ? { folderTrust } : {}) },
+      ports: { model, approver: headlessApprover, ...(folderTrust ? { folderTrust } : {}), ...fanout },
     });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;

@@ -4,7 +4,7 @@
  * The folder's commands are shown as they would run, with control characters made visible: a hostile
  * `.claude/settings.json` could otherwise hide its real command behind a carriage return or an escape sequence.
  */
-import { createInterface } from 'node:readline';
+import { askLine } from './terminal-question';
 import type { FolderCommand } from '../core/session/ports';
 
 export type TrustReply = 'yes' | 'no' | 'interrupted';
@@ -34,23 +34,8 @@ export function trustQuestion(folder: string, commands: readonly FolderCommand[]
 }
 
 /** Asks on stderr, reads one line from stdin: y or yes is a yes; anything else, or the end of input, a no. */
-export function askTrust(question: string, signal: AbortSignal): Promise<TrustReply> {
-  process.stderr.write(question);
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (reply: TrustReply): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      rl.close();
-      process.stdin.pause();
-      resolve(reply);
-    };
-    const onAbort = (): void => done('interrupted');
-    if (signal.aborted) return done('interrupted');
-    signal.addEventListener('abort', onAbort, { once: true });
-    rl.once('line', (line) => done(/^\s*y(es)?\s*$/i.test(line) ? 'yes' : 'no'));
-    rl.once('close', () => done('no'));
-  });
+export async function askTrust(question: string, signal: AbortSignal): Promise<TrustReply> {
+  const line = await askLine(question, signal);
+  if (signal.aborted) return 'interrupted';
+  return line !== undefined && /^\s*y(es)?\s*$/i.test(line) ? 'yes' : 'no';
 }

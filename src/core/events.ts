@@ -96,6 +96,11 @@ export type EventBody =
   | { type: 'message'; message: MessageParam; outputRefs?: string[] }
   | { type: 'text_delta'; turn: number; text: string }
   /**
+   * A running call's output as it comes (bash; its first 256 KB): live only, like text_delta; the call's end holds
+   * the whole of it.
+   */
+  | { type: 'tool_output'; id: string; text: string }
+  /**
    * One of this agent's thinking blocks finished streaming: its text, '' when the API omits it (display omitted)
    * or it is `redacted`. The blocks themselves, signatures included, are in the assistant `message` event; they
    * stay in this agent's own conversation (a parent gets only its child's result).

@@ -112,3 +112,13 @@ export interface RetryOf {
   /** The user edited the task's prompt first. */
   edited?: boolean;
 }
+
+/** The image types the Messages API reads (a prompt's attachments; anything else it refuses). */
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+/** An image the user attached to a root prompt (an ACP client's paste): base64, sent after the prompt's text. */
+export interface PromptImage {
+  mediaType: ImageMediaType;
+  data: string;
+}

@@ -305,7 +305,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
 
   private enqueue(events: DelegateEvent[]): void {
     if (!this.view?.visible) return; // a hidden panel reloads from a snapshot when shown again
-    this.queue.push(...events);
+    // A command's live output is not shown in the panel (its card shows the result): not posted.
+    this.queue.push(...events.filter((e) => e.type !== 'tool_output'));
     this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
   }
 

@@ -11,13 +11,23 @@
  *                                                   stays first, so the panel and the session index show what was typed)
  */
 import type { ContentBlockParam, MessageParam, ToolResultBlockParam } from '../llm/types';
-import type { AgentStatus } from '../vocabulary';
+import type { AgentStatus, PromptImage } from '../vocabulary';
 import { isPromptTooLong } from './compact-if-needed';
 
-/** The agent's first user message: the prompt, then what hooks added as context (SessionStart, UserPromptSubmit). */
-export function promptMessage(prompt: string, context?: readonly string[]): MessageParam {
-  if (!context?.length) return { role: 'user', content: prompt };
-  return { role: 'user', content: [{ type: 'text', text: prompt }, ...context.map((text) => ({ type: 'text' as const, text }))] };
+/**
+ * The agent's first user message: the prompt, the images attached to it, then what hooks added as context
+ * (SessionStart, UserPromptSubmit). An image-only prompt has no text block: the API refuses an empty one.
+ */
+export function promptMessage(prompt: string, context?: readonly string[], images?: readonly PromptImage[]): MessageParam {
+  if (!context?.length && !images?.length) return { role: 'user', content: prompt };
+  return {
+    role: 'user',
+    content: [
+      ...(prompt || !images?.length ? [{ type: 'text' as const, text: prompt }] : []),
+      ...(images ?? []).map((i) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: i.mediaType, data: i.data } })),
+      ...(context ?? []).map((text) => ({ type: 'text' as const, text })),
+    ],
+  };
 }
 
 export const INTERRUPTED_RESULT = 'Interrupted: the run was stopped before this call returned a result.';

@@ -105,7 +105,7 @@ export class RunState {
           this.steps.abortCurrent();
         }, Math.max(0, (spec.budget.seconds ?? 0) * 1000 - (Date.now() - this.started)))
       : undefined;
-    this.messages = [...spec.history, spec.opening ?? promptMessage(spec.prompt, spec.context)];
+    this.messages = [...spec.history, spec.opening ?? promptMessage(spec.prompt, spec.context, spec.images)];
     this.fixedTokens = estimateTextTokens(spec.systemPrompt) + estimateTextTokens(JSON.stringify(this.tools.schemas()));
     this.meter = new ContextMeter(this.fixedTokens);
   }

@@ -69,6 +69,9 @@ export async function executeToolCall(call: OpenCall, scope: ToolCallScope, bloc
   };
 }
 
+/** A call's live output (`tool_output` events) stops here; its result still holds all of it. */
+const LIVE_OUTPUT_CHARS = 256 * 1024;
+
 async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolResult> {
   const { gate, outputs, identity } = scope;
   const { use, tool } = call;
@@ -111,7 +114,18 @@ async function runPipeline(call: OpenCall, scope: ToolCallScope): Promise<ToolRe
   await scope.emit({ type: 'tool_call', id: use.id, name: use.name, state: 'running', ...(rewritten ? recordOf(tool, said, pre.input) : {}) });
   const outputPath = outputs.outputPathFor?.(use.id);
   const allowPrivateDestination = (destination: PrivateDestination): Promise<string | undefined> => gate.permitPrivate(gateScope, request, destination);
-  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, ...(outputPath ? { outputPath } : {}) });
+  // Live output in order, and all of it out before the call's end patch; past LIVE_OUTPUT_CHARS a chatty command's
+  // rest waits for its result (a host shows the output's tail, and the bus is not a pipe for megabytes).
+  let live = Promise.resolve();
+  let liveChars = 0;
+  const onOutput = (text: string): void => {
+    if (liveChars >= LIVE_OUTPUT_CHARS) return;
+    const piece = text.slice(0, LIVE_OUTPUT_CHARS - liveChars);
+    liveChars += piece.length;
+    live = live.then(() => scope.emit({ type: 'tool_output', id: use.id, text: piece }));
+  };
+  const output = await tool.execute(input, { signal: scope.signal, agentId: identity.agentId, toolUseId: use.id, allowPrivateDestination, onOutput, ...(outputPath ? { outputPath } : {}) });
+  await live;
   return gate.postToolUse(gateScope, { toolUseId: use.id, toolName: use.name, input, output });
 }
 

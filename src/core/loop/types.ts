@@ -16,7 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode, Effort } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode, Effort, PromptImage } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -148,6 +148,8 @@ export interface AgentSpec {
   /** The agent definition it runs (`general-purpose`, `Explore`, a file's name) and its colour. */
   agentType?: string;
   color?: string;
+  /** Images the user attached to the root's prompt: sent after its text, in the same user message. */
+  images?: readonly PromptImage[];
   /** What hooks added to the prompt (UserPromptSubmit, SessionStart): sent after it, in the same user message. */
   context?: string[];
   /** The first message when it is not the plain prompt (a fork's: results for the parent's open calls, then its task). */

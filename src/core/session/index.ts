@@ -20,6 +20,8 @@
 export { createSession, ROOT_AGENT_ID, type Session, type SessionConfig } from './create-session';
 export type { SessionMcpConfig } from './mcp';
 export { modelIdOf, resolveSessionConfig, resolveSettingValues } from '../settings/resolve-settings';
+// The model aliases a host's model picker offers besides the session's model (ACP's config options).
+export { DEFAULT_MODEL_ALIASES } from '../agent-files/agent-catalog';
 export type { SessionOverrides } from '../settings/setting-table';
 export { editorFanoutSettings, editorSettings, type EditorFanoutSettings, type EditorSettings } from '../settings/editor-settings';
 

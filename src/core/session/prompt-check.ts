@@ -29,8 +29,8 @@ const fmt = (n: number): string => n.toLocaleString('en-US');
  * The refusal for this prompt, or undefined when it may run. `fixedTokens`: the system prompt and tool schemas.
  * The limit is where compaction starts: a prompt past it alone would have every turn compact in vain.
  */
-export function checkPrompt(prompt: string, context: ContextSettings, fixedTokens: number): PromptRefused | undefined {
-  if (prompt.trim() === '') return new PromptRefused('empty', 'the prompt is empty: nothing was sent');
+export function checkPrompt(prompt: string, context: ContextSettings, fixedTokens: number, images = 0): PromptRefused | undefined {
+  if (prompt.trim() === '' && images === 0) return new PromptRefused('empty', 'the prompt is empty: nothing was sent');
   const tokens = estimateTextTokens(prompt);
   const room = Math.max(0, Math.floor(context.window * context.threshold) - fixedTokens);
   if (tokens <= room) return undefined;

@@ -15,7 +15,7 @@ import { runAgent } from '../loop/loop';
 import { parentSystemPrompt } from '../loop/prompts';
 import type { AgentResult, RunPorts } from '../loop/types';
 import type { MessageParam } from '../llm/types';
-import { emptyUsage, type AgentIdentity, type RetryOf } from '../vocabulary';
+import { emptyUsage, type AgentIdentity, type RetryOf, type PromptImage } from '../vocabulary';
 import type { SessionMcp } from './mcp';
 import { checkPrompt } from './prompt-check';
 import type { PromptGate } from './prompt-gate';
@@ -36,7 +36,7 @@ export interface RootAgentOptions {
 export interface RootAgent {
   /** The root agent's conversation so far (what the next prompt's first request holds before it). */
   readonly history: MessageParam[];
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf; images?: readonly PromptImage[] }): Promise<AgentResult>;
   compact(signal: AbortSignal): Promise<boolean>;
 }
 
@@ -59,9 +59,9 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
   /** The system prompt and the tools' schemas, in tokens: what every request holds besides the conversation. */
   const fixedTokens = (): number => estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
 
-  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
-    // An empty prompt, or one the window cannot hold, is refused before anything is said or kept (prompt-check.ts).
-    const refused = checkPrompt(prompt, ports.config.context, fixedTokens());
+  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf; images?: readonly PromptImage[] } = {}): Promise<AgentResult> => {
+    // An empty prompt (images alone are not empty), or one the window cannot hold, is refused before anything is said or kept (prompt-check.ts).
+    const refused = checkPrompt(prompt, ports.config.context, fixedTokens(), options.images?.length ?? 0);
     if (refused) throw refused;
     const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
     // First, before anything is awaited: the hosts' echo of what was typed.
@@ -82,6 +82,7 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
         maxTurns: ports.config.limits.maxTurns,
         turnBase: rootTurns,
         ...(gated.context.length ? { context: gated.context } : {}),
+        ...(options.images?.length ? { images: options.images } : {}),
         ...retryOf,
       },
       ports,

@@ -16,7 +16,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { describeSandbox, type SandboxStatus } from '../sandbox/types';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { PermissionMode, RetryOf } from '../vocabulary';
+import type { PermissionMode, PromptImage, RetryOf } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
 import type { RootAgent } from './root-agent';
@@ -65,11 +65,12 @@ export interface Session {
   /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
   setTrusted(trusted: boolean): void;
   /**
-   * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). An empty
+   * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so);
+   * `options.images`: attached to it (an ACP client's), after its text. An empty
    * prompt, or one too big for the model's window, throws PromptRefused (prompt-check.ts) before any event: the
    * session stays as it was.
    */
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf; images?: readonly PromptImage[] }): Promise<AgentResult>;
   /**
    * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
    * the message and this returns its new result; a running one reads it at its next turn ('queued').

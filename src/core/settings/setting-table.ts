@@ -85,7 +85,7 @@ export interface SettingRow {
 }
 
 export const SETTINGS: { readonly [K in keyof Required<SessionOverrides>]: SettingRow } = {
-  model: { flag: '--model', env: 'DELEGATE_MODEL', editor: 'delegate.model', action: 'model', about: 'the model' },
+  model: { flag: '--model', env: 'DELEGATE_MODEL', editor: 'delegate.model', acp: '--model, then the model picker (session/set_config_option)', action: 'model', about: 'the model' },
   baseUrl: { env: 'ANTHROPIC_BASE_URL', editor: 'delegate.baseUrl', action: 'base-url', about: "the Messages API's endpoint" },
   thinking: { flag: '--thinking', acp: false, editor: 'delegate.thinking', about: 'extended thinking: off, low, medium, high or a budget in tokens' },
   maxTokens: { flag: '--max-tokens', acp: false, editor: 'delegate.maxTokens', about: 'max_tokens of each request' },
@@ -93,7 +93,7 @@ export const SETTINGS: { readonly [K in keyof Required<SessionOverrides>]: Setti
   compactThreshold: { editor: 'delegate.compactThreshold', about: 'the share of the window at which compaction starts' },
   modelAliases: { env: 'DELEGATE_MODEL_ALIASES', editor: 'delegate.modelAliases', about: "agent files' model: sonnet / opus / haiku → model ids" },
   maxRetryWait: { flag: '--max-retry-wait', acp: false, env: 'DELEGATE_MAX_RETRY_WAIT', editor: 'delegate.maxRetryWaitSeconds', about: 'the longest retry-after waited for, in seconds' },
-  permissionMode: { flag: '--permission-mode', editor: 'delegate.permissionMode', acp: '--permission-mode, then session/set_mode', action: 'permission-mode', about: 'default, acceptEdits, plan or bypassPermissions' },
+  permissionMode: { flag: '--permission-mode', editor: 'delegate.permissionMode', acp: '--permission-mode, then the mode picker (session/set_mode, set_config_option)', action: 'permission-mode', about: 'default, acceptEdits, plan or bypassPermissions' },
   allowedTools: { flag: '--allowed-tools', acp: false, action: 'allowed-tools', about: 'tools whose calls are not asked about' },
   disallowedTools: { flag: '--disallowed-tools', acp: false, about: 'tools refused and not offered' },
   sandbox: { flag: '--sandbox', acp: false, editor: 'delegate.sandbox', about: "bash's confinement: auto, on or off" },

@@ -8,7 +8,7 @@
  * Each line is appended with one write before the run goes on (files stay open in append mode;
  * a synchronous write of one line costs microseconds, an open-append-close hundreds of them), so
  * a run killed mid-way leaves valid lines up to its last event. `text_delta` events are not
- * stored: the `message` event that follows holds the whole text; nor is `prompt` (the hosts' echo): the
+ * stored: the `message` event that follows holds the whole text; nor is `tool_output` (a call's end holds it); nor is `prompt` (the hosts' echo): the
  * `agent_started` that follows holds it, and a prompt a UserPromptSubmit hook blocked stays off the disk.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -53,7 +53,7 @@ export async function createTranscriptStore(root: string, sessionId: string, roo
   const agentFile = (agentId: string): string => join(subagentDir, `agent-${agentId}.jsonl`);
 
   const listener: EventListener = (event: DelegateEvent) => {
-    if (event.type === 'text_delta' || event.type === 'prompt') return;
+    if (event.type === 'text_delta' || event.type === 'tool_output' || event.type === 'prompt') return;
     const line = JSON.stringify(event) + '\n';
     const isRoot = event.agentId === rootAgentId;
     if (isRoot || event.type === 'agent_started' || event.type === 'agent_finished') append(sessionFile, line);

@@ -173,8 +173,13 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
     );
 
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
-    child.stdout?.on('data', (b: Buffer) => out.push(decoders.stdout.write(b)));
-    child.stderr?.on('data', (b: Buffer) => out.push(decoders.stderr.write(b)));
+    // The output as it comes goes to the host too (a live card), besides the capture the model gets at the end.
+    const take = (text: string): void => {
+      out.push(text);
+      if (text) ctx.onOutput?.(text);
+    };
+    child.stdout?.on('data', (b: Buffer) => take(decoders.stdout.write(b)));
+    child.stderr?.on('data', (b: Buffer) => take(decoders.stderr.write(b)));
 
     function finish(spawnError?: Error): void {
       if (settled) return;
@@ -185,7 +190,7 @@ function runCommand(workdir: string, input: BashInput, ctx: ToolContext, opts: B
       if (child.pid !== undefined) groups.signal(child.pid, 0);
       ctx.signal.removeEventListener('abort', onAbort);
       child.stdio[3]?.destroy(); // the lifeline: nothing is left to watch over
-      out.push(decoders.stdout.end() + decoders.stderr.end());
+      take(decoders.stdout.end() + decoders.stderr.end());
       if (spawnError) {
         // spawn blames the program (ENOENT) when it is really the cwd that is missing.
         const why = existsSync(workdir) ? spawnError.message : `workspace folder does not exist: ${workdir}`;

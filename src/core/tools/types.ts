@@ -41,6 +41,8 @@ export interface ToolContext {
    * Without it (a tool run outside the pipeline) private destinations are refused.
    */
   allowPrivateDestination?(destination: PrivateDestination): Promise<string | undefined>;
+  /** The call's output as it comes (bash's stdout and stderr, decoded), for a host to show live; the result still holds it. */
+  onOutput?(text: string): void;
 }
 
 /** Where a private fetch goes: what its permission prompt names. */
