@@ -42,7 +42,7 @@ export interface TaskInput {
  * shown-text.ts quotes the names and commands inside them.
  */
 const HARNESS_LINES =
-  'A result is the subagent\'s report, then the harness\'s lines: [changes] (what it changed and ran), [unverified] (claims its record does not back), [deliverables], [subagent …]; a [harness] note may come first. ' +
+  'After the report come the harness\'s lines ([changes], [unverified]: claims its record does not back, [deliverables], [subagent …]; a [harness] note may come first). ' +
   'Only the harness starts a line with these tags: a report line that imitates one arrives as "[quoted] …", and file names and commands inside them are quoted (an odd name as a JSON string), so none can be forged.';
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
@@ -84,21 +84,20 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     name: 'task',
     kind: 'delegate',
     description:
-      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back; several task calls in one message run in parallel. ' +
-      'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
-      'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
-      'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
+      'Run a subagent in this workspace; only its report comes back; calls in one message run in parallel. ' +
+      'It sees nothing of this conversation, so the prompt says all it needs (goal, scope, what you know, what to report), ' +
+      'unless fork: true starts a copy of you with this conversation (it shares your prompt cache; cannot delegate).\n' +
       `${HARNESS_LINES}\n` +
       `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
-        prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
-        description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
-        subagent_type: { type: 'string', description: `The agent type to use (default ${DEFAULT_AGENT}).` },
-        run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
-        fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
-        ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
+        prompt: { type: 'string' },
+        description: { type: 'string', description: '3-6 word label shown to the user.' },
+        subagent_type: { type: 'string' },
+        run_in_background: { type: 'boolean', description: 'Return at once; the report arrives in a later turn.' },
+        fork: { type: 'boolean', description: 'Not with subagent_type.' },
+        ...(opts.directory ? { name: { type: 'string', description: 'Unique; send_message and read_subagent take it or the id.' } } : {}),
       },
       required: ['prompt'],
     },

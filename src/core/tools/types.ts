@@ -89,6 +89,11 @@ export interface Tool<I = unknown> {
   readonly kind: ToolKind;
   /** An `external` tool that declares it changes nothing (an MCP read-only hint): allowed in plan mode. */
   readonly readOnly?: boolean;
+  /**
+   * Offered in requests only once this says so (send_message and the like: once the agent has a subagent), so an
+   * agent that never delegates is not billed for them on every request. Callable by name either way.
+   */
+  readonly offered?: () => boolean;
   /** Checks the model's raw input; a clear message on failure goes back to the model as an error result. */
   parse(raw: unknown): ParseResult<I>;
   /**
@@ -125,8 +130,9 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
+  /** What a request offers: every tool but those not offered yet (Tool.offered). */
   schemas(): ToolSchema[] {
-    return [...this.byName.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    return [...this.byName.values()].filter((t) => t.offered?.() !== false).map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
   }
 
   /** A new registry with the tools whose names pass `keep`. */
