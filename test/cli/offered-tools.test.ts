@@ -53,7 +53,7 @@ describe('delegate CLI: the tools each request offers', function () {
     assert.ok(first && second && third);
     for (const name of LATER) assert.ok(!names(first).includes(name), `${name} is not offered before any subagent (${names(first).join(', ')})`);
     assert.equal(names(first).at(-1), 'task');
-    const early = second.body.messages.at(-1)?.content;
+    const early = second.body.messages?.at(-1)?.content;
     assert.match(JSON.stringify(early), /No subagent \\"nobody\\" of yours/);
     // After the task call: the same tools, then the three, in this order.
     assert.deepEqual(names(third), [...names(first), ...LATER]);

@@ -37,7 +37,7 @@ export function estimateTextTokens(text: string): number {
   const other = text.length - text.replace(NON_ASCII, '').length;
   return Math.ceil((text.length - other) / 3.5) + other;
 }
-const NON_ASCII = /[^\x00-\x7f]+/g;
+const NON_ASCII = /[\u0080-\uffff]+/g;
 
 export function estimateMessagesTokens(messages: readonly MessageParam[]): number {
   let total = 0;

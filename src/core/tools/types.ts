@@ -111,6 +111,8 @@ export type AnyTool = Tool<any>;
 /** One registry per agent: the child gets a filtered copy (no `task` past max depth). */
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
+  /** The names the last schemas() offered (a fork offers what its parent's last request did: same bytes, same cache). */
+  private lastOffered: ReadonlySet<string> | undefined;
 
   constructor(tools: Iterable<AnyTool> = []) {
     for (const tool of tools) this.add(tool);
@@ -132,7 +134,14 @@ export class ToolRegistry {
 
   /** What a request offers: every tool but those not offered yet (Tool.offered). */
   schemas(): ToolSchema[] {
-    return [...this.byName.values()].filter((t) => t.offered?.() !== false).map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    const offered = [...this.byName.values()].filter((t) => t.offered?.() !== false);
+    this.lastOffered = new Set(offered.map((t) => t.name));
+    return offered.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  }
+
+  /** Whether the last request offered `name` (before any request: whether one would now). */
+  wasOffered(name: string): boolean {
+    return this.lastOffered ? this.lastOffered.has(name) : this.byName.get(name)?.offered?.() !== false;
   }
 
   /** A new registry with the tools whose names pass `keep`. */
