@@ -158,7 +158,7 @@ export async function benchCli(report, server, scratch) {
   report.row('peak RSS, three parallel subagents', pairs.map((p) => p.three.peakMiB), { unit: 'MiB', max: 80 });
   if (BASELINE) await sideBySide(report, server, scratch, one);
   report.note('what-if, DELEGATE_CODE_CACHE=0 (no V8 code cache: every chunk compiled from source, as on a first run):');
-  report.row('  first request after spawn', pairs.map((p) => p.cold.firstRequestMs), { digits: 0 });
+  report.row('  first request after spawn, no code cache', pairs.map((p) => p.cold.firstRequestMs), { digits: 0 });
   report.row('    main-thread CPU by then', pairs.map((p) => p.cold.firstRequestCpu.cpuMs), { digits: 0 });
 }
 
