@@ -156,6 +156,7 @@ export async function benchCli(report, server, scratch) {
   report.row('delegate --version: peak RSS', version.map((r) => r.peakMiB), { unit: 'MiB' });
   report.row('peak RSS, one subagent', pairs.map((p) => p.one.peakMiB), { unit: 'MiB', max: 80 });
   report.row('peak RSS, three parallel subagents', pairs.map((p) => p.three.peakMiB), { unit: 'MiB', max: 80 });
+  await againstBareClient(report, server, scratch, one);
   if (BASELINE) await sideBySide(report, server, scratch, one);
   report.note('what-if, DELEGATE_CODE_CACHE=0 (no V8 code cache: every chunk compiled from source, as on a first run):');
   report.row('  first request after spawn, no code cache', pairs.map((p) => p.cold.firstRequestMs), { digits: 0 });
@@ -182,4 +183,27 @@ async function sideBySide(report, server, scratch, plan) {
   report.row('  --version: this build', pairs.map((p) => p.nowVersion.wallMs), { digits: 0, max: 50 });
   report.row('  wall time, one subagent: baseline', pairs.map((p) => p.base.wallMs), { digits: 0 });
   report.row('  wall time, one subagent: this build', pairs.map((p) => p.now.wallMs), { digits: 0 });
+}
+
+/**
+ * One delegation's wall time against a bare Node client (bare-client.mjs: node:http, no SDK, no harness) sending the
+ * very request bodies the CLI sent, in the same order, to the same plan: spawn to exit both, alternating.
+ */
+async function againstBareClient(report, server, scratch, plan) {
+  const recorded = await runCli(server, scratch, plan, { bodies: true });
+  const bodiesFile = join(scratch.root, 'bare-bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(recorded.requests.map((r) => ({ body: r.body, headers: r.headers }))));
+  const bareClient = fileURLToPath(new URL('./bare-client.mjs', import.meta.url));
+  const bare = async () => {
+    await server.plan(plan);
+    const run = await runNode([bareClient, bodiesFile, server.baseURL]);
+    const st = await server.stats();
+    if (run.code !== 0 || st.problems.length) throw new Error(`bare client: ${run.stderr.trim().slice(0, 300)} ${st.problems.join('; ')}`);
+    return run.wallMs;
+  };
+  const pairs = await repeat(7, async () => ({ cli: (await runCli(server, scratch, plan)).wallMs, bare: await bare() }));
+  report.note(`one delegation (${recorded.requests.length} requests) against a bare Node client sending the same bodies, alternating:`);
+  report.row('  wall time, bare node:http client', pairs.map((p) => p.bare), { digits: 0 });
+  report.row('  wall time, delegate', pairs.map((p) => p.cli), { digits: 0 });
+  report.row('  delegate / bare client (pairs)', pairs.map((p) => p.cli / p.bare), { unit: '×', digits: 2, max: 1.5 });
 }

@@ -51,7 +51,7 @@ function summary(req, withBody) {
     tokens: estimateTokens(bytes),
     // What the prompt cache read and wrote (the API's caching rules: test/fixtures/prompt-cache.ts).
     ...(req.cache ? { cache: req.cache } : {}),
-    ...(withBody ? { body: req.body } : {}),
+    ...(withBody ? { body: req.body, headers: req.headers } : {}),
   };
 }
 
