@@ -86,7 +86,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     description:
       'Run a subagent in this workspace; only its report comes back; calls in one message run in parallel. ' +
       'It sees nothing of this conversation, so the prompt says all it needs (goal, scope, what you know, what to report), ' +
-      'unless fork: true starts a copy of you with this conversation (it shares your prompt cache; cannot delegate).\n' +
+      'unless fork: true starts a copy of you with this conversation, for a job that needs what you have read here (it shares your prompt cache; cannot delegate).\n' +
       `${HARNESS_LINES}\n` +
       `Agent types (subagent_type; default ${DEFAULT_AGENT}):\n${agentLines(agents)}`,
     inputSchema: {
