@@ -65,8 +65,7 @@ describe('agent loop', () => {
     assert.match(first.system, /Conclusion/);
 
     const parentRequests = model.requests.filter((r) => r.route === 'parent').map((r) => r.request);
-    // task_output comes with a subagent it could check on (issue 30: not billed on every request of an agent that
-    // never delegates); a foreground task without a subagent directory gives none.
+    // task_output comes with a subagent it can check on (issue 30): a foreground task without a directory gives none.
     assert.deepEqual(parentRequests[0]?.tools.map((t) => t.name), ['read_file', 'task']);
     assert.deepEqual(parentRequests[1]?.tools.map((t) => t.name), ['read_file', 'task']);
     for (const req of parentRequests) assert.ok(!json(req).includes(CANARY), 'the canary never reaches a parent request');
