@@ -15,7 +15,9 @@
 //                                  20-turn read loop against uncached; the fixed prefix per tool
 //  10. subagent reports checked    a corpus of child runs: invented claims flagged, truthful ones flagged
 //  11. files changed by commands   what finding them adds to each bash call on this repository (median, p95)
-//  13. worktrees (issue 27)        a child's first request shared vs isolated, making a worktree, landing N children
+//  12. sandboxed bash calls        what holding the protected paths read-only adds to each call
+//  13. cost per turn as it grows   billed input and wall time per turn at 20, 100 and 200 turns, compaction included
+//  14. worktrees (issue 27)        a child's first request shared vs isolated, making a worktree, landing N children
 //
 // The model is the project's local Messages-API server (test/fixtures), on 127.0.0.1 in a child process
 // (scripts/bench/server-process.mjs). Details and the latest figures: docs/benchmarks.md.
@@ -65,7 +67,8 @@ const sections = [
   ['10. Subagent reports checked against their records', (report) => import('./bench/report-checks.mjs').then((m) => m.benchReportChecks(report))],
   ['11. Files changed by commands (bash calls on this repository)', (report) => import('./bench/command-changes.mjs').then((m) => m.benchCommandChanges(report))],
   ['12. Sandboxed bash calls (the protected paths held read-only)', (report) => import('./bench/sandbox-calls.mjs').then((m) => m.benchSandboxCalls(report))],
-  ['13. Subagents in worktrees of their own (a clone of this repository)', (report, srv, scr) => import('./bench/isolation.mjs').then((m) => m.benchIsolation(report, srv, scr))],
+  ['13. What a turn costs as the session grows (20, 100, 200 turns)', (report, srv, scr) => import('./bench/growth-curve.mjs').then((m) => m.benchGrowthCurve(report, srv, scr))],
+  ['14. Subagents in worktrees of their own (a clone of this repository)', (report, srv, scr) => import('./bench/isolation.mjs').then((m) => m.benchIsolation(report, srv, scr))],
 ];
 const only = process.argv.slice(2).map(Number);
 const crashed = [];

@@ -24,11 +24,18 @@ const webGlobals = join(REPO, 'src/core/llm/sdk-web-globals.ts');
 const sdkWebGlobals = {
   name: 'sdk-web-globals',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.mjs$/ }, ({ path }) => ({
-      contents: `import { Headers, FormData, Response } from ${JSON.stringify(webGlobals)};${readFileSync(path, 'utf8')}`,
-      loader: 'js',
-      resolveDir: dirname(path),
-    }));
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.mjs$/ }, ({ path }) => {
+      let source = readFileSync(path, 'utf8');
+      const names = ['Headers', 'FormData', 'Response'];
+      // client.mjs asks `body instanceof globalThis.ReadableStream` of every request body: touching that global
+      // loads Node's web streams (~1 ms before the first request; the response's body needs them only later).
+      if (/[\\/]sdk[\\/]client\.mjs$/.test(path)) {
+        if (!source.includes('globalThis.ReadableStream')) throw new Error('build-cli: @anthropic-ai/sdk/client.mjs no longer reads globalThis.ReadableStream: check sdk-web-globals.ts');
+        source = source.replaceAll('globalThis.ReadableStream', 'ReadableStream');
+        names.push('ReadableStream');
+      }
+      return { contents: `import { ${names.join(', ')} } from ${JSON.stringify(webGlobals)};${source}`, loader: 'js', resolveDir: dirname(path) };
+    });
   },
 };
 

@@ -25,7 +25,9 @@ const toReply = (step) => (step.tools ? reply.toolUse(step.tools, step.text ? { 
 
 api.setResponder(async (req) => {
   const first = firstUserText(req);
-  const route = [...queues.keys()].find((tag) => tag !== 'parent' && first.includes(tag)) ?? 'parent';
+  // A plan's `summary` steps answer the harness's compaction requests (their system prompt: "You summarize …").
+  const system = JSON.stringify(req.body.system ?? '');
+  const route = queues.has('summary') && system.includes('You summarize') ? 'summary' : ([...queues.keys()].find((tag) => tag !== 'parent' && tag !== 'summary' && first.includes(tag)) ?? 'parent');
   req.route = route;
   const step = queues.get(route)?.shift();
   if (!step) throw new Error(`no reply left for route "${route}" (request #${req.index})`);
@@ -49,13 +51,13 @@ function summary(req, withBody) {
     tokens: estimateTokens(bytes),
     // What the prompt cache read and wrote (the API's caching rules: test/fixtures/prompt-cache.ts).
     ...(req.cache ? { cache: req.cache } : {}),
-    ...(withBody ? { body: req.body } : {}),
+    ...(withBody ? { body: req.body, headers: req.headers } : {}),
   };
 }
 
 const commands = {
   plan(plan) {
-    queues = new Map([['parent', [...plan.parent]], ...Object.entries(plan.children).map(([tag, steps]) => [tag, [...steps]])]);
+    queues = new Map([['parent', [...plan.parent]], ...Object.entries(plan.children).map(([tag, steps]) => [tag, [...steps]]), ...(plan.summary ? [['summary', [...plan.summary]]] : [])]);
     api.requests.length = 0;
     api.failures.length = 0;
     // Every run starts with an empty prompt cache: no run reads what an earlier one wrote.

@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark: statistics over repeated runs, the report (figures next to their
 // targets), the scratch workspace every scenario reads, and loading the project's TypeScript sources.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { require as tsxRequire } from 'tsx/cjs/api';
@@ -34,10 +34,12 @@ const num = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
  * A target is { max } (the median must not exceed it), { min } (nor fall below it) or { equals } (for yes/no checks).
  */
 export class Report {
-  constructor(write = (line) => console.log(line)) {
+  constructor(write = (line) => console.log(line), lastRelease = lastReleaseFigures()) {
     this.write = write;
     this.met = [];
     this.missed = [];
+    /** label → the figure last release printed (docs/benchmarks.md, "Last release's figures"): shown beside each row. */
+    this.lastRelease = lastRelease;
   }
 
   section(title) {
@@ -64,7 +66,9 @@ export class Report {
       target = `   target ≥ ${min} ${unit}: ${ok ? 'ok' : `MISSED by ${num(min - s.median, digits)} ${unit}`}`;
       (ok ? this.met : this.missed).push(`${label}: ${num(s.median, digits)} ${unit} (target ≥ ${min})`);
     }
-    this.write(`   ${label.padEnd(46)} ${num(s.median, digits).padStart(8)} ${unit}${spread}${target}`);
+    const last = this.lastRelease.get(label.trim());
+    const before = last === undefined ? '' : `   last release ${last}`;
+    this.write(`   ${label.padEnd(46)} ${num(s.median, digits).padStart(8)} ${unit}${spread}${target}${before}`);
     return s;
   }
 
@@ -73,6 +77,29 @@ export class Report {
     (ok ? this.met : this.missed).push(label);
     this.write(`   ${label.padEnd(46)} ${ok ? 'yes' : 'NO'}${detail ? `  (${detail})` : ''}   target: yes`);
   }
+}
+
+/**
+ * The regression guard: the table under "## Last release's figures" in docs/benchmarks.md (`| row label | figure |`),
+ * by label. Update it when a release is cut; a row missing there prints without a comparison.
+ */
+export function lastReleaseFigures(docs = new URL('../../docs/benchmarks.md', import.meta.url)) {
+  const figures = new Map();
+  let text;
+  try {
+    text = readFileSync(docs, 'utf8');
+  } catch {
+    return figures;
+  }
+  const start = text.indexOf("\n## Last release's figures");
+  if (start < 0) return figures;
+  const end = text.indexOf('\n## ', start + 1);
+  for (const line of text.slice(start, end < 0 ? undefined : end).split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 4 || cells[1] === '' || cells[1] === 'row' || /^-+$/.test(cells[1])) continue;
+    figures.set(cells[1].replace(/^`|`$/g, ''), cells[2]);
+  }
+  return figures;
 }
 
 /** Unique marker per workspace file: if one shows up in a parent's request, a child's output leaked. */

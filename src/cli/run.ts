@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
+import { isatty } from 'node:tty';
 import type { CliOptions } from './args';
 import { headlessApprover } from './headless-approver';
 import { cliFolderTrust } from './folder-trust';
@@ -67,7 +68,8 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
   const model = createAnthropicModel({ ...api.credentials, ...(api.baseUrl ? { baseURL: api.baseUrl } : {}), retryWait: api.retryWait });
   // The folder's own hooks and servers run only where it is trusted: the flag, a remembered yes, or the question.
   const commands = [...folderCommands(workdir, settings.files.commandHooks, settings.tools.mcp, settings.files.skills), ...(await agentFileCommands(workdir, settings.files.agentFiles))];
-  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  // isatty, not process.stdin.isTTY: the stdin getter opens a stream (~1.5 ms before the first request).
+  const interactive = isatty(0) && isatty(2);
   // The fan-out card asks at the terminal: without one, a flag that cannot be honoured is said, not ignored.
   const fanoutRule = options.confirmFanout === 'never' ? undefined : options.confirmFanout;
   if (fanoutRule && !interactive) {

@@ -33,6 +33,19 @@ describe('the CLI start path', function () {
     assert.doesNotMatch(loaded, /undici/);
   });
 
+  it('a run without subagents or web pages loads neither the report checker nor node:dns/promises (issue 30)', async () => {
+    const scratch = tempDir('delegate-start-');
+    const report = join(scratch, 'modules.txt');
+    const chunks = join(scratch, 'chunks.txt');
+    const preload = join(scratch, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join('\\n')));`);
+    await run({ NODE_OPTIONS: `--require ${preload}`, DELEGATE_CHUNK_LOG: chunks });
+    const loaded = readFileSync(report, 'utf8');
+    assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
+    assert.doesNotMatch(loaded, /NativeModule (internal\/)?dns\/promises/, 'node:dns/promises builds its resolver (reads /etc/resolv.conf) when loaded');
+    assert.doesNotMatch(readFileSync(chunks, 'utf8'), /child-report|report-guard/);
+  });
+
   it('writes a code cache per chunk on the first run, uses it on the next, and replaces one V8 refuses', async () => {
     const cacheHome = tempDir('delegate-cache-');
     await run({ XDG_CACHE_HOME: cacheHome });

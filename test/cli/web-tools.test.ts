@@ -72,10 +72,11 @@ describe('delegate CLI: web tools', function () {
     );
     const run = await runDelegate(['-p', 'search', '--cwd', cli.dirs.workdir, '--web-search', 'on', '--output-format', 'stream-json'], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
-    // With the tools every agent shares (the agent's own task, task_output, send_message and read_subagent come after it, for the prompt cache).
+    // With the tools every agent shares (the agent's own task comes after it, for the prompt cache; task_output,
+    // send_message and read_subagent follow once it has a subagent: offered-tools.test.ts).
     const tools = must(must(cli.api.messageRequests()[0]).body.tools);
     assert.deepEqual(tools.find((t) => t.name === 'web_search'), { type: 'web_search_20250305', name: 'web_search', max_uses: 5, cache_control: { type: 'ephemeral' } });
-    assert.deepEqual(tools.slice(tools.findIndex((t) => t.name === 'web_search') + 1).map((t) => t.name), ['task', 'task_output', 'send_message', 'read_subagent']);
+    assert.deepEqual(tools.slice(tools.findIndex((t) => t.name === 'web_search') + 1).map((t) => t.name), ['task']);
     const events = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const row = events.find((e) => e.type === 'tool_finished' && e.name === 'web_search');
     assert.equal(row?.output, 'Delegate — https://example.org/d');

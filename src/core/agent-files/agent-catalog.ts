@@ -19,14 +19,14 @@ export const DEFAULT_AGENT = 'general-purpose';
 export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
   {
     name: DEFAULT_AGENT,
-    description: 'General-purpose agent for researching questions, searching code and carrying out multi-step tasks; has every tool.',
+    description: 'Research, code search and multi-step tasks; every tool.',
     prompt: '',
     source: 'built-in',
     scope: 'built-in',
   },
   {
     name: 'Explore',
-    description: 'Fast read-only agent for exploring a codebase: finds files, searches code, reads and explains it. Changes nothing, runs no commands.',
+    description: 'Read-only: finds, searches, reads and explains code; runs no commands.',
     prompt: 'You explore the codebase read-only: find the relevant files, search and read them, and report precisely (paths and line numbers).',
     tools: ['read_file', 'glob', 'grep'],
     source: 'built-in',

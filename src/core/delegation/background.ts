@@ -30,6 +30,11 @@ export class BackgroundChildren {
     this.children.set(id, child);
   }
 
+  /** How many were started in this run (finished or not). */
+  get started(): number {
+    return this.children.size;
+  }
+
   get running(): number {
     return [...this.children.values()].filter((c) => c.result === undefined).length;
   }

@@ -34,7 +34,6 @@ import type { MessageParam } from '../llm/types';
 import { FORK_AGENT_TYPE, forkSpec } from './fork';
 import type { ChildRecord } from './child-records';
 import { watchChildRecord } from '../report/record-watch';
-import { checkChildReport, withReportNotes } from '../report/child-report';
 import { typedOutput, type TypedOutput } from '../report/typed-output';
 import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } from '../loop/types';
 import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
@@ -259,6 +258,8 @@ async function runSpec(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortS
   }
   // Its report, held to what it did in this run (and defanged) before the asker or the summary sees it.
   const watched = (path: string): boolean => (room?.changes ?? ports.changes)?.watches(path) ?? false;
+  // Loaded on the first report: the checker's and the guard's Unicode patterns cost the start ~2 ms to compile.
+  const { checkChildReport, withReportNotes } = await import('../report/child-report');
   const checked = await checkChildReport(child, { calls: watch.stop(), ...(changes ? { manifest: changes } : {}), workdir: room?.workdir ?? ports.config.workdir, watched }, emit);
   hookFailures.push(...(await ports.hooks.runSubagentStop({ agent: identity, status: child.status, result: child.result, turns: child.turns })));
   for (const failure of hookFailures) await emit({ type: 'error', message: `hook failed: ${failure}`, retrying: false });

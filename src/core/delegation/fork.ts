@@ -90,14 +90,16 @@ export function forkTools(parentTools: ToolRegistry): ToolRegistry {
   return new ToolRegistry(
     parentTools.names().map((name) => {
       const tool = parentTools.get(name) as AnyTool;
-      return DELEGATING_TOOLS.has(name) || tool.kind === 'delegate' ? refusingTwin(tool) : tool;
+      return DELEGATING_TOOLS.has(name) || tool.kind === 'delegate' ? refusingTwin(tool, parentTools.wasOffered(name)) : tool;
     }),
   );
 }
 
-function refusingTwin(tool: AnyTool): Tool<unknown> {
+/** `offered`: as in the parent's last request, though the fork itself is now a subagent (tools that come with one). */
+function refusingTwin(tool: AnyTool, offered: boolean): Tool<unknown> {
   return {
     name: tool.name,
+    offered: () => offered,
     description: tool.description,
     inputSchema: tool.inputSchema,
     kind: tool.kind,

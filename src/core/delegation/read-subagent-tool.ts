@@ -7,7 +7,6 @@
  */
 import { asRecord, type ParseResult, type Tool } from '../tools/types';
 import type { ReadWhat, SubagentDirectory } from './child-port';
-import { guardToolResult } from '../report/report-guard';
 import type { AgentIdentity } from '../vocabulary';
 
 export interface ReadSubagentInput {
@@ -71,6 +70,7 @@ export function createReadSubagentTool(reader: AgentIdentity, directory: Pick<Su
         return { content: `No subagent "${input.id}" of yours (${own.length ? `your subagents: ${own.join(', ')}` : 'you have started no subagent in this session'})`, isError: true };
       }
       // A page is the child's words and what its tools returned: defanged like its report.
+      const { guardToolResult } = await import('../report/report-guard');
       return guardToolResult(await directory.page({ id: entry.id, what: input.what, offset: input.offset, limit: input.limit, diff: input.diff }), 'record');
     },
   };

@@ -49,7 +49,7 @@ export interface TaskInput {
  * shown-text.ts quotes the names and commands inside them.
  */
 const HARNESS_LINES =
-  'A result is the subagent\'s report, then the harness\'s lines: [changes] (what it changed and ran), [unverified] (claims its record does not back), [deliverables], [subagent …]; a [harness] note may come first. ' +
+  'After the report come the harness\'s lines ([changes], [unverified]: claims its record does not back, [deliverables], [subagent …]; a [harness] note may come first). ' +
   'Only the harness starts a line with these tags: a report line that imitates one arrives as "[quoted] …", and file names and commands inside them are quoted (an odd name as a JSON string), so none can be forged.';
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
@@ -111,25 +111,24 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     name: 'task',
     kind: 'delegate',
     description:
-      'Run a subagent on a task. It shares the workspace folder and the tools; only its final report comes back; several task calls in one message run in parallel. ' +
-      'It starts fresh and sees nothing of this conversation, so the prompt must say everything it needs (goal, scope, what you know, what to report), ' +
-      'unless fork: true, which starts a copy of you with this conversation (cheap: it shares your prompt cache), so the prompt is just a directive. ' +
-      'Fork when the job needs what you have read or decided here and its tool output would clutter your context. A fork cannot delegate.\n' +
+      'Run a subagent in this workspace; only its report comes back; calls in one message run in parallel. ' +
+      'It sees nothing of this conversation, so the prompt says all it needs (goal, scope, what you know, what to report), ' +
+      'unless fork: true starts a copy of you with this conversation, for a job that needs what you have read here (it shares your prompt cache; cannot delegate).\n' +
       `${HARNESS_LINES}\n` +
       `Agent types (subagent_type; ${defaultOffered ? `default ${DEFAULT_AGENT}` : 'required'}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
-        prompt: { type: 'string', description: 'The task: complete and self-contained for a fresh subagent, a directive for a fork.' },
-        description: { type: 'string', description: 'A short (3-6 word) label for the task, shown to the user.' },
-        subagent_type: { type: 'string', description: defaultOffered ? `The agent type to use (default ${DEFAULT_AGENT}).` : 'The agent type to use.' },
-        run_in_background: { type: 'boolean', description: 'Return at once with the subagent\'s id and go on; its report reaches you when it finishes (task_output checks on it).' },
-        fork: { type: 'boolean', description: 'Start from this conversation (your system prompt, tools and model) instead of a fresh context. Not with subagent_type.' },
-        isolation: { type: 'string', enum: ['worktree', 'shared'], description: "worktree: the subagent works in its own git worktree of your current tree (uncommitted changes included); its changes are kept on a branch to land later, not written into your tree. shared: it works in your tree. Default: its agent type's, else the session's." },
-        model: { type: 'string', description: 'Run it on this model (sonnet, opus, haiku or a model id) instead of its agent type\'s; the session refuses models dearer than its cap. Leave out unless the task needs it.' },
-        output_schema: { type: 'object', description: 'A JSON Schema for a typed result: the subagent must end its report with a JSON value that validates (it is asked once more, then the task fails with the errors); you get its prose and the JSON.' },
-        effort: { type: 'string', enum: [...EFFORTS], description: 'How hard it thinks: low for lookups and mechanical edits, high for hard reasoning; default: its agent type\'s or the session\'s.' },
-        ...(opts.directory ? { name: { type: 'string', description: 'A short name for the subagent, unique in the session: send_message and read_subagent take it as well as its id.' } } : {}),
+        prompt: { type: 'string' },
+        description: { type: 'string', description: '3-6 word label shown to the user.' },
+        subagent_type: { type: 'string' },
+        run_in_background: { type: 'boolean', description: 'Return at once; the report arrives in a later turn.' },
+        fork: { type: 'boolean', description: 'Not with subagent_type.' },
+        isolation: { type: 'string', enum: ['worktree', 'shared'], description: 'worktree: its own git worktree of your live tree; its changes wait on a branch to be landed.' },
+        model: { type: 'string', description: 'An alias (sonnet, opus, haiku) or id; only if the task needs it.' },
+        effort: { type: 'string', enum: [...EFFORTS] },
+        output_schema: { type: 'object', description: 'JSON Schema its report must end with a value of; you get the JSON.' },
+        ...(opts.directory ? { name: { type: 'string', description: 'Unique; send_message and read_subagent take it or the id.' } } : {}),
       },
       required: ['prompt'],
     },

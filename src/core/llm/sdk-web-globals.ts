@@ -1,6 +1,7 @@
 /**
- * What the SDK's modules see as `Headers`, `FormData` and `Response` in the CLI bundle (scripts/build.mjs
- * imports these names into each of the SDK's files; the globals are untouched, other code still gets Node's).
+ * What the SDK's modules see as `Headers`, `FormData` and `Response` (client.mjs also `globalThis.ReadableStream`)
+ * in the CLI bundle (scripts/build-cli.mjs imports these names into each of the SDK's files; the globals are
+ * untouched, other code still gets Node's).
  *
  * Why: on Node 20 each of those globals is a lazy getter that loads undici (~40 ms of CPU), and the SDK
  * touches `Headers` and `FormData` while it builds every request, though http-fetch.ts sends it without
@@ -29,4 +30,11 @@ export const FormData = new Proxy(function FormData() {}, {
 export const Response = new Proxy(function Response() {}, {
   construct: (_target, args: unknown[]) => Reflect.construct(globalThis.Response, args),
   get: (target, key) => (key === Symbol.hasInstance ? (value: unknown) => tagged(value, 'Response') : Reflect.get(target, key)),
+});
+
+// client.mjs asks `instanceof ReadableStream` of every body (a JSON string here) and passes a stream body on: the
+// question must not load Node's web streams before the first request; constructing one still gets the platform's.
+export const ReadableStream = new Proxy(function ReadableStream() {}, {
+  construct: (_target, args: unknown[]) => Reflect.construct(globalThis.ReadableStream, args),
+  get: (target, key) => (key === Symbol.hasInstance ? (value: unknown) => tagged(value, 'ReadableStream') : Reflect.get(target, key)),
 });

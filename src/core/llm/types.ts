@@ -93,11 +93,9 @@ export interface ModelPort {
  * one token a character — characters over four badly undercounts Chinese text.
  */
 export function estimateTextTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 3.5) + other;
+  // Counted by a regular expression, not a charCodeAt loop: the first request's estimate (system prompt and tool
+  // schemas, ~8,000 characters) runs before V8 has optimized anything, where the loop took ~1 ms and this ~20 µs.
+  const other = text.length - text.replace(NON_ASCII, '').length;
+  return Math.ceil((text.length - other) / 3.5) + other;
 }
+const NON_ASCII = /[\u0080-\uffff]+/g;

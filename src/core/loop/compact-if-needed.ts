@@ -41,6 +41,14 @@ export interface CompactionScope {
   turn: number;
 }
 
+/**
+ * Stubs alone must bring the context under this share of the limit, else the older turns are summarized too. Each
+ * compaction rewrites the prompt cache from its first change on (the whole conversation, at 1.25× the input price):
+ * with stubs that free only a little, it came every few turns once the turns' own framing filled the window, and the
+ * billed input per turn doubled from 20 to 200 turns (bench section 13) while the context stayed the same.
+ */
+const LOW_WATER = 0.5;
+
 /** Returns the compacted conversation, or undefined when nothing needed (or could) be done. */
 export async function compactIfNeeded(scope: CompactionScope, deps: CompactionDeps, trigger: CompactionTrigger): Promise<MessageParam[] | undefined> {
   const limit = Math.floor(deps.context.window * deps.context.threshold);
@@ -55,7 +63,7 @@ export async function compactIfNeeded(scope: CompactionScope, deps: CompactionDe
 
   // Asked for by the user: everything but the last turn is summarized (automatic compaction keeps more).
   const cut = summaryCut(out, trigger === 'manual' ? 1 : KEEP_TURNS);
-  if ((after >= limit || trigger !== 'auto') && cut > 0) {
+  if ((after >= limit * LOW_WATER || trigger !== 'auto') && cut > 0) {
     summary = await summarize(out.slice(0, cut), scope, deps);
     if (summary !== undefined) {
       const kept = out.length - cut;

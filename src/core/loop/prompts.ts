@@ -7,7 +7,7 @@ export function parentSystemPrompt(workdir: string, canDelegate: boolean, instru
   ];
   if (canDelegate) {
     // What a subagent sees and returns is the task tool's own description: not repeated here.
-    lines.push('Hand self-contained sub-jobs (exploring part of the code, a focused investigation, a well-specified change) to subagents with the task tool (task{fork: true} starts one from this conversation instead).');
+    lines.push('Hand self-contained sub-jobs (exploring code, a focused investigation, a well-specified change) to subagents with the task tool.');
   }
   lines.push('When you are done, answer the user concisely.');
   return withInstructions(lines.join('\n'), instructions);

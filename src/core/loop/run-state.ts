@@ -88,13 +88,16 @@ export class RunState {
               forkBase: () => this.forkBase(),
               ...(ports.children ? { directory: ports.children } : {}),
             }),
-            this.background.tool(),
-            ...delegationTools(ports, {
-              sender: this.identity,
-              onChildFinished: (child, description) => this.onChildFinished(child, description),
-              toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped),
-              background: { children: this.background, agentSignal: this.signal },
-            }),
+            // Offered once this agent has a subagent (and from then on, so the tool list, and the cache, stay put).
+            ...[
+              this.background.tool(),
+              ...delegationTools(ports, {
+                sender: this.identity,
+                onChildFinished: (child, description) => this.onChildFinished(child, description),
+                toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped),
+                background: { children: this.background, agentSignal: this.signal },
+              }),
+            ].map((tool) => ({ ...tool, offered: () => this.background.started > 0 || (ports.children?.childrenOf(this.identity.agentId).length ?? 0) > 0 })),
           )
         : spec.tools;
     this.scope = { identity: this.identity, tools: this.tools, gate: ports.gate, outputs: ports.outputs, limits, ...(ports.fanout ? { fanout: ports.fanout } : {}), emit: this.emit, signal: this.signal };

@@ -55,14 +55,13 @@ export function createAskUserTool(who: (agentId: string) => AgentIdentity | unde
   return {
     name: 'ask_user',
     description:
-      'Ask the user a question and wait for the answer. Use it only when you cannot go on well without a decision only the user can make ' +
-      '(an ambiguous requirement, a choice between approaches with real trade-offs); never to ask for permission (tool calls are approved separately) ' +
-      'or for facts you can find yourself. Offer `options` when the answer is one of a few choices. In headless runs nobody answers: you are told to decide yourself.',
+      'Ask the user and wait for the answer: only for a decision only the user can make (an ambiguous requirement, real trade-offs), ' +
+      'never for permission (calls are approved separately) or facts you can find. In headless runs you are told to decide yourself.',
     inputSchema: {
       type: 'object',
       properties: {
-        question: { type: 'string', description: 'The question, self-contained: the user may not have followed your work.' },
-        options: { type: 'array', items: { type: 'string' }, description: `Up to ${MAX_OPTIONS} answers to pick from (the user may type another).` },
+        question: { type: 'string', description: 'Self-contained: the user may not have followed your work.' },
+        options: { type: 'array', items: { type: 'string' }, description: `Up to ${MAX_OPTIONS} choices (the user may type another).` },
       },
       required: ['question'],
     },

@@ -60,18 +60,16 @@ export function createBashTool(workdir: string, opts: BashToolOptions): Tool<Bas
   return {
     name: 'bash',
     description:
-      'Run a shell command with /bin/bash -c in the workspace root. stdin is empty (/dev/null), so interactive ' +
-      'programs must be given flags that avoid prompts. stdout and stderr are returned interleaved with the exit ' +
-      'code; very long output keeps its beginning and end. Processes the command leaves in the background are ' +
-      'stopped when it finishes.' +
+      'Run /bin/bash -c in the workspace root; stdin is /dev/null (avoid prompts). Returns stdout and stderr interleaved ' +
+      'and the exit code; long output keeps its start and end. Background processes stop when it ends.' +
       (opts.launcher
-        ? ' Commands may run in a sandbox: only the workspace and /tmp are writable, and the network may be off; ' +
-          '"Read-only file system" or a failed connection then means the sandbox, not a bug to work around.'
+        ? ' In the sandbox only the workspace and /tmp are writable and the network may be off: ' +
+          '"Read-only file system" or a failed connection is the sandbox, not a bug to work around.'
         : ''),
     inputSchema: {
       type: 'object',
       properties: {
-        command: { type: 'string', description: 'The command line to run.' },
+        command: { type: 'string' },
         timeout: { type: 'integer', minimum: 1, description: `Milliseconds (default ${opts.defaultTimeoutMs}, max ${opts.maxTimeoutMs}).` },
       },
       required: ['command'],

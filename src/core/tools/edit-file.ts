@@ -44,15 +44,14 @@ export function createEditFileTool(workdir: string, ops: FileOps, locks: PathLoc
   return {
     name: 'edit_file',
     description:
-      'Replace old_text with new_text in an existing workspace file. old_text must match the file exactly ' +
-      '(whitespace included) and occur exactly once; include enough surrounding lines to make it unique. ' +
-      'The file keeps its encoding and line endings. To create a file use write_file.',
+      'Replace old_text with new_text in an existing workspace file. old_text must match exactly (whitespace too) ' +
+      'and occur once: include enough lines to make it unique. Encoding and line endings are kept. To create a file use write_file.',
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        old_text: { type: 'string', description: 'Exact text to replace; must occur exactly once in the file.' },
-        new_text: { type: 'string', description: 'Replacement text (may be empty to delete old_text).' },
+        path: { type: 'string', description: 'Relative to the workspace root.' },
+        old_text: { type: 'string' },
+        new_text: { type: 'string', description: 'May be empty.' },
       },
       required: ['path', 'old_text', 'new_text'],
     },

@@ -7,7 +7,6 @@
  *            └─no──▶ lookup(host, all) ─▶ every address classified ─▶ any private → the hop is private
  *                                                                     (its own permission, see web-fetch.ts)
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import type { RequestOptions } from 'node:http';
 import { isIP } from 'node:net';
@@ -16,7 +15,8 @@ import { literalPrivateRange, privateRange, type PrivateRange } from './private-
 /** Resolves a host name to every address it has (DNS by default; tests inject one). */
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true });
+// node:dns is loaded on the first lookup: loading it builds the default resolver (reads /etc/resolv.conf) at start.
+export const systemLookup: HostLookup = async (hostname) => (await import('node:dns/promises')).lookup(hostname, { all: true });
 
 export interface FetchDestination {
   /** The URL's host without IPv6 brackets. */

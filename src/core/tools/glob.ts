@@ -41,13 +41,11 @@ export function createGlobTool(workdir: string, ripgrep: RipgrepPath): Tool<Glob
   return {
     name: 'glob',
     description:
-      'List workspace files matching a glob pattern (e.g. "src/**/*.ts", "**/package.json"), relative to the ' +
-      'workspace root, sorted, one per line (a name holding a newline, tab, " or \\ is shown quoted with C escapes, as git shows it). ' +
-      'Files ignored by .gitignore, node_modules and .git are never listed; ' +
-      `dotfiles only match when the pattern names them. At most ${MAX_ENTRIES} entries are shown.`,
+      'List workspace files matching a glob pattern (e.g. "src/**/*.ts", "**/package.json"), sorted, one per line; an odd name is C-quoted as git does. ' +
+      `.gitignored files, node_modules and .git are skipped; dotfiles match only when named. At most ${MAX_ENTRIES} entries.`,
     inputSchema: {
       type: 'object',
-      properties: { pattern: { type: 'string', description: 'Glob pattern relative to the workspace root.' } },
+      properties: { pattern: { type: 'string' } },
       required: ['pattern'],
     },
     kind: 'read',

@@ -37,21 +37,19 @@ export function createGrepTool(workdir: string, ripgrep: RipgrepPath): Tool<Grep
   return {
     name: 'grep',
     description:
-      'Search file contents in the workspace with a regular expression (ripgrep syntax). Respects .gitignore; ' +
-      'node_modules and .git are never searched. output_mode: "files_with_matches" (default: the files that match), ' +
-      '"content" (matching lines, with -n line numbers and -C context lines), or "count" (matches per file). ' +
-      'A file name holding a newline, tab, " or \\ is shown quoted with C escapes, as git shows it.',
+      'Search workspace files with a ripgrep regular expression (.gitignored files, node_modules and .git skipped). ' +
+      'output_mode: files_with_matches (default), content (matching lines; -n, -C) or count. An odd file name is C-quoted as git does.',
     inputSchema: {
       type: 'object',
       properties: {
-        pattern: { type: 'string', description: 'The regular expression to search for.' },
-        path: { type: 'string', description: 'File or folder to search in, relative to the workspace root (default: all of it).' },
-        glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.js" or "src/**/*.ts".' },
+        pattern: { type: 'string' },
+        path: { type: 'string', description: 'File or folder (default: the workspace).' },
+        glob: { type: 'string', description: 'Only files matching it, e.g. "*.ts".' },
         output_mode: { type: 'string', enum: [...MODES] },
         '-i': { type: 'boolean', description: 'Case-insensitive.' },
-        '-n': { type: 'boolean', description: 'Line numbers in content mode (default true).' },
-        '-C': { type: 'integer', minimum: 0, description: 'Lines of context around each match (content mode).' },
-        head_limit: { type: 'integer', minimum: 1, description: `Return at most this many lines (default ${DEFAULT_HEAD_LIMIT}).` },
+        '-n': { type: 'boolean', description: 'Line numbers (default true).' },
+        '-C': { type: 'integer', minimum: 0, description: 'Context lines.' },
+        head_limit: { type: 'integer', minimum: 1, description: `At most this many lines (default ${DEFAULT_HEAD_LIMIT}).` },
       },
       required: ['pattern'],
     },

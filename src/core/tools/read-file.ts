@@ -38,14 +38,14 @@ export function createReadFileTool(workdir: string, ops: FileOps, tracker?: File
   return {
     name: 'read_file',
     description:
-      'Read a text file in the workspace. Returns its lines as-is (no line numbers); when the output is cut, ' +
-      'a final bracketed note says how many lines remain. Binary files are refused.',
+      'Read a text file in the workspace: its lines as-is (no line numbers); a cut output ends with a note on what remains. ' +
+      'Binary files are refused.',
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        offset: { type: 'integer', minimum: 1, description: '1-based line number to start from.' },
-        limit: { type: 'integer', minimum: 1, description: `Maximum number of lines to return (default ${DEFAULT_LIMIT}).` },
+        path: { type: 'string', description: 'Relative to the workspace root.' },
+        offset: { type: 'integer', minimum: 1, description: 'First line (1-based).' },
+        limit: { type: 'integer', minimum: 1, description: `Lines (default ${DEFAULT_LIMIT}).` },
       },
       required: ['path'],
     },

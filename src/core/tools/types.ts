@@ -91,6 +91,11 @@ export interface Tool<I = unknown> {
   readonly kind: ToolKind;
   /** An `external` tool that declares it changes nothing (an MCP read-only hint): allowed in plan mode. */
   readonly readOnly?: boolean;
+  /**
+   * Offered in requests only once this says so (send_message and the like: once the agent has a subagent), so an
+   * agent that never delegates is not billed for them on every request. Callable by name either way.
+   */
+  readonly offered?: () => boolean;
   /** Checks the model's raw input; a clear message on failure goes back to the model as an error result. */
   parse(raw: unknown): ParseResult<I>;
   /**
@@ -113,6 +118,8 @@ export type AnyTool = Tool<any>;
 /** One registry per agent: the child gets a filtered copy (no `task` past max depth). */
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
+  /** The names the last schemas() offered (a fork offers what its parent's last request did: same bytes, same cache). */
+  private lastOffered: ReadonlySet<string> | undefined;
 
   constructor(tools: Iterable<AnyTool> = []) {
     for (const tool of tools) this.add(tool);
@@ -132,8 +139,16 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
+  /** What a request offers: every tool but those not offered yet (Tool.offered). */
   schemas(): ToolSchema[] {
-    return [...this.byName.values()].map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    const offered = [...this.byName.values()].filter((t) => t.offered?.() !== false);
+    this.lastOffered = new Set(offered.map((t) => t.name));
+    return offered.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  }
+
+  /** Whether the last request offered `name` (before any request: whether one would now). */
+  wasOffered(name: string): boolean {
+    return this.lastOffered ? this.lastOffered.has(name) : this.byName.get(name)?.offered?.() !== false;
   }
 
   /** A new registry with the tools whose names pass `keep`. */

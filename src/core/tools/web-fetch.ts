@@ -106,13 +106,13 @@ export function createWebFetchTool(opts: WebFetchOptions): Tool<WebFetchInput> {
   return {
     name: 'web_fetch',
     description:
-      'Fetch a web page (http or https) and return it as markdown; with "prompt", return the answer to that prompt ' +
-      `drawn from the page instead of the whole page. Pages over ${Math.round(maxBytes / 1048576)} MB are cut; it gives up after ${timeoutMs / 1000} s.`,
+      'Fetch a web page (http or https) as markdown, or with "prompt" the answer to it drawn from the page. ' +
+      `Pages over ${Math.round(maxBytes / 1048576)} MB are cut; it gives up after ${timeoutMs / 1000} s.`,
     inputSchema: {
       type: 'object',
       properties: {
-        url: { type: 'string', description: 'The page to fetch (http or https).' },
-        prompt: { type: 'string', description: 'What to find out from the page (optional).' },
+        url: { type: 'string' },
+        prompt: { type: 'string' },
       },
       required: ['url'],
     },

@@ -25,13 +25,12 @@ export function createWriteFileTool(workdir: string, ops: FileOps, locks: PathLo
   return {
     name: 'write_file',
     description:
-      'Create or overwrite a file in the workspace with the given content (parent folders are created). ' +
-      'Replaces the whole file: for a small change to an existing file use edit_file instead.',
+      'Create or overwrite a workspace file (folders are created). For a small change to a file use edit_file.',
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'File path, relative to the workspace root (or absolute inside it).' },
-        content: { type: 'string', description: 'The complete new content of the file.' },
+        path: { type: 'string', description: 'Relative to the workspace root.' },
+        content: { type: 'string', description: 'The whole new content.' },
       },
       required: ['path', 'content'],
     },
