@@ -37,7 +37,7 @@ describe('heldCommand', () => {
     const held = heldCommand('/bin/sh', ['-c', 'echo "ran $1"; exit 3', 'sh', 'x'], 3);
     const child = spawn(held.file, held.args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     (child.stdio[3] as NodeJS.WritableStream).end('\n');
     const code = await new Promise((resolve) => child.on('close', resolve));
     assert.equal(code, 3);
@@ -48,7 +48,7 @@ describe('heldCommand', () => {
     const held = heldCommand('/bin/sh', ['-c', 'echo ran'], 3);
     const child = spawn(held.file, held.args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     // Closed unwritten: the same end of file a kill -9 of ours gives.
     (child.stdio[3] as NodeJS.WritableStream).end();
     const code = await new Promise((resolve) => child.on('close', resolve));
