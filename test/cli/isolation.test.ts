@@ -129,9 +129,9 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
   it('a land check failing on the combination lands nothing and names the child that broke it', async () => {
     makeRepo();
     const writer = (name: string, delayMs: number): Reply[] => [reply.toolUse({ name: 'write_file', input: { path: `${name}.txt`, content: `${name}\n` } }, { delayMs }), reply.text('done')];
-    const { sessionId, ids } = await runTwo(writer('a', 0), writer('b', 300));
-    // Passes with either file alone, fails with both.
-    const land = await runDelegate(['land', '--session', sessionId, '--land-check', 'test ! -f a.txt || test ! -f b.txt'], { env: cli.env() });
+    // The session's check (--land-check on the run), recorded for `delegate land`: passes with either file alone, fails with both.
+    const { sessionId, ids } = await runTwo(writer('a', 0), writer('b', 300), ['--land-check', 'test ! -f a.txt || test ! -f b.txt']);
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
     assert.equal(land.code, 1, land.stderr);
     assert.deepEqual(land.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort(), [`check_failed ${ids['edit a']}`, `check_failed ${ids['edit b']}`].sort());
     assert.match(land.stderr, new RegExp(`failed on the combined changes; the first to break it: ${ids['edit b']}\\. Nothing landed\\.`));
