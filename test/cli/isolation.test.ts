@@ -219,6 +219,36 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     assert.equal(git('show', `delegate/${sessionId.slice(0, 8)}/${String((lastJsonLine(r.stdout).subagents as { id: string }[])[0]?.id)}:mine.txt`), 'mine\n');
   });
 
+  it('--resume S --agent ID in a later process: the isolated child goes on in what it kept', async () => {
+    makeRepo();
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n' } }), reply.text('first')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: log', description: 'logger', isolation: 'worktree' } }), reply.text('Done.')] },
+    ]);
+    const first = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(first.code, 0, first.stderr);
+    const result = lastJsonLine(first.stdout);
+    const sessionId = String(result.session_id);
+    const child = String((result.subagents as { id: string }[])[0]?.id);
+    cli.api.route([
+      {
+        name: 'A again',
+        match: childOf('CHILD-A'),
+        replies: [reply.toolUse({ name: 'read_file', input: { path: 'log.txt' } }), reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n2\n' } }), reply.text('second')],
+      },
+    ]);
+    const again = await runDelegate(['-p', 'and a second line', '--resume', sessionId, '--agent', child, '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(again.code, 0, again.stderr);
+    cli.api.assertAllConsumed();
+    const results = childResults('CHILD-A');
+    // Both runs' calls: the first write, then (resumed) the read of its own file and the second write.
+    assert.deepEqual(results.map((x) => x.isError), [false, false, false], JSON.stringify(results));
+    assert.equal(existsSync(ws('log.txt')), false);
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr);
+    assert.equal(readFileSync(ws('log.txt'), 'utf8'), '1\n2\n');
+  });
+
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {
     makeRepo();
     cli.api.route([

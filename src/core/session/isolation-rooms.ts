@@ -57,10 +57,10 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     workdirOf: (agentId) => rooms.get(agentId)?.workdir,
     join: (agentId, room) => void rooms.set(agentId, room),
     kept: (agentId) => keptBy.has(agentId),
-    async open(agentId, parentId, from) {
+    async open(agentId, parentId, from, recorded) {
       let wt;
       try {
-        const before = keptBy.get(agentId);
+        const before = keptBy.get(agentId) ?? recorded;
         wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
       } catch (err) {
         throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
