@@ -249,6 +249,31 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     assert.equal(readFileSync(ws('log.txt'), 'utf8'), '1\n2\n');
   });
 
+  it("an agent file's `isolation: worktree` isolates its runs; the call's `isolation: shared` overrides it", async () => {
+    makeRepo();
+    mkdirSync(ws('.claude/agents'), { recursive: true });
+    writeFileSync(ws('.claude/agents/builder.md'), '---\nname: builder\ndescription: builds things\nisolation: worktree\n---\nYou build.\n');
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'a.txt', content: 'a\n' } }), reply.text('done')] },
+      { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }), reply.text('done')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: build', description: 'isolated', subagent_type: 'builder' } }),
+          reply.toolUse({ name: 'task', input: { prompt: 'CHILD-B: build', description: 'shared', subagent_type: 'builder', isolation: 'shared' } }),
+          reply.text('Done.'),
+        ],
+      },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(existsSync(ws('a.txt')), false, "the agent file's worktree kept A's file out of the folder");
+    assert.equal(readFileSync(ws('b.txt'), 'utf8'), 'b\n', "the call's shared wrote B's in the folder");
+    assert.equal(git('branch', '--list', 'delegate/*').trim().split('\n').length, 1);
+  });
+
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {
     makeRepo();
     cli.api.route([
