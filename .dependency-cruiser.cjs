@@ -15,7 +15,7 @@
  *   core/loop/         the loop over narrow ports (may read mechanisms' contract files, never their runtime)
  *     │
  *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agent-files/ secrets/
- *     │                report/: each imports the foundation and only the ports it declares or implements (PORTS below)
+ *     │                report/ isolation/: each imports the foundation and only the ports it declares or implements (PORTS below)
  *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts
  *
  * Type-only imports count everywhere (tsPreCompilationDeps: true): the circles issue 14 names are type-level

@@ -19,14 +19,15 @@ const LAND_USAGE = `Usage: delegate land --session ID [--agent ID]... [--land-ch
 Lands isolated subagents' changes (kept on branches when they ran with isolation: worktree) into the session's
 folder, in the order they finished (or the order of --agent), each by a 3-way merge: a subagent whose changes
 conflict with the folder or an earlier one lands none of its files, and the conflict is listed (file, lines, with
-whom). --land-check CMD (or $DELEGATE_LAND_CHECK) runs CMD on all of them combined in a scratch worktree first:
-if it fails nothing lands, and the first subagent whose change makes it fail is named.
+whom). --land-check CMD (default: the session's --land-check / delegate.landCheck; '' for none) runs CMD on all
+of them combined in a scratch worktree first: if it fails nothing lands, and the first subagent whose change makes
+it fail is named.
 --discard drops their branches instead; --revert puts back what landed ones changed (their own patch reversed).
 Exit status: 0 all landed, 1 a conflict or a failed check, 2 bad usage or nothing to land.`;
 
 type Parsed = { kind: 'land'; session: string; agents: string[]; check?: string; action: 'land' | 'discard' | 'revert'; json: boolean } | { kind: 'help' } | { kind: 'error'; message: string };
 
-function parseLandArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed {
+function parseLandArgs(argv: string[]): Parsed {
   let values;
   try {
     ({ values } = parseArgs({
@@ -43,12 +44,12 @@ function parseLandArgs(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   if (values.discard && values.revert) return { kind: 'error', message: '--discard and --revert do not go together' };
   const format = values['output-format'] ?? 'text';
   if (format !== 'text' && format !== 'json') return { kind: 'error', message: `--output-format must be text or json (got "${format}")` };
-  const check = (values['land-check'] ?? env.DELEGATE_LAND_CHECK)?.trim();
-  return { kind: 'land', session: values.session, agents: values.agent ?? [], ...(check ? { check } : {}), action: values.discard ? 'discard' : values.revert ? 'revert' : 'land', json: format === 'json' };
+  const check = values['land-check']?.trim();
+  return { kind: 'land', session: values.session, agents: values.agent ?? [], ...(check !== undefined ? { check } : {}), action: values.discard ? 'discard' : values.revert ? 'revert' : 'land', json: format === 'json' };
 }
 
 export async function landMain(argv: string[], env: NodeJS.ProcessEnv, out: Writers): Promise<number> {
-  const parsed = parseLandArgs(argv, env);
+  const parsed = parseLandArgs(argv);
   if (parsed.kind === 'help') {
     await out.stdout(`${LAND_USAGE}\n`);
     return 0;
@@ -63,7 +64,7 @@ export async function landMain(argv: string[], env: NodeJS.ProcessEnv, out: Writ
   }
   let report: Awaited<ReturnType<ReturnType<typeof history>['land']>>;
   try {
-    report = await history({ env, home: homedir() }).land(parsed.session, { action: parsed.action, agents: parsed.agents, ...(parsed.check ? { check: parsed.check } : {}), env: new ToolEnv() });
+    report = await history({ env, home: homedir() }).land(parsed.session, { action: parsed.action, agents: parsed.agents, ...(parsed.check !== undefined ? { check: parsed.check } : {}), env: new ToolEnv() });
   } catch (err) {
     if (!(err instanceof SessionBusyError)) throw err;
     out.stderr(`delegate: cannot land now: ${err.message}\n`);

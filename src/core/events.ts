@@ -206,8 +206,9 @@ export type EventBody =
   /**
    * The isolated subagent ended: its changes (`files`) kept on `branch` and in `patch` (from `snapshot`, the base plus the
    * copied uncommitted files, to `commit`), not in the parent's tree; none: the worktree is gone and nothing is kept.
+   * `landCheck`: the session's check (`delegate.landCheck`, `--land-check`), what `delegate land` runs unless told another.
    */
-  | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string }
+  | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string; landCheck?: string }
   /** Isolated subagents' changes landed into the parent's tree (or discarded, or reverted): `delegate land` (isolation/landing.ts). */
   | { type: 'changes_landed'; action: 'land' | 'discard' | 'revert'; outcomes: LandOutcome[]; check?: LandCheck };
 

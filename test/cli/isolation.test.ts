@@ -129,9 +129,9 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
   it('a land check failing on the combination lands nothing and names the child that broke it', async () => {
     makeRepo();
     const writer = (name: string, delayMs: number): Reply[] => [reply.toolUse({ name: 'write_file', input: { path: `${name}.txt`, content: `${name}\n` } }, { delayMs }), reply.text('done')];
-    const { sessionId, ids } = await runTwo(writer('a', 0), writer('b', 300));
-    // Passes with either file alone, fails with both.
-    const land = await runDelegate(['land', '--session', sessionId, '--land-check', 'test ! -f a.txt || test ! -f b.txt'], { env: cli.env() });
+    // The session's check (--land-check on the run), recorded for `delegate land`: passes with either file alone, fails with both.
+    const { sessionId, ids } = await runTwo(writer('a', 0), writer('b', 300), ['--land-check', 'test ! -f a.txt || test ! -f b.txt']);
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
     assert.equal(land.code, 1, land.stderr);
     assert.deepEqual(land.stdout.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2).join(' ')).sort(), [`check_failed ${ids['edit a']}`, `check_failed ${ids['edit b']}`].sort());
     assert.match(land.stderr, new RegExp(`failed on the combined changes; the first to break it: ${ids['edit b']}\\. Nothing landed\\.`));
@@ -217,6 +217,61 @@ describe('delegate CLI: subagents in worktrees of their own', function () {
     const sessionId = String(lastJsonLine(r.stdout).session_id);
     // Its own worktree was writable: mine.txt is kept on its branch.
     assert.equal(git('show', `delegate/${sessionId.slice(0, 8)}/${String((lastJsonLine(r.stdout).subagents as { id: string }[])[0]?.id)}:mine.txt`), 'mine\n');
+  });
+
+  it('--resume S --agent ID in a later process: the isolated child goes on in what it kept', async () => {
+    makeRepo();
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n' } }), reply.text('first')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: log', description: 'logger', isolation: 'worktree' } }), reply.text('Done.')] },
+    ]);
+    const first = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(first.code, 0, first.stderr);
+    const result = lastJsonLine(first.stdout);
+    const sessionId = String(result.session_id);
+    const child = String((result.subagents as { id: string }[])[0]?.id);
+    cli.api.route([
+      {
+        name: 'A again',
+        match: childOf('CHILD-A'),
+        replies: [reply.toolUse({ name: 'read_file', input: { path: 'log.txt' } }), reply.toolUse({ name: 'write_file', input: { path: 'log.txt', content: '1\n2\n' } }), reply.text('second')],
+      },
+    ]);
+    const again = await runDelegate(['-p', 'and a second line', '--resume', sessionId, '--agent', child, '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(again.code, 0, again.stderr);
+    cli.api.assertAllConsumed();
+    const results = childResults('CHILD-A');
+    // Both runs' calls: the first write, then (resumed) the read of its own file and the second write.
+    assert.deepEqual(results.map((x) => x.isError), [false, false, false], JSON.stringify(results));
+    assert.equal(existsSync(ws('log.txt')), false);
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr);
+    assert.equal(readFileSync(ws('log.txt'), 'utf8'), '1\n2\n');
+  });
+
+  it("an agent file's `isolation: worktree` isolates its runs; the call's `isolation: shared` overrides it", async () => {
+    makeRepo();
+    mkdirSync(ws('.claude/agents'), { recursive: true });
+    writeFileSync(ws('.claude/agents/builder.md'), '---\nname: builder\ndescription: builds things\nisolation: worktree\n---\nYou build.\n');
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'a.txt', content: 'a\n' } }), reply.text('done')] },
+      { name: 'B', match: childOf('CHILD-B'), replies: [reply.toolUse({ name: 'write_file', input: { path: 'b.txt', content: 'b\n' } }), reply.text('done')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse({ name: 'task', input: { prompt: 'CHILD-A: build', description: 'isolated', subagent_type: 'builder' } }),
+          reply.toolUse({ name: 'task', input: { prompt: 'CHILD-B: build', description: 'shared', subagent_type: 'builder', isolation: 'shared' } }),
+          reply.text('Done.'),
+        ],
+      },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(existsSync(ws('a.txt')), false, "the agent file's worktree kept A's file out of the folder");
+    assert.equal(readFileSync(ws('b.txt'), 'utf8'), 'b\n', "the call's shared wrote B's in the folder");
+    assert.equal(git('branch', '--list', 'delegate/*').trim().split('\n').length, 1);
   });
 
   it('a child that changed nothing leaves no worktree, no branch, no patch', async () => {

@@ -12,6 +12,7 @@
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
+import type { WorktreeBase } from '../events';
 
 export interface ChildRoom {
   /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. */
@@ -24,6 +25,13 @@ export interface ChildRoom {
   close(description: string): Promise<string>;
 }
 
+/** What an isolated child kept when it last ran (its `worktree_kept`): a resume goes on from `commit`. */
+export interface KeptWork {
+  base: WorktreeBase;
+  snapshot: string;
+  commit: string;
+}
+
 export interface ChildIsolation {
   /** The session's default (`--isolation`, `delegate.isolation`). */
   readonly mode: IsolationMode;
@@ -32,7 +40,7 @@ export interface ChildIsolation {
   /** Whether `agentId` ran isolated and kept changes (a resume goes on in them, whatever it would ask). */
   kept(agentId: string): boolean;
   /** A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes); rejects with IsolationRefused. */
-  open(agentId: string, parentId: string | null, from: string): Promise<ChildRoom>;
+  open(agentId: string, parentId: string | null, from: string, kept?: KeptWork): Promise<ChildRoom>;
   /** `agentId` works in `room` too (a subagent of an isolated subagent). */
   join(agentId: string, room: ChildRoom): void;
 }

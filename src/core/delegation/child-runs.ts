@@ -39,7 +39,7 @@ import type { AgentResult, AgentSpec, ChildCall, ForkBase, RunConfig, Spawner } 
 import type { ReviewDecision, ReviewGate, ReviewRequest } from './child-review';
 import type { FanoutCaps } from './fanout-review';
 import { narrowMode, type AgentIdentity, type PermissionMode } from '../vocabulary';
-import { IsolationRefused, type ChildIsolation, type ChildRoom } from './child-isolation';
+import { IsolationRefused, type ChildIsolation, type ChildRoom, type KeptWork } from './child-isolation';
 
 const BUILT_INS: ReadonlyMap<string, AgentDefinition> = new Map(BUILT_IN_AGENTS.map((a) => [a.name, a]));
 
@@ -109,6 +109,8 @@ export type ChildOrigin =
       history: MessageParam[];
       turnBase: number;
       message: string;
+      /** What it kept when it last ran isolated (its worktree is made again there). */
+      kept?: KeptWork;
       /** Its parent agent (send_message) or the user (the panel, `--agent`). */
       by: 'parent' | 'user';
       /** The agent sending it (the parent), for the child's permission mode. */
@@ -282,11 +284,12 @@ async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room
     isolation?.join(agentId, inherited);
     return { room: inherited };
   }
-  const resumedIsolated = origin.kind === 'resume' && isolation?.kept(agentId) === true;
+  const kept = origin.kind === 'resume' ? origin.kept : undefined;
+  const resumedIsolated = kept !== undefined || (origin.kind === 'resume' && isolation?.kept(agentId) === true);
   const asked = resumedIsolated ? 'worktree' : (origin.kind === 'resume' ? undefined : origin.call.isolation) ?? (origin.kind === 'fork' ? undefined : origin.def.isolation) ?? isolation?.mode ?? 'shared';
   if (asked === 'shared') return {};
   if (!isolation) throw new IsolationRefused('this host cannot give a subagent a worktree');
-  const own = await isolation.open(agentId, parentId, ports.config.workdir);
+  const own = await isolation.open(agentId, parentId, ports.config.workdir, kept);
   return { room: own, own };
 }
 

@@ -70,10 +70,14 @@ async function resumeChild(runs: ChildRunPorts, o: DirectoryOptions, req: Resume
   const agentType = r.started.agentType ?? BUILT_IN_AGENTS[0]?.name ?? 'general-purpose';
   const def = agentTypesOf(runs).get(agentType);
   if (!def) throw new Error(`the subagent ${r.id} ran the agent definition "${agentType}", which this session no longer has`);
-  const conversation = o.conversation(await o.records.events(r.id), r.id);
+  const events = await o.records.events(r.id);
+  const conversation = o.conversation(events, r.id);
   const inherited = inheritedMode(o.records, agentTypesOf(runs), r);
+  // An isolated child goes on in what it kept (its last worktree_kept), in this process or a later one.
+  const last = events.filter((e) => e.type === 'worktree_kept').at(-1);
+  const kept = last?.type === 'worktree_kept' && last.commit ? { base: last.base, snapshot: last.snapshot, commit: last.commit } : undefined;
   return runChild(
-    { kind: 'resume', record: r, def, ...(inherited ? { inherited } : {}), history: conversation.history, turnBase: conversation.rootTurns, message: req.message, by: req.by, ...(req.sender ? { sender: req.sender } : {}), toToolResult: req.toToolResult },
+    { kind: 'resume', record: r, def, ...(inherited ? { inherited } : {}), ...(kept ? { kept } : {}), history: conversation.history, turnBase: conversation.rootTurns, message: req.message, by: req.by, ...(req.sender ? { sender: req.sender } : {}), toToolResult: req.toToolResult },
     runs,
     signal,
   );

@@ -11,7 +11,7 @@
  * No index is touched: files are written in the work tree as an editor would.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LandCheck, LandConflict, LandOutcome } from '../events';
@@ -106,6 +106,11 @@ async function landInto(top: string, repo: string, children: readonly LandingChi
     const writes: { path: string; merged: Content }[] = [];
     const conflicts: LandConflict[] = [];
     for (const path of paths) {
+      // A link in the tree is never written through (its target may be anywhere): it is the user's to settle.
+      if ((await lstat(join(top, path)).catch(() => undefined))?.isSymbolicLink()) {
+        conflicts.push({ path, hunks: [{ line: 1, lines: 0 }], with: ['a symbolic link in the tree'] });
+        continue;
+      }
       const [base, theirs, ours] = await Promise.all([show(repo, from, path), show(repo, to, path), readFile(join(top, path)).catch(() => undefined)]);
       const merged = await mergeFile(base, ours, theirs);
       if ('hunks' in merged) conflicts.push({ path, hunks: merged.hunks, with: touched.get(path) ?? ['the parent\'s tree'] });

@@ -106,6 +106,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   // Subagents' own worktrees: the same tools made over the worktree (MCP tools as the session has them).
   const isolation = createIsolationRooms({
     mode: config.isolation?.mode ?? SESSION_DEFAULTS.isolation,
+    ...(config.isolation?.landCheck ? { landCheck: config.isolation.landCheck } : {}),
     sessionId: id,
     sessionDir: store.sessionDir,
     bus,

@@ -21,6 +21,8 @@ import type { IsolationMode } from '../vocabulary';
 
 export interface IsolationRoomsOptions {
   mode: IsolationMode;
+  /** The session's land check, recorded with each kept change for `delegate land`. */
+  landCheck?: string;
   sessionId: string;
   sessionDir: string;
   bus: EventBus;
@@ -55,10 +57,10 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     workdirOf: (agentId) => rooms.get(agentId)?.workdir,
     join: (agentId, room) => void rooms.set(agentId, room),
     kept: (agentId) => keptBy.has(agentId),
-    async open(agentId, parentId, from) {
+    async open(agentId, parentId, from, recorded) {
       let wt;
       try {
-        const before = keptBy.get(agentId);
+        const before = keptBy.get(agentId) ?? recorded;
         wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
       } catch (err) {
         throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
@@ -75,7 +77,7 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
             for (const [id, r] of rooms) if (r === room) rooms.delete(id);
           });
           const body = kept
-            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch }
+            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}) }
             : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
           await o.bus.emit(agentId, parentId, body);
           if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit });

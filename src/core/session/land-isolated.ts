@@ -21,6 +21,7 @@ export interface LandRequest {
   action: 'land' | 'discard' | 'revert';
   /** These subagents only (in this order); every kept one when empty. */
   agents: string[];
+  /** The check to run; undefined: the session's (recorded with its kept changes); '': none. */
   check?: string;
   env: ToolEnv;
 }
@@ -43,7 +44,9 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
   // An agent's latest kept changes hold its earlier ones (a resume goes on from them): the last one counts.
   const keptBy = new Map<string, Kept>();
   const settled = new Map<string, LandOutcome['outcome']>();
+  let sessionCheck: string | undefined;
   for (const e of [...events].sort((a, b) => a.seq - b.seq)) {
+    if (e.type === 'worktree_kept' && e.landCheck) sessionCheck = e.landCheck;
     if (e.type === 'worktree_kept' && e.branch && e.commit) {
       const earlier = keptBy.get(e.agentId)?.branches ?? [];
       keptBy.delete(e.agentId);
@@ -66,7 +69,7 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
       report = await landChildren(open, {
         workdir,
         scratch: join(transcriptRoot, sessionId, 'worktrees'),
-        ...(req.check && req.action === 'land' ? { check: { command: req.check, env: req.env } } : {}),
+        ...((req.check ?? sessionCheck) && req.action === 'land' ? { check: { command: (req.check ?? sessionCheck) as string, env: req.env } } : {}),
         revert: req.action === 'revert',
       });
     }

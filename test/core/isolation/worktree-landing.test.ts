@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorktree, finishWorktree, IsolationError } from '../../../src/core/isolation/worktree';
 import { landChildren, type LandingChild } from '../../../src/core/isolation/landing';
@@ -84,6 +84,24 @@ describe('isolation: worktrees and landing', function () {
     assert.equal(readFileSync(join(r.dir, 'a.txt'), 'utf8'), 'one\nTWO\nthree\n', 'the conflicting deletion wrote nothing');
     assert.deepEqual([...readFileSync(join(r.dir, 'bin.dat'))], [0, 7]);
     assert.equal(readFileSync(join(r.dir, 'new.txt'), 'utf8'), 'new\n');
+  });
+
+  it('never writes through a symbolic link in the tree: a conflict, its target untouched', async () => {
+    const r = repo();
+    const outside = join(r.under, '..', 'outside.txt');
+    mkdirSync(join(r.under, '..'), { recursive: true });
+    writeFileSync(outside, 'secret\n');
+    symlinkSync(outside, join(r.dir, 'link.txt'));
+    r.git('add', 'link.txt');
+    r.git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'link');
+    const c = await child(r, 'c', (dir) => {
+      rmSync(join(dir, 'link.txt'));
+      writeFileSync(join(dir, 'link.txt'), 'overwritten\n');
+    });
+    const report = await landChildren([c], { workdir: r.dir, scratch: r.under });
+    assert.equal(report.outcomes[0]?.outcome, 'conflict');
+    assert.deepEqual(report.outcomes[0]?.conflicts?.[0]?.with, ['a symbolic link in the tree']);
+    assert.equal(readFileSync(outside, 'utf8'), 'secret\n');
   });
 
   it('merges changes to different lines of one file (3-way), and reverting a landed child is exactly its inverse', async () => {
