@@ -157,4 +157,23 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
     assert.equal(output.severity, 'high');
     assert.doesNotMatch(output.note, /<system-reminder>/, 'the value in the summary is guarded too');
   });
+
+  it('--output-schema types the main agent’s answer: structured_output in the JSON, asked again once, a bad schema exits 2', async () => {
+    const schema = JSON.stringify({ type: 'object', properties: { verdict: { enum: ['pass', 'fail'] } }, required: ['verdict'] });
+    cli.api.script(reply.text('Looks fine.\n```json\n{"verdict": "maybe"}\n```'), reply.text('Looks fine.\n```json\n{"verdict": "pass"}\n```'));
+    const run = await runDelegate(['-p', 'review it', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--output-schema', schema], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const [first, second] = cli.api.messageRequests();
+    assert.match(firstUserText(must(first)), /^review it\n\n\[harness\] This task asks for a typed result/);
+    assert.match(lastUserText(second), /data\/verdict must be equal to one of the allowed values/);
+    const result = lastJsonLine(run.stdout);
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(result.structured_output, { verdict: 'pass' });
+
+    writeFileSync(join(cli.dirs.workdir, 'schema.json'), '{"type": "array"');
+    const bad = await runDelegate(['-p', 'x', '--cwd', cli.dirs.workdir, '--output-schema', 'schema.json'], { env: cli.env() });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^delegate: --output-schema: not JSON: /);
+  });
 });

@@ -20,6 +20,7 @@ import type { SessionMcp } from './mcp';
 import type { PromptGate } from './prompt-gate';
 import type { ResumeState } from './replay';
 import type { ToolCatalog } from './tool-catalog';
+import { typedOutput } from '../report/typed-output';
 
 export interface RootAgentOptions {
   root: AgentIdentity;
@@ -35,8 +36,15 @@ export interface RootAgentOptions {
 export interface RootAgent {
   /** The root agent's conversation so far (what the next prompt's first request holds before it). */
   readonly history: MessageParam[];
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: RunOptions): Promise<AgentResult>;
   compact(signal: AbortSignal): Promise<boolean>;
+}
+
+export interface RunOptions {
+  /** It is a Retry the host wrote for the user (its events say so). */
+  retryOf?: RetryOf;
+  /** A typed run (`--output-schema`): the answer must end with a ```json block this JSON Schema accepts (report/typed-output.ts). */
+  outputSchema?: Record<string, unknown>;
 }
 
 export function createRootAgent(o: RootAgentOptions): RootAgent {
@@ -55,11 +63,15 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
     }
   };
 
-  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf } = {}): Promise<AgentResult> => {
+  const run = async (prompt: string, signal: AbortSignal, options: RunOptions = {}): Promise<AgentResult> => {
     const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
     // First, before anything is awaited: the hosts' echo of what was typed.
     await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
     await reportAgentProblems();
+    const typed = options.outputSchema ? await typedOutput(options.outputSchema, 'the output schema') : undefined;
+    if (typed && 'error' in typed) {
+      return { agentId: root.agentId, status: 'error', result: '', turns: 0, toolCalls: 0, usage: emptyUsage(), durationMs: 0, error: typed.error, messages: [], subagents: [], model: ports.models.modelId };
+    }
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await o.gate(prompt, signal);
     if ('blocked' in gated) return gated.blocked;
@@ -70,7 +82,8 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
         identity: root,
         systemPrompt,
         history: [...history],
-        prompt,
+        prompt: typed ? `${prompt}${typed.promptNote}` : prompt,
+        ...(typed ? { output: typed.check } : {}),
         tools: catalog.current(),
         maxTurns: ports.config.limits.maxTurns,
         turnBase: rootTurns,

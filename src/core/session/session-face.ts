@@ -16,10 +16,10 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { describeSandbox, type SandboxStatus } from '../sandbox/types';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { PermissionMode, RetryOf } from '../vocabulary';
+import type { PermissionMode } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
-import type { RootAgent } from './root-agent';
+import type { RootAgent, RunOptions } from './root-agent';
 import type { SessionModel } from './session-model';
 
 export const ROOT_AGENT_ID = 'main';
@@ -64,8 +64,11 @@ export interface Session {
   setMode(mode: PermissionMode): void;
   /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
   setTrusted(trusted: boolean): void;
-  /** Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so). */
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf }): Promise<AgentResult>;
+  /**
+   * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so);
+   * `options.outputSchema`: a typed run (report/typed-output.ts): its result ends with a value the schema accepts.
+   */
+  run(prompt: string, signal: AbortSignal, options?: RunOptions): Promise<AgentResult>;
   /**
    * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
    * the message and this returns its new result; a running one reads it at its next turn ('queued').
