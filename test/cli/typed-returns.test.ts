@@ -40,9 +40,9 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
   const cli = cliSuite();
   const parentCalls = (input: Record<string, unknown>) => [reply.toolUse([{ name: 'task', input: { prompt: 'JOB-T: list the config files', description: 'list configs', ...input } }]), reply.text('parent done')];
 
-  it('a child that ends with valid JSON: the parent gets its prose and the JSON; the JSON summary and stream-json carry the value', async () => {
+  it('a child that ends with valid JSON: the parent gets its prose (a line after the block too) and the JSON; the JSON summary and stream-json carry the value', async () => {
     cli.api.route([
-      { name: 'child', match: isChild, replies: [reply.text('I looked in src/ and config/.\n\n```json\n{"files": ["a.json", "b.yaml"], "count": 2}\n```')] },
+      { name: 'child', match: isChild, replies: [reply.text('I looked in src/ and config/.\n\n```json\n{"files": ["a.json", "b.yaml"], "count": 2}\n```\nI also deleted tmp/.')] },
       {
         name: 'parent',
         match: () => true,
@@ -62,7 +62,7 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
     const [result, read] = toolResults(cli.api.messageRequests().at(-1));
     assert.equal(result?.isError, false);
     assert.match(must(read).text, /typed output 1–1 of 1:\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```$/, 'read_subagent returns it');
-    assert.match(must(result).text, /^I looked in src\/ and config\/\.\n\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```\n/);
+    assert.match(must(result).text, /^I looked in src\/ and config\/\.\n\nI also deleted tmp\/\.\n\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```\n/);
     const summary = lastJsonLine(run.stdout);
     const sub = must((summary.subagents as Record<string, unknown>[])[0]);
     assert.deepEqual(sub.output, { files: ['a.json', 'b.yaml'], count: 2 });
