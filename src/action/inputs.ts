@@ -4,7 +4,7 @@
  * its one-line usage error), this only says which flag each input becomes.
  *
  *   prompt ─────────────► stdin of `delegate -p -`
- *   model, max-turns… ──► --model=…, --max-turns=…           (empty: the CLI's default)
+ *   model, max-turns… ──► --model=…, --max-turns=…           (empty: the CLI's default; output-schema: a typed run)
  *   (always) ───────────► --trust-folder: the folder's own hooks and .mcp.json servers run (it is the workflow's checkout)
  *   anthropic-api-key ──► ANTHROPIC_API_KEY  (else the step's env)
  *   base-url ───────────► ANTHROPIC_BASE_URL (else the step's env)
@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 
 /** Inputs passed through as `--flag=value` when not empty. */
-const FLAG_INPUTS = ['model', 'permission-mode', 'allowed-tools', 'max-budget-usd', 'subagent-max-tokens', 'max-turns'] as const;
+const FLAG_INPUTS = ['model', 'permission-mode', 'allowed-tools', 'max-budget-usd', 'subagent-max-tokens', 'max-turns', 'output-schema'] as const;
 
 export interface ActionInputs {
   prompt: string;

@@ -4,7 +4,7 @@
  *   inputs (core.getInput) ─► inputs.ts ─► cli-process.ts: node bin/delegate.js -p - --output-format=json …
  *                                              │ the CLI's JSON result
  *        outputs (status, result, session-id, cost-usd, transcript,   ◄─┤
- *                 subagent-outputs: typed returns' JSON)               │
+ *                 structured-output, subagent-outputs: typed JSON)     │
  *        job summary (summary.ts: the subagent tree)                  ◄─┤
  *        the transcript as an artifact (transcript-artifact.ts)       ◄─┘
  *   the step fails on an error (or an interruption), and on budget_exceeded with fail-on-budget.
@@ -41,6 +41,7 @@ export async function run(): Promise<void> {
       core.setOutput('session-id', result.session_id);
       core.setOutput('cost-usd', result.total_cost_usd !== undefined ? String(result.total_cost_usd) : '');
       core.setOutput('transcript', result.transcript);
+      core.setOutput('structured-output', result.structured_output !== undefined ? JSON.stringify(result.structured_output) : '');
       core.setOutput('subagent-outputs', JSON.stringify(typedOutputs(result)));
       await writeSummary(result, inputs.prompt);
       if (inputs.uploadTranscript) await upload(inputs.artifactName || defaultArtifactName(result.session_id), result.transcript);

@@ -27,6 +27,8 @@ export interface CliOptions {
   maxBudgetUsd?: number;
   /** The dearest model a task call's own `model` may name (session, none, an alias or id). */
   subagentModelCap?: string;
+  /** `--output-schema`: a JSON Schema (inline JSON, or a file holding it) the run's answer must end with a value of. */
+  outputSchema?: string;
   /** The longest wait before a retry the API may ask for (429/529 retry-after), in seconds; longer fails the run. */
   maxRetryWait?: number;
   // Left out when not given: the settings resolver (core/settings/resolve-settings.ts) has the defaults.
@@ -94,6 +96,8 @@ Options:
   --subagent-timeout SECONDS   each subagent's wall-clock budget, the same way
   --max-budget-usd X           the whole run's budget in dollars (every agent; Claude prices built in, others:
                                DELEGATE_PRICES); a model without a price is refused
+  --output-schema SCHEMA       a typed run: the answer ends with a JSON value this JSON Schema (inline JSON or a file)
+                               accepts, asked again once, else the run fails; json output's structured_output has it
   --subagent-model-cap MODEL   the dearest model a task call may pick for its subagent: session (default: none
                                dearer than the session's model), none, or an alias or id ($DELEGATE_SUBAGENT_MODEL_CAP)
   --max-retry-wait SECONDS     the longest wait the API may ask for before a retry (a 429's retry-after; default 60,
@@ -161,6 +165,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
         'max-budget-usd': { type: 'string' },
         'max-retry-wait': { type: 'string' },
         'subagent-model-cap': { type: 'string' },
+        'output-schema': { type: 'string' },
         'permission-mode': { type: 'string' },
         sandbox: { type: 'string' },
         isolation: { type: 'string' },
@@ -204,6 +209,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
     if (!resuming) return { kind: 'error', message: '--agent needs a session: add --resume ID or --continue' };
     if (!hasPrompt) return { kind: 'error', message: '--agent needs a message: -p "…"' };
     if (values.compact) return { kind: 'error', message: '--agent and --compact cannot be combined' };
+    if (values['output-schema'] !== undefined) return { kind: 'error', message: '--agent and --output-schema cannot be combined (a subagent answers a message in prose)' };
   }
   if (!hasPrompt && !values.compact) return { kind: 'error', message: 'a prompt is required: delegate -p "…"' };
 
@@ -284,6 +290,7 @@ export function parseCliArgs(argv: string[], cwd: string): ParsedArgs {
       ...(numbers['subagent-max-tokens'] !== undefined ? { subagentMaxTokens: numbers['subagent-max-tokens'] } : {}),
       ...(numbers['subagent-timeout'] !== undefined ? { subagentTimeout: numbers['subagent-timeout'] } : {}),
       ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
+      ...(values['output-schema']?.trim() ? { outputSchema: values['output-schema'].trim() } : {}),
       ...(values['subagent-model-cap']?.trim() ? { subagentModelCap: values['subagent-model-cap'].trim() } : {}),
       ...(numbers['max-retry-wait'] !== undefined ? { maxRetryWait: numbers['max-retry-wait'] } : {}),
     },

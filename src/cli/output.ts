@@ -24,6 +24,8 @@ export interface ResultObject {
   transcript: string;
   /** What confined the run's bash commands. */
   sandbox: 'bubblewrap' | 'none';
+  /** A typed run's value (`--output-schema`), validated against the schema. */
+  structured_output?: unknown;
   subagents: {
     id: string;
     /** The agent that ran it: the main agent's id (not itself in the list) or another subagent's. */
@@ -64,6 +66,7 @@ export function resultObject(result: AgentResult, sessionId: string, transcript:
     type: 'result',
     status: result.status,
     result: result.result,
+    ...(result.output !== undefined ? { structured_output: result.output } : {}),
     num_turns: result.turns,
     usage: result.usage,
     ...(result.costUsd !== undefined ? { total_cost_usd: Number(result.costUsd.toFixed(6)) } : {}),

@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isatty } from 'node:tty';
 import type { CliOptions } from './args';
@@ -59,6 +60,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
     return EXIT.usage;
   }
   const { api, notes, transcriptRoot: root, ...settings } = resolved;
+  const outputSchema = options.outputSchema !== undefined ? readOutputSchema(options.outputSchema, workdir) : undefined;
+  if (typeof outputSchema === 'string') {
+    out.stderr(`delegate: --output-schema: ${outputSchema}\n`);
+    return EXIT.usage;
+  }
   const unkept = unkeptBudget(options.maxBudgetUsd, settings.model.id, settings.limits.prices);
   if (unkept) {
     out.stderr(`delegate: ${unkept}\n`);
@@ -102,7 +108,7 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       return code;
     }
   }
-  const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await runPrompt(session, options.prompt, signal, out);
+  const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await runPrompt(session, options.prompt, signal, out, outputSchema ? { outputSchema } : {});
   if (result === undefined) {
     session.close();
     return EXIT.usage;
@@ -134,9 +140,9 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
 }
 
 /** The prompt to the main agent; undefined (said on stderr) when the session refuses it (empty, too big for the window). */
-async function runPrompt(session: Session, prompt: string, signal: AbortSignal, out: Writers): Promise<AgentResult | undefined> {
+async function runPrompt(session: Session, prompt: string, signal: AbortSignal, out: Writers, options: Parameters<Session['run']>[2]): Promise<AgentResult | undefined> {
   try {
-    return await session.run(prompt, signal);
+    return await session.run(prompt, signal, options);
   } catch (err) {
     if (!(err instanceof PromptRefused)) throw err;
     out.stderr(`delegate: ${err.message}\n`);
@@ -187,4 +193,23 @@ async function compactNow(session: Session, options: CliOptions, out: Writers, s
   if (options.outputFormat === 'text' || options.prompt) out.stderr(`delegate: session ${session.id}: ${what}\n`);
   else await out.stdout(JSON.stringify({ type: 'compacted', session_id: session.id, ...(line ?? { tokens_before: 0, tokens_after: 0 }), compacted: line !== undefined }) + '\n');
   return EXIT.ok;
+}
+
+/** `--output-schema`: inline JSON (it starts with `{`), else a file (relative to --cwd) holding it; a one-line reason otherwise. */
+function readOutputSchema(value: string, workdir: string): Record<string, unknown> | string {
+  let text = value;
+  if (!value.startsWith('{')) {
+    try {
+      text = readFileSync(resolve(workdir, value), 'utf8');
+    } catch (err) {
+      return `not inline JSON, and the file cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)} (${value})`;
+    }
+  }
+  try {
+    const schema = JSON.parse(text) as unknown;
+    if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) return schema as Record<string, unknown>;
+    return 'must be a JSON Schema object ({"type": "object", …})';
+  } catch (err) {
+    return `not JSON: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }

@@ -56,15 +56,18 @@ describe('the GitHub Action', function () {
     assert.match(zip, new RegExp(`${sessionId}/subagents/agent-[\\w-]+\\.jsonl`), 'the subagent transcript is in the artifact');
   });
 
-  it('local-action: a typed subagent’s JSON is in the subagent-outputs output', async () => {
+  it('local-action: output-schema gives the structured-output output; a typed subagent’s JSON is in subagent-outputs', async () => {
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
     cli.api.route([
       { name: 'child', match: isChild, replies: [reply.text('Checked.\n```json\n{"ok": true}\n```')] },
-      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Check the build.', description: 'check build', output_schema: schema } }), reply.text('Build is fine.')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Check the build.', description: 'check build', output_schema: schema } }), reply.text('Build is fine.\n```json\n{"ok": true}\n```')] },
     ]);
-    const run = await localAction({ prompt: 'Check', 'working-directory': cli.dirs.workdir, ...keyInputs() }, {});
+    // A file in the working directory (local-action's dotenv file mangles quotes inside a value; the runner does not).
+    writeFileSync(join(cli.dirs.workdir, 'verdict.schema.json'), JSON.stringify(schema));
+    const run = await localAction({ prompt: 'Check', 'working-directory': cli.dirs.workdir, 'output-schema': 'verdict.schema.json', ...keyInputs() }, {});
     assert.equal(run.code, 0, run.stdout + run.stderr);
     cli.api.assertAllConsumed();
+    assert.equal(run.outputs["structured-output"], '{"ok":true}', 'the main agent’s own typed answer');
     const outputs = JSON.parse(run.outputs['subagent-outputs'] ?? 'null') as { description: string; agent_type: string; output: unknown }[];
     assert.deepEqual(outputs.map(({ description, agent_type, output }) => ({ description, agent_type, output })), [{ description: 'check build', agent_type: 'general-purpose', output: { ok: true } }]);
   });

@@ -88,15 +88,16 @@ describe('delegate CLI: a task call picks its child’s model and effort', funct
     assert.equal(must(cli.api.messageRequests().find(isChild)).body.model, 'claude-opus-4-1');
   });
 
-  it('a cheaper model passes the default cap; a model without a price is refused (its tier is unknown); bad effort and model with fork are input errors', async () => {
+  it('a cheaper model and inherit pass the default cap; a model without a price is refused (its tier is unknown); bad effort and model with fork are input errors', async () => {
     cli.api.route([
-      { name: 'child', match: isChild, replies: [reply.text('small job done')] },
+      { name: 'child', match: isChild, replies: [reply.text('small job done'), reply.text('same job done')] },
       {
         name: 'parent',
         match: () => true,
         replies: [
           reply.toolUse([
             { name: 'task', input: { prompt: 'JOB-3: small', model: 'claude-haiku-4-5' } },
+            { name: 'task', input: { prompt: 'JOB-7: same', model: 'inherit', effort: 'high' } },
             { name: 'task', input: { prompt: 'JOB-4: odd', model: 'my-local-model' } },
             { name: 'task', input: { prompt: 'JOB-5: hard', effort: 'extreme' } },
             { name: 'task', input: { prompt: 'JOB-6: fork', fork: true, model: 'haiku' } },
@@ -108,7 +109,8 @@ describe('delegate CLI: a task call picks its child’s model and effort', funct
     const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir], { env: cli.env() });
     assert.equal(run.code, 0, run.stderr);
     const children = cli.api.messageRequests().filter(isChild);
-    assert.deepEqual(children.map((r) => [firstUserText(r).slice(0, 6), r.body.model]), [['JOB-3:', 'claude-haiku-4-5']]);
+    assert.deepEqual(children.map((r) => [firstUserText(r).slice(0, 6), r.body.model]).sort(), [['JOB-3:', 'claude-haiku-4-5'], ['JOB-7:', 'claude-sonnet-5-5']]);
+    assert.deepEqual(must(children.find((r) => firstUserText(r).startsWith('JOB-7'))).body.output_config, { effort: 'high' });
     const results = JSON.stringify(cli.api.messageRequests().at(-1)?.body.messages?.at(-1));
     assert.match(results, /model my-local-model has no price, so its cost tier is unknown/);
     assert.match(results, /\\"effort\\" must be one of low, medium, high, xhigh, max/);

@@ -40,9 +40,9 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
   const cli = cliSuite();
   const parentCalls = (input: Record<string, unknown>) => [reply.toolUse([{ name: 'task', input: { prompt: 'JOB-T: list the config files', description: 'list configs', ...input } }]), reply.text('parent done')];
 
-  it('a child that ends with valid JSON: the parent gets its prose and the JSON; the JSON summary and stream-json carry the value', async () => {
+  it('a child that ends with valid JSON: the parent gets its prose (a line after the block too) and the JSON; the JSON summary and stream-json carry the value', async () => {
     cli.api.route([
-      { name: 'child', match: isChild, replies: [reply.text('I looked in src/ and config/.\n\n```json\n{"files": ["a.json", "b.yaml"], "count": 2}\n```')] },
+      { name: 'child', match: isChild, replies: [reply.text('I looked in src/ and config/.\n\n```json\n{"files": ["a.json", "b.yaml"], "count": 2}\n```\nI also deleted tmp/.')] },
       {
         name: 'parent',
         match: () => true,
@@ -62,7 +62,7 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
     const [result, read] = toolResults(cli.api.messageRequests().at(-1));
     assert.equal(result?.isError, false);
     assert.match(must(read).text, /typed output 1–1 of 1:\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```$/, 'read_subagent returns it');
-    assert.match(must(result).text, /^I looked in src\/ and config\/\.\n\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```\n/);
+    assert.match(must(result).text, /^I looked in src\/ and config\/\.\n\nI also deleted tmp\/\.\n\n```json\n\{\n {2}"files": \[\n {4}"a\.json",\n {4}"b\.yaml"\n {2}\],\n {2}"count": 2\n\}\n```\n/);
     const summary = lastJsonLine(run.stdout);
     const sub = must((summary.subagents as Record<string, unknown>[])[0]);
     assert.deepEqual(sub.output, { files: ['a.json', 'b.yaml'], count: 2 });
@@ -156,5 +156,24 @@ describe('delegate CLI: typed returns (output_schema, output:)', function () {
     const output = sub.output as { severity: string; note: string };
     assert.equal(output.severity, 'high');
     assert.doesNotMatch(output.note, /<system-reminder>/, 'the value in the summary is guarded too');
+  });
+
+  it('--output-schema types the main agent’s answer: structured_output in the JSON, asked again once, a bad schema exits 2', async () => {
+    const schema = JSON.stringify({ type: 'object', properties: { verdict: { enum: ['pass', 'fail'] } }, required: ['verdict'] });
+    cli.api.script(reply.text('Looks fine.\n```json\n{"verdict": "maybe"}\n```'), reply.text('Looks fine.\n```json\n{"verdict": "pass"}\n```'));
+    const run = await runDelegate(['-p', 'review it', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--output-schema', schema], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const [first, second] = cli.api.messageRequests();
+    assert.match(firstUserText(must(first)), /^review it\n\n\[harness\] This task asks for a typed result/);
+    assert.match(lastUserText(second), /data\/verdict must be equal to one of the allowed values/);
+    const result = lastJsonLine(run.stdout);
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(result.structured_output, { verdict: 'pass' });
+
+    writeFileSync(join(cli.dirs.workdir, 'schema.json'), '{"type": "array"');
+    const bad = await runDelegate(['-p', 'x', '--cwd', cli.dirs.workdir, '--output-schema', 'schema.json'], { env: cli.env() });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^delegate: --output-schema: not JSON: /);
   });
 });

@@ -135,7 +135,7 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
     ...(ports.refuses ? { refuses: ports.refuses } : {}),
     newAgentId: () => ports.newAgentId(),
     run: async (call, firstId, signal) => {
-      const refused = call.model ? capRefusal(call.model, ports) : undefined;
+      const refused = call.model ? capRefusal(call.model, call.parentModel, ports) : undefined;
       if (refused) return { content: refused, isError: true };
       const def = call.fork ? undefined : (agentTypesOf(ports).get(call.subagentType ?? DEFAULT_AGENT) ?? (BUILT_IN_AGENTS[0] as AgentDefinition));
       // A typed return: the call's schema, else its agent file's `output:` (compiled once, before the child starts).
@@ -155,10 +155,11 @@ export function createChildRuns(ports: ChildRunPorts): Spawner {
 }
 
 /** Why a call's own model may not run (the session's cap, model-cap.ts), or undefined. */
-function capRefusal(model: string, ports: ChildRunPorts): string | undefined {
+function capRefusal(model: string, parentModel: string, ports: ChildRunPorts): string | undefined {
   const cap = ports.config.limits.subagentModelCap;
   return modelCapRefusal({
-    requested: resolveAgentModel(model, '', ports.modelAliases),
+    // `inherit` is the parent's model, as for an agent file's `model`.
+    requested: resolveAgentModel(model, parentModel, ports.modelAliases),
     cap: cap?.cap,
     sessionModel: ports.sessionModel?.() ?? '',
     aliases: ports.modelAliases ?? DEFAULT_MODEL_ALIASES,

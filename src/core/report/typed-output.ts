@@ -89,7 +89,8 @@ function valueOf(final: string): { value: unknown; prose: string } | { error: st
   }
   const parsed = parse(last[1] ?? '');
   if ('error' in parsed) return { error: `its last \`\`\`json block is not JSON (${parsed.error})` };
-  return { value: parsed.value, prose: final.slice(0, last.index).trim() };
+  // Words after the block (told not to, a model may add a line) are kept: nothing the child said is dropped.
+  return { value: parsed.value, prose: around(final, last.index, last[0].length) };
 }
 
 function parse(text: string): { value: unknown } | { error: string } {
@@ -121,7 +122,12 @@ export function joinTypedReport(prose: string, value: unknown): string {
 /** The prose of a typed report (joinTypedReport's), without its final block. */
 export function typedReportProse(report: string): string {
   const last = [...report.matchAll(JSON_BLOCK)].at(-1);
-  return last?.index !== undefined ? report.slice(0, last.index).trim() : report;
+  return last?.index !== undefined ? around(report, last.index, last[0].length) : report;
+}
+
+/** A text without the block at [index, index + length): what comes before it, then what comes after. */
+function around(text: string, index: number, length: number): string {
+  return [text.slice(0, index).trim(), text.slice(index + length).trim()].filter(Boolean).join('\n\n');
 }
 
 /** A child's value with every string in it through the report guard (it is untrusted text like its prose): still the same JSON shape. */

@@ -21,6 +21,7 @@ import { checkPrompt } from './prompt-check';
 import type { PromptGate } from './prompt-gate';
 import type { ResumeState } from './replay';
 import type { ToolCatalog } from './tool-catalog';
+import { typedOutput } from '../report/typed-output';
 
 export interface RootAgentOptions {
   root: AgentIdentity;
@@ -36,8 +37,17 @@ export interface RootAgentOptions {
 export interface RootAgent {
   /** The root agent's conversation so far (what the next prompt's first request holds before it). */
   readonly history: MessageParam[];
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf; images?: readonly PromptImage[] }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: RunOptions): Promise<AgentResult>;
   compact(signal: AbortSignal): Promise<boolean>;
+}
+
+export interface RunOptions {
+  /** It is a Retry the host wrote for the user (its events say so). */
+  retryOf?: RetryOf;
+  /** A typed run (`--output-schema`): the answer must end with a ```json block this JSON Schema accepts (report/typed-output.ts). */
+  outputSchema?: Record<string, unknown>;
+  /** Images attached to the prompt (an ACP client's), after its text. */
+  images?: readonly PromptImage[];
 }
 
 export function createRootAgent(o: RootAgentOptions): RootAgent {
@@ -59,7 +69,7 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
   /** The system prompt and the tools' schemas, in tokens: what every request holds besides the conversation. */
   const fixedTokens = (): number => estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(catalog.current().schemas()));
 
-  const run = async (prompt: string, signal: AbortSignal, options: { retryOf?: RetryOf; images?: readonly PromptImage[] } = {}): Promise<AgentResult> => {
+  const run = async (prompt: string, signal: AbortSignal, options: RunOptions = {}): Promise<AgentResult> => {
     // An empty prompt (images alone are not empty), or one the window cannot hold, is refused before anything is said or kept (prompt-check.ts).
     const refused = checkPrompt(prompt, ports.config.context, fixedTokens(), options.images?.length ?? 0);
     if (refused) throw refused;
@@ -67,6 +77,10 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
     // First, before anything is awaited: the hosts' echo of what was typed.
     await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
     await reportAgentProblems();
+    const typed = options.outputSchema ? await typedOutput(options.outputSchema, 'the output schema') : undefined;
+    if (typed && 'error' in typed) {
+      return { agentId: root.agentId, status: 'error', result: '', turns: 0, toolCalls: 0, usage: emptyUsage(), durationMs: 0, error: typed.error, messages: [], subagents: [], model: ports.models.modelId };
+    }
     // SessionStart and UserPromptSubmit hooks: a blocked prompt ends here and leaves the conversation as it was.
     const gated = await o.gate(prompt, signal);
     if ('blocked' in gated) return gated.blocked;
@@ -77,7 +91,8 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
         identity: root,
         systemPrompt,
         history: [...history],
-        prompt,
+        prompt: typed ? `${prompt}${typed.promptNote}` : prompt,
+        ...(typed ? { output: typed.check } : {}),
         tools: catalog.current(),
         maxTurns: ports.config.limits.maxTurns,
         turnBase: rootTurns,

@@ -19,7 +19,7 @@ import type { ProcessGroups } from '../tools/process-groups';
 import type { PermissionMode, PromptImage, RetryOf } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
-import type { RootAgent } from './root-agent';
+import type { RootAgent, RunOptions } from './root-agent';
 import type { SessionModel } from './session-model';
 
 export const ROOT_AGENT_ID = 'main';
@@ -66,11 +66,12 @@ export interface Session {
   setTrusted(trusted: boolean): void;
   /**
    * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so);
-   * `options.images`: attached to it (an ACP client's), after its text. An empty
+   * `options.images`: attached to it (an ACP client's), after its text; `options.outputSchema`: a typed
+   * run (report/typed-output.ts): its result ends with a value the schema accepts. An empty
    * prompt, or one too big for the model's window, throws PromptRefused (prompt-check.ts) before any event: the
    * session stays as it was.
    */
-  run(prompt: string, signal: AbortSignal, options?: { retryOf?: RetryOf; images?: readonly PromptImage[] }): Promise<AgentResult>;
+  run(prompt: string, signal: AbortSignal, options?: RunOptions): Promise<AgentResult>;
   /**
    * The user's message to a subagent (by id or name): a finished or stopped one resumes with its whole history plus
    * the message and this returns its new result; a running one reads it at its next turn ('queued').

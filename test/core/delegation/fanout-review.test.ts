@@ -54,6 +54,12 @@ describe('the fan-out review', () => {
     assert.equal(card.p90Usd, 0.3);
   });
 
+  it('a call’s own model (an alias, through the table) and effort are on its child', async () => {
+    const { gate, cards, signal } = setup('run', 'always');
+    await gate.review(root, [call('a', { model: 'haiku', effort: 'low' }), call('b', {})], signal);
+    assert.deepEqual(cards[0]?.children.map((c) => [c.model, c.effort]), [['claude-haiku-5-5', 'low'], ['claude-sonnet-5-5', undefined]]);
+  });
+
   it('auto with confirmAboveUsd: one child whose forecast p90 is over it shows the card; under it, not', async () => {
     const over = setup('run', 'auto', 0.25);
     await over.gate.review(root, [call('a', { subagent_type: 'Explore' })], over.signal);

@@ -19,7 +19,8 @@ const rows = Object.entries(SETTINGS);
 /** Settings of the editor alone (how it reaches a model, its cards): not a session's, so not in the table. */
 const EDITOR_ONLY = ['delegate.provider', 'delegate.vscodeModel', 'delegate.confirmFanout', 'delegate.confirmAboveUsd', 'delegate.reviewSubagentResults'];
 /** The Action's inputs that are its own (the prompt, the folder, the key, its outputs), not a session's settings. */
-const ACTION_ONLY = ['prompt', 'working-directory', 'fail-on-budget', 'upload-transcript', 'artifact-name', 'verbose', 'anthropic-api-key'];
+// output-schema is one run's, not a session setting (the CLI's --output-schema).
+const ACTION_ONLY = ['prompt', 'working-directory', 'fail-on-budget', 'upload-transcript', 'artifact-name', 'verbose', 'anthropic-api-key', 'output-schema'];
 
 describe('the settings table', () => {
   it("docs/settings.md's table is the one made from the code", () => {
