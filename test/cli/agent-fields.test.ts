@@ -126,4 +126,23 @@ describe('delegate CLI: agent-file fields (agents, Agent(name) rules, disable-mo
     assert.deepEqual(child.handoffs, [{ label: 'Implement with Context7', agent: 'agent', prompt: 'Implement the solution using the Context7 best practices and documentation outlined above.' }]);
     assert.ok(finished.filter((e) => e !== child).every((e) => e.handoffs === undefined), 'only the agent whose file has them');
   });
+
+  it("Claude Code's tools: Agent(worker, researcher) — the coordinator may start only those two, and keeps its other tools", async () => {
+    // Claude Code's documented coordinator, with the two agents it names.
+    writeAgent(cli.dirs.workdir, '.claude/agents/coordinator.md', '---\nname: coordinator\ndescription: Coordinates work across specialized agents\ntools: Agent(worker, researcher), Read, Bash\n---\nCOORDINATOR-BODY\n');
+    writeAgent(cli.dirs.workdir, '.claude/agents/worker.md', '---\nname: worker\ndescription: Does the work.\n---\nWORKER-BODY\n');
+    writeAgent(cli.dirs.workdir, '.claude/agents/researcher.md', '---\nname: researcher\ndescription: Finds things out.\n---\nRESEARCHER-BODY\n');
+    writeAgent(cli.dirs.workdir, '.claude/agents/deployer.md', '---\nname: deployer\ndescription: Deploys.\n---\nDEPLOYER-BODY\n');
+    cli.api.route([
+      { name: 'coordinator', match: (r) => isChild(r) && systemText(r).includes('COORDINATOR-BODY'), replies: [reply.text('coordinated')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'JOB: coordinate', subagent_type: 'coordinator' } }), reply.text('done')] },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--max-depth', '2', '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    assert.equal(run.stderr, '', 'Agent(worker, researcher) is one entry, not "researcher)" as an unknown tool');
+    const child = must(cli.api.messageRequests().find(isChild));
+    assert.deepEqual(child.body.tools?.map((t) => t.name).filter((n) => n !== 'task_output' && n !== 'send_message' && n !== 'read_subagent'), ['bash', 'read_file', 'task']);
+    assert.deepEqual([...taskDescription(child).matchAll(/^- (\S+):/gm)].map((m) => m[1]), ['researcher', 'worker']);
+  });
 });

@@ -10,7 +10,8 @@
  * a name the session does not have is one notice. A project agent file's servers are the folder's commands, as its
  * .mcp.json's are: they wait for the same answer about the folder and are skipped, with a notice, when it is no.
  */
-import { relative } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { loadAgentCatalog } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { loadMcpConfigs, type McpServerConfig } from '../mcp/config';
@@ -113,7 +114,7 @@ async function prepare(server: McpServerConfig, o: AgentServersOptions): Promise
  * beside folderCommands' hooks and .mcp.json servers: a host asks only when the folder has something to run.
  */
 export async function agentFileCommands(workdir: string, agentFiles: { includeProject: boolean } | undefined): Promise<FolderCommand[]> {
-  if (!agentFiles?.includeProject) return [];
+  if (!agentFiles?.includeProject || !(await mayRunCommands(workdir))) return [];
   const { agents } = await loadAgentCatalog({ workdir, includeProject: true, knownTools: new Set() });
   return [...agents.values()]
     .filter((def) => def.scope === 'project')
@@ -133,4 +134,20 @@ export async function agentFileCommands(workdir: string, agentFiles: { includePr
       );
       return [...servers, ...hooks];
     });
+}
+
+/** Whether any project agent file has a `mcpServers:` or `hooks:` line: only then is the catalog read (start-up cost). */
+async function mayRunCommands(workdir: string): Promise<boolean> {
+  for (const [dir, suffix] of [[join(workdir, '.claude', 'agents'), '.md'], [join(workdir, '.github', 'agents'), '.agent.md']] as const) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith(suffix))) {
+      // Looked at first: a FIFO (or a link to /dev/stdin) would wait for ever, /dev/zero never end.
+      const file = join(dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (!info?.isFile() || info.size > 1_000_000) continue;
+      const text = await readFile(file, 'utf8').catch(() => '');
+      if (/^(?:mcpServers|hooks)\s*:/m.test(text)) return true;
+    }
+  }
+  return false;
 }
