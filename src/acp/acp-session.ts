@@ -74,7 +74,7 @@ export class AcpSession {
       sessionOf: (agentId: string) => updates.sessionOf(agentId),
       describeAgent: (agentId: string) => updates.describeAgent(agentId),
       cardOf: (agentId: string, toolUseId: string) => updates.cardOf(agentId, toolUseId),
-      restore: (sessionId: string, toolCallId: string) => cards.restore(sessionId, toolCallId),
+      hold: (sessionId: string, toolCallId: string) => cards.hold(sessionId, toolCallId),
     };
     const { port, ...settings } = config;
     const session = await createSession({

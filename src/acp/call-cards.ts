@@ -5,7 +5,8 @@
  * back as it was, so a question's wording ("… wants to: …", `pending`) does not stay on the call for good.
  *
  *   send(tool_call / tool_call_update) ─▶ remember ─▶ the client
- *   session/request_permission on a card ─▶ answered ─▶ restore: one tool_call_update with the remembered fields
+ *   session/request_permission on a card (hold) ─▶ answered, none other waiting ─▶ one tool_call_update with the
+ *                                                                                  remembered fields
  */
 import type { SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { SendUpdate } from './updates';
@@ -15,6 +16,8 @@ const FIELDS = ['title', 'kind', 'status', 'locations', 'rawInput', 'content'] a
 
 export class CallCards {
   private readonly cards = new Map<string, Card>();
+  /** Questions waiting on each card. */
+  private readonly waiting = new Map<string, number>();
 
   constructor(private readonly sendOut: SendUpdate) {}
 
@@ -24,8 +27,26 @@ export class CallCards {
     await this.sendOut(sessionId, update);
   };
 
-  /** Puts the card back as the session's updates left it (after a permission request changed it on the client). */
-  async restore(sessionId: string, toolCallId: string): Promise<void> {
+  /**
+   * A question is about to go on this card; the returned function, called once it is answered, puts the card back
+   * as the session's updates left it — when no other question waits on it (two subagents folded into one task call
+   * may ask at once: the card stays a question until both are answered).
+   */
+  hold(sessionId: string, toolCallId: string): () => Promise<void> {
+    const k = key(sessionId, toolCallId);
+    this.waiting.set(k, (this.waiting.get(k) ?? 0) + 1);
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      const left = (this.waiting.get(k) ?? 1) - 1;
+      if (left > 0) return void this.waiting.set(k, left);
+      this.waiting.delete(k);
+      await this.restore(sessionId, toolCallId);
+    };
+  }
+
+  private async restore(sessionId: string, toolCallId: string): Promise<void> {
     const card = this.cards.get(key(sessionId, toolCallId));
     if (!card) return;
     await this.sendOut(sessionId, { sessionUpdate: 'tool_call_update', toolCallId, ...card });

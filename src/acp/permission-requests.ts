@@ -24,8 +24,8 @@ export interface PermissionRouting {
   sessionOf(agentId: string): string;
   /** The card (session and tool call) a call's question goes on. */
   cardOf(agentId: string, toolUseId: string): { sessionId: string; toolCallId: string };
-  /** The card as the session's updates left it, after a question changed it. */
-  restore(sessionId: string, toolCallId: string): Promise<void>;
+  /** A question goes on this card: the function returned puts the card back once it is answered (call-cards.ts). */
+  hold(sessionId: string, toolCallId: string): () => Promise<void>;
   /** "the main agent", `subagent "…" (type)`. */
   describeAgent(agentId: string): string;
 }
@@ -46,6 +46,7 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
       const who = routing.describeAgent(request.agent.agentId);
       let optionId: string | undefined;
       const card = routing.cardOf(request.agent.agentId, request.toolUseId);
+      const release = routing.hold(card.sessionId, card.toolCallId);
       try {
         const response = await ask(
           {
@@ -68,7 +69,7 @@ export function clientApprover(workdir: string, routing: PermissionRouting, ask:
       } catch {
         optionId = undefined;
       }
-      await routing.restore(card.sessionId, card.toolCallId);
+      await release();
       return decide(optionId, request, rejected);
     },
   };

@@ -62,18 +62,20 @@ describe('delegate acp: prompts it must not run', function () {
     });
   }
 
-  it('a prompt too big for the window is -32602 naming its size and what to do; nothing is sent or kept, and the next prompt runs', async () => {
-    cli.api.script(reply.text('Small is fine.'));
-    const client = await start({});
-    const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [] });
-    await assert.rejects(
-      client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text(`What went wrong?\n${HUGE}`) }),
-      invalidParams(/the prompt is too long for the model's context window: about [\d,]+ tokens .* fit \(a 200,000-token window.*Save the text in a file/),
-    );
-    assert.equal(cli.api.messageRequests().length, 0);
-    await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('a small one') });
-    assert.deepEqual(userTexts(cli.api.messageRequests()[0]), ['a small one']);
-  });
+  for (const [label, capabilities] of [['without subagent sessions', {}], ['with subagent sessions', { subagents: {} }]] as const) {
+    it(`${label}: a prompt too big for the window is -32602 naming its size and what to do; nothing is sent or kept, and the next prompt runs`, async () => {
+      cli.api.script(reply.text('Small is fine.'));
+      const client = await start(capabilities);
+      const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [] });
+      await assert.rejects(
+        client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text(`What went wrong?\n${HUGE}`) }),
+        invalidParams(/the prompt is too long for the model's context window: about [\d,]+ tokens .* fit \(a 200,000-token window.*Save the text in a file/),
+      );
+      assert.equal(cli.api.messageRequests().length, 0);
+      await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: text('a small one') });
+      assert.deepEqual(userTexts(cli.api.messageRequests()[0]), ['a small one']);
+    });
+  }
 
   it('a prompt the API refuses as too long (the window set wider than the model\'s) fails alone: the next prompt runs without it, here and after a reload', async () => {
     cli.api.script(reply.text('Back to normal.'), reply.text('Still normal.'));

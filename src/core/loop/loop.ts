@@ -184,7 +184,9 @@ async function record(run: RunState, response: ModelResponse, turn: number, forc
   spend.runSpend?.add(cost);
   await run.emit({ type: 'usage', turn, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
   // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
-  const kept = forcedFinal ? response.content.filter((b) => b.type !== 'tool_use') : response.content;
+  // A blank text block (models send them before a tool_use) is not kept: the API refuses one sent back, and every
+  // later request of the conversation with it.
+  const kept = response.content.filter((b) => !(forcedFinal && b.type === 'tool_use') && !(b.type === 'text' && b.text.trim() === ''));
   await run.say({ role: 'assistant', content: kept.length ? kept.map(toParam) : [{ type: 'text', text: '(no answer)' }] });
 
   // Searches the API ran itself: rows in the tree (their blocks stay in the message as they are).

@@ -54,3 +54,26 @@ describe('the prompts a session refuses', () => {
     assert.deepEqual(resumed.history, session.history);
   });
 });
+
+describe('an empty text block the model sent', () => {
+  let api: MessagesApiServer;
+  beforeEach(async () => {
+    api = await startMessagesApiServer();
+  });
+  afterEach(() => api.close());
+
+  it('is not sent back (the API refuses "text content blocks must be non-empty"): the run and the next prompt go on', async () => {
+    api.script(
+      reply.blocks([{ type: 'text', text: '' }, { type: 'tool_use', id: 'toolu_empty_text', name: 'glob', input: { pattern: '*.md' } }], { stopReason: 'tool_use' }),
+      reply.blocks([{ type: 'text', text: ' \n' }, { type: 'text', text: 'No markdown here.' }]),
+      reply.text('Still none.'),
+    );
+    const { session } = await testSession({ api });
+    const signal = new AbortController().signal;
+    const first = await session.run('any markdown?', signal);
+    assert.equal(first.status, 'completed', first.error);
+    assert.equal((await session.run('sure?', signal)).status, 'completed');
+    const sent = JSON.stringify(must(api.messageRequests().at(-1)).body.messages);
+    assert.doesNotMatch(sent, /"text":"\s*"/);
+  });
+});
