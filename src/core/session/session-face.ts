@@ -16,7 +16,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { describeSandbox, type SandboxStatus } from '../sandbox/types';
 import type { TranscriptStore } from '../store/transcript-store';
 import type { ProcessGroups } from '../tools/process-groups';
-import type { PermissionMode, PromptImage, RetryOf } from '../vocabulary';
+import type { PermissionMode } from '../vocabulary';
 import { createSessionExit } from './exit';
 import type { SessionMcp } from './mcp';
 import type { RootAgent, RunOptions } from './root-agent';
