@@ -173,8 +173,10 @@ function ended(state: SessionViewState, e: EventOf<'tool_call'> & { state: 'comp
   const isError = e.state === 'error';
   const task = getTask(state, taskNodeId(e.id));
   if (task) {
-    // A background child's call returns at once while it goes on working: its node keeps running.
-    if (task.agentId !== null && state.agents[task.agentId]?.running) {
+    // A background child's call returns at once while it goes on working: its node keeps running. Its agent may not
+    // have started yet (a worktree or its agent file's servers are still being made): a task call that succeeded with
+    // no child seen can only be one (a foreground call returns after its child; one that ran none is an error).
+    if ((task.agentId !== null && state.agents[task.agentId]?.running) || (task.agentId === null && !isError)) {
       task.background = true;
       touched.add(task.id);
       return;
