@@ -18,7 +18,7 @@
  * a function the session gives (the ports hold this spawner, so it is called only once they exist): nothing is
  * assigned in afterwards, and delegation/ never imports the loop's runAgent.
  */
-import { BUILT_IN_AGENTS, DEFAULT_AGENT } from '../agent-files/agent-catalog';
+import { BUILT_IN_AGENTS, DEFAULT_AGENT, resolveAgentModel } from '../agent-files/agent-catalog';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
 import { loadAgentMemory } from './agent-memory';
@@ -66,6 +66,8 @@ export interface ChildRunPorts {
   refuses?(def: AgentDefinition): string | undefined;
   /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
   agentHooks?(def: AgentDefinition, agent: AgentIdentity): Promise<(() => void) | undefined>;
+  /** Whether the session's model port runs a model by that name (an agent file's `model` list: the first it knows); undefined: it cannot tell. */
+  modelKnown?(modelId: string): Promise<boolean | undefined>;
   /** The user's home: where an agent file's `memory: user` folder is (~/.claude/agent-memory/<name>). */
   home?: string;
   /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
@@ -170,7 +172,7 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 }
 
 async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
-  const built = specOf(origin, ports, ownTools);
+  const built = await withListedModel(specOf(origin, ports, ownTools), origin, ports);
   const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
   // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
   const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
@@ -203,6 +205,21 @@ async function runSpec(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortS
   for (const failure of hookFailures) await emit({ type: 'error', message: `hook failed: ${failure}`, retrying: false });
   const toToolResult = origin.kind === 'resume' ? origin.toToolResult : origin.call.toToolResult;
   return { child, result: withReportNotes(withManifestFooter(toToolResult(child, signal.aborted), changes), checked) };
+}
+
+/**
+ * Copilot's `model: [A, B, …]`: the first the model port knows runs (the spec has A); none known: the parent's model,
+ * as Copilot falls back to the picker's; a port that cannot tell: A, as before. A resume keeps the model it ran on.
+ */
+async function withListedModel(spec: AgentSpec, origin: ChildOrigin, ports: ChildRunPorts): Promise<AgentSpec> {
+  if (origin.kind !== 'task' || !origin.def.fallbackModels?.length || !ports.modelKnown || !origin.def.model) return spec;
+  for (const name of [origin.def.model, ...origin.def.fallbackModels]) {
+    const id = resolveAgentModel(name, origin.call.parentModel, ports.modelAliases);
+    const known = await ports.modelKnown(id);
+    if (known === undefined) return spec;
+    if (known) return { ...spec, modelId: id };
+  }
+  return { ...spec, modelId: origin.call.parentModel };
 }
 
 /** The child's spec: where the origins differ. */
