@@ -161,10 +161,12 @@ export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>,
 /** The one pipeline of a child's run, new or resumed (see the top of this file). */
 export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
   // Its file's own MCP servers run for this run only: started before it, stopped after it however it ends.
-  const own = origin.kind !== 'fork' && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
+  // Only awaited when the file has them: a background child's agent_started must still come before its task call's end
+  // (the view tells a background child by it), so the path of an agent without them gains no await.
+  const own = origin.kind !== 'fork' && origin.def.mcpServers && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
   try {
     // Its `memory` folder: its head in the prompt, and the three tools that reach it (agent-memory.ts).
-    const memory = origin.kind !== 'fork' && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
+    const memory = origin.kind !== 'fork' && origin.def.memory && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
     return await runChildWith(origin, ports, signal, [...(own?.tools ?? []), ...(memory?.tools ?? [])], memory?.prompt);
   } finally {
     await own?.close();
@@ -172,10 +174,11 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 }
 
 async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
-  const built = await withListedModel(specOf(origin, ports, ownTools), origin, ports);
+  const base = specOf(origin, ports, ownTools);
+  const built = origin.kind === 'task' && origin.def.fallbackModels?.length ? await withListedModel(base, origin, ports) : base;
   const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
   // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
-  const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
+  const removeHooks = origin.kind !== 'fork' && origin.def.hooks && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
   try {
     return await runSpec(origin, ports, signal, spec);
   } finally {
