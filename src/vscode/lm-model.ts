@@ -59,6 +59,7 @@ export function createLmModel(opts: LmModelOptions): LmModelPort {
     return opts.model;
   };
   const provider: ChatProvider = {
+    knows: async (name) => name === opts.key || (await opts.others?.(name)) !== undefined,
     // An agent definition's model: its own input limit (the session's model: the session's window).
     async contextWindow(name) {
       if (name === opts.key || !name) return undefined;

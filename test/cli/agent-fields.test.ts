@@ -145,4 +145,30 @@ describe('delegate CLI: agent-file fields (agents, Agent(name) rules, disable-mo
     assert.deepEqual(child.body.tools?.map((t) => t.name).filter((n) => n !== 'task_output' && n !== 'send_message' && n !== 'read_subagent'), ['bash', 'read_file', 'task']);
     assert.deepEqual([...taskDescription(child).matchAll(/^- (\S+):/gm)].map((m) => m[1]), ['researcher', 'worker']);
   });
+
+  it("Copilot's model lists: the first entry the Anthropic API runs (an alias, a Claude id); none (the real .NET Self-Learning Architect): the parent's model, never a Copilot name sent to the API", async () => {
+    copyCopilot(cli.dirs.workdir, 'dotnet-self-learning-architect.agent.md');
+    writeAgent(cli.dirs.workdir, '.github/agents/lister.agent.md', "---\ndescription: Lists models.\nmodel: ['GPT-5 (copilot)', 'Claude Sonnet 4.5 (copilot)', 'haiku', 'opus']\n---\nLISTER-BODY\n");
+    cli.api.route([
+      { name: 'lister', match: (r) => isChild(r) && firstUserText(r).includes('JOB-L'), replies: [reply.text('listed')] },
+      { name: 'architect', match: (r) => isChild(r) && firstUserText(r).includes('JOB-A'), replies: [reply.text('designed')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'JOB-L: list', subagent_type: 'lister' } },
+            { name: 'task', input: { prompt: 'JOB-A: design', subagent_type: '.NET Self-Learning Architect' } },
+          ]),
+          reply.text('done'),
+        ],
+      },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--model', 'claude-parent-1', '--output-format', 'json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const children = cli.api.messageRequests().filter(isChild);
+    assert.equal(must(children.find((r) => firstUserText(r).includes('JOB-L'))).body.model, 'claude-haiku-5-5', 'the first entry this API runs: haiku');
+    assert.equal(must(children.find((r) => firstUserText(r).includes('JOB-A'))).body.model, 'claude-parent-1', 'no entry this API runs: the parent\'s model');
+  });
 });

@@ -77,6 +77,8 @@ export interface ChildRunPorts {
   refuses?(def: AgentDefinition): string | undefined;
   /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
   agentHooks?(def: AgentDefinition, agent: AgentIdentity): Promise<(() => void) | undefined>;
+  /** Whether the session's model port runs a model by that name (an agent file's `model` list: the first it knows); undefined: it cannot tell. */
+  modelKnown?(modelId: string): Promise<boolean | undefined>;
   /** The user's home: where an agent file's `memory: user` folder is (~/.claude/agent-memory/<name>). */
   home?: string;
   /** Starts the agent file's own MCP servers (`mcpServers`) for one run: their tools, and how to stop them after it. */
@@ -206,11 +208,13 @@ export async function reviewResult(ports: Pick<ChildRunPorts, 'review' | 'bus'>,
 export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal): Promise<ChildOutcome> {
   const { room, own } = await roomOf(origin, ports);
   // Its file's own MCP servers run for this run only: started before it, stopped after it however it ends.
-  const servers = origin.kind !== 'fork' && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
+  // Only awaited when the file has them: a background child's agent_started should come before its task call's end
+  // (the view also copes when it does not: a worktree is awaited), so the path of an agent without them gains no await.
+  const servers = origin.kind !== 'fork' && origin.def.mcpServers && ports.agentServers ? await ports.agentServers(origin.def) : undefined;
   try {
     // Its `memory` folder (the session's folder's, not a worktree's): its head in the prompt, and the three tools
     // that reach it (agent-memory.ts).
-    const memory = origin.kind !== 'fork' && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
+    const memory = origin.kind !== 'fork' && origin.def.memory && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
     return await runChildWith(origin, ports, signal, { room, own }, [...(servers?.tools ?? []), ...(memory?.tools ?? [])], memory?.prompt);
   } finally {
     await servers?.close();
@@ -220,10 +224,11 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 type Rooms = { room?: ChildRoom; own?: ChildRoom };
 
 async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, rooms: Rooms, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
-  const built = specOf(origin, ports, rooms.room, ownTools);
+  const base = specOf(origin, ports, rooms.room, ownTools);
+  const built = origin.kind === 'task' && origin.def.fallbackModels?.length ? await withListedModel(base, origin, ports) : base;
   const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
   // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
-  const removeHooks = origin.kind !== 'fork' && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
+  const removeHooks = origin.kind !== 'fork' && origin.def.hooks && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
   try {
     return await runSpec(origin, ports, signal, spec, rooms);
   } finally {
@@ -292,6 +297,21 @@ async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room
   if (!isolation) throw new IsolationRefused('this host cannot give a subagent a worktree');
   const own = await isolation.open(agentId, parentId, ports.config.workdir, kept);
   return { room: own, own };
+}
+
+/**
+ * Copilot's `model: [A, B, …]`: the first the model port knows runs (the spec has A); none known: the parent's model,
+ * as Copilot falls back to the picker's; a port that cannot tell: A, as before. A resume keeps the model it ran on.
+ */
+async function withListedModel(spec: AgentSpec, origin: ChildOrigin, ports: ChildRunPorts): Promise<AgentSpec> {
+  if (origin.kind !== 'task' || !origin.def.fallbackModels?.length || !ports.modelKnown || !origin.def.model) return spec;
+  for (const name of [origin.def.model, ...origin.def.fallbackModels]) {
+    const id = resolveAgentModel(name, origin.call.parentModel, ports.modelAliases);
+    const known = await ports.modelKnown(id);
+    if (known === undefined) return spec;
+    if (known) return { ...spec, modelId: id };
+  }
+  return { ...spec, modelId: origin.call.parentModel };
 }
 
 /** The child's spec: where the origins differ (`room`: its own WORKDIR and the tools made over it). */

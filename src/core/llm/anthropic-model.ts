@@ -127,6 +127,8 @@ export function createAnthropicModel(opts: AnthropicModelOptions): ModelPort {
   const limits: AttemptLimits = { idleMs, waitingMs, maxRetries, retryWait: opts.retryWait ?? { maxMs: DEFAULT_MAX_RETRY_WAIT_MS, setting: 'the cap on retry waits' } };
 
   return {
+    // Copilot's model lists name models by display name ('GPT-5 (copilot)'): only Claude ids go to this API.
+    knows: async (modelId) => /^claude-[\w.-]+$/i.test(modelId),
     async stream(request, signal, callbacks) {
       if (!client) throw new ModelError('no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)', 'auth');
       for (let attempt = 0; ; attempt++) {

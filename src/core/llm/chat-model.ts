@@ -69,6 +69,8 @@ export interface ChatProvider {
   countTokens?(what: ChatMessage | ChatTool | string, model: string): Promise<number>;
   /** The input window of another model this provider reaches by name (ModelPort.contextWindow). */
   contextWindow?(modelId: string): Promise<number | undefined>;
+  /** Whether it can run a model by that name (ModelPort.knows). */
+  knows?(modelId: string): Promise<boolean>;
 }
 
 export function chatModelPort(provider: ChatProvider): ModelPort {
@@ -99,8 +101,10 @@ export function chatModelPort(provider: ChatProvider): ModelPort {
     return known;
   };
   const contextWindow = provider.contextWindow?.bind(provider);
+  const knows = provider.knows?.bind(provider);
   return {
     ...(contextWindow ? { contextWindow } : {}),
+    ...(knows ? { knows } : {}),
     async stream(request: ModelRequest, signal: AbortSignal, callbacks: ModelCallbacks): Promise<ModelResponse> {
       if (signal.aborted) throw new ModelError('request aborted', 'aborted');
       const messages = request.messages.map(toChatMessage);

@@ -85,6 +85,11 @@ export interface ModelPort {
    * knows it (the editor's models report theirs); undefined: the session's window applies.
    */
   contextWindow?(modelId: string): Promise<number | undefined>;
+  /**
+   * Whether this port can run a model by that name (an agent file's `model` list: the first it knows runs).
+   * The Anthropic API: a Claude model id; the editor: a model it has by that name.
+   */
+  knows?(modelId: string): Promise<boolean>;
 }
 
 /**

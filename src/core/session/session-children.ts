@@ -113,6 +113,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
     ...(o.agentServers ? { agentServers: o.agentServers } : {}),
     ...(o.agentHooks ? { agentHooks: o.agentHooks } : {}),
     home: agentFiles?.home ?? homedir(),
+    modelKnown: async (id) => o.models.model.knows?.(id),
     // `Agent(name)` / `Task(name)` deny rules (`--disallowed-tools`): that agent is neither offered nor started.
     refuses: (def) => ([def.name, def.displayName].some((n) => n !== undefined && o.permissions.deniesAgent(n)) ? `a rule of this session denies it (Agent(${def.displayName ?? def.name}))` : undefined),
   };

@@ -9,7 +9,8 @@
  *
  * `${VAR}` in a config expands from what its servers may see (the tool environment: credentials withheld), so a
  * repository's config cannot ask for the key. A server still holding `${input:…}` needs the editor to ask for it:
- * here it is a problem, not a server. Without any server nor problem: undefined (no MCP SDK is loaded).
+ * here it is a problem, not a server. Without any server nor problem: undefined (no MCP SDK is loaded); with the
+ * editor's gate the config stays, empty, as the approval step an agent file's own servers go through.
  */
 import { resolve, join } from 'node:path';
 import { loadMcpConfigs, type McpConfigFile, type McpServerConfig } from '../mcp/config';
@@ -45,7 +46,8 @@ export async function loadSessionMcp(input: McpSettingsInput): Promise<SessionMc
   const { cwd, home, env, toolEnv, overrides, gate } = input;
   if (gate) {
     const set = await loadMcpConfigs(gatedMcpFiles(cwd), { workspaceFolder: cwd, env: toolEnv.build(), withheld: (name) => toolEnv.withholds(name), userHome: home });
-    if (set.servers.length === 0 && set.problems.length === 0) return undefined;
+    // Without servers the config is still the approval step, which an agent file's own servers go through
+    // (session/agent-mcp.ts); nothing starts and no MCP SDK loads for it.
     return { servers: set.servers, problems: set.problems, ...mcpTimeoutsFromEnv(env), host: { prepare: (server) => prepareGated(gate, server, cwd) } };
   }
   const files: McpConfigFile[] = [

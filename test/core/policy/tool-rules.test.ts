@@ -33,6 +33,19 @@ describe('tool rules', () => {
     assert.deepEqual(rules.warnings, []);
   });
 
+  it("Claude Code's subagent rules: Agent(name) / Task(a, b) deny those agent types only, and the policy refuses a task call for one (the default type too)", async () => {
+    const rules = new ToolRules({ allowed: ['Agent(helper)'], disallowed: ['Agent(Explore)', 'Task(general-purpose, Reviewer)'] });
+    assert.deepEqual(rules.warnings, []);
+    assert.ok(!rules.disallows('task'), 'the task tool stays');
+    assert.ok(rules.deniesAgent('explore') && rules.deniesAgent('reviewer') && rules.deniesAgent('general-purpose'));
+    assert.ok(!rules.deniesAgent('helper'));
+    const policy = new PermissionPolicy({ workdir: '/tmp', mode: 'default', rules });
+    assert.equal((await policy.check(call('task', 'delegate', { prompt: 'p', subagent_type: 'Explore' }))).behavior, 'deny');
+    assert.equal((await policy.check(call('task', 'delegate', { prompt: 'p' }))).behavior, 'deny', 'no subagent_type: the default agent');
+    assert.equal((await policy.check(call('task', 'delegate', { prompt: 'p', fork: true }))).behavior, 'allow', 'a fork is no agent type');
+    assert.equal((await policy.check(call('task', 'delegate', { prompt: 'p', subagent_type: 'helper' }))).behavior, 'allow');
+  });
+
   it('content rules: an allow is ignored, a deny covers the whole tool; unknown names are warned about', () => {
     const rules = new ToolRules({ allowed: ['Bash(git log:*)'], disallowed: ['Edit(./secret/**)', 'Bsh'] });
     assert.ok(!rules.allows('bash'));

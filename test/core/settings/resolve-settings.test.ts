@@ -64,6 +64,17 @@ describe('resolveSessionConfig', () => {
     assert.match((await error({ env: { DELEGATE_MAX_RETRY_WAIT: '-1' } })) ?? '', /^DELEGATE_MAX_RETRY_WAIT must be a whole number/);
   });
 
+  it("the editor's MCP approval step stays without a workspace MCP config: an agent file's own server is asked about too", async () => {
+    const asked: string[] = [];
+    const gate = { approve: async (q: { server: string }) => (asked.push(q.server), { skipped: 'declined' }), input: async () => undefined };
+    const resolved = await resolve({ host: 'editor', mcpGate: gate });
+    assert.deepEqual(resolved.tools.mcp?.servers, []);
+    const prepared = await resolved.tools.mcp?.host?.prepare?.({ name: 'playwright', source: join(dir, '.claude/agents/t.md'), origin: 'project', transport: 'stdio', command: 'npx', args: [], env: {}, headers: {}, inputs: [] });
+    assert.deepEqual(prepared, { skipped: 'declined' });
+    assert.deepEqual(asked, ['playwright']);
+    assert.equal((await resolve({ host: 'cli' })).tools.mcp, undefined, 'the CLI without servers loads no MCP config');
+  });
+
   it('an untrusted folder: read-only agents, no project agent files', async () => {
     const resolved = await resolve({ host: 'editor', trusted: false });
     assert.equal(resolved.permissions.trusted, false);
