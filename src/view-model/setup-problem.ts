@@ -12,7 +12,8 @@
  */
 
 export interface SetupProblem {
-  kind: 'credentials' | 'key' | 'model' | 'rejected';
+  /** `prompt`: the session refused the prompt itself (empty, too big for the model's window): nothing to set up. */
+  kind: 'credentials' | 'key' | 'model' | 'rejected' | 'prompt';
   /** One line: what is missing or wrong. */
   message: string;
   /** How many language models the editor offers (whether they can call tools or not). */
@@ -37,6 +38,8 @@ export function setupButtons(problem: SetupProblem): SetupButton[] {
       return [...models, { action: 'use_anthropic', label: 'Use the Anthropic API' }];
     case 'rejected':
       return [{ action: 'set_api_key', label: 'Set API Key' }];
+    case 'prompt':
+      return [];
   }
 }
 
@@ -63,6 +66,8 @@ export function problemBrief(problem: SetupProblem): string {
       const status = /\((40[13])\b/.exec(problem.message);
       return status ? `The API refused the key (${status[1]}).` : 'The API refused the key.';
     }
+    case 'prompt':
+      return /too long/.test(problem.message) ? "The prompt is too long for the model's window." : 'The prompt is empty.';
   }
 }
 

@@ -70,7 +70,7 @@ export class ModelSetup implements vscode.Disposable {
   /** The panel is hidden: the same words and buttons, as a toast. */
   async toast(problem: SetupProblem): Promise<void> {
     const buttons = setupButtons(problem);
-    const none = problem.editorModels === 0 && problem.kind !== 'rejected' ? ` ${NO_EDITOR_MODELS}` : '';
+    const none = problem.editorModels === 0 && (problem.kind === 'credentials' || problem.kind === 'key' || problem.kind === 'model') ? ` ${NO_EDITOR_MODELS}` : '';
     const choice = await vscode.window.showErrorMessage(`Delegate: ${problemSentence(problem)}${none}`, ...buttons.map((b) => b.label));
     const picked = buttons.find((b) => b.label === choice);
     if (picked) await this.act(picked.action);

@@ -27,7 +27,7 @@ import { historyList, loadSessionView, OPEN_SESSION_KEY, transcriptRootOf } from
 import { SessionNotices } from './session-notices';
 import { readSettings } from './settings';
 import { rejectedKey } from '../view-model/setup-problem';
-import { createSession, type Session, type AgentResult, type SandboxStatus } from '../core/session';
+import { createSession, PromptRefused, type Session, type AgentResult, type SandboxStatus } from '../core/session';
 import { type UserQuestions } from '../core/session/ports';
 import { history, type SessionHistory } from '../core/session/history';
 
@@ -123,7 +123,9 @@ export class SessionController implements vscode.Disposable {
       if (result.status === 'error') this.runFailed(result.error ?? 'the run failed');
       return result;
     } catch (err) {
-      void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
+      // A prompt the session would not send (empty, too big for the window): said under the box, the text kept there.
+      if (err instanceof PromptRefused) this.cannotRunEmitter.fire({ problem: { kind: 'prompt', message: err.message, editorModels: 0 }, prompt });
+      else void vscode.window.showErrorMessage(`Delegate: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     } finally {
       this.running = undefined;

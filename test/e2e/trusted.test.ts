@@ -181,6 +181,8 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
   it('d. a subagent\'s write asks in the panel\'s inbox, naming the subagent; Deny there leaves the file alone', async () => {
     server.route([
       childRoute('CONFIG', [
+        // Read first: a write of a file it never read is refused before anyone is asked (the write guard).
+        reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }),
         reply.toolUse({ name: 'write_file', input: { path: 'config.json', content: '{ "retries": 0 }\n' } }),
         reply.text('config.json is unchanged: the write was denied.'),
       ]),
@@ -197,7 +199,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     assert.match(await card.innerText(), /wants to write a file[\s\S]*config\.json/);
     assert.equal(await modalDialog(page, 'wants to').count(), 0, 'no modal while the panel shows the question');
     const task = panel.task('update config');
-    const row = panel.toolRows(task).first();
+    const row = panel.toolRows(task).nth(1);
     await row.and(panel.frame.locator('[data-permission="asked"]')).waitFor({ state: 'attached', timeout: STEP_TIMEOUT });
     await screenshot(page, 'permission-inbox');
     const buttons = await card.locator('button[data-decision]').allInnerTexts();
@@ -219,7 +221,7 @@ describe('Delegate in a real VS Code (trusted workspace)', function () {
     await panel.setOpen(task, true);
     await row.and(panel.frame.locator('[data-permission="denied"]')).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     assert.equal((await row.locator('.row-state').innerText()).trim(), 'denied');
-    const afterDeny = requests().filter(isChild)[1];
+    const afterDeny = requests().filter(isChild)[2];
     assert.ok(afterDeny, 'the subagent was told about the denial');
     assert.equal(lastToolResults(afterDeny)[0]?.is_error, true);
     await screenshot(page, 'permission-denied');

@@ -147,7 +147,8 @@ describe('Delegate in the extension host', () => {
       {
         name: 'child',
         match: isChild,
-        replies: [reply.toolUse({ name: 'write_file', input: { path: 'keep.txt', content: 'overwritten\n' } }), reply.text('I was not allowed to write.')],
+        // Read first: a write of a file it never read is refused before anyone is asked (the write guard).
+        replies: [reply.toolUse({ name: 'read_file', input: { path: 'keep.txt' } }), reply.toolUse({ name: 'write_file', input: { path: 'keep.txt', content: 'overwritten\n' } }), reply.text('I was not allowed to write.')],
       },
       { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'Rewrite keep.txt', description: 'rewrite keep' } }), reply.text('ok')] },
     ]);
@@ -157,7 +158,7 @@ describe('Delegate in the extension host', () => {
     assert.equal(questions[0]?.who, 'Subagent “rewrite keep”');
     assert.equal(questions[0]?.toolName, 'write_file');
     assert.equal(readFileSync(join(workdir, 'keep.txt'), 'utf8'), 'original\n');
-    const childResults = lastToolResults(requests().filter(isChild)[1] as RecordedRequest);
+    const childResults = lastToolResults(requests().filter(isChild)[2] as RecordedRequest);
     assert.equal(childResults[0]?.is_error, true);
     assert.match(String(childResults[0]?.content), /denied/);
   });

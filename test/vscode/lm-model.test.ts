@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import { FORCE_FINAL_NOTE } from '../../src/core/loop/prompts';
 import type { DelegateApi } from '../../src/vscode/extension';
 import type { CannotRun } from '../../src/vscode/model-setup';
-import { setupButtons } from '../../src/view-model/setup-problem';
+import { problemBrief, setupButtons } from '../../src/view-model/setup-problem';
+import { must } from '../kit/must';
 import { createLmModel } from '../../src/vscode/lm-model';
 import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
@@ -92,6 +93,28 @@ describe('Delegate on a VS Code language model (vscode.lm)', () => {
       if (envKey !== undefined) process.env.ANTHROPIC_API_KEY = envKey;
       await config().update('provider', 'vscode', vscode.ConfigurationTarget.Global);
       await config().update('vscodeModel', { vendor: TEST_LM_VENDOR, id: TEST_MODELS.tools }, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('a prompt too big for the model\'s window, or a blank one, is refused before anything is sent: said under the box with the text kept there, and the next prompt runs', async () => {
+    const seen: CannotRun[] = [];
+    const refused = api.controller.onCannotRun((r) => seen.push(r));
+    try {
+      const huge = `Why?\n${'a line of a log pasted whole into the prompt box\n'.repeat(10_000)}`;
+      assert.equal(await api.controller.ask(huge), undefined, 'nothing ran');
+      assert.equal(await api.controller.ask('   '), undefined, 'a blank prompt never starts either');
+      assert.deepEqual(seen.map((r) => [r.problem.kind, r.prompt === huge]), [['prompt', true]], 'said once, with the text to put back');
+      const problem = must(seen[0]).problem;
+      assert.match(problem.message, /^the prompt is too long for the model's context window: about [\d,]+ tokens/);
+      assert.equal(problemBrief(problem), "The prompt is too long for the model's window.");
+      assert.deepEqual(setupButtons(problem), [], 'nothing to set up');
+      assert.equal(requests().length, 0);
+      script.route([{ name: 'parent', match: () => true, replies: [lmReply.text('Small prompts are fine.')] }]);
+      assert.equal((await api.controller.ask('and a small one?'))?.status, 'completed');
+      assert.equal(requests().length, 1);
+      assert.ok(!JSON.stringify(must(requests()[0]).request).includes('a line of a log'), 'the refused text is not in the conversation');
+    } finally {
+      refused.dispose();
     }
   });
 

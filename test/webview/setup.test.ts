@@ -141,6 +141,16 @@ describe('panel: first run without a key or a model', function () {
     assert.equal(await input(page).inputValue(), 'From the palette');
   });
 
+  it('a prompt the session refused (too big for the window) comes back as the draft, with the reason under the box and no button', async () => {
+    const page = panel.page;
+    const refused: SetupProblem = { kind: 'prompt', message: "the prompt is too long for the model's context window: about 150,000 tokens (500,000 characters), and 96,000 fit", editorModels: 0 };
+    await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'cannot_run', problem: refused, prompt: 'Why?\nA pasted log' });
+    assert.equal(await input(page).inputValue(), 'Why?\nA pasted log');
+    assert.equal(await notice(page).locator('[role="alert"]').textContent(), "The prompt is too long for the model's window.");
+    assert.match((await notice(page).locator('.composer-notice-text').getAttribute('title')) ?? '', /^The prompt is too long for the model's context window: about 150,000 tokens/);
+    assert.equal(await notice(page).locator('.composer-notice-button').count(), 0);
+  });
+
   it('a key the API refused (401) says so in the same place, with Set API Key', async () => {
     const page = panel.page;
     await send(page, { type: 'snapshot', state: snapshotOf(finishedSession().events), running: false }, { type: 'setup' });
