@@ -60,8 +60,9 @@ describe('delegate CLI: the tools each request offers', function () {
     const shared = names(first).indexOf('task');
     assert.deepEqual(third.body.tools?.slice(0, shared), first.body.tools?.slice(0, shared), 'the shared tools are the same bytes');
     assert.ok((third.cache?.cache_read_input_tokens ?? 0) >= tokens(first.body.tools?.slice(0, shared)) - 20, `the third request read ${third.cache?.cache_read_input_tokens} tokens`);
-    // The fixed prefix of a request before any subagent (chars / 4): 2,752 tokens before issue 30, pi's 1,332.
+    // The fixed prefix of a request before any subagent (chars / 4): 2,752 tokens before issue 30, 1,495 after it, pi's
+    // 1,332; task's isolation, model, effort and output_schema (issues 27, 28) and the rest merged beside it: 1,603.
     const prefix = tokens(first.body.tools) + tokens(first.body.system);
-    assert.ok(prefix <= 1_550, `tools + system prompt: ${prefix} tokens`);
+    assert.ok(prefix <= 1_620, `tools + system prompt: ${prefix} tokens`);
   });
 });
