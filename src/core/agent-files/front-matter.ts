@@ -23,7 +23,7 @@ export const FIELDS: ReadonlySet<string> = new Set([
   'thinking', 'effort', 'tokenBudget', 'timeoutSeconds', 'budgetUsd',
   // Delegate's typed return: a JSON Schema as a YAML mapping (report/typed-output.ts)
   'output',
-  // Claude Code's that Delegate does not use
+  // Claude Code's others (agent-extras.ts reads those Delegate acts on)
   'skills', 'mcpServers', 'hooks', 'memory', 'background', 'isolation', 'initialPrompt', 'disabled',
   // Copilot's (.agent.md)
   'target', 'argument-hint', 'handoffs', 'mcp-servers', 'infer', 'user-invocable', 'user-invokable',
