@@ -81,7 +81,8 @@ const PORTS = {
   'agent-files': ['^src/core/tools/tool-names\\.ts$', '^src/core/instructions/instruction-cut\\.ts$'],
   // Agent Skills: SKILL.md's front matter read as agent files' is, a body cut as instructions are, the `skill` tool
   // (a Tool) reading files confined to the skill's folder.
-  skills: ['^src/core/agent-files/(front-matter|agent-definition)\\.ts$', '^src/core/instructions/instruction-cut\\.ts$', '^src/core/tools/(types|path-confinement|text-encoding)\\.ts$'],
+  // tool-rules.ts: a skill's allowed-tools are written as tool rules (one splitter for both).
+  skills: ['^src/core/policy/tool-rules\\.ts$', '^src/core/agent-files/(front-matter|agent-definition)\\.ts$', '^src/core/instructions/instruction-cut\\.ts$', '^src/core/tools/(types|path-confinement|text-encoding)\\.ts$'],
   // Credentials: what commands may not see, and the process's own environment block. Imports nothing of core.
   secrets: [],
   // A child's report held to its record: the calls (tool kinds and outputs) and the change manifest.

@@ -12,7 +12,8 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Writers } from './output';
-import { history, isSessionId, SessionBusyError, ToolEnv } from '../core/session/history';
+import { subcommandArgs } from './session-subcommand';
+import { history, SessionBusyError, ToolEnv } from '../core/session/history';
 
 const LAND_USAGE = `Usage: delegate land --session ID [--agent ID]... [--land-check CMD] [--discard | --revert] [--output-format text|json]
 
@@ -49,19 +50,8 @@ function parseLandArgs(argv: string[]): Parsed {
 }
 
 export async function landMain(argv: string[], env: NodeJS.ProcessEnv, out: Writers): Promise<number> {
-  const parsed = parseLandArgs(argv);
-  if (parsed.kind === 'help') {
-    await out.stdout(`${LAND_USAGE}\n`);
-    return 0;
-  }
-  if (parsed.kind === 'error') {
-    out.stderr(`delegate: ${parsed.message}\n${LAND_USAGE.split('\n')[0]}\n`);
-    return 2;
-  }
-  if (!isSessionId(parsed.session)) {
-    out.stderr(`delegate: not a session id: "${parsed.session}"\n`);
-    return 2;
-  }
+  const parsed = await subcommandArgs(parseLandArgs(argv), LAND_USAGE, out);
+  if (typeof parsed === 'number') return parsed;
   let report: Awaited<ReturnType<ReturnType<typeof history>['land']>>;
   try {
     report = await history({ env, home: homedir() }).land(parsed.session, { action: parsed.action, agents: parsed.agents, ...(parsed.check !== undefined ? { check: parsed.check } : {}), env: new ToolEnv() });

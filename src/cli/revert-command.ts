@@ -16,7 +16,8 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Writers } from './output';
-import { history, isSessionId, SessionBusyError } from '../core/session/history';
+import { subcommandArgs } from './session-subcommand';
+import { history, SessionBusyError } from '../core/session/history';
 
 const REVERT_USAGE = `Usage: delegate revert --session ID --agent ID [--include-shared] [--output-format text|json]
 
@@ -52,19 +53,8 @@ function parseRevertArgs(argv: string[]): Parsed {
 }
 
 export async function revertMain(argv: string[], env: NodeJS.ProcessEnv, out: Writers): Promise<number> {
-  const parsed = parseRevertArgs(argv);
-  if (parsed.kind === 'help') {
-    await out.stdout(`${REVERT_USAGE}\n`);
-    return 0;
-  }
-  if (parsed.kind === 'error') {
-    out.stderr(`delegate: ${parsed.message}\n${REVERT_USAGE.split('\n')[0]}\n`);
-    return 2;
-  }
-  if (!isSessionId(parsed.session)) {
-    out.stderr(`delegate: not a session id: "${parsed.session}"\n`);
-    return 2;
-  }
+  const parsed = await subcommandArgs(parseRevertArgs(argv), REVERT_USAGE, out);
+  if (typeof parsed === 'number') return parsed;
   const sessions = history({ env, home: homedir() });
   const plan = await sessions.revertPlan(parsed.session, parsed.agent);
   if ('error' in plan) {

@@ -17,6 +17,7 @@
 import type { parseDocument as ParseDocument } from 'yaml';
 import { readFrontMatter, splitFrontMatter } from '../agent-files/front-matter';
 import type { AgentFileProblem } from '../agent-files/agent-definition';
+import { splitRules } from '../policy/tool-rules';
 
 export type SkillScope = 'project' | 'user';
 
@@ -48,26 +49,9 @@ const SKILL_FIELDS = new Set(['name', 'description', 'license', 'compatibility',
 /** `allowed-tools` as the spec writes it (space-separated), as Copilot's collection does (comma-separated), or a YAML list. */
 function rulesOf(value: unknown): string[] | 'invalid' {
   if (value === undefined || value === null) return [];
-  if (typeof value === 'string') return splitOutsideParens(value);
+  if (typeof value === 'string') return splitRules([value]);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((v) => v.trim()).filter(Boolean);
   return 'invalid';
-}
-
-/** Commas or spaces separate rules, except inside parentheses (`Bash(git log:*)` is one rule). */
-function splitOutsideParens(text: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-      if (current.trim()) rules.push(current.trim());
-      current = '';
-    } else current += ch;
-  }
-  if (current.trim()) rules.push(current.trim());
-  return rules;
 }
 
 /** Parses one SKILL.md's front matter; `folder` is the name of the folder holding it (the spec's name must match it). */
