@@ -10,6 +10,7 @@
 import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
+import { onChangesLanded, onWorktreeKept } from './kept-work';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfAgent, type Touched } from './store';
 import { messageText, oneLine, preview } from './summarize';
 import { onThinking } from './thinking-rows';
@@ -137,6 +138,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     }
     case 'changes_reverted':
       onChangesReverted(state, event, touched);
+      break;
+    case 'worktree_kept':
+      onWorktreeKept(state, event, touched);
+      break;
+    case 'changes_landed':
+      onChangesLanded(state, event, touched);
       break;
     case 'compacted':
       placeNode(

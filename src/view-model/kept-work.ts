@@ -1,0 +1,72 @@
+/**
+ * Isolated subagents' kept work (issue 27) as the panel shows it: each one's kept branch and files on its task node,
+ * what the last landing did to it, and the list the "kept in worktrees" bar draws:
+ *
+ *   worktree_kept (a branch)  ─▶ task.kept = { branch, files }            (a resumed child's later keep replaces it)
+ *   changes_landed            ─▶ task.kept.outcome / conflicts / reason,
+ *                                and the landing's check on every task it took part in
+ *   keptWork(state)           ─▶ the children with kept work in finishing order, which are still open to land,
+ *                                and the last check's outcome
+ *
+ * The words are the core's (events.ts LandOutcome, LandCheck): the bar says them, it guesses nothing.
+ */
+import type { EventOf, LandCheck, LandConflict } from '../core/events';
+import { taskOfAgent, type Touched } from './store';
+import type { KeptWork, SessionViewState } from './types';
+
+export function onWorktreeKept(state: SessionViewState, e: EventOf<'worktree_kept'>, touched: Touched): void {
+  const task = taskOfAgent(state, e.agentId);
+  if (!task || !e.branch) return;
+  task.kept = { branch: e.branch, files: e.files.map((f) => ({ ...f })), seq: e.seq };
+  touched.add(task.id);
+}
+
+export function onChangesLanded(state: SessionViewState, e: EventOf<'changes_landed'>, touched: Touched): void {
+  for (const o of e.outcomes) {
+    const task = taskOfAgent(state, o.agentId);
+    if (!task?.kept) continue;
+    const { branch, files, seq } = task.kept;
+    task.kept = { branch, files, seq, outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
+    touched.add(task.id);
+  }
+}
+
+/** Still to be decided: never landed or discarded (a conflict or a failed check may be tried again). */
+export const isOpenKept = (k: KeptWork): boolean => k.outcome === undefined || k.outcome === 'conflict' || k.outcome === 'check_failed' || k.outcome === 'failed';
+
+export interface KeptChild {
+  agentId: string;
+  description: string;
+  kept: KeptWork;
+}
+
+export interface KeptWorkView {
+  /** Every subagent that kept work, in the order it was kept (landing's order). */
+  children: KeptChild[];
+  /** Those still open to land (Apply all takes these). */
+  open: string[];
+  /** The newest landing check's outcome, if any landing ran one. */
+  check?: LandCheck;
+}
+
+export function keptWork(state: SessionViewState): KeptWorkView {
+  const children: KeptChild[] = [];
+  // The agents' task nodes only: a packed snapshot's calls are not read.
+  for (const agentId of Object.keys(state.agents)) {
+    const task = taskOfAgent(state, agentId);
+    if (task?.kept && task.agentId === agentId) children.push({ agentId, description: task.description, kept: task.kept });
+  }
+  children.sort((a, b) => a.kept.seq - b.kept.seq);
+  const check = children.map((c) => c.kept.check).filter((c) => c !== undefined).sort((a, b) => b.seq - a.seq)[0];
+  const view: KeptWorkView = { children, open: children.filter((c) => isOpenKept(c.kept)).map((c) => c.agentId) };
+  if (check) {
+    const { seq: _seq, ...rest } = check;
+    view.check = rest;
+  }
+  return view;
+}
+
+/** "lines 3-5" of a conflict's hunks. */
+export function conflictLines(c: LandConflict): string {
+  return c.hunks.map((h) => (h.lines > 1 ? `lines ${h.line}-${h.line + h.lines - 1}` : `line ${h.line}`)).join(', ');
+}
