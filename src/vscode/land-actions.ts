@@ -1,0 +1,113 @@
+/**
+ * The editor's side of the kept-in-worktrees bar (webview/kept-bar.ts): isolated subagents' kept work, landed or
+ * discarded through the history face (core/session/land-isolated.ts), and the diff of one kept file.
+ *
+ *   Apply / Apply all ──▶ history.land(session, agents) ─▶ (check on the combination) ─▶ 3-way merge per file
+ *                     ──▶ `changes_landed` (through the live session's bus when it is open here, else appended and
+ *                         shown) ─▶ the bar redraws from it; one message says what happened
+ *   Discard           ──▶ a modal naming the subagents ─▶ history.land(…, discard): their branches go
+ *   Open diff         ──▶ vscode.diff(delegate-kept: the branch's version, the workspace's file)
+ *
+ * Refused while a run goes on: landing writes the workspace the running agents read and write.
+ */
+import * as vscode from 'vscode';
+import { history, SessionBusyError, ToolEnv } from '../core/session/history';
+import type { SessionController } from './session-controller';
+import { allTasks } from '../view-model/session-view';
+import { conflictLines } from '../view-model/kept-work';
+
+export const KEPT_SCHEME = 'delegate-kept';
+
+/** The modal before a discard; tests replace it. */
+export type ConfirmDiscard = (message: string, detail: string) => Promise<boolean>;
+
+const modalConfirm: ConfirmDiscard = async (message, detail) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Discard')) === 'Discard';
+
+type LandResult = Awaited<ReturnType<ReturnType<typeof history>['land']>>;
+
+export class LandActions implements vscode.TextDocumentContentProvider {
+  confirm: ConfirmDiscard = modalConfirm;
+  /** The last landing's report (for tests and diagnostics). */
+  lastReport: LandResult | undefined;
+
+  constructor(
+    private readonly controller: SessionController,
+    private readonly transcriptRoot: () => string,
+  ) {}
+
+  /** `delegate-kept:<the tree's file>?session=<id>&agent=<id>&path=<kept path>`: the file as the branch has it. */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const q = new URLSearchParams(uri.query);
+    const [sessionId, agentId, path] = [q.get('session'), q.get('agent'), q.get('path')];
+    if (!sessionId || !agentId || !path) return '';
+    const kept = await history(this.transcriptRoot()).keptVersion(sessionId, agentId, path);
+    return 'error' in kept || !kept.content ? '' : kept.content.toString('utf8');
+  }
+
+  /** Open diff: the subagent's kept version of `path` (left) beside the workspace's file (right). */
+  async openDiff(agentId: string, path: string): Promise<boolean> {
+    const sessionId = this.controller.openSessionId;
+    if (!sessionId) return false;
+    const kept = await history(this.transcriptRoot()).keptVersion(sessionId, agentId, path);
+    if ('error' in kept) {
+      void vscode.window.showWarningMessage(`Delegate: cannot show the diff: ${kept.error}.`);
+      return false;
+    }
+    const left = vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: new URLSearchParams({ session: sessionId, agent: agentId, path }).toString() });
+    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(kept.treePath), `${path}: "${this.describe(agentId)}" kept ↔ workspace`, { preview: true });
+    return true;
+  }
+
+  /** Apply (one), Apply all (the open ones, in order) or Discard; every problem is a message, nothing throws. */
+  async land(agentIds: string[], action: 'land' | 'discard'): Promise<void> {
+    const sessionId = this.controller.openSessionId;
+    if (!sessionId || agentIds.length === 0) return;
+    if (this.controller.isRunning) {
+      void vscode.window.showInformationMessage('Delegate: a run is going on: apply or discard kept changes once it has ended.');
+      return;
+    }
+    const names = agentIds.map((id) => `"${this.describe(id)}"`);
+    if (action === 'discard' && !(await this.confirm(`Discard the kept changes of ${names.join(', ')}?`, 'Their branches and patches are deleted; nothing in the workspace changes. This cannot be undone.'))) return;
+    const live = this.controller.current;
+    const onLive = live?.id === sessionId ? live : undefined;
+    let report: LandResult;
+    try {
+      report = await history(this.transcriptRoot()).land(sessionId, { action, agents: agentIds, env: new ToolEnv() }, onLive);
+    } catch (err) {
+      // SessionBusyError: another process (a CLI run) holds the session.
+      const why = err instanceof SessionBusyError || err instanceof Error ? err.message : String(err);
+      void vscode.window.showErrorMessage(`Delegate: cannot ${action === 'land' ? 'apply' : 'discard'} now: ${why}.`);
+      return;
+    }
+    this.lastReport = report;
+    if ('error' in report) {
+      void vscode.window.showWarningMessage(`Delegate: cannot ${action === 'land' ? 'apply' : 'discard'}: ${report.error}.`);
+      return;
+    }
+    if (!onLive) this.controller.showRecorded(report.recorded);
+    this.tell(report);
+  }
+
+  /** One message: what landed, each conflict (file, lines, with whom), a failed check and who broke it. */
+  private tell(report: Exclude<LandResult, { error: string }>): void {
+    const name = (id: string): string => (id.startsWith('the ') || id.includes(' ') ? id : `"${this.describe(id)}"`);
+    const done = report.outcomes.filter((o) => o.outcome === 'landed' || o.outcome === 'discarded');
+    const parts: string[] = [];
+    if (done.length) parts.push(`${done[0]?.outcome === 'discarded' ? 'discarded' : 'applied'} ${done.map((o) => name(o.agentId)).join(', ')}${done.some((o) => o.files.length) ? ` (${done.flatMap((o) => o.files).join(', ')})` : ''}`);
+    for (const o of report.outcomes.filter((x) => x.outcome === 'conflict')) {
+      parts.push(`${name(o.agentId)} not applied: ${(o.conflicts ?? []).map((c) => `${c.path} ${conflictLines(c)} meets ${c.with.map(name).join(', ')}`).join('; ')}`);
+    }
+    for (const o of report.outcomes.filter((x) => x.outcome === 'failed')) parts.push(`${name(o.agentId)} failed: ${o.reason ?? 'unknown'}`);
+    const check = report.check;
+    if (check && !check.ok) parts.unshift(`the check \`${check.command}\` failed on the combined changes${check.brokenBy ? `, first broken by ${name(check.brokenBy)}` : ''}: nothing applied`);
+    else if (check) parts.push(`the check \`${check.command}\` passed`);
+    const text = `Delegate: ${parts.join('; ')}.`;
+    const bad = report.outcomes.some((o) => o.outcome === 'conflict' || o.outcome === 'check_failed' || o.outcome === 'failed');
+    void (bad ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+  }
+
+  private describe(agentId: string): string {
+    return allTasks(this.controller.snapshot().state).find((t) => t.agentId === agentId)?.description ?? agentId;
+  }
+}
