@@ -59,8 +59,8 @@ const failedCheck: EventBody = {
 
 const BAR = '.kept-bar';
 const child = (agentId: string): string => `${BAR} .kept-bar-child[data-agent="${agentId}"]`;
-type PageDoc = { document: Document };
-const activeAction = (page: Page): Promise<string | undefined> => page.evaluate(() => ((globalThis as unknown as PageDoc).document.activeElement as HTMLElement | null)?.dataset.action);
+type PageDoc = { document: { documentElement: { className: string }; activeElement: { dataset?: Record<string, string | undefined> } | null } };
+const activeAction = (page: Page): Promise<string | undefined> => page.evaluate(() => (globalThis as unknown as PageDoc).document.activeElement?.dataset?.action);
 
 describe('panel: isolated subagents\' kept work', function () {
   this.timeout(120_000);
