@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { EventBody } from '../../src/core/events';
 import { keptWork } from '../../src/view-model/kept-work';
 import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
-import { applyEvents, createSessionView } from '../../src/view-model/session-view';
+import { allTasks, applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { ARTIFACTS, frames, openPanel, panelSuite, posted, send } from './browser';
 import { ROOT, Script } from './fixtures';
 
@@ -21,10 +21,11 @@ function keptSession(): Script {
   const s = new Script();
   s.rootStart('Tune retries and delay, each in its own worktree.');
   s.turn(ROOT, null, 1);
-  s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'tune retries', 1);
-  s.taskStart(ROOT, null, 'tu-b', 'agent-b', 'raise delay', 1);
+  // As the core sends them: a child's worktree is made (and said) before the child starts.
   s.emit('agent-a', ROOT, { type: 'worktree_created', workdir: '/s/worktrees/agent-a', base: BASE });
+  s.taskStart(ROOT, null, 'tu-a', 'agent-a', 'tune retries', 1);
   s.emit('agent-b', ROOT, { type: 'worktree_created', workdir: '/s/worktrees/agent-b', base: BASE });
+  s.taskStart(ROOT, null, 'tu-b', 'agent-b', 'raise delay', 1);
   s.childFinish('agent-a', ROOT, 'completed', 2, 2, [900, 90], 'Retries are 5.');
   s.emit('agent-a', ROOT, kept('agent-a', [{ path: 'config.json', status: 'M' }, { path: 'docs/retries.md', status: 'A' }]));
   s.childFinish('agent-b', ROOT, 'completed', 2, 1, [800, 80], 'Delay is 20.');
@@ -74,6 +75,7 @@ describe('panel: isolated subagents\' kept work', function () {
       ['agent-b', 'raise delay', ['config.json']],
     ]);
     assert.deepEqual(keptWork(state).open, ['agent-a', 'agent-b']);
+    assert.deepEqual(allTasks(state).map((t) => [t.description, t.status]), [['tune retries', 'completed'], ['raise delay', 'completed']], 'a worktree said before its child started makes no "Subtask" of its own');
     s.emit(ROOT, null, conflictLanding);
     applyEvents(state, s.take());
     const after = keptWork(decodeSnapshot(encodeSnapshot(state)));
