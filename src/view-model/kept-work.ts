@@ -11,7 +11,7 @@
  * The words are the core's (events.ts LandOutcome, LandCheck): the bar says them, it guesses nothing.
  */
 import type { EventOf, LandCheck, LandConflict } from '../core/events';
-import { taskOfAgent, type Touched } from './store';
+import { nextLocalId, placeNode, taskOfAgent, type Touched } from './store';
 import type { KeptWork, SessionViewState } from './types';
 
 export function onWorktreeKept(state: SessionViewState, e: EventOf<'worktree_kept'>, touched: Touched): void {
@@ -29,6 +29,31 @@ export function onChangesLanded(state: SessionViewState, e: EventOf<'changes_lan
     task.kept = { branch, files, seq, outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
     touched.add(task.id);
   }
+  // A line in the conversation too: the bar goes once all is decided, and a reopened session shows what was done.
+  const { text, bad } = landingLine(e, (id) => {
+    const task = taskOfAgent(state, id);
+    return task ? `"${task.description}"` : id;
+  });
+  placeNode(state, { kind: 'notice', id: nextLocalId(state, 'notice'), level: bad ? 'warning' : 'info', text, time: e.time }, null, touched);
+}
+
+/**
+ * What a landing did, in one sentence (the conversation's notice, the editor's message): a failed check and who broke
+ * it, who was applied / discarded / reverted, each conflict (file, lines, whose changes meet there), the check passed.
+ */
+export function landingLine(e: Pick<EventOf<'changes_landed'>, 'outcomes' | 'check'>, named: (agentId: string) => string): { text: string; bad: boolean } {
+  const of = (outcome: string): string[] => e.outcomes.filter((o) => o.outcome === outcome).map((o) => named(o.agentId));
+  const parts: string[] = [];
+  if (e.check && !e.check.ok) parts.push(`the check \`${e.check.command}\` failed on the combined changes${e.check.brokenBy ? ` (first broken by ${named(e.check.brokenBy)})` : ''}: nothing applied`);
+  for (const [word, outcome] of [['applied', 'landed'], ['discarded', 'discarded'], ['reverted', 'reverted']] as const) {
+    const who = of(outcome);
+    if (who.length) parts.push(`${word} the kept changes of ${who.join(', ')}`);
+  }
+  for (const o of e.outcomes.filter((x) => x.outcome === 'conflict')) parts.push(`${named(o.agentId)} not applied: ${(o.conflicts ?? []).map((c) => `${c.path} ${conflictLines(c)} meets ${c.with.map(named).join(', ')}`).join('; ')}`);
+  for (const o of e.outcomes.filter((x) => x.outcome === 'failed')) parts.push(`${named(o.agentId)} failed: ${o.reason ?? 'unknown'}`);
+  if (e.check?.ok) parts.push(`the check \`${e.check.command}\` passed`);
+  const text = parts.join('; ');
+  return { text: `${text.charAt(0).toUpperCase()}${text.slice(1)}.`, bad: e.outcomes.some((o) => o.outcome === 'conflict' || o.outcome === 'check_failed' || o.outcome === 'failed') };
 }
 
 /** Still to be decided: never landed or discarded (a conflict or a failed check may be tried again). */

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { history, SessionBusyError, ToolEnv } from '../core/session/history';
 import type { SessionController } from './session-controller';
 import { allTasks } from '../view-model/session-view';
-import { conflictLines } from '../view-model/kept-work';
+import { landingLine } from '../view-model/kept-work';
 
 export const KEPT_SCHEME = 'delegate-kept';
 
@@ -89,22 +89,12 @@ export class LandActions implements vscode.TextDocumentContentProvider {
     this.tell(report);
   }
 
-  /** One message: what landed, each conflict (file, lines, with whom), a failed check and who broke it. */
+  /** One message, the conversation's notice's words (kept-work.ts landingLine): what landed, each conflict, the check. */
   private tell(report: Exclude<LandResult, { error: string }>): void {
-    const name = (id: string): string => (id.startsWith('the ') || id.includes(' ') ? id : `"${this.describe(id)}"`);
-    const done = report.outcomes.filter((o) => o.outcome === 'landed' || o.outcome === 'discarded');
-    const parts: string[] = [];
-    if (done.length) parts.push(`${done[0]?.outcome === 'discarded' ? 'discarded' : 'applied'} ${done.map((o) => name(o.agentId)).join(', ')}${done.some((o) => o.files.length) ? ` (${done.flatMap((o) => o.files).join(', ')})` : ''}`);
-    for (const o of report.outcomes.filter((x) => x.outcome === 'conflict')) {
-      parts.push(`${name(o.agentId)} not applied: ${(o.conflicts ?? []).map((c) => `${c.path} ${conflictLines(c)} meets ${c.with.map(name).join(', ')}`).join('; ')}`);
-    }
-    for (const o of report.outcomes.filter((x) => x.outcome === 'failed')) parts.push(`${name(o.agentId)} failed: ${o.reason ?? 'unknown'}`);
-    const check = report.check;
-    if (check && !check.ok) parts.unshift(`the check \`${check.command}\` failed on the combined changes${check.brokenBy ? `, first broken by ${name(check.brokenBy)}` : ''}: nothing applied`);
-    else if (check) parts.push(`the check \`${check.command}\` passed`);
-    const text = `Delegate: ${parts.join('; ')}.`;
-    const bad = report.outcomes.some((o) => o.outcome === 'conflict' || o.outcome === 'check_failed' || o.outcome === 'failed');
-    void (bad ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+    // A conflict's other side and a check's culprit may be words ("the parent's tree"), not ids.
+    const named = (id: string): string => (id.includes(' ') ? id : `"${this.describe(id)}"`);
+    const { text, bad } = landingLine(report, named);
+    void (bad ? vscode.window.showWarningMessage(`Delegate: ${text}`) : vscode.window.showInformationMessage(`Delegate: ${text}`));
   }
 
   private describe(agentId: string): string {

@@ -67,14 +67,15 @@ describe('Delegate in a real VS Code: an isolated subagent\'s kept changes, appl
     // Open diff: the branch's version beside the workspace's file.
     await child.locator('.kept-bar-path', { hasText: 'config.json' }).click();
     await page.locator('.tabs-container .tab', { hasText: 'kept ↔ workspace' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    await page.locator('.editor-instance .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await page.locator('.editor-instance .monaco-diff-editor .view-lines', { hasText: '"retries": 5' }).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await screenshot(page, 'kept-diff');
 
     await child.locator('[data-action="apply"]').click();
     await waitUntil(() => readFileSync(join(workspace.dir, 'config.json'), 'utf8').includes('"retries": 5'), 'the workspace file changes');
     assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), '{\n  "retries": 5\n}\n');
     await bar.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
-    await notification(page, 'Delegate: applied "tune retries" (config.json).');
+    await notification(page, 'Delegate: Applied the kept changes of "tune retries".');
+    await panel.frame.locator('.notice', { hasText: 'Applied the kept changes of "tune retries".' }).waitFor({ timeout: STEP_TIMEOUT });
     assert.deepEqual(await panel.taskSummaries(), [{ description: 'tune retries', status: 'completed' }], 'one task: the worktree event before its start made no other');
     await screenshot(page, 'kept-applied');
   });

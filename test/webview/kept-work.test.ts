@@ -138,6 +138,8 @@ describe('panel: isolated subagents\' kept work', function () {
       assert.equal((await page.locator(`${child('agent-b')} .kept-bar-conflict`).textContent())?.trim(), 'config.json: lines 3-5 meets "tune retries"');
       assert.match((await page.locator(`${BAR} .kept-bar-check`).textContent()) ?? '', /Check `npm test` passed on the combined changes/);
       assert.equal((await page.locator(`${BAR} .kept-bar-counts`).textContent())?.trim(), '1 subagent · 1 file');
+      // The conversation keeps what was done (the bar goes once all is decided).
+      assert.equal(await page.locator('.notice', { hasText: 'Applied the kept changes of "tune retries"; "raise delay" not applied: config.json lines 3-5 meets "tune retries"; the check `npm test` passed.' }).count(), 1);
 
       s.emit(ROOT, null, failedCheck);
       await send(page, { type: 'events', events: s.take() });
