@@ -57,7 +57,7 @@ export function landingLine(e: Pick<EventOf<'changes_landed'>, 'outcomes' | 'che
 }
 
 /** Still to be decided: never landed or discarded (a conflict or a failed check may be tried again). */
-export const isOpenKept = (k: KeptWork): boolean => k.outcome === undefined || k.outcome === 'conflict' || k.outcome === 'check_failed' || k.outcome === 'failed';
+const isOpenKept = (k: KeptWork): boolean => k.outcome === undefined || k.outcome === 'conflict' || k.outcome === 'check_failed' || k.outcome === 'failed';
 
 export interface KeptChild {
   agentId: string;

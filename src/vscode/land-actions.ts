@@ -11,6 +11,7 @@
  * Refused while a run goes on: landing writes the workspace the running agents read and write.
  */
 import * as vscode from 'vscode';
+import { stat } from 'node:fs/promises';
 import { history, SessionBusyError, ToolEnv } from '../core/session/history';
 import type { SessionController } from './session-controller';
 import { allTasks } from '../view-model/session-view';
@@ -30,6 +31,8 @@ export class LandActions implements vscode.TextDocumentContentProvider {
   confirm: ConfirmDiscard = modalConfirm;
   /** The last landing's report (for tests and diagnostics). */
   lastReport: LandResult | undefined;
+  /** A landing going on: a second click waits for nothing, it is refused (both would read the same transcript). */
+  private busy = false;
 
   constructor(
     private readonly controller: SessionController,
@@ -55,7 +58,10 @@ export class LandActions implements vscode.TextDocumentContentProvider {
       return false;
     }
     const left = vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: new URLSearchParams({ session: sessionId, agent: agentId, path }).toString() });
-    await vscode.commands.executeCommand('vscode.diff', left, vscode.Uri.file(kept.treePath), `${path}: "${this.describe(agentId)}" kept ↔ workspace`, { preview: true });
+    // A file the subagent added is not in the workspace yet: an empty side (no "file not found" editor).
+    const inTree = await stat(kept.treePath).then(() => true, () => false);
+    const right = inTree ? vscode.Uri.file(kept.treePath) : vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: '' });
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${path}: "${this.describe(agentId)}" kept ↔ workspace`, { preview: true });
     return true;
   }
 
@@ -67,11 +73,16 @@ export class LandActions implements vscode.TextDocumentContentProvider {
       void vscode.window.showInformationMessage('Delegate: a run is going on: apply or discard kept changes once it has ended.');
       return;
     }
+    if (this.busy) {
+      void vscode.window.showInformationMessage('Delegate: still applying the last choice; try again once it is done.');
+      return;
+    }
     const names = agentIds.map((id) => `"${this.describe(id)}"`);
     if (action === 'discard' && !(await this.confirm(`Discard the kept changes of ${names.join(', ')}?`, 'Their branches and patches are deleted; nothing in the workspace changes. This cannot be undone.'))) return;
     const live = this.controller.current;
     const onLive = live?.id === sessionId ? live : undefined;
     let report: LandResult;
+    this.busy = true;
     try {
       report = await history(this.transcriptRoot()).land(sessionId, { action, agents: agentIds, env: new ToolEnv() }, onLive);
     } catch (err) {
@@ -79,6 +90,8 @@ export class LandActions implements vscode.TextDocumentContentProvider {
       const why = err instanceof SessionBusyError || err instanceof Error ? err.message : String(err);
       void vscode.window.showErrorMessage(`Delegate: cannot ${action === 'land' ? 'apply' : 'discard'} now: ${why}.`);
       return;
+    } finally {
+      this.busy = false;
     }
     this.lastReport = report;
     if ('error' in report) {
