@@ -4,7 +4,7 @@
  *   ⎇ Kept in worktrees  2 subagents · 3 files                         [Apply all]
  *     ✗ Check `npm test` failed on the combined changes: broken by "b"   (its output in the tooltip)
  *     "tune retries"  2 files                                  [Apply] [Discard]
- *        ✎ config.json                                          (click: Open diff: kept ↔ workspace)
+ *        ✎ config.json                                          (click: Open diff: workspace ↔ kept)
  *        ⚠ config.json: lines 3-5 meet "b"                     (a conflict: nothing of it applied)
  *     "docs"  applied
  *
@@ -127,8 +127,8 @@ export class KeptBar {
     row.dataset.file = path;
     const link = el('button', 'kept-bar-path', path);
     link.type = 'button';
-    link.title = `Open diff: ${path} as "${child.description}" kept it ↔ the workspace's`;
-    link.setAttribute('aria-label', `${path}: open the diff of "${child.description}"'s version against the workspace`);
+    link.title = `Open diff: the workspace's ${path} ↔ as "${child.description}" kept it`;
+    link.setAttribute('aria-label', `${path}: open the diff of the workspace's version against "${child.description}"'s`);
     link.addEventListener('click', () => this.actions.openDiff(child.agentId, path));
     row.append(codicon(STATUS_ICON[status] ?? 'diff-modified', `change-${status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'modified'}`), link);
     return row;

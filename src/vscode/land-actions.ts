@@ -6,7 +6,7 @@
  *                     ──▶ `changes_landed` (through the live session's bus when it is open here, else appended and
  *                         shown) ─▶ the bar redraws from it; one message says what happened
  *   Discard           ──▶ a modal naming the subagents ─▶ history.land(…, discard): their branches go
- *   Open diff         ──▶ vscode.diff(delegate-kept: the branch's version, the workspace's file)
+ *   Open diff         ──▶ vscode.diff(the workspace's file, delegate-kept: the branch's version)
  *
  * Refused while a run goes on: landing writes the workspace the running agents read and write.
  */
@@ -48,7 +48,7 @@ export class LandActions implements vscode.TextDocumentContentProvider {
     return 'error' in kept || !kept.content ? '' : kept.content.toString('utf8');
   }
 
-  /** Open diff: the subagent's kept version of `path` (left) beside the workspace's file (right). */
+  /** Open diff: the workspace's file (left) beside the subagent's kept version of `path` (right). */
   async openDiff(agentId: string, path: string): Promise<boolean> {
     const sessionId = this.controller.openSessionId;
     if (!sessionId) return false;
@@ -57,11 +57,12 @@ export class LandActions implements vscode.TextDocumentContentProvider {
       void vscode.window.showWarningMessage(`Delegate: cannot show the diff: ${kept.error}.`);
       return false;
     }
-    const left = vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: new URLSearchParams({ session: sessionId, agent: agentId, path }).toString() });
+    // Workspace → kept, as a change reads: what Apply would bring in shows as added.
+    const keptSide = vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: new URLSearchParams({ session: sessionId, agent: agentId, path }).toString() });
     // A file the subagent added is not in the workspace yet: an empty side (no "file not found" editor).
     const inTree = await stat(kept.treePath).then(() => true, () => false);
-    const right = inTree ? vscode.Uri.file(kept.treePath) : vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: '' });
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${path}: "${this.describe(agentId)}" kept ↔ workspace`, { preview: true });
+    const treeSide = inTree ? vscode.Uri.file(kept.treePath) : vscode.Uri.from({ scheme: KEPT_SCHEME, path: kept.treePath, query: '' });
+    await vscode.commands.executeCommand('vscode.diff', treeSide, keptSide, `${path}: workspace ↔ "${this.describe(agentId)}" kept`, { preview: true });
     return true;
   }
 

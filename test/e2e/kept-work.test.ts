@@ -1,7 +1,7 @@
 /**
  * End to end in a real VS Code (issue 27): a subagent in its own worktree (the task's `isolation: "worktree"`) edits
  * config.json; the workspace is untouched until the user applies it from the panel's kept-in-worktrees bar: its file
- * opens the diff (the branch's version ↔ the workspace's), Apply lands it and the workspace file changes.
+ * opens the diff (the workspace's ↔ the branch's version), Apply lands it and the workspace file changes.
  * Screenshots: test-artifacts/e2e/kept-*.png.
  */
 import assert from 'node:assert/strict';
@@ -64,9 +64,9 @@ describe('Delegate in a real VS Code: an isolated subagent\'s kept changes, appl
     assert.deepEqual(await child.locator('.kept-bar-path').allTextContents(), ['config.json']);
     await screenshot(page, 'kept-bar');
 
-    // Open diff: the branch's version beside the workspace's file.
+    // Open diff: the workspace's file beside the branch's version.
     await child.locator('.kept-bar-path', { hasText: 'config.json' }).click();
-    await page.locator('.tabs-container .tab', { hasText: 'kept ↔ workspace' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await page.locator('.tabs-container .tab', { hasText: 'workspace ↔ "tune retries" kept' }).waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await page.locator('.editor-instance .monaco-diff-editor .view-lines', { hasText: '"retries": 5' }).first().waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
     await screenshot(page, 'kept-diff');
 

@@ -84,12 +84,13 @@ describe('Delegate in the extension host: isolated subagents\' kept work, applie
     assert.deepEqual([two.kept?.files, three.kept?.files], [[{ path: 'app.txt', status: 'M' }], [{ path: 'app.txt', status: 'M' }]]);
     assert.ok(two.agentId && three.agentId);
 
-    // Open diff: the branch's version (left) beside the workspace's file (right).
+    // Open diff: the workspace's file (left) beside the branch's version (right).
     assert.ok(await api.changes.land.openDiff(two.agentId, 'app.txt'));
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
-    assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), 'name=app\nvalue=2\nend\n');
-    assert.equal(tab.input.modified.fsPath, join(workdir, 'app.txt'));
+    assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), 'name=app\nvalue=2\nend\n');
+    assert.equal(tab.input.original.fsPath, join(workdir, 'app.txt'));
+    assert.equal(tab.input.original.scheme, 'file');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     // Apply: through the live session (it is open here), the workspace file changes.
