@@ -75,9 +75,12 @@ export class KeptBar {
 
   private showCheck(view: KeptWorkView): void {
     const check = view.check;
-    setHidden(this.check, !check);
+    setHidden(this.check, !check && !view.landCheck);
     if (!check) {
-      this.check.replaceChildren();
+      // Not run yet: say which check Apply runs first.
+      this.check.className = 'kept-bar-check is-pending';
+      this.check.title = '';
+      this.check.replaceChildren(...(view.landCheck ? [codicon('beaker', 'tone-muted'), el('span', 'kept-bar-check-text tone-muted', `Apply runs \`${view.landCheck}\` on the combined changes first`)] : []));
       return;
     }
     const who = check.brokenBy ? `: broken by ${nameOf(check.brokenBy, view)}` : '';

@@ -17,7 +17,7 @@ import type { KeptWork, SessionViewState } from './types';
 export function onWorktreeKept(state: SessionViewState, e: EventOf<'worktree_kept'>, touched: Touched): void {
   const task = taskOfAgent(state, e.agentId);
   if (!task || !e.branch) return;
-  task.kept = { branch: e.branch, files: e.files.map((f) => ({ ...f })), seq: e.seq };
+  task.kept = { branch: e.branch, files: e.files.map((f) => ({ ...f })), seq: e.seq, ...(e.landCheck ? { landCheck: e.landCheck } : {}) };
   touched.add(task.id);
 }
 
@@ -25,8 +25,8 @@ export function onChangesLanded(state: SessionViewState, e: EventOf<'changes_lan
   for (const o of e.outcomes) {
     const task = taskOfAgent(state, o.agentId);
     if (!task?.kept) continue;
-    const { branch, files, seq } = task.kept;
-    task.kept = { branch, files, seq, outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
+    const { branch, files, seq, landCheck } = task.kept;
+    task.kept = { branch, files, seq, ...(landCheck ? { landCheck } : {}), outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
     touched.add(task.id);
   }
   // A line in the conversation too: the bar goes once all is decided, and a reopened session shows what was done.
@@ -72,6 +72,8 @@ export interface KeptWorkView {
   open: string[];
   /** The newest landing check's outcome, if any landing ran one. */
   check?: LandCheck;
+  /** The check Apply runs first (the session's, recorded with the kept work), when one is set. */
+  landCheck?: string;
 }
 
 export function keptWork(state: SessionViewState): KeptWorkView {
@@ -84,6 +86,8 @@ export function keptWork(state: SessionViewState): KeptWorkView {
   children.sort((a, b) => a.kept.seq - b.kept.seq);
   const check = children.map((c) => c.kept.check).filter((c) => c !== undefined).sort((a, b) => b.seq - a.seq)[0];
   const view: KeptWorkView = { children, open: children.filter((c) => isOpenKept(c.kept)).map((c) => c.agentId) };
+  const landCheck = children.map((c) => c.kept.landCheck).filter((c) => c !== undefined).at(-1);
+  if (landCheck) view.landCheck = landCheck;
   if (check) {
     const { seq: _seq, ...rest } = check;
     view.check = rest;

@@ -177,6 +177,8 @@ export interface KeptWork {
   files: KeptFile[];
   /** When it was kept (the order landing takes them in). */
   seq: number;
+  /** The session's land check (`delegate.landCheck`), run on the combination before anything lands. */
+  landCheck?: string;
   /** The last landing, discard or revert that took it: its word for this child. */
   outcome?: LandOutcome['outcome'];
   conflicts?: LandConflict[];

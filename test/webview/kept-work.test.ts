@@ -101,6 +101,7 @@ describe('panel: isolated subagents\' kept work', function () {
       assert.equal((await page.locator(`${BAR} .kept-bar-counts`).textContent())?.trim(), '2 subagents · 3 files');
       assert.deepEqual(await page.locator(`${child('agent-a')} .kept-bar-path`).allTextContents(), ['config.json', 'docs/retries.md']);
       assert.deepEqual(await page.locator(`${child('agent-b')} .kept-bar-path`).allTextContents(), ['config.json']);
+      assert.equal((await page.locator(`${BAR} .kept-bar-check`).textContent())?.trim(), 'Apply runs `npm test` on the combined changes first');
       await page.screenshot({ path: join(ARTIFACTS, 'kept-bar-250-dark.png') });
       // Nothing wider than the 250 px panel.
       const overflow = await page.locator(BAR).evaluate((e) => e.scrollWidth - e.clientWidth);
