@@ -149,6 +149,13 @@ export type WebviewToHost =
   | { type: 'review_changes'; kept?: string[]; path?: string }
   /** The changes bar's Revert: these subagents' changes (one confirmation for all); `paths`: only these files (a file's Undo). */
   | { type: 'revert_agents'; agentIds: string[]; paths?: string[] }
+  /**
+   * The kept-in-worktrees bar (webview/kept-bar.ts): land (Apply, Apply all: the check first) or discard these isolated
+   * subagents' kept changes, in this order.
+   */
+  | { type: 'land_agents'; agentIds: string[]; action: 'land' | 'discard' }
+  /** The bar's file: the subagent's kept version of it beside the workspace's file, in the diff editor. */
+  | { type: 'open_kept_diff'; agentId: string; path: string }
   /** Retry (or, `edit`, re-run with a prompt the user edits first) a task that failed, was stopped or hit a limit. */
   | { type: 'retry_task'; agentId: string; edit: boolean }
   /** History: name a session (an empty title goes back to its first prompt). */

@@ -63,7 +63,8 @@ export class ChangesRow {
     if (!changes) return;
     setText(this.description, summary(changes));
     // Offered while some file can still be put back (a refused one may be retried after the conflict is gone).
-    const revertible = task.status !== 'running' && task.agentId !== null && changes.files.some(isOpen);
+    // An isolated subagent's files are on its branch, not in the workspace: the kept-in-worktrees bar lands or discards them.
+    const revertible = task.status !== 'running' && task.agentId !== null && !task.kept && changes.files.some(isOpen);
     setHidden(this.revert, !revertible);
   }
 

@@ -11,6 +11,8 @@ import { applyEvents, createSessionView, type SessionViewState } from '../src/vi
 import { runChanges } from '../src/view-model/run-changes';
 import { decodeSnapshot } from '../src/view-model/snapshot-codec';
 import { ChangesBar, installChangesBarStyles } from './changes-bar';
+import { installKeptBarStyles, KeptBar } from './kept-bar';
+import { keptWork } from '../src/view-model/kept-work';
 import { installTaskOutcomeStyles } from './task-outcome';
 import { totalsLine } from './totals-line';
 import { Composer } from './composer';
@@ -38,6 +40,7 @@ installStyles();
 installSessionStyles();
 installDiffStyles();
 installChangesBarStyles();
+installKeptBarStyles();
 installTaskOutcomeStyles();
 installMarkdownStyles();
 installInboxStyles();
@@ -147,6 +150,12 @@ const changesBar = new ChangesBar({
   },
 });
 
+// Isolated subagents' work on their branches: Apply, Discard, Open diff, Apply all (the host lands it).
+const keptBar = new KeptBar({
+  land: (agentIds, action) => post({ type: 'land_agents', agentIds, action }),
+  openDiff: (agentId, path) => post({ type: 'open_kept_diff', agentId, path }),
+});
+
 // Subagents' questions waiting for the user, above the conversation.
 /** Inbox cards the user answered whose removal has not come yet: focus goes on from them (focusAfterInbox). */
 const answeredCards = new Set<string>();
@@ -167,12 +176,12 @@ const inbox = new InboxView({
     revealAgent = agentId;
     schedule();
   },
-}, () => app.clientHeight - composer.element.offsetHeight - changesBar.element.offsetHeight);
+}, () => app.clientHeight - composer.element.offsetHeight - changesBar.element.offsetHeight - keptBar.element.offsetHeight);
 
 const app = el('div', 'app');
 logWrap.prepend(findBar.element);
 logArea.append(sticky.element, sticky.jump);
-app.append(history.element, inbox.element, logWrap, changesBar.element, composer.element);
+app.append(history.element, inbox.element, logWrap, keptBar.element, changesBar.element, composer.element);
 document.body.append(app);
 
 function flush(): void {
@@ -196,6 +205,8 @@ function flush(): void {
   if (running) changesBar.update(null);
   else if (snapshot) barAfterPaint(state);
   else if (changed || running !== barRunning) changesBar.update(runChanges(state, expansion.keptFiles()));
+  // Isolated subagents' kept work: read from the agents' task nodes only (a few), once the run has ended.
+  if (changed || running !== barRunning) keptBar.update(running ? null : keptWork(state));
   barRunning = running;
   const t = state.totals;
   composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));

@@ -10,6 +10,7 @@
 import type { DelegateEvent, EventOf } from '../core/events';
 import { onChangeManifest, onChangesReverted, onFileChanged } from './changes';
 import { onHook, onInstructionsLoaded } from './hook-notices';
+import { onChangesLanded, onWorktreeKept } from './kept-work';
 import { forEachTaskUpward, getTask, nextLocalId, placeNode, taskNodeId, taskOfAgent, type Touched } from './store';
 import { messageText, oneLine, preview } from './summarize';
 import { onThinking } from './thinking-rows';
@@ -53,8 +54,9 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
   const last = state.lastSeq[event.sessionId] ?? 0;
   if (event.seq <= last) return false;
   state.lastSeq[event.sessionId] = event.seq;
-  // The prompt, hook and instruction notices come before an agent starts (or instead of it: a blocked prompt): no agent to register.
-  if (event.type !== 'prompt' && event.type !== 'agent_started' && event.type !== 'hook' && event.type !== 'instructions_loaded') ensureAgent(state, event, touched);
+  // The prompt, hook and instruction notices come before an agent starts (or instead of it: a blocked prompt), and so
+  // does an isolated subagent's worktree: no agent to register (it would be a "Subtask" that never ends).
+  if (event.type !== 'prompt' && event.type !== 'agent_started' && event.type !== 'hook' && event.type !== 'instructions_loaded' && event.type !== 'worktree_created') ensureAgent(state, event, touched);
   switch (event.type) {
     case 'prompt':
       if (event.parentId === null) {
@@ -137,6 +139,12 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
     }
     case 'changes_reverted':
       onChangesReverted(state, event, touched);
+      break;
+    case 'worktree_kept':
+      onWorktreeKept(state, event, touched);
+      break;
+    case 'changes_landed':
+      onChangesLanded(state, event, touched);
       break;
     case 'compacted':
       placeNode(

@@ -14,6 +14,7 @@
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
 import type { ToolKind } from '../core/tools/types';
 import type { AgentStatus, RetryOf } from '../core/vocabulary';
+import type { KeptFile, LandCheck, LandConflict, LandOutcome } from '../core/events';
 
 export const VIEW_STATE_VERSION = 2;
 
@@ -168,6 +169,24 @@ export interface TaskNode {
   /** Claims of its report that its record does not support, and instruction-shaped text defanged in it (`report_checked`). */
   unverified?: { claim: string; reason: string }[];
   defanged?: string[];
+  /** Isolated (its own worktree): the work it kept on a branch, and what landing did to it (kept-work.ts). */
+  kept?: KeptWork;
+}
+
+/** What an isolated subagent kept, and what landing it did so far. */
+export interface KeptWork {
+  branch: string;
+  files: KeptFile[];
+  /** When it was kept (the order landing takes them in). */
+  seq: number;
+  /** The session's land check (`delegate.landCheck`), run on the combination before anything lands. */
+  landCheck?: string;
+  /** The last landing, discard or revert that took it: its word for this child. */
+  outcome?: LandOutcome['outcome'];
+  conflicts?: LandConflict[];
+  reason?: string;
+  /** That landing's check on the combined changes (and its seq: the bar shows the newest). */
+  check?: LandCheck & { seq: number };
 }
 
 /** A manifest file on a task node, with what a revert did to it (the latest revert's word). */

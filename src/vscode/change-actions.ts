@@ -23,6 +23,7 @@ import type { SessionController } from './session-controller';
 import { history, type RevertPlan, type RevertReport } from '../core/session/history';
 import { CHANGE_SCHEME, keptContentOf, keptContentParts, reviewEntry } from './kept-content';
 import { transcriptRootOf } from './session-history';
+import { KEPT_SCHEME, LandActions } from './land-actions';
 
 const folderPath = (): string | undefined => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 
@@ -38,7 +39,7 @@ const modalConfirm: ConfirmRevert = async (message, detail) =>
 /** The Changes row's actions, and the read-only documents of kept contents their diffs open. */
 export function registerChangeActions(context: vscode.ExtensionContext, controller: SessionController): ChangeActions {
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
-  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes));
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes), vscode.workspace.registerTextDocumentContentProvider(KEPT_SCHEME, changes.land));
   return changes;
 }
 
@@ -46,11 +47,15 @@ export class ChangeActions implements vscode.TextDocumentContentProvider {
   confirm: ConfirmRevert = modalConfirm;
   /** The last revert's report (for tests and diagnostics). */
   lastReport: RevertReport | undefined;
+  /** Isolated subagents' kept work: Apply, Discard, Open diff (the kept-in-worktrees bar). */
+  readonly land: LandActions;
 
   constructor(
     private readonly controller: SessionController,
     private readonly transcriptRoot: () => string,
-  ) {}
+  ) {
+    this.land = new LandActions(controller, transcriptRoot);
+  }
 
   /** `delegate-change:<the file's path>?session=<id>&blob=<hash or "none">`: kept content, read-only (kept-content.ts). */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {

@@ -174,6 +174,12 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
       case 'revert_agents':
         await this.changes.revertRun(message.agentIds, message.paths);
         break;
+      case 'land_agents':
+        await this.changes.land.land(message.agentIds, message.action);
+        break;
+      case 'open_kept_diff':
+        await this.changes.land.openDiff(message.agentId, message.path);
+        break;
       case 'rename_session':
         await this.historyActions.rename(message.id, message.title);
         await this.showHistory();

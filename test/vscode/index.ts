@@ -22,6 +22,7 @@ export function run(): Promise<void> {
     // Only in a launch of its own, with workspace trust on and never granted (scripts/test-vscode.mjs).
     untrusted: () => require('./untrusted.test'),
     'tool-env': () => require('./tool-env.test'),
+    land: () => require('./land.test'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const apart = new Set(['untrusted']);

@@ -6,7 +6,8 @@
  *                  ├─ resume / replay                   a session's state to continue it (the root's replay)
  *                  ├─ blob                              a file's recorded content (changes/blob-store.ts)
  *                  ├─ revertPlan ─▶ (host confirms) ─▶ revert   a subagent's changes undone (revert-subagent.ts)
- *                  └─ land                              isolated subagents' kept changes landed / discarded (land-isolated.ts)
+ *                  ├─ land                              isolated subagents' kept changes landed / discarded (land-isolated.ts)
+ *                  └─ keptVersion                       a file as a subagent's kept branch has it (the editor's Open diff)
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { replaySession, type ResumeState } from './replay';
 import { resumeState } from './resume';
 import { loadRevertPlan, revertSubagent, type LiveSession } from './revert-subagent';
 import { ROOT_AGENT_ID } from './session-face';
-import { landIsolated, type LandRequest } from './land-isolated';
+import { keptVersion, landIsolated, type LandRequest, type LiveBus } from './land-isolated';
 export { ToolEnv } from '../secrets/tool-env';
 
 export { isRootEvent } from './resume';
@@ -53,7 +54,9 @@ export interface SessionHistory {
    */
   revert(sessionId: string, plan: RevertPlan, live?: LiveSession, choices?: RevertChoices): Promise<RevertReport & { recorded: DelegateEvent }>;
   /** Lands (after the check), discards or reverts isolated subagents' kept changes; SessionBusyError: another process holds it. */
-  land(sessionId: string, request: LandRequest): ReturnType<typeof landIsolated>;
+  land(sessionId: string, request: LandRequest, live?: LiveBus): ReturnType<typeof landIsolated>;
+  /** One file as a subagent's kept branch has it, and the tree's path landing writes (the editor's *Open diff*). */
+  keptVersion(sessionId: string, agentId: string, path: string): ReturnType<typeof keptVersion>;
 }
 
 /** A session id as the store names them (a host checks a user's before using it). */
@@ -75,7 +78,8 @@ export function history(root: string | { env: NodeJS.ProcessEnv; home: string })
       return readFile(join(blobDirOf(join(dir, id)), hash)).catch(() => undefined);
     },
     revertPlan: (sessionId, agentId) => loadRevertPlan({ transcriptRoot: dir, sessionId, agentId }),
-    land: (sessionId, request) => landIsolated(dir, sessionId, request),
+    land: (sessionId, request, live) => landIsolated(dir, sessionId, request, live),
+    keptVersion: (sessionId, agentId, path) => keptVersion(dir, sessionId, agentId, path),
     revert: (sessionId, plan, live, choices = {}) => revertSubagent({ transcriptRoot: dir, sessionId, agentId: plan.agentId }, plan, live, choices),
   };
 }

@@ -5,9 +5,12 @@
  *   readTranscript ─▶ the kept children in the order they ended (less those already landed / discarded)
  *                  ─▶ isolation/landing.ts (check on the combination first) or discardKept ─▶ `changes_landed`
  *
- * The session's lock is held throughout (a session another process is writing is refused: SessionBusyError).
+ * The session's lock is held throughout (a session another process is writing is refused: SessionBusyError); a host
+ * that has the session open (`live`) records through its bus, so the live transcript's sequence goes on unbroken.
+ * `keptVersion`: one file as a subagent's kept branch has it (the editor's *Open diff*), beside the tree's path.
  */
 import { join } from 'node:path';
+import { hardenedGit } from '../changes/git-workspace';
 import { EventBus, type DelegateEvent, type LandOutcome } from '../events';
 import { acquireSessionLock } from '../store/session-lock';
 import { readTranscript } from '../store/transcript-reader';
@@ -36,10 +39,15 @@ interface Kept {
   patch?: string;
 }
 
-export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest): Promise<(LandReport & { workdir: string }) | { error: string }> {
+/** The session open in this process: its bus records the landing (see revert-subagent.ts's LiveSession). */
+export interface LiveBus {
+  bus: EventBus;
+}
+
+export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest, live?: LiveBus): Promise<(LandReport & { workdir: string; recorded: DelegateEvent }) | { error: string }> {
   const events = await readTranscript(transcriptRoot, sessionId);
   if (!events) return { error: `no session "${sessionId}" in ${transcriptRoot}` };
-  const workdir = events.find((e): e is Extract<DelegateEvent, { type: 'agent_started' }> => e.type === 'agent_started' && e.agentId === ROOT_AGENT_ID && e.cwd !== undefined)?.cwd;
+  const workdir = workdirOf(events);
   if (!workdir) return { error: 'the session does not record its workspace folder' };
   // An agent's latest kept changes hold its earlier ones (a resume goes on from them): the last one counts.
   const keptBy = new Map<string, Kept>();
@@ -73,19 +81,42 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
         revert: req.action === 'revert',
       });
     }
-    await record(transcriptRoot, sessionId, events, { type: 'changes_landed', action: req.action, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) });
-    return { ...report, workdir };
+    const body = { type: 'changes_landed' as const, action: req.action, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) };
+    const recorded = live ? await live.bus.emit(ROOT_AGENT_ID, null, body) : await record(transcriptRoot, sessionId, events, body);
+    return { ...report, workdir, recorded };
   } finally {
     lock.release();
   }
 }
 
-async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: Extract<DelegateEvent, { type: 'changes_landed' }> extends infer E ? Omit<E, 'seq' | 'time' | 'sessionId' | 'agentId' | 'parentId'> : never): Promise<void> {
+const workdirOf = (events: readonly DelegateEvent[]): string | undefined =>
+  events.find((e): e is Extract<DelegateEvent, { type: 'agent_started' }> => e.type === 'agent_started' && e.agentId === ROOT_AGENT_ID && e.cwd !== undefined)?.cwd;
+
+/**
+ * One file as subagent `agentId`'s latest kept branch has it (`content` undefined: it deleted the file, or never had
+ * it), and `treePath`: where landing writes it (the repository's top folder + the kept path).
+ */
+export async function keptVersion(transcriptRoot: string, sessionId: string, agentId: string, path: string): Promise<{ content: Buffer | undefined; treePath: string } | { error: string }> {
+  const events = await readTranscript(transcriptRoot, sessionId);
+  const workdir = events && workdirOf(events);
+  if (!events || !workdir) return { error: `no session "${sessionId}" with a workspace folder in ${transcriptRoot}` };
+  const kept = events.filter((e): e is Extract<DelegateEvent, { type: 'worktree_kept' }> => e.type === 'worktree_kept' && e.agentId === agentId && e.commit !== undefined).at(-1);
+  if (!kept?.commit || !kept.files.some((f) => f.path === path)) return { error: `the subagent ${agentId} kept no change to ${path}` };
+  try {
+    const top = (await hardenedGit(workdir, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+    const content = await hardenedGit(top, ['cat-file', 'blob', `${kept.commit}:${path}`]).catch(() => undefined);
+    return { content, treePath: join(top, path) };
+  } catch (err) {
+    return { error: `cannot read the kept branch: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: Extract<DelegateEvent, { type: 'changes_landed' }> extends infer E ? Omit<E, 'seq' | 'time' | 'sessionId' | 'agentId' | 'parentId'> : never): Promise<DelegateEvent> {
   const store = await createTranscriptStore(root, sessionId, ROOT_AGENT_ID);
   const bus = new EventBus(sessionId, events.reduce((max, e) => Math.max(max, e.seq), 0));
   bus.subscribe(store.listener);
   try {
-    await bus.emit(ROOT_AGENT_ID, null, body as never);
+    return await bus.emit(ROOT_AGENT_ID, null, body as never);
   } finally {
     store.close();
   }

@@ -1,0 +1,187 @@
+/**
+ * The bar over the prompt box while isolated subagents' work waits on their branches (issue 27; kept-work.ts):
+ *
+ *   ⎇ Kept in worktrees  2 subagents · 3 files                         [Apply all]
+ *     ✗ Check `npm test` failed on the combined changes: broken by "b"   (its output in the tooltip)
+ *     "tune retries"  2 files                                  [Apply] [Discard]
+ *        ✎ config.json                                          (click: Open diff: workspace ↔ kept)
+ *        ⚠ config.json: lines 3-5 meet "b"                     (a conflict: nothing of it applied)
+ *     "docs"  applied
+ *
+ * Apply lands one subagent's changes, Apply all every open one in the order they were kept (the session's check
+ * on the combination first); Discard drops a branch (the host confirms). Hidden while anything runs, and once
+ * nothing is left to decide. Buttons are buttons: Tab reaches every one, Enter and Space press them.
+ */
+import { conflictLines, type KeptChild, type KeptWorkView } from '../src/view-model/kept-work';
+import { codicon, el, setHidden, setText } from './dom';
+
+export interface KeptBarActions {
+  /** Lands (`land`) or discards these subagents' kept changes, in this order. */
+  land(agentIds: string[], action: 'land' | 'discard'): void;
+  /** The kept version of one file beside the workspace's, in the diff editor. */
+  openDiff(agentId: string, path: string): void;
+}
+
+const STATUS_ICON: Record<string, string> = { A: 'diff-added', D: 'diff-removed' };
+const OUTCOME_WORD = {
+  landed: { text: 'applied', tone: 'tone-muted' },
+  discarded: { text: 'discarded', tone: 'tone-muted' },
+  reverted: { text: 'reverted', tone: 'tone-muted' },
+  conflict: { text: 'conflict: nothing of it applied', tone: 'tone-error' },
+  check_failed: { text: 'check failed: nothing applied', tone: 'tone-error' },
+  failed: { text: 'failed', tone: 'tone-error' },
+} as const;
+
+export class KeptBar {
+  readonly element: HTMLElement;
+  private readonly counts: HTMLSpanElement;
+  private readonly check: HTMLDivElement;
+  private readonly list: HTMLDivElement;
+  private readonly applyAll: HTMLButtonElement;
+  private view: KeptWorkView | null = null;
+
+  constructor(private readonly actions: KeptBarActions) {
+    this.element = el('div', 'kept-bar');
+    this.element.setAttribute('role', 'region');
+    this.element.setAttribute('aria-label', 'Subagents\' changes kept in worktrees, not yet applied');
+    const line = el('div', 'kept-bar-line');
+    this.counts = el('span', 'kept-bar-counts');
+    this.applyAll = button('Apply all', 'apply-all', '', () => {
+      if (this.view) this.actions.land(this.view.open, 'land');
+    }, true);
+    const buttons = el('div', 'kept-bar-buttons');
+    buttons.append(this.applyAll);
+    line.append(codicon('git-branch', 'kept-bar-icon'), el('span', 'kept-bar-title', 'Kept in worktrees'), this.counts, buttons);
+    this.check = el('div', 'kept-bar-check');
+    this.list = el('div', 'kept-bar-children');
+    this.list.setAttribute('role', 'list');
+    this.element.append(line, this.check, this.list);
+    this.element.hidden = true;
+  }
+
+  /** `view` null: a run is going on (the bar waits for its end). */
+  update(view: KeptWorkView | null): void {
+    this.view = view;
+    const show = view !== null && view.open.length > 0;
+    setHidden(this.element, !show);
+    if (!show || !view) return;
+    const open = view.children.filter((c) => view.open.includes(c.agentId));
+    const files = open.reduce((n, c) => n + c.kept.files.length, 0);
+    setText(this.counts, `${open.length} subagent${open.length === 1 ? '' : 's'} · ${files} file${files === 1 ? '' : 's'}`);
+    this.applyAll.title = `Apply the changes of ${open.length === 1 ? 'this subagent' : `these ${open.length} subagents`} to the workspace, in the order they finished (the land check, if set, runs on all of them combined first)`;
+    this.showCheck(view);
+    this.list.replaceChildren(...view.children.map((c) => this.childRows(c, view)));
+  }
+
+  private showCheck(view: KeptWorkView): void {
+    const check = view.check;
+    setHidden(this.check, !check && !view.landCheck);
+    if (!check) {
+      // Not run yet: say which check Apply runs first.
+      this.check.className = 'kept-bar-check is-pending';
+      this.check.title = '';
+      this.check.replaceChildren(...(view.landCheck ? [codicon('beaker', 'tone-muted'), el('span', 'kept-bar-check-text tone-muted', `Apply runs \`${view.landCheck}\` on the combined changes first`)] : []));
+      return;
+    }
+    const who = check.brokenBy ? `: broken by ${nameOf(check.brokenBy, view)}` : '';
+    const text = check.ok ? `Check \`${check.command}\` passed on the combined changes` : `Check \`${check.command}\` failed on the combined changes${who}; nothing applied`;
+    this.check.className = `kept-bar-check ${check.ok ? 'is-ok' : 'is-failed'}`;
+    this.check.title = check.output || text;
+    this.check.replaceChildren(codicon(check.ok ? 'pass' : 'error', check.ok ? 'tone-muted' : 'tone-error'), el('span', 'kept-bar-check-text', text));
+  }
+
+  /** One subagent: its name, its files or its word, Apply and Discard while it is open; then its files and conflicts. */
+  private childRows(child: KeptChild, view: KeptWorkView): HTMLElement {
+    const group = el('div', 'kept-bar-child');
+    group.setAttribute('role', 'listitem');
+    group.dataset.agent = child.agentId;
+    const head = el('div', 'kept-bar-child-line');
+    const name = el('span', 'kept-bar-name', `"${child.description}"`);
+    name.title = `${child.description} (${child.agentId}): branch ${child.kept.branch}`;
+    const open = view.open.includes(child.agentId);
+    const n = child.kept.files.length;
+    const word = child.kept.outcome ? OUTCOME_WORD[child.kept.outcome] : undefined;
+    const state = el('span', `kept-bar-state ${word?.tone ?? 'tone-muted'}`, word ? word.text : `${n} file${n === 1 ? '' : 's'}`);
+    if (child.kept.reason) state.title = child.kept.reason;
+    if (child.kept.outcome) group.dataset.outcome = child.kept.outcome;
+    head.append(name, state);
+    if (open) {
+      const buttons = el('div', 'kept-bar-buttons');
+      buttons.append(
+        button('Apply', 'apply', `Apply the changes of "${child.description}" to the workspace (a 3-way merge: a conflict applies nothing)`, () => this.actions.land([child.agentId], 'land')),
+        button('Discard', 'discard', `Discard the changes of "${child.description}" (its branch ${child.kept.branch} is deleted)`, () => this.actions.land([child.agentId], 'discard')),
+      );
+      head.append(buttons);
+    }
+    group.append(head);
+    if (!open) return group;
+    for (const f of child.kept.files) group.append(this.fileRow(child, f.path, f.status));
+    for (const c of child.kept.conflicts ?? []) {
+      const row = el('div', 'kept-bar-conflict tone-error');
+      row.dataset.file = c.path;
+      row.append(codicon('warning', 'tone-error'), el('span', 'kept-bar-conflict-text', `${c.path}: ${conflictLines(c)} meet${c.hunks.length === 1 ? 's' : ''} ${c.with.map((w) => nameOf(w, view)).join(', ')}`));
+      group.append(row);
+    }
+    return group;
+  }
+
+  private fileRow(child: KeptChild, path: string, status: string): HTMLElement {
+    const row = el('div', 'kept-bar-file');
+    row.dataset.file = path;
+    const link = el('button', 'kept-bar-path', path);
+    link.type = 'button';
+    link.title = `Open diff: the workspace's ${path} ↔ as "${child.description}" kept it`;
+    link.setAttribute('aria-label', `${path}: open the diff of the workspace's version against "${child.description}"'s`);
+    link.addEventListener('click', () => this.actions.openDiff(child.agentId, path));
+    row.append(codicon(STATUS_ICON[status] ?? 'diff-modified', `change-${status === 'A' ? 'created' : status === 'D' ? 'deleted' : 'modified'}`), link);
+    return row;
+  }
+}
+
+/** A subagent's description ("the parent's tree" and unknown ids as they are). */
+function nameOf(agentId: string, view: KeptWorkView): string {
+  const child = view.children.find((c) => c.agentId === agentId);
+  return child ? `"${child.description}"` : agentId;
+}
+
+function button(label: string, action: string, title: string, run: () => void, primary = false): HTMLButtonElement {
+  const b = el('button', `changes-bar-button${primary ? ' is-primary' : ''}`, label);
+  b.type = 'button';
+  if (title) b.title = title;
+  b.dataset.action = action;
+  b.addEventListener('click', run);
+  return b;
+}
+
+const CSS = String.raw`
+.kept-bar {
+  flex: 0 0 auto; padding: 6px 10px; font-size: 12px; max-height: 40vh; overflow-y: auto;
+  border-top: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
+  background: var(--vscode-sideBarSectionHeader-background, transparent);
+}
+.kept-bar[hidden], .showing-history > .kept-bar { display: none; }
+.kept-bar-line, .kept-bar-child-line { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; min-height: 22px; }
+.kept-bar-title { font-weight: 600; white-space: nowrap; }
+.kept-bar-counts, .kept-bar-state.tone-muted { color: var(--vscode-descriptionForeground); white-space: nowrap; }
+.kept-bar-buttons { display: flex; gap: 4px; margin-left: auto; }
+.kept-bar-check { display: flex; align-items: flex-start; gap: 4px; margin-top: 2px; }
+.kept-bar-check[hidden] { display: none; }
+.kept-bar-check.is-failed { color: var(--vscode-errorForeground); }
+.kept-bar-check-text { min-width: 0; overflow-wrap: anywhere; }
+.kept-bar-child { margin-top: 4px; }
+.kept-bar-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 100%; }
+.kept-bar-file, .kept-bar-conflict { display: flex; align-items: center; gap: 4px; min-height: 22px; padding-left: 12px; min-width: 0; }
+.kept-bar-conflict-text { min-width: 0; overflow-wrap: anywhere; }
+.kept-bar-path {
+  flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; text-align: left;
+  font: inherit; padding: 0; border: 0; background: transparent; color: var(--vscode-textLink-foreground); cursor: pointer;
+}
+.kept-bar-path:hover { text-decoration: underline; }
+.kept-bar-path:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
+`;
+
+export function installKeptBarStyles(): void {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(CSS);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
