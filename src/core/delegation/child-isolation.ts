@@ -6,6 +6,8 @@
  *   runChild: the call's isolation ?? its agent file's ?? the session's
  *     worktree ─▶ open(agentId, parent's folder) ─▶ room          (refused: the child does not start; IsolationRefused)
  *     a subagent of an isolated one ─▶ join(its room)              (it works in its ancestor's worktree, whatever it asks)
+ *     a resolver (land{resolve}) ─▶ open(…, resolves) ─▶ a room of the live tree with the conflicting child's changes
+ *                                   merged in, conflicts as markers (isolation/landing.ts seedConflicts)
  *     shared ─▶ the session's folder and tools
  *   the child ends ─▶ close() ─▶ a line for its parent: where its changes are kept, or that it changed nothing
  */
@@ -32,6 +34,13 @@ export interface KeptWork {
   commit: string;
 }
 
+/** An isolated child whose kept changes conflicted on landing: a resolver's room starts with them merged in. */
+export interface ResolveTarget {
+  agentId: string;
+  snapshot: string;
+  commit: string;
+}
+
 export interface ChildIsolation {
   /** The session's default (`--isolation`, `delegate.isolation`). */
   readonly mode: IsolationMode;
@@ -39,8 +48,11 @@ export interface ChildIsolation {
   roomOf(agentId: string): ChildRoom | undefined;
   /** Whether `agentId` ran isolated and kept changes (a resume goes on in them, whatever it would ask). */
   kept(agentId: string): boolean;
-  /** A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes); rejects with IsolationRefused. */
-  open(agentId: string, parentId: string | null, from: string, kept?: KeptWork): Promise<ChildRoom>;
+  /**
+   * A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes; or, for a resolver,
+   * with `resolves`'s changes merged in); rejects with IsolationRefused.
+   */
+  open(agentId: string, parentId: string | null, from: string, kept?: KeptWork, resolves?: ResolveTarget): Promise<ChildRoom>;
   /** `agentId` works in `room` too (a subagent of an isolated subagent). */
   join(agentId: string, room: ChildRoom): void;
 }

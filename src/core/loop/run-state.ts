@@ -25,6 +25,7 @@ import { summarize } from './message-parts';
 import { StepSignals } from './step-signals';
 import { createTaskTool, toToolResult } from '../delegation/task-tool';
 import { delegationTools, mergeSummary, takeInbox } from '../delegation/child-tools';
+import { createLandTool } from '../delegation/land-tool';
 import type { ToolCallScope } from './tool-executor';
 import type { AgentResult, AgentSpec, ForkBase, ModelAccess, RunPorts, SubagentSummary } from './types';
 import { addUsage, type AgentIdentity, type AgentStatus, type Usage } from '../vocabulary';
@@ -92,6 +93,10 @@ export class RunState {
               toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped),
               background: { children: this.background, agentSignal: this.signal },
             }),
+            // The main agent lands its isolated subagents' work (a write: the permission check asks).
+            ...(ports.steward && this.identity.depth === 0
+              ? [createLandTool({ parent: this.identity, steward: ports.steward, spawner: ports.spawner, parentModel: model.modelId, onChildFinished: (child, description) => this.onChildFinished(child, description), toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped) })]
+              : []),
           )
         : spec.tools;
     this.scope = { identity: this.identity, tools: this.tools, gate: ports.gate, outputs: ports.outputs, limits, ...(ports.fanout ? { fanout: ports.fanout } : {}), emit: this.emit, signal: this.signal };

@@ -16,6 +16,8 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
+import type { ResolveTarget } from '../delegation/child-isolation';
+import type { Steward } from '../delegation/land-tool';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode } from '../vocabulary';
 
 export interface RunLimits {
@@ -107,6 +109,8 @@ export interface RunPorts {
   readonly children?: SubagentDirectory<AgentResult>;
   /** What a reply's `task` calls pass before they start: the user's look at a fan-out (fanout-gate.ts). */
   readonly fanout?: FanoutGate;
+  /** Lands isolated subagents' kept changes in the session (the main agent's `land` tool: land-tool.ts). */
+  readonly steward?: Steward;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
@@ -192,6 +196,8 @@ export interface ChildCall {
   name?: string;
   /** Where it works, as the call asked (`isolation` on the task input); else its agent file's, else the session's. */
   isolation?: IsolationMode;
+  /** A resolver (the land tool's `resolve`): its own worktree of the live tree with this child's conflicting changes merged in. */
+  resolves?: ResolveTarget;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */

@@ -23,13 +23,15 @@ import { AgentRegistry } from '../loop/agent-registry';
 import { runAgent } from '../loop/loop';
 import { DEFAULT_PRICES, RunSpend } from '../loop/budget';
 import { createToolGate } from './policy-gate';
-import type { Outputs, RunConfig, RunLimits, RunPorts } from '../loop/types';
+import type { Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../loop/types';
+import type { IsolationMode } from '../vocabulary';
 import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
 import type { SessionConfig } from './session-config';
 import { acquireSessionLock, isSessionHeld } from '../store/session-lock';
 import { createIsolationRooms, pruneDeadWorktrees } from './isolation-rooms';
+import { landIsolated } from './land-isolated';
 import type { AnyTool, ToolRegistry } from '../tools/types';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
@@ -159,6 +161,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     ...(children.fanout ? { fanout: children.fanout } : {}),
     children: children.children,
+    // In-session landing (the main agent's `land` tool), where subagents may be isolated: the transcript is this
+    // process's (its lock too); changes_landed goes out on the bus.
+    ...(isolating(isolation.mode, children.spawner)
+      ? {
+          steward: {
+            land: (request) => landIsolated(persistence.transcriptRoot, id, { ...request, env }, async (body) => void (await bus.emit(ROOT_AGENT_ID, null, body))),
+          },
+        }
+      : {}),
   };
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
   const gate = createPromptGate({
@@ -173,6 +184,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
   return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned });
+}
+
+/** Whether a subagent of this session may run in a worktree unasked by the call: the session's default, or an agent file's. */
+function isolating(mode: IsolationMode, spawner: Spawner): boolean {
+  return mode === 'worktree' || [...spawner.agentTypes().values()].some((d) => d.isolation === 'worktree');
 }
 
 /** The catalog's MCP tools (their servers are the session's, not a folder's): an isolated subagent gets them as they are. */

@@ -5,7 +5,11 @@
  *   readTranscript ─▶ the kept children in the order they ended (less those already landed / discarded)
  *                  ─▶ isolation/landing.ts (check on the combination first) or discardKept ─▶ `changes_landed`
  *
- * The session's lock is held throughout (a session another process is writing is refused: SessionBusyError).
+ * The session's lock is held throughout (a session another process is writing is refused: SessionBusyError). In the
+ * session's own process (the main agent's `land` tool) the lock is its own and `changes_landed` goes out on its bus.
+ *
+ * A resolver's kept changes (`worktree_kept.resolves`: the land tool's `resolve`) stand in for the child whose
+ * conflicts it settled: that child is not landed itself while they are kept, and when they land it is `resolved`.
  */
 import { join } from 'node:path';
 import { EventBus, type DelegateEvent, type LandOutcome } from '../events';
@@ -26,6 +30,12 @@ export interface LandRequest {
   env: ToolEnv;
 }
 
+/** What `changes_landed` holds, less what the bus stamps. */
+export type LandedBody = Omit<Extract<DelegateEvent, { type: 'changes_landed' }>, 'seq' | 'time' | 'sessionId' | 'agentId' | 'parentId'>;
+
+/** The result: the report, the folder, and each conflicting child's kept commits (what a resolver starts from). */
+export type LandResult = (LandReport & { workdir: string; kept: Record<string, Pick<Kept, 'agentId' | 'snapshot' | 'commit'>> }) | { error: string };
+
 interface Kept {
   agentId: string;
   branch: string;
@@ -34,9 +44,11 @@ interface Kept {
   commit: string;
   snapshot: string;
   patch?: string;
+  /** A resolver: the child whose conflicts it settled. */
+  resolves?: string;
 }
 
-export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest): Promise<(LandReport & { workdir: string }) | { error: string }> {
+export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest, emit?: (body: LandedBody) => Promise<void>): Promise<LandResult> {
   const events = await readTranscript(transcriptRoot, sessionId);
   if (!events) return { error: `no session "${sessionId}" in ${transcriptRoot}` };
   const workdir = events.find((e): e is Extract<DelegateEvent, { type: 'agent_started' }> => e.type === 'agent_started' && e.agentId === ROOT_AGENT_ID && e.cwd !== undefined)?.cwd;
@@ -50,11 +62,13 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
     if (e.type === 'worktree_kept' && e.branch && e.commit) {
       const earlier = keptBy.get(e.agentId)?.branches ?? [];
       keptBy.delete(e.agentId);
-      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}) });
+      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}), ...(e.resolves ? { resolves: e.resolves } : {}) });
     }
-    if (e.type === 'changes_landed') for (const o of e.outcomes) if (o.outcome === 'landed' || o.outcome === 'discarded' || o.outcome === 'reverted') settled.set(o.agentId, o.outcome);
+    if (e.type === 'changes_landed') for (const o of e.outcomes) if (o.outcome === 'landed' || o.outcome === 'discarded' || o.outcome === 'reverted' || o.outcome === 'resolved') settled.set(o.agentId, o.outcome);
   }
-  const kept = [...keptBy.values()];
+  // A child a kept, not discarded resolver stands in for is not landed (or discarded) itself.
+  const standIns = new Set([...keptBy.values()].filter((k) => k.resolves && settled.get(k.agentId) !== 'discarded').map((k) => k.resolves as string));
+  const kept = [...keptBy.values()].filter((k) => !(standIns.has(k.agentId) && req.action !== 'revert'));
   for (const id of req.agents) if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
   const chosen = req.agents.length ? req.agents.map((id) => kept.find((k) => k.agentId === id) as Kept) : kept;
   const open = chosen.filter((k) => (req.action === 'revert' ? settled.get(k.agentId) === 'landed' : !settled.has(k.agentId)));
@@ -66,21 +80,28 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
       for (const k of open) for (const branch of k.branches) await discardKept(workdir, branch, branch === k.branch ? k.patch : undefined);
       report = { outcomes: open.map((k) => ({ agentId: k.agentId, outcome: 'discarded', files: [] })) };
     } else {
-      report = await landChildren(open, {
+      report = await landChildren(open.map((k) => ({ agentId: k.agentId, snapshot: k.snapshot, commit: k.commit, ...(k.resolves ? { resolver: true } : {}) })), {
         workdir,
         scratch: join(transcriptRoot, sessionId, 'worktrees'),
         ...((req.check ?? sessionCheck) && req.action === 'land' ? { check: { command: (req.check ?? sessionCheck) as string, env: req.env } } : {}),
         revert: req.action === 'revert',
       });
     }
-    await record(transcriptRoot, sessionId, events, { type: 'changes_landed', action: req.action, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) });
-    return { ...report, workdir };
+    // A resolver that landed settles the child it stood in for.
+    for (const o of [...report.outcomes]) {
+      const target = o.outcome === 'landed' ? keptBy.get(o.agentId)?.resolves : undefined;
+      if (target) report.outcomes.push({ agentId: target, outcome: 'resolved', files: [], resolvedBy: o.agentId });
+    }
+    const body: LandedBody = { type: 'changes_landed', action: req.action, outcomes: report.outcomes, ...(report.check ? { check: report.check } : {}) };
+    await (emit ? emit(body) : record(transcriptRoot, sessionId, events, body));
+    const conflicted = report.outcomes.filter((o) => o.outcome === 'conflict').map((o) => keptBy.get(o.agentId)).filter((k): k is Kept => k !== undefined);
+    return { ...report, workdir, kept: Object.fromEntries(conflicted.map((k) => [k.agentId, { agentId: k.agentId, snapshot: k.snapshot, commit: k.commit }])) };
   } finally {
     lock.release();
   }
 }
 
-async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: Extract<DelegateEvent, { type: 'changes_landed' }> extends infer E ? Omit<E, 'seq' | 'time' | 'sessionId' | 'agentId' | 'parentId'> : never): Promise<void> {
+async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: LandedBody): Promise<void> {
   const store = await createTranscriptStore(root, sessionId, ROOT_AGENT_ID);
   const bus = new EventBus(sessionId, events.reduce((max, e) => Math.max(max, e.seq), 0));
   bus.subscribe(store.listener);
