@@ -59,7 +59,8 @@ function checkLine(check: LandCheck | undefined): string[] {
 
 /** What the resolver reads: what conflicts where, how the files are marked, where both sides and the base are. */
 export function resolverPrompt(conflict: LandOutcome, target: ResolveTarget): string {
-  const files = (conflict.conflicts ?? []).map((c) => `- ${c.path}: ${c.hunks.map((h) => (h.lines ? `lines ${h.line}-${h.line + h.lines - 1}` : 'the whole file')).join(', ')} (its changes meet ${c.with.join(', ')}'s)`).join('\n');
+  // No line numbers: the markers in the resolver's copy (diff3, on the tree as it is now) are where the conflicts are.
+  const files = (conflict.conflicts ?? []).map((c) => `- ${c.path}${c.hunks.some((h) => h.lines === 0) ? ' (the whole file)' : ''}: its changes meet ${c.with.join(', ')}'s`).join('\n');
   return [
     `Subagent ${conflict.agentId}'s changes could not land in the user's folder: they conflict with changes already there.`,
     "Your folder is a scratch copy of the user's folder as it is now, with that subagent's changes merged in. Where they conflict the file holds diff3 markers:",

@@ -72,6 +72,7 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
   for (const id of req.agents) if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
   const chosen = req.agents.length ? req.agents.map((id) => kept.find((k) => k.agentId === id) as Kept) : kept;
   const open = chosen.filter((k) => (req.action === 'revert' ? settled.get(k.agentId) === 'landed' : !settled.has(k.agentId)));
+  if (keptBy.size === 0) return { error: 'no subagent of this session kept isolated changes (none ran with isolation: worktree and changed a file)' };
   if (open.length === 0) return { error: req.action === 'revert' ? 'no landed subagent to revert' : 'nothing left to land: every kept change was landed or discarded already' };
   const lock = acquireSessionLock(transcriptRoot, sessionId);
   try {

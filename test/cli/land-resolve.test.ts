@@ -1,0 +1,141 @@
+/**
+ * The main agent lands its isolated subagents in the session (the `land` tool), and hands a conflict to a resolver
+ * subagent (`resolve: true`), end to end through the built CLI against the local Messages-API server, in a real git
+ * repository. Two isolated children rewrite line 1 of the same file differently:
+ *   - land{resolve}: the first lands, the second conflicts; a resolver gets the live tree with the second's changes
+ *     merged in (diff3 markers: the folder's side, the base, the subagent's), its resolution lands, the second is
+ *     recorded `resolved` and `delegate land` has nothing left;
+ *   - the session's land check runs on the resolver's result: failing, nothing of it lands;
+ *   - a resolver that leaves a conflict marker lands nothing;
+ *   - land without resolve reports the conflict and says how to resolve it.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { firstUserText, lastToolResults, reply, contentText, type RecordedRequest, type Reply } from '../fixtures/messages-api-server';
+import { lastJsonLine, runDelegate } from '../kit/run-cli';
+import { isChild } from '../kit/is-child';
+import { cliSuite } from '../kit/cli-suite';
+
+const childOf = (marker: string) => (req: RecordedRequest): boolean => isChild(req) && firstUserText(req).includes(marker);
+const APP = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
+const LIVE = APP.replace('seven', 'SEVEN');
+
+describe('delegate CLI: the main agent lands isolated subagents, a resolver settles a conflict', function () {
+  this.timeout(90_000);
+  const cli = cliSuite();
+  const ws = (rel: string): string => join(cli.dirs.workdir, rel);
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: cli.dirs.workdir, encoding: 'utf8' });
+
+  function makeRepo(): void {
+    git('init', '-q', '-b', 'main');
+    writeFileSync(ws('app.txt'), APP);
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+    writeFileSync(ws('app.txt'), LIVE); // uncommitted: the children and the resolver start from the live tree
+  }
+
+  const editor = (first: string, delayMs: number): Reply[] => [
+    reply.toolUse({ name: 'read_file', input: { path: 'app.txt' } }),
+    reply.toolUse({ name: 'write_file', input: { path: 'app.txt', content: LIVE.replace('one', first) } }, { delayMs }),
+    reply.text(`${first} done.`),
+  ];
+  /** A resolver that reads the marked file, then writes `content`. */
+  const resolver = (content: string): Reply[] => [reply.toolUse({ name: 'read_file', input: { path: 'app.txt' } }), reply.toolUse({ name: 'write_file', input: { path: 'app.txt', content } }), reply.text('Kept both first lines.')];
+
+  async function run(landInput: Record<string, unknown>, resolverReplies: Reply[] | undefined, extra: string[] = []): Promise<{ sessionId: string; ids: Record<string, string>; landResult: string }> {
+    cli.api.route([
+      { name: 'A', match: childOf('CHILD-A'), replies: editor('alpha', 0) },
+      { name: 'B', match: childOf('CHILD-B'), replies: editor('beta', 400) },
+      ...(resolverReplies ? [{ name: 'resolver', match: childOf('could not land'), replies: resolverReplies }] : []),
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'CHILD-A: edit', description: 'edit a' } },
+            { name: 'task', input: { prompt: 'CHILD-B: edit', description: 'edit b' } },
+          ]),
+          reply.toolUse({ name: 'land', input: landInput }),
+          reply.text('Done.'),
+        ],
+      },
+    ]);
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--isolation', 'worktree', ...extra], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    cli.api.assertAllConsumed();
+    const result = lastJsonLine(r.stdout);
+    const ids = Object.fromEntries((result.subagents as { id: string; description: string }[]).map((s) => [s.description, s.id]));
+    const parentResults = cli.api.requests.filter((q) => !isChild(q)).flatMap((q) => lastToolResults(q)).map((b) => contentText(b.content as string));
+    return { sessionId: String(result.session_id), ids, landResult: parentResults[parentResults.length - 1] ?? '' };
+  }
+
+  const sessionEvents = (sessionId: string): Record<string, unknown>[] =>
+    readFileSync(join(cli.dirs.dataHome, 'delegate', 'sessions', `${sessionId}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const worktrees = (): number => git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+
+  it('land{resolve}: the first lands, the second conflicts, a resolver settles it on the live tree and its result lands', async () => {
+    makeRepo();
+    const resolved = LIVE.replace('one', 'alpha+beta');
+    const { sessionId, ids, landResult } = await run({ resolve: true }, resolver(resolved));
+    const [a, b] = [ids['edit a'], ids['edit b']];
+    const r = ids[`resolve ${b}'s conflicts`];
+    assert.ok(a && b && r, JSON.stringify(ids));
+    // The resolver read the file with both sides and the base marked, on the live tree with A landed.
+    const read = cli.api.requests.filter(childOf('could not land')).flatMap((q) => lastToolResults(q)).map((x) => contentText(x.content as string))[0] ?? '';
+    assert.match(read, /<<<<<<< parent\n.*alpha\n\|\|\|\|\|\|\| base\n.*one\n=======\n.*beta\n>>>>>>> subagent/, read);
+    assert.match(read, /SEVEN/, 'the live tree (uncommitted change) is its base');
+    const prompt = firstUserText(cli.api.requests.find(childOf('could not land')) as RecordedRequest);
+    assert.match(prompt, new RegExp(`Subagent ${b}'s changes could not land`));
+    assert.match(prompt, new RegExp(`^- app\\.txt: its changes meet ${a}'s$`, 'm'));
+    // The parent's land result: A landed, B conflicted, the resolver's result landed, B resolved.
+    assert.match(landResult, new RegExp(`^landed ${a}: app\\.txt$`, 'm'));
+    assert.match(landResult, new RegExp(`^conflict ${b}: app\\.txt`, 'm'));
+    assert.match(landResult, new RegExp(`^landed ${r}: app\\.txt$`, 'm'));
+    assert.match(landResult, new RegExp(`^resolved ${b}: its conflicts settled by resolver ${r}`, 'm'));
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), resolved);
+    // Recorded: B resolved by R (a reopened session does not land B again), nothing left to land, no worktree left.
+    const landed = sessionEvents(sessionId).filter((e) => e.type === 'changes_landed');
+    assert.deepEqual(landed.flatMap((e) => (e.outcomes as { agentId: string; outcome: string; resolvedBy?: string }[]).map((o) => `${o.outcome} ${o.agentId}${o.resolvedBy ? ` by ${o.resolvedBy}` : ''}`)), [`landed ${a}`, `conflict ${b}`, `landed ${r}`, `resolved ${b} by ${r}`]);
+    const again = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(again.code, 2, again.stdout);
+    assert.match(again.stderr, /nothing left to land/);
+    assert.equal(worktrees(), 1, 'no worktree left');
+    // Reverting the resolver puts back its resolution exactly (A's line returns).
+    const revert = await runDelegate(['land', '--session', sessionId, '--revert', '--agent', r], { env: cli.env() });
+    assert.equal(revert.code, 0, revert.stderr);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
+  });
+
+  it("the session's land check runs on the resolver's result: failing, nothing of it lands", async () => {
+    makeRepo();
+    // Passes on A alone; fails on the resolver's "BROKEN" first line.
+    const { ids, landResult } = await run({ resolve: true }, resolver(LIVE.replace('one', 'BROKEN')), ['--land-check', '! grep -q BROKEN app.txt']);
+    const r = ids[`resolve ${ids['edit b']}'s conflicts`];
+    assert.match(landResult, new RegExp(`^check_failed ${r}: app\\.txt$`, 'm'));
+    assert.match(landResult, new RegExp(`failed on the combined changes; the first to break it: ${r}\\. Nothing landed`));
+    assert.doesNotMatch(landResult, /^resolved /m);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'), "only A's change is in the folder");
+    assert.equal(worktrees(), 1, 'no scratch worktree left');
+  });
+
+  it('a resolver that leaves a conflict marker lands nothing', async () => {
+    makeRepo();
+    const lazy: Reply[] = [reply.toolUse({ name: 'read_file', input: { path: 'app.txt' } }), reply.toolUse({ name: 'bash', input: { command: 'echo >> app.txt' } }), reply.text('Resolved.')];
+    const { ids, landResult } = await run({ resolve: true }, lazy);
+    const r = ids[`resolve ${ids['edit b']}'s conflicts`];
+    assert.match(landResult, new RegExp(`^conflict ${r}: app\\.txt: lines 1-1 \\(with a conflict marker the resolver left\\)`, 'm'));
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
+    assert.doesNotMatch(readFileSync(ws('app.txt'), 'utf8'), /<<<<<<</);
+  });
+
+  it('land without resolve: the conflict is reported, with how to hand it to a resolver; nothing of it written', async () => {
+    makeRepo();
+    const { ids, landResult, sessionId } = await run({}, undefined);
+    assert.match(landResult, new RegExp(`^conflict ${ids['edit b']}: app\\.txt: lines 1-5 \\(with ${ids['edit a']}\\) — nothing of it written$`, 'm'));
+    assert.match(landResult, /call land again with resolve: true/);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
+    assert.deepEqual(readdirSync(join(cli.dirs.dataHome, 'delegate', 'sessions', sessionId, 'worktrees')).filter((f) => !f.endsWith('.patch')), []);
+  });
+});
