@@ -7,6 +7,7 @@
  *     recorded `resolved` and `delegate land` has nothing left;
  *   - the session's land check runs on the resolver's result: failing, nothing of it lands;
  *   - a resolver that leaves a conflict marker lands nothing;
+ *   - land is permission-checked like a write (the default mode asks; the headless CLI refuses);
  *   - land without resolve reports the conflict and says how to resolve it.
  */
 import assert from 'node:assert/strict';
@@ -62,7 +63,8 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
         ],
       },
     ]);
-    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--isolation', 'worktree', ...extra], { env: cli.env() });
+    const mode = extra.includes('--permission-mode') ? [] : ['--permission-mode', 'bypassPermissions'];
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', ...mode, '--isolation', 'worktree', ...extra], { env: cli.env() });
     assert.equal(r.code, 0, r.stderr);
     cli.api.assertAllConsumed();
     const result = lastJsonLine(r.stdout);
@@ -128,6 +130,15 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
     assert.match(landResult, new RegExp(`^conflict ${r}: app\\.txt: lines 1-1 \\(with a conflict marker the resolver left\\)`, 'm'));
     assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
     assert.doesNotMatch(readFileSync(ws('app.txt'), 'utf8'), /<<<<<<</);
+  });
+
+  it('land is permission-checked like a write: where edits need approval (the headless CLI refuses), nothing lands', async () => {
+    makeRepo();
+    // The children may write (a rule allows write_file); land is a write the default mode asks about.
+    const { landResult, sessionId } = await run({}, undefined, ['--permission-mode', 'default', '--allowed-tools', 'write_file']);
+    assert.match(landResult, /acceptEdits/, landResult);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE);
+    assert.deepEqual(sessionEvents(sessionId).filter((e) => e.type === 'changes_landed'), []);
   });
 
   it('land without resolve: the conflict is reported, with how to hand it to a resolver; nothing of it written', async () => {
