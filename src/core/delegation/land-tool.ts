@@ -22,7 +22,8 @@ export type StewardReport = { outcomes: LandOutcome[]; check?: LandCheck; workdi
 
 /** Lands (or discards) the session's kept isolated changes: the session's landIsolated in its own process. */
 export interface Steward {
-  land(request: { action: 'land' | 'discard'; agents: string[] }): Promise<StewardReport>;
+  /** `check`: undefined, the session's land check; '' none. */
+  land(request: { action: 'land' | 'discard'; agents: string[]; check?: string }): Promise<StewardReport>;
 }
 
 export interface LandInput {
@@ -99,36 +100,63 @@ export function createLandTool(o: LandToolOptions): Tool<LandInput> {
     },
     describe: (input) => ({ summary: `${input.discard ? 'discard' : 'land'} ${input.agents?.length ? input.agents.join(', ') : 'all kept subagent changes'}${input.resolve ? ' (resolve conflicts)' : ''}`, paths: [] }),
     async execute(input, ctx): Promise<ToolResult> {
-      const report = await o.steward.land({ action: input.discard ? 'discard' : 'land', agents: input.agents ?? [] });
-      if ('error' in report) return { content: `Nothing ${input.discard ? 'discarded' : 'landed'}: ${report.error}`, isError: true };
-      const lines = [...outcomeLines(report.outcomes), ...checkLine(report.check)];
-      const conflicts = report.outcomes.filter((c) => c.outcome === 'conflict');
-      if (conflicts.length && !input.resolve) lines.push('To settle the conflicts, call land again with resolve: true (a resolver subagent merges them and its result lands), or leave them to the user.');
-      if (!input.resolve) return { content: lines.join('\n'), ...(report.outcomes.some((x) => x.outcome === 'failed') ? { isError: true } : {}) };
-      for (const conflict of conflicts) {
-        const target = report.kept[conflict.agentId];
-        if (!target || ctx.signal.aborted) continue;
-        const description = `resolve ${conflict.agentId}'s conflicts`;
-        const resolverId = o.spawner.newAgentId();
-        let ran: string | undefined; // a review's re-run is another agent: the last one counts
-        const call: ChildCall = {
-          parent: o.parent,
-          description,
-          prompt: resolverPrompt(conflict, target),
-          toolUseId: ctx.toolUseId,
-          parentModel: o.parentModel,
-          isolation: 'worktree',
-          resolves: target,
-          onChildFinished: (child, d) => ((ran = child.agentId), o.onChildFinished(child, d)),
-          toToolResult: o.toToolResult,
-        };
-        const result = await o.spawner.run(call, resolverId, ctx.signal);
-        lines.push(`Resolver ${ran ?? resolverId} for ${conflict.agentId}: ${result.content}`);
-        if (!ran || result.isError) continue;
-        const landed = await o.steward.land({ action: 'land', agents: [ran] });
-        lines.push(...('error' in landed ? [`Its result did not land: ${landed.error}`] : [...outcomeLines(landed.outcomes), ...checkLine(landed.check)]));
-      }
-      return { content: lines.join('\n') };
+      const done = await landAndResolve(o, input, ctx);
+      return { content: done.lines.join('\n'), ...(done.error ? { isError: true } : {}) };
     },
   };
+}
+
+export interface Landed {
+  /** What happened, one line per subagent (a resolver's report and its landing among them). */
+  lines: string[];
+  /** Every outcome, the resolvers' included. */
+  outcomes: LandOutcome[];
+  /** Nothing could be done (no kept changes, or a child failed to land). */
+  error: boolean;
+  /** Conflicts or failed checks left unsettled. */
+  unsettled: boolean;
+}
+
+/**
+ * The steward's landing, then (with `resolve`) a resolver child per conflicting subagent, each landed as it ends: the
+ * land tool's work, and the user's (`delegate land --resolve`, the session's `land`).
+ */
+export async function landAndResolve(o: LandToolOptions, input: LandInput & { check?: string }, ctx: { signal: AbortSignal; toolUseId: string }): Promise<Landed> {
+  const action = input.discard ? 'discard' : 'land';
+  const report = await o.steward.land({ action, agents: input.agents ?? [], ...(input.check !== undefined ? { check: input.check } : {}) });
+  if ('error' in report) return { lines: [`Nothing ${input.discard ? 'discarded' : 'landed'}: ${report.error}`], outcomes: [], error: true, unsettled: true };
+  const lines = [...outcomeLines(report.outcomes), ...checkLine(report.check)];
+  const outcomes = [...report.outcomes];
+  const conflicts = report.outcomes.filter((c) => c.outcome === 'conflict');
+  if (conflicts.length && !input.resolve) lines.push('To settle the conflicts, call land again with resolve: true (a resolver subagent merges them and its result lands), or leave them to the user.');
+  for (const conflict of input.resolve ? conflicts : []) {
+    const target = report.kept[conflict.agentId];
+    if (!target || ctx.signal.aborted) continue;
+    const description = `resolve ${conflict.agentId}'s conflicts`;
+    const resolverId = o.spawner.newAgentId();
+    let ran: string | undefined; // a review's re-run is another agent: the last one counts
+    const call: ChildCall = {
+      parent: o.parent,
+      description,
+      prompt: resolverPrompt(conflict, target),
+      toolUseId: ctx.toolUseId,
+      parentModel: o.parentModel,
+      isolation: 'worktree',
+      resolves: target,
+      onChildFinished: (child, d) => ((ran = child.agentId), o.onChildFinished(child, d)),
+      toToolResult: o.toToolResult,
+    };
+    const result = await o.spawner.run(call, resolverId, ctx.signal);
+    lines.push(`Resolver ${ran ?? resolverId} for ${conflict.agentId}: ${result.content}`);
+    if (!ran || result.isError) continue;
+    const landed = await o.steward.land({ action: 'land', agents: [ran], ...(input.check !== undefined ? { check: input.check } : {}) });
+    if ('error' in landed) lines.push(`Its result did not land: ${landed.error}`);
+    else {
+      lines.push(...outcomeLines(landed.outcomes), ...checkLine(landed.check));
+      outcomes.push(...landed.outcomes);
+    }
+  }
+  const resolved = new Set(outcomes.filter((x) => x.outcome === 'resolved').map((x) => x.agentId));
+  const unsettled = outcomes.some((x) => x.outcome === 'check_failed' || x.outcome === 'failed' || (x.outcome === 'conflict' && !resolved.has(x.agentId)));
+  return { lines, outcomes, error: outcomes.some((x) => x.outcome === 'failed'), unsettled };
 }

@@ -32,6 +32,8 @@ import type { SessionConfig } from './session-config';
 import { acquireSessionLock, isSessionHeld } from '../store/session-lock';
 import { createIsolationRooms, pruneDeadWorktrees } from './isolation-rooms';
 import { landIsolated } from './land-isolated';
+import { landAndResolve, type Steward } from '../delegation/land-tool';
+import { toToolResult } from '../delegation/task-tool';
 import type { AnyTool, ToolRegistry } from '../tools/types';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
@@ -150,6 +152,11 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     isolation,
     ports: host,
   });
+  // In-session landing: the transcript is this process's (its lock too); changes_landed goes out on the bus.
+  const steward: Steward = {
+    land: (request) => landIsolated(persistence.transcriptRoot, id, { ...request, env }, async (body) => void (await bus.emit(ROOT_AGENT_ID, null, body))),
+  };
+  let landings = 0;
   const ports: RunPorts = {
     models,
     spend: { prices: { ...DEFAULT_PRICES, ...prices }, runSpend: new RunSpend(maxBudgetUsd) },
@@ -161,15 +168,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     ...(children.fanout ? { fanout: children.fanout } : {}),
     children: children.children,
-    // In-session landing (the main agent's `land` tool), where subagents may be isolated: the transcript is this
-    // process's (its lock too); changes_landed goes out on the bus.
-    ...(isolating(isolation.mode, children.spawner)
-      ? {
-          steward: {
-            land: (request) => landIsolated(persistence.transcriptRoot, id, { ...request, env }, async (body) => void (await bus.emit(ROOT_AGENT_ID, null, body))),
-          },
-        }
-      : {}),
+    // The main agent's `land` tool, where subagents may be isolated.
+    ...(isolating(isolation.mode, children.spawner) ? { steward } : {}),
   };
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
   const gate = createPromptGate({
@@ -183,7 +183,14 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     folderNotice: commands.folderNotice,
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: children.problems });
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned });
+  // The user's landing: the main agent is the resolvers' parent (their results roll up nowhere: no prompt runs).
+  const land: Session['land'] = (request, signal) =>
+    landAndResolve(
+      { parent: root, steward, spawner: ports.spawner, parentModel: current.access.modelId, onChildFinished: () => undefined, toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped) },
+      request,
+      { signal, toolUseId: `land:${++landings}` },
+    );
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned, land });
 }
 
 /** Whether a subagent of this session may run in a worktree unasked by the call: the session's default, or an agent file's. */
