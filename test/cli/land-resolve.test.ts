@@ -7,6 +7,7 @@
  *     recorded `resolved` and `delegate land` has nothing left;
  *   - the session's land check runs on the resolver's result: failing, nothing of it lands;
  *   - a resolver that leaves a conflict marker lands nothing;
+ *   - `delegate land --session ID --resolve`: the user hands the conflict to a resolver, the same way;
  *   - land is permission-checked like a write (the default mode asks; the headless CLI refuses);
  *   - land without resolve reports the conflict and says how to resolve it.
  */
@@ -139,6 +140,29 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
     assert.match(landResult, /acceptEdits/, landResult);
     assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE);
     assert.deepEqual(sessionEvents(sessionId).filter((e) => e.type === 'changes_landed'), []);
+  });
+
+  it('delegate land --session ID --resolve: the user hands the conflict to a resolver; its result lands, the check on it', async () => {
+    makeRepo();
+    // The session: the main agent lands (B conflicts), nothing resolved.
+    const { sessionId, ids } = await run({}, undefined, ['--land-check', 'grep -q SEVEN app.txt']);
+    const resolved = LIVE.replace('one', 'alpha+beta');
+    cli.api.route([{ name: 'resolver', match: childOf('could not land'), replies: resolver(resolved) }]);
+    const land = await runDelegate(['land', '--session', sessionId, '--resolve', '--permission-mode', 'acceptEdits'], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr + land.stdout);
+    cli.api.assertAllConsumed();
+    const b = ids['edit b'] as string;
+    const resolverRun = cli.api.requests.find(childOf('could not land')) as RecordedRequest;
+    assert.match(firstUserText(resolverRun), new RegExp(`Subagent ${b}'s changes could not land`));
+    assert.match(land.stdout, new RegExp(`^conflict ${b}: app\\.txt`, 'm'));
+    assert.match(land.stdout, /^landed [0-9a-f]{8}: app\.txt$/m);
+    assert.match(land.stdout, new RegExp(`^resolved ${b}: its conflicts settled by resolver`, 'm'));
+    assert.match(land.stdout, /The land check `grep -q SEVEN app\.txt` passed/);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), resolved);
+    assert.equal(worktrees(), 1, 'no worktree left');
+    // Nothing left: B is settled.
+    const again = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(again.code, 2);
   });
 
   it('land without resolve: the conflict is reported, with how to hand it to a resolver; nothing of it written', async () => {
