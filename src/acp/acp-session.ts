@@ -81,6 +81,7 @@ export class AcpSession {
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
       send: ports.send,
+      notices: ports.notices,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
     return new AcpSession(session, updates, ports);
