@@ -15,6 +15,7 @@ import type { ChangeTracker } from '../changes/change-tracker';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
 import type { WorktreeBase } from '../events';
+import type { ResolveTarget } from './steward-port';
 
 export interface ChildRoom {
   /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. */
@@ -30,13 +31,6 @@ export interface ChildRoom {
 /** What an isolated child kept when it last ran (its `worktree_kept`): a resume goes on from `commit`. */
 export interface KeptWork {
   base: WorktreeBase;
-  snapshot: string;
-  commit: string;
-}
-
-/** An isolated child whose kept changes conflicted on landing: a resolver's room starts with them merged in. */
-export interface ResolveTarget {
-  agentId: string;
   snapshot: string;
   commit: string;
 }

@@ -16,15 +16,7 @@ import type { LandCheck, LandOutcome } from '../events';
 import type { AgentResult, ChildCall, Spawner } from '../loop/types';
 import type { Tool, ToolResult } from '../tools/types';
 import type { AgentIdentity } from '../vocabulary';
-import type { ResolveTarget } from './child-isolation';
-
-export type StewardReport = { outcomes: LandOutcome[]; check?: LandCheck; workdir: string; kept: Record<string, ResolveTarget> } | { error: string };
-
-/** Lands (or discards) the session's kept isolated changes: the session's landIsolated in its own process. */
-export interface Steward {
-  /** `check`: undefined, the session's land check; '' none. */
-  land(request: { action: 'land' | 'discard'; agents: string[]; check?: string }): Promise<StewardReport>;
-}
+import type { ResolveTarget, Steward } from './steward-port';
 
 export interface LandInput {
   agents?: string[];
@@ -42,7 +34,7 @@ export interface LandToolOptions {
 }
 
 /** One line per subagent, as `delegate land` prints them. */
-export function outcomeLines(outcomes: readonly LandOutcome[]): string[] {
+function outcomeLines(outcomes: readonly LandOutcome[]): string[] {
   return outcomes.map((o) => {
     if (o.outcome === 'resolved') return `resolved ${o.agentId}: its conflicts settled by resolver ${o.resolvedBy ?? '?'}, whose changes landed instead`;
     const what = o.conflicts?.length
@@ -59,7 +51,7 @@ function checkLine(check: LandCheck | undefined): string[] {
 }
 
 /** What the resolver reads: what conflicts where, how the files are marked, where both sides and the base are. */
-export function resolverPrompt(conflict: LandOutcome, target: ResolveTarget): string {
+function resolverPrompt(conflict: LandOutcome, target: ResolveTarget): string {
   // No line numbers: the markers in the resolver's copy (diff3, on the tree as it is now) are where the conflicts are.
   const files = (conflict.conflicts ?? []).map((c) => `- ${c.path}${c.hunks.some((h) => h.lines === 0) ? ' (the whole file)' : ''}: its changes meet ${c.with.join(', ')}'s`).join('\n');
   return [

@@ -16,8 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
-import type { ResolveTarget } from '../delegation/child-isolation';
-import type { Steward } from '../delegation/land-tool';
+import type { ResolveTarget, Steward } from '../delegation/steward-port';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode } from '../vocabulary';
 
 export interface RunLimits {
