@@ -114,13 +114,22 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
   it("the session's land check runs on the resolver's result: failing, nothing of it lands", async () => {
     makeRepo();
     // Passes on A alone; fails on the resolver's "BROKEN" first line.
-    const { ids, landResult } = await run({ resolve: true }, resolver(LIVE.replace('one', 'BROKEN')), ['--land-check', '! grep -q BROKEN app.txt']);
-    const r = ids[`resolve ${ids['edit b']}'s conflicts`];
+    const { ids, landResult, sessionId } = await run({ resolve: true }, resolver(LIVE.replace('one', 'BROKEN')), ['--land-check', '! grep -q BROKEN app.txt']);
+    const b = ids['edit b'] as string;
+    const r = ids[`resolve ${b}'s conflicts`] as string;
     assert.match(landResult, new RegExp(`^check_failed ${r}: app\\.txt$`, 'm'));
     assert.match(landResult, new RegExp(`failed on the combined changes; the first to break it: ${r}\\. Nothing landed`));
     assert.doesNotMatch(landResult, /^resolved /m);
     assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'), "only A's change is in the folder");
     assert.equal(worktrees(), 1, 'no scratch worktree left');
+    // The resolver's kept changes stand in for B's: B is not landed on its own; discarding the resolver frees it.
+    const direct = await runDelegate(['land', '--session', sessionId, '--agent', b], { env: cli.env() });
+    assert.equal(direct.code, 2);
+    assert.match(direct.stderr, new RegExp(`handed to resolver ${r}, whose changes stand in for its own`));
+    assert.equal((await runDelegate(['land', '--session', sessionId, '--discard', '--agent', r], { env: cli.env() })).code, 0);
+    const freed = await runDelegate(['land', '--session', sessionId, '--agent', b, '--land-check', ''], { env: cli.env() });
+    assert.equal(freed.code, 1, freed.stderr);
+    assert.match(freed.stdout, new RegExp(`^conflict\\s+${b}`, 'm'));
   });
 
   it('a resolver that leaves a conflict marker lands nothing', async () => {

@@ -69,7 +69,11 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
   // A child a kept, not discarded resolver stands in for is not landed (or discarded) itself.
   const standIns = new Set([...keptBy.values()].filter((k) => k.resolves && settled.get(k.agentId) !== 'discarded').map((k) => k.resolves as string));
   const kept = [...keptBy.values()].filter((k) => !(standIns.has(k.agentId) && req.action !== 'revert'));
-  for (const id of req.agents) if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
+  for (const id of req.agents) {
+    const resolver = standIns.has(id) && req.action !== 'revert' ? [...keptBy.values()].find((k) => k.resolves === id)?.agentId : undefined;
+    if (resolver) return { error: `the subagent ${id}'s conflicts were handed to resolver ${resolver}, whose changes stand in for its own: land or discard ${resolver} (discarding it makes ${id} landable again)` };
+    if (!kept.some((k) => k.agentId === id)) return { error: `the subagent ${id} kept no isolated changes in this session` };
+  }
   const chosen = req.agents.length ? req.agents.map((id) => kept.find((k) => k.agentId === id) as Kept) : kept;
   const open = chosen.filter((k) => (req.action === 'revert' ? settled.get(k.agentId) === 'landed' : !settled.has(k.agentId)));
   if (keptBy.size === 0) return { error: 'no subagent of this session kept isolated changes (none ran with isolation: worktree and changed a file)' };
