@@ -33,6 +33,8 @@ export interface KeptWork {
   base: WorktreeBase;
   snapshot: string;
   commit: string;
+  /** It was a resolver of that child's conflicts: what it keeps next still stands in for that child's. */
+  resolves?: string;
 }
 
 export interface ChildIsolation {

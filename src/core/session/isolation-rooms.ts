@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
-import { IsolationRefused, type ChildIsolation, type ChildRoom } from '../delegation/child-isolation';
+import { IsolationRefused, type ChildIsolation, type ChildRoom, type KeptWork } from '../delegation/child-isolation';
 import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, removeWorktree, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
 import { seedConflicts } from '../isolation/landing';
 import type { ToolRegistry } from '../tools/types';
@@ -44,7 +44,7 @@ const keptBranch = (sessionId: string, agentId: string): string => `delegate/${s
 export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
   const rooms = new Map<string, ChildRoom>();
   // What each isolated subagent kept (this process): a resume reopens its worktree at that commit.
-  const keptBy = new Map<string, { base: ChildWorktree['base']; snapshot: string; commit: string }>();
+  const keptBy = new Map<string, KeptWork>();
   const under = join(o.sessionDir, 'worktrees');
   // One worktree made or closed at a time: concurrent `git worktree add`s of one repository race on its locks.
   let queue: Promise<unknown> = Promise.resolve();
@@ -61,8 +61,10 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     kept: (agentId) => keptBy.has(agentId),
     async open(agentId, parentId, from, recorded, resolves) {
       let wt: ChildWorktree;
+      const before = keptBy.get(agentId) ?? recorded;
+      // A resolver (or a resumed one) stands in for that child's changes.
+      const standsFor = resolves?.agentId ?? before?.resolves;
       try {
-        const before = keptBy.get(agentId) ?? recorded;
         wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
         if (resolves) {
           const made = wt;
@@ -86,12 +88,12 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
             for (const [id, r] of rooms) if (r === room) rooms.delete(id);
           });
           const body = kept
-            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}), ...(resolves ? { resolves: resolves.agentId } : {}) }
+            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}), ...(standsFor ? { resolves: standsFor } : {}) }
             : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
           await o.bus.emit(agentId, parentId, body);
-          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit });
+          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit, ...(standsFor ? { resolves: standsFor } : {}) });
           if (!kept) return '[Isolated in its own worktree: it changed no file there; nothing is kept.]';
-          return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. ${resolves ? `They stand in for ${resolves.agentId}'s conflicting changes and land like any subagent's.` : `The main agent's land tool (where offered) lands them, or the user with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.`}]`;
+          return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. ${standsFor ? `They stand in for ${standsFor}'s conflicting changes and land like any subagent's.` : `The main agent's land tool (where offered) lands them, or the user with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.`}]`;
         },
       };
       rooms.set(agentId, room);
