@@ -3,7 +3,8 @@
  * files it names (locations, so the client can follow the agent).
  *
  *   read_file ─▶ read    write_file, edit_file ─▶ edit    glob, grep ─▶ search    web_fetch, web_search ─▶ fetch
- *   bash ─▶ execute (delete for a plain `rm`, move for a plain `mv`)    task ─▶ think    MCP and the rest ─▶ other
+ *   bash ─▶ execute (delete for a plain `rm`, move for a plain `mv`)    task ─▶ think    land ─▶ edit (it writes the tree)
+ *   MCP and the rest ─▶ other
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
@@ -18,6 +19,7 @@ const BY_NAME: Record<string, ToolKind> = {
   web_search: 'fetch',
   bash: 'execute',
   task: 'think',
+  land: 'edit',
 };
 
 const LABEL: Record<string, string> = {

@@ -90,7 +90,8 @@ export function createLandTool(o: LandToolOptions): Tool<LandInput> {
       if (discard === true && resolve === true) return { ok: false, error: 'discard and resolve do not go together' };
       return { ok: true, input: { ...(agents ? { agents: agents as string[] } : {}), ...(discard === true ? { discard: true } : {}), ...(resolve === true ? { resolve: true } : {}) } };
     },
-    describe: (input) => ({ summary: `${input.discard ? 'discard' : 'land'} ${input.agents?.length ? input.agents.join(', ') : 'all kept subagent changes'}${input.resolve ? ' (resolve conflicts)' : ''}`, paths: [] }),
+    // Shown after the tool's name ("land all kept subagent changes", "land discard 3f9a1c2e").
+    describe: (input) => ({ summary: `${input.discard ? 'discard ' : ''}${input.agents?.length ? input.agents.join(', ') : 'all kept subagent changes'}${input.resolve ? ' (resolve conflicts)' : ''}`, paths: [] }),
     async execute(input, ctx): Promise<ToolResult> {
       const done = await landAndResolve(o, input, ctx);
       return { content: done.lines.join('\n'), ...(done.error ? { isError: true } : {}) };
