@@ -182,4 +182,25 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
     assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
     assert.deepEqual(readdirSync(join(cli.dirs.dataHome, 'delegate', 'sessions', sessionId, 'worktrees')).filter((f) => !f.endsWith('.patch')), []);
   });
+
+  it('the land tool is offered to the main agent only where subagents may run isolated (not to a shared session, not to a subagent)', async () => {
+    makeRepo();
+    const toolsOf = (q: RecordedRequest): string[] => (q.body.tools ?? []).map((t) => t.name);
+    const script = (): void =>
+      cli.api.route([
+        { name: 'child', match: isChild, replies: [reply.text('ok')] },
+        { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-X: nothing', description: 'x' } }), reply.text('Done.')] },
+      ]);
+    script();
+    const shared = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env() });
+    assert.equal(shared.code, 0, shared.stderr);
+    script();
+    const isolated = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--isolation', 'worktree'], { env: cli.env() });
+    assert.equal(isolated.code, 0, isolated.stderr);
+    const [sharedRoot, isolatedRoot] = cli.api.requests.filter((q) => q.body.messages && !isChild(q) && (q.body.messages.length ?? 0) === 1);
+    assert.ok(sharedRoot && isolatedRoot);
+    assert.equal(toolsOf(sharedRoot).includes('land'), false);
+    assert.equal(toolsOf(isolatedRoot).includes('land'), true);
+    assert.ok(cli.api.requests.filter(isChild).every((q) => !toolsOf(q).includes('land')), 'no subagent has it');
+  });
 });
