@@ -89,7 +89,9 @@ export async function landMain(argv: string[], env: NodeJS.ProcessEnv, out: Writ
     const lines = report.outcomes.map((o) => {
       const what = o.conflicts?.length
         ? o.conflicts.map((c) => `${c.path}: ${c.hunks.map((h) => `lines ${h.line}-${h.line + Math.max(0, h.lines - 1)}`).join(', ')} (with ${c.with.join(', ')})`).join('; ')
-        : o.files.join(', ');
+        : o.outcome === 'resolved'
+          ? `by resolver ${o.resolvedBy ?? '?'}`
+          : o.files.join(', ');
       return `${o.outcome.padEnd(12)} ${o.agentId}  ${what}${o.outcome === 'conflict' ? '  — nothing of it written' : ''}`;
     });
     await out.stdout(`${lines.join('\n')}\n`);

@@ -135,11 +135,21 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
   it('a resolver that leaves a conflict marker lands nothing', async () => {
     makeRepo();
     const lazy: Reply[] = [reply.toolUse({ name: 'read_file', input: { path: 'app.txt' } }), reply.toolUse({ name: 'bash', input: { command: 'echo >> app.txt' } }), reply.text('Resolved.')];
-    const { ids, landResult } = await run({ resolve: true }, lazy);
-    const r = ids[`resolve ${ids['edit b']}'s conflicts`];
+    const { ids, landResult, sessionId } = await run({ resolve: true }, lazy);
+    const b = ids['edit b'] as string;
+    const r = ids[`resolve ${b}'s conflicts`] as string;
     assert.match(landResult, new RegExp(`^conflict ${r}: app\\.txt: lines 1-1 \\(with a conflict marker the resolver left\\)`, 'm'));
     assert.equal(readFileSync(ws('app.txt'), 'utf8'), LIVE.replace('one', 'alpha'));
     assert.doesNotMatch(readFileSync(ws('app.txt'), 'utf8'), /<<<<<<</);
+    // The user tells the resolver to finish (a later process): it goes on in its kept work, still standing in for B.
+    const resolved = LIVE.replace('one', 'alpha+beta');
+    cli.api.route([{ name: 'resolver again', match: childOf('could not land'), replies: [reply.toolUse({ name: 'read_file', input: { path: 'app.txt' } }), reply.toolUse({ name: 'write_file', input: { path: 'app.txt', content: resolved } }), reply.text('Now resolved.')] }]);
+    const resumed = await runDelegate(['--resume', sessionId, '--agent', r, '-p', 'Remove the markers.', '--cwd', cli.dirs.workdir, '--permission-mode', 'bypassPermissions'], { env: cli.env() });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr + land.stdout);
+    assert.equal(land.stdout, `landed       ${r}  app.txt\nresolved     ${b}  by resolver ${r}\n`);
+    assert.equal(readFileSync(ws('app.txt'), 'utf8'), resolved);
   });
 
   it('land is permission-checked like a write: where edits need approval (the headless CLI refuses), nothing lands', async () => {
