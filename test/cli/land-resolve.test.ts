@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstUserText, lastToolResults, reply, contentText, type RecordedRequest, type Reply } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../kit/run-cli';
@@ -212,5 +212,25 @@ describe('delegate CLI: the main agent lands isolated subagents, a resolver sett
     assert.equal(toolsOf(sharedRoot).includes('land'), false);
     assert.equal(toolsOf(isolatedRoot).includes('land'), true);
     assert.ok(cli.api.requests.filter(isChild).every((q) => !toolsOf(q).includes('land')), 'no subagent has it');
+  });
+
+  it("the land tool leaves a child's change to a protected path (.claude/…) to the user unless the mode is bypassPermissions", async () => {
+    makeRepo();
+    cli.api.route([
+      { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'bash', input: { command: 'mkdir -p .claude && echo evil > .claude/settings.json' } }), reply.text('done')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { prompt: 'CHILD-P: settings', description: 'p' } }), reply.toolUse({ name: 'land', input: {} }), reply.text('Done.')] },
+    ]);
+    // acceptEdits lets land (a write) run; a rule lets the child's bash run, unsandboxed (the sandbox keeps .claude read-only).
+    const r = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'json', '--isolation', 'worktree', '--permission-mode', 'acceptEdits', '--allowed-tools', 'bash', '--sandbox', 'off'], { env: cli.env() });
+    assert.equal(r.code, 0, r.stderr);
+    const sessionId = String(lastJsonLine(r.stdout).session_id);
+    const parentResults = cli.api.requests.filter((q) => !isChild(q)).flatMap((q) => lastToolResults(q)).map((b) => contentText(b.content as string));
+    assert.match(parentResults.at(-1) ?? '', /^failed [0-9a-f]{8}: \.claude\/settings\.json/m);
+    assert.match(parentResults.at(-1) ?? '', /it changes \.claude .*the user lands it/);
+    assert.equal(existsSync(ws('.claude/settings.json')), false);
+    // The user can: delegate land writes it.
+    const land = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
+    assert.equal(land.code, 0, land.stderr);
+    assert.equal(readFileSync(ws('.claude/settings.json'), 'utf8'), 'evil\n');
   });
 });

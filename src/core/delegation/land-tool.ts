@@ -39,8 +39,8 @@ function outcomeLines(outcomes: readonly LandOutcome[]): string[] {
     if (o.outcome === 'resolved') return `resolved ${o.agentId}: its conflicts settled by resolver ${o.resolvedBy ?? '?'}, whose changes landed instead`;
     const what = o.conflicts?.length
       ? o.conflicts.map((c) => `${c.path}: ${c.hunks.map((h) => `lines ${h.line}-${h.line + Math.max(0, h.lines - 1)}`).join(', ')} (with ${c.with.join(', ')})`).join('; ')
-      : o.files.join(', ') || o.reason || '';
-    return `${o.outcome} ${o.agentId}: ${what}${o.outcome === 'conflict' ? ' — nothing of it written' : ''}`;
+      : o.files.join(', ');
+    return `${o.outcome} ${o.agentId}: ${what}${o.outcome === 'conflict' ? ' — nothing of it written' : ''}${o.reason ? ` — ${o.reason}` : ''}`;
   });
 }
 

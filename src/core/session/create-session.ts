@@ -24,7 +24,9 @@ import { runAgent } from '../loop/loop';
 import { DEFAULT_PRICES, RunSpend } from '../loop/budget';
 import { createToolGate } from './policy-gate';
 import type { Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../loop/types';
-import type { IsolationMode } from '../vocabulary';
+import type { IsolationMode, PermissionMode } from '../vocabulary';
+import { protectedTarget } from '../policy/protected-paths';
+import { join } from 'node:path';
 import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
@@ -154,9 +156,13 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ports: host,
   });
   // In-session landing: the transcript is this process's (its lock too); changes_landed goes out on the bus.
-  const steward: Steward = {
-    land: (request) => landIsolated(persistence.transcriptRoot, id, { ...request, env }, async (body) => void (await bus.emit(ROOT_AGENT_ID, null, body))),
-  };
+  // The user's (session.land) writes what they asked; the main agent's tool leaves a protected path (.mcp.json,
+  // .claude/…) to the user unless the mode is bypassPermissions: its permission question named no file.
+  const stewardOf = (byModel: boolean): Steward => ({
+    land: (request) =>
+      landIsolated(persistence.transcriptRoot, id, { ...request, env, ...(byModel ? { refuse: (path: string) => protectedLanding(workdir, path, permissions.mode) } : {}) }, async (body) => void (await bus.emit(ROOT_AGENT_ID, null, body))),
+  });
+  const steward = stewardOf(false);
   let landings = 0;
   const ports: RunPorts = {
     models,
@@ -170,7 +176,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     ...(children.fanout ? { fanout: children.fanout } : {}),
     children: children.children,
     // The main agent's `land` tool, where subagents may be isolated.
-    ...(isolating(isolation.mode, children.spawner) ? { steward } : {}),
+    ...(isolating(isolation.mode, children.spawner) ? { steward: stewardOf(true) } : {}),
   };
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
   const gate = createPromptGate({
@@ -192,6 +198,13 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       { signal, toolUseId: `land:${++landings}` },
     );
   return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, ports, main, notify, current, lock, pruned, land });
+}
+
+/** Why the main agent's land tool may not write `path` (the repository's) in `mode`: a protected path, unless bypassPermissions. */
+function protectedLanding(workdir: string, path: string, mode: PermissionMode): string | undefined {
+  if (mode === 'bypassPermissions') return undefined;
+  const hit = protectedTarget(workdir, join(workdir, path));
+  return hit ? `it changes ${hit.shown} (${hit.entry.reason}): the user lands it (delegate land, or the land tool under bypassPermissions)` : undefined;
 }
 
 /** Whether a subagent of this session may run in a worktree unasked by the call: the session's default, or an agent file's. */

@@ -28,6 +28,8 @@ export interface LandRequest {
   /** The check to run; undefined: the session's (recorded with its kept changes); '': none. */
   check?: string;
   env: ToolEnv;
+  /** Why a file (the repository's path) may not land this way (the main agent's tool: a protected path), if so. */
+  refuse?: (path: string) => string | undefined;
 }
 
 /** What `changes_landed` holds, less what the bus stamps. */
@@ -46,6 +48,8 @@ interface Kept {
   patch?: string;
   /** A resolver: the child whose conflicts it settled. */
   resolves?: string;
+  /** The files it changed (the repository's paths). */
+  files: string[];
 }
 
 export async function landIsolated(transcriptRoot: string, sessionId: string, req: LandRequest, emit?: (body: LandedBody) => Promise<void>): Promise<LandResult> {
@@ -62,7 +66,7 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
     if (e.type === 'worktree_kept' && e.branch && e.commit) {
       const earlier = keptBy.get(e.agentId)?.branches ?? [];
       keptBy.delete(e.agentId);
-      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, ...(e.patch ? { patch: e.patch } : {}), ...(e.resolves ? { resolves: e.resolves } : {}) });
+      keptBy.set(e.agentId, { agentId: e.agentId, branch: e.branch, branches: [...earlier, e.branch], commit: e.commit, snapshot: e.snapshot, files: e.files.map((f) => f.path), ...(e.patch ? { patch: e.patch } : {}), ...(e.resolves ? { resolves: e.resolves } : {}) });
     }
     if (e.type === 'changes_landed') for (const o of e.outcomes) if (o.outcome === 'landed' || o.outcome === 'discarded' || o.outcome === 'reverted' || o.outcome === 'resolved') settled.set(o.agentId, o.outcome);
   }
@@ -85,12 +89,20 @@ export async function landIsolated(transcriptRoot: string, sessionId: string, re
       for (const k of open) for (const branch of k.branches) await discardKept(workdir, branch, branch === k.branch ? k.patch : undefined);
       report = { outcomes: open.map((k) => ({ agentId: k.agentId, outcome: 'discarded', files: [] })) };
     } else {
-      report = await landChildren(open.map((k) => ({ agentId: k.agentId, snapshot: k.snapshot, commit: k.commit, ...(k.resolves ? { resolver: true } : {}) })), {
+      // A child changing a file this landing may not write is left whole to the user (`failed`, the reason).
+      const refusedOf = (k: Kept): string | undefined => (req.action === 'land' && req.refuse ? k.files.map((f) => req.refuse?.(f)).find((r) => r !== undefined) : undefined);
+      const refused: LandOutcome[] = open.flatMap((k) => {
+        const reason = refusedOf(k);
+        return reason ? [{ agentId: k.agentId, outcome: 'failed' as const, files: k.files, reason }] : [];
+      });
+      const landing = open.filter((k) => !refused.some((r) => r.agentId === k.agentId));
+      report = landing.length === 0 ? { outcomes: [] } : await landChildren(landing.map((k) => ({ agentId: k.agentId, snapshot: k.snapshot, commit: k.commit, ...(k.resolves ? { resolver: true } : {}) })), {
         workdir,
         scratch: join(transcriptRoot, sessionId, 'worktrees'),
         ...((req.check ?? sessionCheck) && req.action === 'land' ? { check: { command: (req.check ?? sessionCheck) as string, env: req.env } } : {}),
         revert: req.action === 'revert',
       });
+      report.outcomes.push(...refused);
     }
     // A resolver that landed settles the child it stood in for.
     for (const o of [...report.outcomes]) {
