@@ -46,7 +46,7 @@ const CONTRACTS = '^src/core/(llm|tools|policy|changes)/types\\.ts$|^src/core/ag
  * core/delegation/ in two halves. What an agent delegates with, which the loop builds into an agent's tools
  * (run-state.ts) and runs over (types.ts, tool-executor.ts): the tools, the background children, the ports.
  */
-const DELEGATION_TOOLS = '^src/core/delegation/(task-tool|send-message-tool|read-subagent-tool|background|child-tools|child-port|fanout-gate)\\.ts$';
+const DELEGATION_TOOLS = '^src/core/delegation/(task-tool|send-message-tool|read-subagent-tool|background|child-tools|child-port|fanout-gate|land-tool|steward-port)\\.ts$';
 
 /** What the rest of delegation (running children, their records and pages) reads of the loop: its contract, not runAgent. */
 const LOOP_CONTRACTS = '^src/core/loop/(types|prompts|budget|agent-registry)\\.ts$';

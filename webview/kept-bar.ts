@@ -30,6 +30,7 @@ const OUTCOME_WORD = {
   conflict: { text: 'conflict: nothing of it applied', tone: 'tone-error' },
   check_failed: { text: 'check failed: nothing applied', tone: 'tone-error' },
   failed: { text: 'failed', tone: 'tone-error' },
+  resolved: { text: 'applied through its resolver', tone: 'tone-muted' },
 } as const;
 
 export class KeptBar {

@@ -98,6 +98,7 @@ export class AcpSession {
       subagentSessions: ports.subagentSessions,
       contextWindow: () => session.context.window,
       send: cards.send,
+      notices: ports.notices,
     });
     for (const warning of session.toolRuleWarnings) ports.log(warning);
     return new AcpSession(session, updates, ports, { port: config.port, model: config.model, workdir: config.workdir }, stored);

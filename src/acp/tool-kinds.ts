@@ -3,7 +3,7 @@
  * files it names (locations, so the client can follow the agent).
  *
  *   read_file ─▶ read    write_file, edit_file ─▶ edit    glob, grep ─▶ search    web_fetch, web_search ─▶ fetch
- *   bash ─▶ execute (delete for a plain `rm`, move for a plain `mv`)    task ─▶ think    skill ─▶ read
+ *   bash ─▶ execute (delete for a plain `rm`, move for a plain `mv`)    task ─▶ think    skill ─▶ read    land ─▶ edit (it writes the tree)
  *   MCP and the rest ─▶ other
  */
 import { isAbsolute, resolve } from 'node:path';
@@ -20,6 +20,7 @@ const BY_NAME: Record<string, ToolKind> = {
   bash: 'execute',
   task: 'think',
   skill: 'read',
+  land: 'edit',
 };
 
 const LABEL: Record<string, string> = {

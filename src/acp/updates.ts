@@ -9,6 +9,8 @@
  *   a subagent, when the client has subagent sessions:  subagent_update on its parent's session (title = the task's
  *        description, its agent type, running → idle with how it ended), then its own updates under its own id
  *   a subagent otherwise: folded into its `task` call's content (task-summary.ts), rewritten as it works
+ *   an isolated subagent's worktree_kept ─▶ a note under its `task` call (where its changes wait, how to land them)
+ *   changes_landed, worktree_kept ─▶ a `notice` on the root's session, where the client shows notices (isolation-notes.ts)
  *
  * Which ACP session an agent's updates go to is decided here; permission-requests.ts and cancel ask the same map.
  */
@@ -17,6 +19,7 @@ import type { AgentStatus, Usage } from '../core/vocabulary';
 import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import { newSummary, renderSummary, type ChildSummary } from './task-summary';
 import { locationsOf, toolKindOf, toolTitle } from './tool-kinds';
+import { keptNote, landedNote } from './isolation-notes';
 
 export type SendUpdate = (sessionId: string, update: SessionUpdate) => Promise<void>;
 
@@ -31,6 +34,8 @@ export interface UpdateOptions {
   subagentSessions: boolean;
   contextWindow(): number;
   send: SendUpdate;
+  /** The client shows `notice` updates (session.notices). */
+  notices?: boolean;
 }
 
 interface AgentView {
@@ -42,6 +47,8 @@ interface AgentView {
   /** Folded: the summary it writes into, and the visible call that shows it. */
   summary?: ChildSummary;
   shownIn?: { sessionId: string; toolCallId: string; root: ChildSummary };
+  /** The parent's `task` call that started it (where its worktree note goes). */
+  toolUseId?: string;
   costUsd: number;
 }
 
@@ -52,6 +59,8 @@ export class SessionUpdates {
   private readonly agents = new Map<string, AgentView>();
   /** Calls that showed a diff: their output is not shown over it. */
   private readonly diffed = new Set<string>();
+  /** Isolated subagents' notes (where their changes wait) by the task call that shows them. */
+  private readonly keptNotes = new Map<string, string[]>();
 
   constructor(private readonly o: UpdateOptions) {
     this.agents.set(o.rootAgentId, { parentId: null, sessionId: o.sessionId, costUsd: 0 });
@@ -90,6 +99,7 @@ export class SessionUpdates {
     if (e.type === 'agent_started') return this.started(e, replay);
     const view = this.agents.get(e.agentId);
     if (!view) return;
+    if (e.type === 'worktree_kept' || e.type === 'changes_landed') return this.isolation(view, e);
     if (view.sessionId === undefined) {
       // A folded child's spend still counts in the session's cost.
       if (e.type === 'usage') this.addCost(e.costUsd);
@@ -156,7 +166,7 @@ export class SessionUpdates {
     }
     const parent = this.agents.get(e.parentId ?? this.o.rootAgentId);
     const description = e.description ?? 'subagent';
-    const view: AgentView = { parentId: e.parentId, description, ...(e.agentType ? { agentType: e.agentType } : {}), costUsd: 0 };
+    const view: AgentView = { parentId: e.parentId, description, ...(e.agentType ? { agentType: e.agentType } : {}), ...(e.toolUseId ? { toolUseId: e.toolUseId } : {}), costUsd: 0 };
     this.agents.set(e.agentId, view);
     if (!parent) return;
     if (this.o.subagentSessions && parent.sessionId !== undefined) {
@@ -224,7 +234,26 @@ export class SessionUpdates {
     const shown = view.shownIn;
     if (!shown) return;
     const text = renderSummary(shown.root, 0, report === undefined ? undefined : cutOutput(report));
-    await this.o.send(shown.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: shown.toolCallId, content: [textContent(text)] });
+    await this.o.send(shown.sessionId, { sessionUpdate: 'tool_call_update', toolCallId: shown.toolCallId, content: [textContent(text), ...this.notesOf(shown.toolCallId)] });
+  }
+
+  private notesOf(toolCallId: string): ToolCallContent[] {
+    return (this.keptNotes.get(toolCallId) ?? []).map(textContent);
+  }
+
+  /**
+   * Where an isolated child's changes wait (a note under the task call that started it, kept there when the call
+   * ends), and what a landing did; both as a notice too where the client shows notices.
+   */
+  private async isolation(view: AgentView, e: EventOf<'worktree_kept'> | EventOf<'changes_landed'>): Promise<void> {
+    const note = e.type === 'worktree_kept' ? { severity: 'info' as const, text: keptNote(e, this.o.sessionId) } : landedNote(e, this.o.sessionId);
+    if (this.o.notices) await this.o.send(this.o.sessionId, { sessionUpdate: 'notice', severity: note.severity, title: note.text, description: 'isolated subagents' });
+    if (e.type !== 'worktree_kept') return;
+    const callId = view.shownIn?.toolCallId ?? view.toolUseId;
+    if (!callId) return;
+    this.keptNotes.set(callId, [...(this.keptNotes.get(callId) ?? []), note.text]);
+    if (view.shownIn) return this.showSummary(view);
+    await this.o.send(this.parentSession(view), { sessionUpdate: 'tool_call_update', toolCallId: callId, content: this.notesOf(callId) });
   }
 
   private async diff(sid: string, e: EventOf<'file_changed'>): Promise<void> {
@@ -256,7 +285,7 @@ export class SessionUpdates {
       sessionUpdate: 'tool_call_update',
       toolCallId: e.id,
       status,
-      ...(keepDiff ? {} : { content: [textContent(shownOutput(e.name, e.output))] }),
+      ...(keepDiff ? {} : { content: [textContent(shownOutput(e.name, e.output)), ...this.notesOf(e.id)] }),
     });
   }
 

@@ -24,6 +24,8 @@ const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const;
 export interface RunHooks {
   /** Called as soon as the session exists: the exit paths clean up its agents and process groups. */
   onSession?(session: Session): void;
+  /** What runs instead of the prompt, once the session is open (`delegate land --resolve`); its exit code. */
+  instead?(session: Session): Promise<number>;
 }
 
 export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: Writers, signal: AbortSignal, hooks: RunHooks = {}): Promise<number> {
@@ -107,6 +109,11 @@ export async function runCli(options: CliOptions, env: NodeJS.ProcessEnv, out: W
       session.close();
       return code;
     }
+  }
+  if (hooks.instead) {
+    const code = await hooks.instead(session).finally(() => session.close());
+    await sandboxSaid();
+    return code;
   }
   const result = options.agent !== undefined ? await messageAgent(session, options.agent, options.prompt, signal, out) : await runPrompt(session, options.prompt, signal, out, outputSchema ? { outputSchema } : {});
   if (result === undefined) {

@@ -207,8 +207,9 @@ export type EventBody =
    * The isolated subagent ended: its changes (`files`) kept on `branch` and in `patch` (from `snapshot`, the base plus the
    * copied uncommitted files, to `commit`), not in the parent's tree; none: the worktree is gone and nothing is kept.
    * `landCheck`: the session's check (`delegate.landCheck`, `--land-check`), what `delegate land` runs unless told another.
+   * `resolves`: this subagent was a resolver of that subagent's conflicts: its changes stand in for that one's.
    */
-  | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string; landCheck?: string }
+  | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string; landCheck?: string; resolves?: string }
   /** Isolated subagents' changes landed into the parent's tree (or discarded, or reverted): `delegate land` (isolation/landing.ts). */
   | { type: 'changes_landed'; action: 'land' | 'discard' | 'revert'; outcomes: LandOutcome[]; check?: LandCheck };
 
@@ -225,13 +226,17 @@ export interface KeptFile {
   status: string;
 }
 
-/** One subagent's landing: `landed` (all its files applied), `conflict` (none applied), `check_failed`, `discarded`, `reverted`, `failed`. */
+/**
+ * One subagent's landing: `landed` (all its files applied), `conflict` (none applied), `check_failed`, `discarded`,
+ * `reverted`, `failed`; `resolved`: its conflicts were settled by resolver `resolvedBy`, whose changes landed instead.
+ */
 export interface LandOutcome {
   agentId: string;
-  outcome: 'landed' | 'conflict' | 'check_failed' | 'discarded' | 'reverted' | 'failed';
+  outcome: 'landed' | 'conflict' | 'check_failed' | 'discarded' | 'reverted' | 'failed' | 'resolved';
   files: string[];
   conflicts?: LandConflict[];
   reason?: string;
+  resolvedBy?: string;
 }
 
 /** A file a 3-way merge could not settle: where (line numbers in the merged text), and whose changes meet there. */

@@ -45,9 +45,9 @@ export function landingLine(e: Pick<EventOf<'changes_landed'>, 'outcomes' | 'che
   const of = (outcome: string): string[] => e.outcomes.filter((o) => o.outcome === outcome).map((o) => named(o.agentId));
   const parts: string[] = [];
   if (e.check && !e.check.ok) parts.push(`the check \`${e.check.command}\` failed on the combined changes${e.check.brokenBy ? ` (first broken by ${named(e.check.brokenBy)})` : ''}: nothing applied`);
-  for (const [word, outcome] of [['applied', 'landed'], ['discarded', 'discarded'], ['reverted', 'reverted']] as const) {
+  for (const [words, outcome] of [['applied the kept changes of', 'landed'], ['settled through a resolver the conflicts of', 'resolved'], ['discarded the kept changes of', 'discarded'], ['reverted the kept changes of', 'reverted']] as const) {
     const who = of(outcome);
-    if (who.length) parts.push(`${word} the kept changes of ${who.join(', ')}`);
+    if (who.length) parts.push(`${words} ${who.join(', ')}`);
   }
   for (const o of e.outcomes.filter((x) => x.outcome === 'conflict')) parts.push(`${named(o.agentId)} not applied: ${(o.conflicts ?? []).map((c) => `${c.path} ${conflictLines(c)} meets ${c.with.map(named).join(', ')}`).join('; ')}`);
   for (const o of e.outcomes.filter((x) => x.outcome === 'failed')) parts.push(`${named(o.agentId)} failed: ${o.reason ?? 'unknown'}`);

@@ -6,6 +6,8 @@
  *   runChild: the call's isolation ?? its agent file's ?? the session's
  *     worktree ─▶ open(agentId, parent's folder) ─▶ room          (refused: the child does not start; IsolationRefused)
  *     a subagent of an isolated one ─▶ join(its room)              (it works in its ancestor's worktree, whatever it asks)
+ *     a resolver (land{resolve}) ─▶ open(…, resolves) ─▶ a room of the live tree with the conflicting child's changes
+ *                                   merged in, conflicts as markers (isolation/landing.ts seedConflicts)
  *     shared ─▶ the session's folder and tools
  *   the child ends ─▶ close() ─▶ a line for its parent: where its changes are kept, or that it changed nothing
  */
@@ -13,6 +15,7 @@ import type { ChangeTracker } from '../changes/change-tracker';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
 import type { WorktreeBase } from '../events';
+import type { ResolveTarget } from './steward-port';
 
 export interface ChildRoom {
   /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. */
@@ -30,6 +33,8 @@ export interface KeptWork {
   base: WorktreeBase;
   snapshot: string;
   commit: string;
+  /** It was a resolver of that child's conflicts: what it keeps next still stands in for that child's. */
+  resolves?: string;
 }
 
 export interface ChildIsolation {
@@ -39,8 +44,11 @@ export interface ChildIsolation {
   roomOf(agentId: string): ChildRoom | undefined;
   /** Whether `agentId` ran isolated and kept changes (a resume goes on in them, whatever it would ask). */
   kept(agentId: string): boolean;
-  /** A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes); rejects with IsolationRefused. */
-  open(agentId: string, parentId: string | null, from: string, kept?: KeptWork): Promise<ChildRoom>;
+  /**
+   * A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes; or, for a resolver,
+   * with `resolves`'s changes merged in); rejects with IsolationRefused.
+   */
+  open(agentId: string, parentId: string | null, from: string, kept?: KeptWork, resolves?: ResolveTarget): Promise<ChildRoom>;
   /** `agentId` works in `room` too (a subagent of an isolated subagent). */
   join(agentId: string, room: ChildRoom): void;
 }

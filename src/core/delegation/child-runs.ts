@@ -285,6 +285,13 @@ async function roomOf(origin: ChildOrigin, ports: ChildRunPorts): Promise<{ room
   const isolation = ports.isolation;
   const agentId = origin.kind === 'resume' ? origin.record.id : origin.agentId;
   const parentId = origin.kind === 'resume' ? origin.record.parentId : origin.call.parent.agentId;
+  // A resolver always works in a room of its own: the live tree with the conflicting child's changes merged in.
+  const resolves = origin.kind === 'task' ? origin.call.resolves : undefined;
+  if (resolves) {
+    if (!isolation) throw new IsolationRefused('this host cannot give a subagent a worktree');
+    const own = await isolation.open(agentId, parentId, ports.config.workdir, undefined, resolves);
+    return { room: own, own };
+  }
   const inherited = parentId ? isolation?.roomOf(parentId) : undefined;
   if (inherited) {
     isolation?.join(agentId, inherited);

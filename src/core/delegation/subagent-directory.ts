@@ -75,7 +75,7 @@ async function resumeChild(runs: ChildRunPorts, o: DirectoryOptions, req: Resume
   const inherited = inheritedMode(o.records, agentTypesOf(runs), r);
   // An isolated child goes on in what it kept (its last worktree_kept), in this process or a later one.
   const last = events.filter((e) => e.type === 'worktree_kept').at(-1);
-  const kept = last?.type === 'worktree_kept' && last.commit ? { base: last.base, snapshot: last.snapshot, commit: last.commit } : undefined;
+  const kept = last?.type === 'worktree_kept' && last.commit ? { base: last.base, snapshot: last.snapshot, commit: last.commit, ...(last.resolves ? { resolves: last.resolves } : {}) } : undefined;
   return runChild(
     { kind: 'resume', record: r, def, ...(inherited ? { inherited } : {}), ...(kept ? { kept } : {}), history: conversation.history, turnBase: conversation.rootTurns, message: req.message, by: req.by, ...(req.sender ? { sender: req.sender } : {}), toToolResult: req.toToolResult },
     runs,

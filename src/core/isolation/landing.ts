@@ -9,6 +9,10 @@
  *
  * Revert of a landed child is the same merge with its sides swapped (commit → snapshot): exact by construction.
  * No index is touched: files are written in the work tree as an editor would.
+ *
+ *   resolve ─▶ seedConflicts: a conflicting child's files merged into a resolver's worktree (of the live tree), each
+ *              conflict left as diff3 markers (parent / base / subagent) ─▶ the resolver edits them ─▶ it lands like
+ *              any child, refused while a marker is left in what it changed
  */
 import { spawn } from 'node:child_process';
 import { lstat, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +28,8 @@ export interface LandingChild {
   /** The tree it started from (base + copied changes) and the commit holding its changes. */
   snapshot: string;
   commit: string;
+  /** A resolver's changes: they land only when no conflict marker is left in them. */
+  resolver?: boolean;
 }
 
 export interface LandOptions {
@@ -52,7 +58,7 @@ async function repoOf(workdir: string): Promise<string> {
 }
 
 /** The merged bytes of one file, or its conflict's hunks. */
-async function mergeFile(base: Content, ours: Content, theirs: Content): Promise<{ merged: Content } | { hunks: LandConflict['hunks'] }> {
+async function mergeFile(base: Content, ours: Content, theirs: Content, diff3 = false): Promise<{ merged: Content } | { hunks: LandConflict['hunks']; marked?: Buffer }> {
   const same = (a: Content, b: Content): boolean => (a === undefined ? b === undefined : b !== undefined && a.equals(b));
   if (same(ours, theirs)) return { merged: ours };
   if (same(ours, base)) return { merged: theirs };
@@ -63,13 +69,13 @@ async function mergeFile(base: Content, ours: Content, theirs: Content): Promise
   try {
     const files = ['ours', 'base', 'theirs'].map((n) => join(dir, n));
     await Promise.all([writeFile(files[0] as string, ours), writeFile(files[1] as string, base ?? Buffer.alloc(0)), writeFile(files[2] as string, theirs)]);
-    const out = await hardenedGit(dir, ['merge-file', '-p', '-L', 'parent', '-L', 'base', '-L', 'subagent', ...files]).then(
+    const out = await hardenedGit(dir, ['merge-file', '-p', ...(diff3 ? ['--diff3'] : []), '-L', 'parent', '-L', 'base', '-L', 'subagent', ...files]).then(
       (stdout) => ({ stdout, conflicts: 0 }),
       (err: { code?: number; stdout?: Buffer }) => ({ stdout: err.stdout ?? Buffer.alloc(0), conflicts: typeof err.code === 'number' && err.code > 0 ? err.code : -1 }),
     );
     if (out.conflicts < 0) return { hunks: [{ line: 1, lines: 0 }] };
     if (out.conflicts === 0) return { merged: out.stdout };
-    return { hunks: conflictHunks(out.stdout.toString('utf8')) };
+    return { hunks: conflictHunks(out.stdout.toString('utf8')), marked: out.stdout };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -88,6 +94,49 @@ function conflictHunks(text: string): LandConflict['hunks'] {
     }
   });
   return hunks;
+}
+
+/** The 1-based line of the first merge-file conflict marker in `text`, if any. */
+function markerLine(text: Content): number | undefined {
+  if (!text || text.includes(0)) return undefined;
+  const i = text.toString('utf8').split('\n').findIndex((l) => /^(<<<<<<< parent|>>>>>>> subagent|\|\|\|\|\|\|\| base)$/.test(l));
+  return i < 0 ? undefined : i + 1;
+}
+
+/** A conflicting child's files as a resolver starts from them: what merged cleanly, and what did not. */
+export interface SeededConflicts {
+  /** Text conflicts left in the file as diff3 markers. */
+  marked: string[];
+  /** Whole-file conflicts (a deletion against a change, binary bytes): the file holds the tree's side. */
+  whole: string[];
+}
+
+/**
+ * Writes `child`'s changes into the worktree at `top` (a resolver's, made from the live tree): each file merged three
+ * ways as landing would, a text conflict written with diff3 markers (`<<<<<<< parent`, `||||||| base`, `=======`,
+ * `>>>>>>> subagent`) for the resolver to settle; a whole-file conflict keeps the tree's side.
+ */
+export async function seedConflicts(top: string, repo: string, child: LandingChild): Promise<SeededConflicts> {
+  const paths = (await hardenedGit(repo, ['diff', '--no-ext-diff', '--no-textconv', '--name-only', '-z', '--no-renames', child.snapshot, child.commit])).toString('utf8').split('\0').filter(Boolean);
+  const seeded: SeededConflicts = { marked: [], whole: [] };
+  for (const path of paths) {
+    const abs = join(top, path);
+    if ((await lstat(abs).catch(() => undefined))?.isSymbolicLink()) {
+      seeded.whole.push(path);
+      continue;
+    }
+    const [base, theirs, ours] = await Promise.all([show(repo, child.snapshot, path), show(repo, child.commit, path), readFile(abs).catch(() => undefined)]);
+    const merged = await mergeFile(base, ours, theirs, true);
+    const bytes = 'merged' in merged ? merged.merged : merged.marked;
+    if ('hunks' in merged) (merged.marked ? seeded.marked : seeded.whole).push(path);
+    if ('hunks' in merged && !merged.marked) continue;
+    if (bytes === undefined) await rm(abs, { force: true });
+    else {
+      await mkdir(dirname(abs), { recursive: true });
+      await writeFile(abs, bytes);
+    }
+  }
+  return seeded;
 }
 
 /** Lands `children` in order into the tree at `top` (a repository's top folder); `touched`: who changed what so far. */
@@ -112,6 +161,12 @@ async function landInto(top: string, repo: string, children: readonly LandingChi
         continue;
       }
       const [base, theirs, ours] = await Promise.all([show(repo, from, path), show(repo, to, path), readFile(join(top, path)).catch(() => undefined)]);
+      // A resolver that left a conflict marker has not resolved it: its text must not reach the user's tree.
+      const marker = child.resolver && !revert ? markerLine(theirs) : undefined;
+      if (marker) {
+        conflicts.push({ path, hunks: [{ line: marker, lines: 1 }], with: ['a conflict marker the resolver left'] });
+        continue;
+      }
       const merged = await mergeFile(base, ours, theirs);
       if ('hunks' in merged) conflicts.push({ path, hunks: merged.hunks, with: touched.get(path) ?? ['the parent\'s tree'] });
       else writes.push({ path, merged: merged.merged });

@@ -25,6 +25,7 @@ import { summarize } from './message-parts';
 import { StepSignals } from './step-signals';
 import { createTaskTool, toToolResult } from '../delegation/task-tool';
 import { delegationTools, mergeSummary, takeInbox } from '../delegation/child-tools';
+import { createLandTool } from '../delegation/land-tool';
 import type { ToolCallScope } from './tool-executor';
 import type { AgentResult, AgentSpec, ForkBase, ModelAccess, RunPorts, SubagentSummary } from './types';
 import { addUsage, type AgentIdentity, type AgentStatus, type Usage } from '../vocabulary';
@@ -88,6 +89,11 @@ export class RunState {
               forkBase: () => this.forkBase(),
               ...(ports.children ? { directory: ports.children } : {}),
             }),
+            // The main agent lands its isolated subagents' work (a write: the permission check asks). Offered from the
+            // start where it is offered at all: before the tools that come with a first subagent, so the cache stays put.
+            ...(ports.steward && this.identity.depth === 0
+              ? [createLandTool({ parent: this.identity, steward: ports.steward, spawner: ports.spawner, parentModel: model.modelId, onChildFinished: (child, description) => this.onChildFinished(child, description), toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped) })]
+              : []),
             // Offered once this agent has a subagent (and from then on, so the tool list, and the cache, stay put).
             ...[
               this.background.tool(),

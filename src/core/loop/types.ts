@@ -16,6 +16,7 @@ import type { ChangeManifest } from '../changes/types';
 import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
+import type { ResolveTarget, Steward } from '../delegation/steward-port';
 import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode, Effort, PromptImage } from '../vocabulary';
 
 export interface RunLimits {
@@ -109,6 +110,8 @@ export interface RunPorts {
   readonly children?: SubagentDirectory<AgentResult>;
   /** What a reply's `task` calls pass before they start: the user's look at a fan-out (fanout-gate.ts). */
   readonly fanout?: FanoutGate;
+  /** Lands isolated subagents' kept changes in the session (the main agent's `land` tool: land-tool.ts). */
+  readonly steward?: Steward;
 }
 
 /** Recorded on a fork's `agent_started`: whose conversation, and how many of its messages it started from. */
@@ -213,6 +216,8 @@ export interface ChildCall {
   effort?: Effort;
   /** The call's JSON Schema for the child's result (task's `output_schema`), over its agent definition's `output:`. */
   outputSchema?: Record<string, unknown>;
+  /** A resolver (the land tool's `resolve`): its own worktree of the live tree with this child's conflicting changes merged in. */
+  resolves?: ResolveTarget;
   /** Rolls the child's usage and summary up into the parent's result. */
   onChildFinished(child: AgentResult, description: string): void;
   /** What the parent's tool_result says about the child's end. */

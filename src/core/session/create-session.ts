@@ -24,13 +24,20 @@ import { AgentRegistry } from '../loop/agent-registry';
 import { runAgent } from '../loop/loop';
 import { DEFAULT_PRICES, RunSpend } from '../loop/budget';
 import { createToolGate } from './policy-gate';
-import type { Outputs, RunConfig, RunLimits, RunPorts } from '../loop/types';
+import type { Outputs, RunConfig, RunLimits, RunPorts, Spawner } from '../loop/types';
+import type { IsolationMode, PermissionMode } from '../vocabulary';
+import { protectedTarget } from '../policy/protected-paths';
+import { join } from 'node:path';
 import { HookRegistry } from '../policy/hooks';
 import { PermissionPolicy } from '../policy/permission-policy';
 import { ToolRules } from '../policy/tool-rules';
 import type { SessionConfig } from './session-config';
 import { acquireSessionLock, isSessionHeld } from '../store/session-lock';
 import { createIsolationRooms, pruneDeadWorktrees } from './isolation-rooms';
+import { landIsolated } from './land-isolated';
+import { landAndResolve } from '../delegation/land-tool';
+import type { Steward } from '../delegation/steward-port';
+import { toToolResult } from '../delegation/task-tool';
 import type { AnyTool, ToolRegistry } from '../tools/types';
 import { createTranscriptStore } from '../store/transcript-store';
 import { BlobStore, blobDirOf } from '../changes/blob-store';
@@ -185,6 +192,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agentServers: agentServers.start,
     ...(agentHooks ? { agentHooks } : {}),
   });
+  // In-session landing: the transcript is this process's (its lock too); changes_landed goes out on the bus.
+  // The user's (session.land) writes what they asked; the main agent's tool leaves a protected path (.mcp.json,
+  // .claude/…) to the user unless the mode is bypassPermissions: its permission question named no file.
+  const stewardOf = (byModel: boolean): Steward => ({
+    land: (request) =>
+      landIsolated(persistence.transcriptRoot, id, { ...request, env, ...(byModel ? { refuse: (path: string) => protectedLanding(workdir, path, permissions.mode) } : {}) }, { bus }),
+  });
+  const steward = stewardOf(false);
+  let landings = 0;
   const ports: RunPorts = {
     models,
     spend: { prices: { ...DEFAULT_PRICES, ...prices }, runSpend: new RunSpend(maxBudgetUsd) },
@@ -196,6 +212,8 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     agents,
     ...(children.fanout ? { fanout: children.fanout } : {}),
     children: children.children,
+    // The main agent's `land` tool, where subagents may be isolated.
+    ...(isolating(isolation.mode, children.spawner) ? { steward: stewardOf(true) } : {}),
   };
   const root = { agentId: ROOT_AGENT_ID, parentId: null, depth: 0 };
   const gate = createPromptGate({
@@ -209,7 +227,26 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     folderNotice: commands.folderNotice,
   });
   const main = createRootAgent({ root, ports, catalog, gate, mcp: commands.mcp, resume, agentProblems: [...skills.problems, ...children.problems] });
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock, pruned });
+  // The user's landing: the main agent is the resolvers' parent (their results roll up nowhere: no prompt runs).
+  const land: Session['land'] = (request, signal) =>
+    landAndResolve(
+      { parent: root, steward, spawner: ports.spawner, parentModel: current.access.modelId, onChildFinished: () => undefined, toToolResult: (child, stopped) => toToolResult(child, limits.subagentMaxTurns, stopped) },
+      request,
+      { signal, toolUseId: `land:${++landings}` },
+    );
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock, pruned, land });
+}
+
+/** Why the main agent's land tool may not write `path` (the repository's) in `mode`: a protected path, unless bypassPermissions. */
+function protectedLanding(workdir: string, path: string, mode: PermissionMode): string | undefined {
+  if (mode === 'bypassPermissions') return undefined;
+  const hit = protectedTarget(workdir, join(workdir, path));
+  return hit ? `it changes ${hit.shown} (${hit.entry.reason}): the user lands it (delegate land, or the land tool under bypassPermissions)` : undefined;
+}
+
+/** Whether a subagent of this session may run in a worktree unasked by the call: the session's default, or an agent file's. */
+function isolating(mode: IsolationMode, spawner: Spawner): boolean {
+  return mode === 'worktree' || [...spawner.agentTypes().values()].some((d) => d.isolation === 'worktree');
 }
 
 /** The catalog's MCP tools (their servers are the session's, not a folder's): an isolated subagent gets them as they are. */

@@ -4,6 +4,7 @@
  *
  *   open(agent)  ─▶ createWorktree(<session>/worktrees/<agent>) ─▶ `worktree_created` (the base stamp)
  *                ─▶ tools over the worktree (bash's sandbox binds it), a ChangeTracker without a journal
+ *   open(resolver) ─▶ the same, then seedConflicts: the conflicting child's changes merged in, conflicts as markers
  *   close        ─▶ finishWorktree ─▶ `worktree_kept` (branch, patch, files; or none and no worktree left)
  *   start        ─▶ prune: worktrees of this folder's dead sessions removed (their work salvaged to a branch)
  *
@@ -14,8 +15,9 @@ import { join } from 'node:path';
 import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
-import { IsolationRefused, type ChildIsolation, type ChildRoom } from '../delegation/child-isolation';
-import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
+import { IsolationRefused, type ChildIsolation, type ChildRoom, type KeptWork } from '../delegation/child-isolation';
+import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, removeWorktree, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
+import { seedConflicts } from '../isolation/landing';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
 
@@ -42,7 +44,7 @@ const keptBranch = (sessionId: string, agentId: string): string => `delegate/${s
 export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
   const rooms = new Map<string, ChildRoom>();
   // What each isolated subagent kept (this process): a resume reopens its worktree at that commit.
-  const keptBy = new Map<string, { base: ChildWorktree['base']; snapshot: string; commit: string }>();
+  const keptBy = new Map<string, KeptWork>();
   const under = join(o.sessionDir, 'worktrees');
   // One worktree made or closed at a time: concurrent `git worktree add`s of one repository race on its locks.
   let queue: Promise<unknown> = Promise.resolve();
@@ -57,11 +59,20 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     workdirOf: (agentId) => rooms.get(agentId)?.workdir,
     join: (agentId, room) => void rooms.set(agentId, room),
     kept: (agentId) => keptBy.has(agentId),
-    async open(agentId, parentId, from, recorded) {
-      let wt;
+    async open(agentId, parentId, from, recorded, resolves) {
+      let wt: ChildWorktree;
+      const before = keptBy.get(agentId) ?? recorded;
+      // A resolver (or a resumed one) stands in for that child's changes.
+      const standsFor = resolves?.agentId ?? before?.resolves;
       try {
-        const before = keptBy.get(agentId) ?? recorded;
         wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
+        if (resolves) {
+          const made = wt;
+          await seedConflicts(made.dir, made.repo, resolves).catch(async (err: unknown) => {
+            await removeWorktree(made.repo, made.dir);
+            throw new IsolationError(`${resolves.agentId}'s changes could not be merged into it (${err instanceof Error ? err.message : String(err)})`);
+          });
+        }
       } catch (err) {
         throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
       }
@@ -77,12 +88,12 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
             for (const [id, r] of rooms) if (r === room) rooms.delete(id);
           });
           const body = kept
-            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}) }
+            ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}), ...(standsFor ? { resolves: standsFor } : {}) }
             : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
           await o.bus.emit(agentId, parentId, body);
-          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit });
+          if (kept) keptBy.set(agentId, { base: wt.base, snapshot: kept.snapshot, commit: kept.commit, ...(standsFor ? { resolves: standsFor } : {}) });
           if (!kept) return '[Isolated in its own worktree: it changed no file there; nothing is kept.]';
-          return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. The user lands them with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.]`;
+          return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. ${standsFor ? `They stand in for ${standsFor}'s conflicting changes and land like any subagent's.` : `The main agent's land tool (where offered) lands them, or the user with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.`}]`;
         },
       };
       rooms.set(agentId, room);

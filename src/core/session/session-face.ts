@@ -8,6 +8,7 @@ import type { ContextSettings } from '../loop/compact-if-needed';
 import type { AgentResult, RunPorts } from '../loop/types';
 import type { MessageParam, ModelPort } from '../llm/types';
 import { messageSubagent } from '../delegation/message-subagent';
+import type { LandInput, Landed } from '../delegation/land-tool';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import type { PermissionPolicy } from '../policy/permission-policy';
@@ -78,6 +79,11 @@ export interface Session {
    * A bad id, or a fork, throws with a one-line reason.
    */
   messageSubagent(ref: string, message: string, signal: AbortSignal): Promise<AgentResult | 'queued'>;
+  /**
+   * The user lands isolated subagents' kept changes now (between prompts), as the main agent's `land` tool does: with
+   * `resolve`, each conflict goes to a resolver subagent whose result lands like any child's (`delegate land --resolve`).
+   */
+  land(request: LandInput & { check?: string }, signal: AbortSignal): Promise<Landed>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
   /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
@@ -119,6 +125,8 @@ export interface SessionParts {
   notify: Session['notify'];
   current: SessionModel;
   lock: { release(): void };
+  /** The user's landing (land-tool.ts landAndResolve over the session's steward, the main agent as the resolvers' parent). */
+  land: Session['land'];
   /** The start's prune of dead sessions' worktrees (isolation-rooms.ts), run in the background: shutdown waits for it. */
   pruned?: Promise<unknown>;
 }
@@ -157,6 +165,7 @@ export function sessionFace(p: SessionParts): Session {
     run: p.main.run,
     cancel: (agentId) => agents.cancel(agentId, 'user'),
     messageSubagent: (ref, message, signal) => messageSubagent(p.ports, ref, message, signal),
+    land: p.land,
     notify: p.notify,
     compact: p.main.compact,
     setModel: (model: ModelPort, modelId: string, contextWindow?: number) => {

@@ -1,14 +1,14 @@
 /**
  * The worktree and landing modules on hostile and awkward repositories (the CLI suite, test/cli/isolation.test.ts,
  * covers the ordinary path): a repository whose hooks and filters would run commands, submodules, a deletion
- * against a change, binary files, and revert being the exact inverse of a landing.
+ * against a change, binary files, and revert being the exact inverse of a landing; a resolver's seeded worktree.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorktree, finishWorktree, IsolationError } from '../../../src/core/isolation/worktree';
-import { landChildren, type LandingChild } from '../../../src/core/isolation/landing';
+import { landChildren, seedConflicts, type LandingChild } from '../../../src/core/isolation/landing';
 import { tempDir } from '../../kit/temp-dirs';
 
 function repo(): { dir: string; under: string; git: (...a: string[]) => string } {
@@ -114,5 +114,31 @@ describe('isolation: worktrees and landing', function () {
     const reverted = await landChildren([c], { workdir: r.dir, scratch: r.under, revert: true });
     assert.equal(reverted.outcomes[0]?.outcome, 'reverted');
     assert.equal(readFileSync(join(r.dir, 'a.txt'), 'utf8'), 'ONE\ntwo\nthree\n', "the user's own change stays");
+  });
+
+  it("seeds a resolver's worktree: text conflicts as diff3 markers, a deletion against a change as the tree's side; a marker left lands nothing", async () => {
+    const r = repo();
+    const a = await child(r, 'a', (dir) => {
+      writeFileSync(join(dir, 'a.txt'), 'ONE\ntwo\nthree\n');
+      rmSync(join(dir, 'bin.dat'));
+    });
+    const b = await child(r, 'b', (dir) => {
+      writeFileSync(join(dir, 'a.txt'), 'uno\ntwo\nthree\n');
+      writeFileSync(join(dir, 'bin.dat'), Buffer.from([9, 9]));
+    });
+    const landed = await landChildren([a, b], { workdir: r.dir, scratch: r.under });
+    assert.deepEqual(landed.outcomes.map((o) => o.outcome), ['landed', 'conflict']);
+    const wt = await createWorktree(r.dir, r.under, 'resolver');
+    const seeded = await seedConflicts(wt.dir, wt.repo, b);
+    assert.deepEqual(seeded, { marked: ['a.txt'], whole: ['bin.dat'] });
+    assert.equal(readFileSync(join(wt.dir, 'a.txt'), 'utf8'), '<<<<<<< parent\nONE\n||||||| base\none\n=======\nuno\n>>>>>>> subagent\ntwo\nthree\n');
+    assert.equal(existsSync(join(wt.dir, 'bin.dat')), false, "the tree's side (deleted) is kept");
+    // The resolver settles nothing: its changes hold the markers, and landing them is refused.
+    const lazy = await finishWorktree(wt, { branch: 't/resolver', patch: join(r.under, 'resolver.patch'), message: 'resolver' });
+    assert.ok(lazy);
+    const refused = await landChildren([{ agentId: 'resolver', snapshot: lazy.snapshot, commit: lazy.commit, resolver: true }], { workdir: r.dir, scratch: r.under });
+    assert.equal(refused.outcomes[0]?.outcome, 'conflict');
+    assert.deepEqual(refused.outcomes[0]?.conflicts?.[0], { path: 'a.txt', hunks: [{ line: 1, lines: 1 }], with: ['a conflict marker the resolver left'] });
+    assert.equal(readFileSync(join(r.dir, 'a.txt'), 'utf8'), 'ONE\ntwo\nthree\n');
   });
 });
