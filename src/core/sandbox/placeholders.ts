@@ -144,7 +144,7 @@ export class Placeholders {
     if (counted.length > 0 && !this.exitHook) {
       this.exitHook = true;
       this.register();
-      process.once('exit', () => this.removeAll());
+      atExit(() => this.removeAll());
     }
     let released = false;
     return {
@@ -168,7 +168,7 @@ export class Placeholders {
       rmSync(own, { force: true }); // a dead process's, whose pid this one got
       writeFileSync(own, '', { mode: FILE_MODE });
       this.watch.watchPath(own);
-      process.once('exit', () => rmSync(own, { force: true }));
+      atExit(() => rmSync(own, { force: true }));
     } catch {
       // Not registered: others do not look for this process's sandboxes (a temp folder that is not writable).
     }
@@ -228,3 +228,23 @@ export class Placeholders {
 
 /** The process's placeholders: every session's sandboxed commands in a folder share the same paths. */
 export const processPlaceholders = new Placeholders();
+
+/**
+ * What runs when this process exits: one 'exit' listener for every Placeholders of the process (a session each; a
+ * listener apiece passed Node's 10-listener warning in a process that opens many sessions: the editor, the tests).
+ */
+const exitTasks: (() => void)[] = [];
+function atExit(task: () => void): void {
+  if (exitTasks.length === 0) {
+    process.once('exit', () => {
+      for (const t of exitTasks.splice(0)) {
+        try {
+          t();
+        } catch {
+          // The next one still runs: exiting is no time to stop cleaning up.
+        }
+      }
+    });
+  }
+  exitTasks.push(task);
+}
