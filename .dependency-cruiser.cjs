@@ -256,10 +256,10 @@ module.exports = {
     },
     {
       name: 'events-below-mechanisms',
-      comment: 'core/events.ts imports only the vocabulary and, for its payloads, the contract files of llm/, tools/, changes/.',
+      comment: 'core/events.ts imports only the vocabulary and, for its payloads, the contract files of llm/, tools/, changes/, isolation/.',
       severity: 'error',
       from: { path: '^src/core/events\\.ts$' },
-      to: { path: '^src/', pathNot: ['^src/core/vocabulary\\.ts$', '^src/core/(llm|tools|changes)/types\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/core/vocabulary\\.ts$', '^src/core/(llm|tools|changes|isolation)/types\\.ts$'] },
     },
     {
       name: 'only-hosts-above-session',

@@ -14,6 +14,10 @@ import type { ToolKind } from './tools/types';
 
 import type { AgentStatus, Effort, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
 
+import type { KeptFile, LandCheck, LandOutcome, WorktreeBase } from './isolation/types';
+
+export type { KeptFile, LandCheck, LandConflict, LandOutcome, WorktreeBase } from './isolation/types';
+
 /** Event payloads, without the envelope the bus adds. */
 export type EventBody =
   /**
@@ -212,50 +216,6 @@ export type EventBody =
   | { type: 'worktree_kept'; base: WorktreeBase; snapshot: string; files: KeptFile[]; branch?: string; commit?: string; patch?: string; landCheck?: string; resolves?: string }
   /** Isolated subagents' changes landed into the parent's tree (or discarded, or reverted): `delegate land` (isolation/landing.ts). */
   | { type: 'changes_landed'; action: 'land' | 'discard' | 'revert'; outcomes: LandOutcome[]; check?: LandCheck };
-
-/** What an isolated subagent's worktree was made from: the parent's HEAD and a hash of the uncommitted files copied on it. */
-export interface WorktreeBase {
-  commit: string;
-  changes: string;
-  files: number;
-}
-
-/** A file an isolated subagent changed: A added, M modified, D deleted (the repository's path). */
-export interface KeptFile {
-  path: string;
-  status: string;
-}
-
-/**
- * One subagent's landing: `landed` (all its files applied), `conflict` (none applied), `check_failed`, `discarded`,
- * `reverted`, `failed`; `resolved`: its conflicts were settled by resolver `resolvedBy`, whose changes landed instead.
- */
-export interface LandOutcome {
-  agentId: string;
-  outcome: 'landed' | 'conflict' | 'check_failed' | 'discarded' | 'reverted' | 'failed' | 'resolved';
-  files: string[];
-  conflicts?: LandConflict[];
-  reason?: string;
-  resolvedBy?: string;
-}
-
-/** A file a 3-way merge could not settle: where (line numbers in the merged text), and whose changes meet there. */
-export interface LandConflict {
-  path: string;
-  hunks: { line: number; lines: number }[];
-  /** The other side: earlier subagents of this landing that changed it, or "the parent's tree". */
-  with: string[];
-}
-
-/** The land check (`delegate.landCheck`, `--land-check`) on the combined result, in a scratch worktree. */
-export interface LandCheck {
-  command: string;
-  ok: boolean;
-  /** Its output's end. */
-  output: string;
-  /** The first subagent whose change made it fail (bisected over the landing order), or "the parent's tree". */
-  brokenBy?: string;
-}
 
 /**
  * One tool call end to end, as OpenCode's ToolPart: its record is made of the patches its `tool_call` events carry, in
