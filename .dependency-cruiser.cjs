@@ -34,7 +34,7 @@
 const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report', 'isolation', 'skills'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
-const FOUNDATION = '^src/core/(vocabulary|events|errors|shown-text)\\.ts$';
+const FOUNDATION = '^src/core/(vocabulary|events|tool-call-record|errors|shown-text)\\.ts$';
 
 /**
  * Contract files of mechanisms that the loop (core/loop/) and the delegation tools may read: types and classes they
@@ -259,7 +259,7 @@ module.exports = {
       comment: 'core/events.ts imports only the vocabulary and, for its payloads, the contract files of llm/, tools/, changes/, isolation/.',
       severity: 'error',
       from: { path: '^src/core/events\\.ts$' },
-      to: { path: '^src/', pathNot: ['^src/core/vocabulary\\.ts$', '^src/core/(llm|tools|changes|isolation)/types\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/core/(vocabulary|tool-call-record)\\.ts$', '^src/core/(llm|tools|changes|isolation)/types\\.ts$'] },
     },
     {
       name: 'only-hosts-above-session',
