@@ -72,9 +72,11 @@ export function otherSandboxMounts(self = process.pid): Set<string> {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8') !== 'bwrap\n') continue;
-      // Ours: bwrap's outer process is our child, the namespace's (pid 1 inside) its child.
-      const parent = parentOf(pid);
-      if (parent === self || parentOf(parent) === self) continue;
+      // Ours: bwrap's outer process is our child, the namespace's (pid 1 inside) its child — and while it sets up, a
+      // bwrap a level deeper (seen once in a loaded run): climb the bwrap chain to the first process that is not one.
+      let above = parentOf(pid);
+      for (let depth = 0; depth < 8 && above > 1 && readFileSync(`/proc/${above}/comm`, 'utf8') === 'bwrap\n'; depth++) above = parentOf(above);
+      if (above === self) continue;
       for (const line of readFileSync(`/proc/${pid}/mountinfo`, 'utf8').split('\n')) {
         const point = line.split(' ')[4];
         if (point) points.add(point.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
