@@ -10,7 +10,7 @@ import { methods, type ToolCallContent } from '@agentclientprotocol/sdk/unstable
 import { contentText, lastToolResults, reply, type RecordedRequest, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
 import { must } from '../kit/must';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf } from './acp-client';
 
 const resultText = (req: RecordedRequest | undefined): string => {
   const block = lastToolResults(must(req))[0];
@@ -21,11 +21,7 @@ const texts = (content: ToolCallContent[] | null | undefined): string => (conten
 describe("delegate acp: the client's fs errors", function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  let client: AcpClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
+  const start = acpClients(() => cli.env());
 
   for (const capabilities of [{}, { subagents: {} }]) {
     it(`a read and a write the client refuses say the client's details to the model and on the card (${Object.keys(capabilities).length ? 'with' : 'without'} subagent sessions)`, async () => {
@@ -36,8 +32,7 @@ describe("delegate acp: the client's fs errors", function () {
         reply.toolUse({ name: 'write_file', input: { path: 'new.md', content: 'x\n' } }),
         reply.text('both refused'),
       );
-      client = await startAcpClient({
-        env: cli.env(),
+      const client = await start({
         args: ['--permission-mode', 'acceptEdits'],
         capabilities: { ...capabilities, fs: { readTextFile: true, writeTextFile: true } },
         readTextFile: () => {

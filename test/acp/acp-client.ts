@@ -8,6 +8,8 @@
  *   await c.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
  *   c.updates   // every SessionNotification, in arrival order
  *   await c.close();
+ *
+ * In a suite, `const start = acpClients(() => cli.env())` starts clients that are closed after each test.
  */
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
@@ -107,6 +109,22 @@ export async function startAcpClient(options: AcpClientOptions): Promise<AcpClie
       connection.close();
       return code;
     },
+  };
+}
+
+/** Options of a suite's client: the suite's environment, with `env` added over it. */
+export type SuiteClientOptions = Omit<AcpClientOptions, 'env'> & { env?: Record<string, string> };
+
+/** Inside a `describe`: starts clients over the suite's environment and closes every one after each test (closing twice is harmless). */
+export function acpClients(suiteEnv: () => Record<string, string>): (options?: SuiteClientOptions) => Promise<AcpClient> {
+  const clients: AcpClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  return async (options = {}) => {
+    const client = await startAcpClient({ ...options, env: { ...suiteEnv(), ...options.env } });
+    clients.push(client);
+    return client;
   };
 }
 

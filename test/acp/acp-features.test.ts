@@ -11,7 +11,7 @@ import { reply, type WireBlock } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 const optionOf = (options: SessionConfigOption[] | null | undefined, id: string): SessionConfigOption => must((options ?? []).find((o) => o.id === id));
@@ -28,15 +28,7 @@ const rejected = async (p: Promise<unknown>): Promise<{ code: number; message: s
 describe('delegate acp: the features of the reference adapters', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
-  const start = async (options: Omit<Parameters<typeof startAcpClient>[0], 'env'> & { env?: Record<string, string> } = {}) => {
-    const client = await startAcpClient({ ...options, env: { ...cli.env(), ...options.env } });
-    clients.push(client);
-    return client;
-  };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const start = acpClients(() => cli.env());
 
   describe('mode and model selectors', () => {
     it('offers the mode and the models as config options; a picked model (an alias too) runs the next prompts, a reopened session too; set_model, set_mode follow', async () => {

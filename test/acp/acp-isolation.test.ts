@@ -13,7 +13,7 @@ import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
 import { runDelegate } from '../kit/run-cli';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 const contentTexts = (content: ToolCallContent[] | null | undefined): string =>
@@ -22,15 +22,8 @@ const contentTexts = (content: ToolCallContent[] | null | undefined): string =>
 describe('delegate acp: isolated subagents (worktree_kept, changes_landed)', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
-  const start = async (): Promise<AcpClient> => {
-    const client = await startAcpClient({ env: cli.env(), capabilities: { session: { notices: {} } }, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
-    clients.push(client);
-    return client;
-  };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const started = acpClients(() => cli.env());
+  const start = (): Promise<AcpClient> => started({ capabilities: { session: { notices: {} } }, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
 
   it("the task call and a notice say where the child's changes wait and how to land them; a later landing is a notice on load", async () => {
     const { workdir } = cli.dirs;
@@ -57,7 +50,6 @@ describe('delegate acp: isolated subagents (worktree_kept, changes_landed)', fun
 
     // The user lands it from the shell; the editor loads the session again: the landing is a notice.
     await client.close();
-    clients.splice(0);
     const landed = await runDelegate(['land', '--session', sessionId], { env: cli.env() });
     assert.equal(landed.code, 0, landed.stderr);
     assert.equal(readFileSync(join(workdir, 'app.txt'), 'utf8'), 'ONE\n');

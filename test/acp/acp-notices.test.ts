@@ -8,21 +8,17 @@ import { join } from 'node:path';
 import { methods, type ClientCapabilities, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
-import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, messageText, updatesOf } from './acp-client';
 
 describe('delegate acp: MCP failures reach the user', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  let client: AcpClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
+  const start = acpClients(() => cli.env());
 
   const run = async (capabilities: ClientCapabilities) => {
     const broken: McpServer = { name: 'broken', command: join(cli.dirs.workdir, 'no-such-server'), args: [], env: [] };
     cli.api.script(reply.text('Answered without it.'));
-    client = await startAcpClient({ env: cli.env(), capabilities });
+    const client = await start({ capabilities });
     const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [broken] });
     const done = await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'use the server' }] });
     assert.equal(done.stopReason, 'end_turn');

@@ -12,7 +12,7 @@ import { reply } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 type Card = Omit<ToolCallUpdate, 'toolCallId'>;
@@ -20,25 +20,20 @@ type Card = Omit<ToolCallUpdate, 'toolCallId'>;
 describe('delegate acp: permission requests on the cards the client shows', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
+  const started = acpClients(() => cli.env());
   /** Each request, with how many updates the client had when it came (the order the client applied them in). */
   let asked: { request: RequestPermissionRequest; after: number }[] = [];
   const start = async (capabilities: ClientCapabilities, answer = 'allow_once'): Promise<AcpClient> => {
     asked = [];
-    const client: AcpClient = await startAcpClient({
-      env: cli.env(),
+    const client: AcpClient = await started({
       capabilities,
       permission: (request) => {
         asked.push({ request, after: client.updates.length });
         return { outcome: { outcome: 'selected', optionId: answer } };
       },
     });
-    clients.push(client);
     return client;
   };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
 
   /** A card as the client holds it: every update on it, the permission requests included, applied in arrival order. */
   const cardHistory = (client: AcpClient, sessionId: string, toolCallId: string): Card[] => {

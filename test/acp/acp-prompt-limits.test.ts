@@ -9,7 +9,7 @@ import { methods, type ClientCapabilities, type ContentBlock } from '@agentclien
 import { contentText, reply, type RecordedRequest } from '../fixtures/messages-api-server';
 import { cliSuite } from '../kit/cli-suite';
 import { must } from '../kit/must';
-import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, messageText, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 const invalidParams = (pattern: RegExp) => (err: { code?: number; message?: string; data?: unknown }) => {
@@ -24,15 +24,8 @@ const HUGE = 'ERROR 2026-12-05T02:00:00Z worker-17 request failed: upstream time
 describe('delegate acp: prompts it must not run', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
-  const start = async (capabilities: ClientCapabilities, env: Record<string, string> = {}): Promise<AcpClient> => {
-    const client = await startAcpClient({ env: { ...cli.env(), ...env }, capabilities });
-    clients.push(client);
-    return client;
-  };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const started = acpClients(() => cli.env());
+  const start = (capabilities: ClientCapabilities, env: Record<string, string> = {}): Promise<AcpClient> => started({ env, capabilities });
 
   for (const [label, capabilities] of [['without subagent sessions', {}], ['with subagent sessions', { subagents: {} }]] as const) {
     it(`${label}: an empty prompt, a blank one, and one of only audio are -32602 (an image alone is a prompt: acp-features.test.ts); nothing is kept and the next prompt runs`, async () => {

@@ -7,8 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { methods, type ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { cliSuite } from '../kit/cli-suite';
-import { must } from '../kit/must';
-import { startAcpClient, type AcpClient } from './acp-client';
+import { acpClients } from './acp-client';
 
 const invalidParams = (pattern: RegExp) => (err: { code?: number; message?: string }) => {
   assert.equal(err.code, -32602, JSON.stringify(err));
@@ -19,19 +18,15 @@ const invalidParams = (pattern: RegExp) => (err: { code?: number; message?: stri
 describe('delegate acp: the session folder', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  let client: AcpClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
+  const start = acpClients(() => cli.env());
 
   for (const [label, capabilities] of [['without subagent sessions', {}], ['with subagent sessions', { subagents: {} }]] as [string, ClientCapabilities][]) {
     it(`${label}: a relative, missing or file cwd is -32602 for session/new and session/load; an absolute folder opens`, async () => {
       const { workdir } = cli.dirs;
       const file = join(workdir, 'notes.txt');
       writeFileSync(file, 'x\n');
-      client = await startAcpClient({ env: cli.env(), capabilities });
-      const open = (cwd: string) => must(client).agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+      const client = await start({ capabilities });
+      const open = (cwd: string) => client.agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
       await assert.rejects(open('.'), invalidParams(/cwd must be an absolute path \(got "\."\)/));
       await assert.rejects(open('some/project'), invalidParams(/cwd must be an absolute path \(got "some\/project"\)/));
       await assert.rejects(open(join(workdir, 'missing')), invalidParams(/cwd does not exist: .*missing$/));

@@ -10,7 +10,7 @@ import { lastToolResults, reply, type RecordedRequest } from '../fixtures/messag
 import { cliSuite } from '../kit/cli-suite';
 import { must } from '../kit/must';
 import { runDelegate } from '../kit/run-cli';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf, type AcpClient } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 const AWS = 'FAKEAWS-5d0c2e9b17a4f368';
@@ -19,15 +19,8 @@ const toolText = (req: RecordedRequest | undefined): string => String(lastToolRe
 describe('delegate acp: the settings the CLI reads', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
-  const start = async (env: Record<string, string> = {}, args: string[] = []): Promise<AcpClient> => {
-    const client = await startAcpClient({ env: { ...cli.env(), ...env }, args });
-    clients.push(client);
-    return client;
-  };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const started = acpClients(() => cli.env());
+  const start = (env: Record<string, string> = {}, args: string[] = []): Promise<AcpClient> => started({ env, args });
 
   it('DELEGATE_MAX_RETRY_WAIT caps the wait the API asks for: a longer one fails the prompt at once, naming the variable', async () => {
     cli.api.script(reply.rateLimited(5), reply.text('never sent'));

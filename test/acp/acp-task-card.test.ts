@@ -10,7 +10,7 @@ import { contentText, lastToolResults, reply, type WireBlock } from '../fixtures
 import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
-import { startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, updatesOf } from './acp-client';
 
 const texts = (content: ToolCallContent[] | null | undefined): string => (content ?? []).map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : '')).join('\n');
 /** A report longer than the summary's quoted tail (600 characters), with a line that must show once. */
@@ -20,18 +20,14 @@ const occurrences = (text: string, part: string): number => text.split(part).len
 describe('delegate acp: the task card', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  let client: AcpClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
+  const start = acpClients(() => cli.env());
 
   const run = async (capabilities: ClientCapabilities) => {
     cli.api.route([
       { name: 'main', match: (r) => !isChild(r), replies: [reply.toolUse({ name: 'task', input: { description: 'check config', prompt: 'CHILD: check the config' } }), reply.text('all good')] },
       { name: 'child', match: isChild, replies: [reply.toolUse({ name: 'glob', input: { pattern: '*.ini' } }), reply.text(REPORT)] },
     ]);
-    client = await startAcpClient({ env: cli.env(), capabilities });
+    const client = await start({ capabilities });
     const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: cli.dirs.workdir, mcpServers: [] });
     await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'check it' }] });
     const task = must(updatesOf(client, sessionId, 'tool_call').find((t) => t.title === 'Delegate: check config'));

@@ -11,7 +11,7 @@ import { contentText, lastToolResults, reply, type RecordedRequest, type WireBlo
 import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
-import { startAcpClient, type AcpClient } from './acp-client';
+import { acpClients } from './acp-client';
 
 const resultText = (req: RecordedRequest | undefined): string => {
   const block = lastToolResults(must(req))[0];
@@ -21,11 +21,7 @@ const resultText = (req: RecordedRequest | undefined): string => {
 describe('delegate acp: the write guard before the question', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  let client: AcpClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
+  const start = acpClients(() => cli.env());
 
   for (const [label, capabilities] of [['without subagent sessions', {}], ['with subagent sessions', { subagents: {} }]] as [string, ClientCapabilities][]) {
     it(`${label}: a child's write and edit of a file it never read are refused unasked; its write of a new file is asked`, async () => {
@@ -44,7 +40,7 @@ describe('delegate acp: the write guard before the question', function () {
           ],
         },
       ]);
-      client = await startAcpClient({ env: cli.env(), capabilities, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
+      const client = await start({ capabilities, permission: () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) });
       const { sessionId } = await client.agent.request(methods.agent.session.new, { cwd: workdir, mcpServers: [] });
       await client.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'fix it' }] });
       const childRequests = cli.api.messageRequests().filter(isChild);

@@ -11,7 +11,7 @@ import { cliSuite } from '../kit/cli-suite';
 import { isChild } from '../kit/is-child';
 import { EVERYTHING } from '../kit/mcp-servers';
 import { must } from '../kit/must';
-import { messageText, startAcpClient, updatesOf, type AcpClient } from './acp-client';
+import { acpClients, messageText, updatesOf } from './acp-client';
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }];
 const choose = (optionId: string) => ({ outcome: { outcome: 'selected' as const, optionId } });
@@ -22,15 +22,7 @@ const resultText = (block: WireBlock | undefined): string => (typeof block?.cont
 describe('delegate acp (the ACP SDK client over stdio)', function () {
   this.timeout(40_000);
   const cli = cliSuite();
-  const clients: AcpClient[] = [];
-  const start = async (options: Omit<Parameters<typeof startAcpClient>[0], 'env'> & { env?: Record<string, string> } = {}) => {
-    const client = await startAcpClient({ ...options, env: { ...cli.env(), ...options.env } });
-    clients.push(client);
-    return client;
-  };
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const start = acpClients(() => cli.env());
 
   it('answers initialize, streams thought and message chunks, a read with its kind and location, usage; a later process lists and loads it', async () => {
     const { workdir } = cli.dirs;
@@ -65,7 +57,6 @@ describe('delegate acp (the ACP SDK client over stdio)', function () {
     assert.equal(usage.at(-1)?.cost?.currency, 'USD');
     assert.ok((usage.at(-1)?.cost?.amount ?? 0) > (usage[0]?.cost?.amount ?? 0), 'the session cost grows with each response');
     assert.equal(await client.close(), 0);
-    clients.splice(clients.indexOf(client), 1);
 
     // A new process, as when the editor restarts: the session is listed, and loads with its history.
     const again = await start();
