@@ -3,43 +3,37 @@
  * heavy, so `--help` and usage errors answer at once.
  */
 import { parseArgs } from 'node:util';
-import { ISOLATION_MODES, type IsolationMode, SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting, type ThinkingSetting } from '../core/vocabulary';
+import type { SessionOverrides } from '../core/session';
+import { ISOLATION_MODES, type IsolationMode, SANDBOX_MODES, type SandboxMode, PERMISSION_MODES, type PermissionMode, SETTING_SOURCES, type SettingSource, parseThinkingSetting } from '../core/vocabulary';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
-export interface CliOptions {
+/** The session settings a flag sets, passed to the settings resolver when given (session-overrides.ts). */
+export const SESSION_FLAGS = [
+  'model', 'thinking', 'maxTokens', 'contextWindow', 'maxRetryWait', 'permissionMode', 'allowedTools', 'disallowedTools', 'sandbox', 'isolation',
+  'landCheck', 'allowNetwork', 'toolEnv', 'webSearch', 'maxTurns', 'subagentMaxTurns', 'maxParallel', 'maxDepth', 'subagentMaxTokens',
+  'subagentTimeout', 'maxBudgetUsd', 'subagentModelCap', 'settingSources', 'hooks', 'mcpConfigs', 'strictMcpConfig',
+] as const satisfies readonly (keyof SessionOverrides)[];
+
+/**
+ * What the command line says: the session settings its flags set (their meaning is SessionOverrides'; left out when
+ * not given, the resolver has the defaults), and what only the CLI has.
+ */
+export interface CliOptions extends Pick<SessionOverrides, (typeof SESSION_FLAGS)[number]> {
   prompt: string;
   cwd: string;
   outputFormat: OutputFormat;
-  model?: string;
-  /** Extended thinking (off | low | medium | high | N budget tokens); default: on where the model thinks. */
-  thinking?: ThinkingSetting;
-  /** max_tokens of every request; default: from the model family. */
-  maxTokens?: number;
-  maxTurns?: number;
-  subagentMaxTurns?: number;
-  maxParallel?: number;
-  maxDepth?: number;
-  /** Each subagent's budget (agent definitions may set their own): tokens, wall seconds. */
-  subagentMaxTokens?: number;
-  subagentTimeout?: number;
-  /** The whole run's cap in dollars. */
-  maxBudgetUsd?: number;
-  /** The dearest model a task call's own `model` may name (session, none, an alias or id). */
-  subagentModelCap?: string;
   /** `--output-schema`: a JSON Schema (inline JSON, or a file holding it) the run's answer must end with a value of. */
   outputSchema?: string;
-  /** The longest wait before a retry the API may ask for (429/529 retry-after), in seconds; longer fails the run. */
-  maxRetryWait?: number;
-  // Left out when not given: the settings resolver (core/settings/resolve-settings.ts) has the defaults.
-  permissionMode?: PermissionMode;
-  sandbox?: SandboxMode;
-  /** Where subagents work unless a call or agent file says (docs/isolation.md), and the check before `delegate land`. */
-  isolation?: IsolationMode;
-  landCheck?: string;
-  /** The Messages API's web search: auto = on with Anthropic's own API (no ANTHROPIC_BASE_URL). */
-  webSearch?: 'auto' | 'on' | 'off';
+  // Always given (a switch or a list): the flag's own default.
   allowNetwork: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  toolEnv: string[];
+  mcpConfigs: string[];
+  strictMcpConfig: boolean;
+  /** Run the settings files' hooks (`--no-hooks`: none). */
+  hooks: boolean;
   verbose: boolean;
   /** Go on with this session (its transcript). */
   resume?: string;
@@ -49,24 +43,10 @@ export interface CliOptions {
   compact: boolean;
   /** `--agent ID`: the prompt goes to that subagent of the resumed session (id or name), not the main agent. */
   agent?: string;
-  contextWindow?: number;
-  /** `--mcp-config` files (or inline JSON), after the folder's `.mcp.json`. */
-  mcpConfigs: string[];
-  /** Only the `--mcp-config` servers: the folder's `.mcp.json` is not read. */
-  strictMcpConfig: boolean;
-  /** Tool rule lists as given (split by the core: commas or spaces). */
-  allowedTools: string[];
-  disallowedTools: string[];
-  /** Run the settings files' hooks (`--no-hooks`: none). */
-  hooks: boolean;
   /** `--trust-folder`: the folder's own hooks and .mcp.json servers run without asking (cli/folder-trust.ts). */
   trustFolder: boolean;
   /** `--confirm-fanout`: ask at the terminal before subagents start (cli/fanout-prompt.ts); never asked without it. */
   confirmFanout?: FanoutRuleFlag;
-  /** Which settings and instruction files load (Claude Code's `--setting-sources`); all when not given. */
-  settingSources?: SettingSource[];
-  /** `--tool-env NAME`: variables bash, hooks and MCP servers get although they hold a credential. */
-  toolEnv: string[];
 }
 
 export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
