@@ -44,7 +44,7 @@ export function createReadSubagentTool(reader: AgentIdentity, directory: Pick<Su
       type: 'object',
       properties: {
         id: { type: 'string' },
-        what: { enum: [...WHATS] },
+        what: { type: 'string', enum: [...WHATS] },
         offset: { type: 'integer', minimum: 0 },
         limit: { type: 'integer', minimum: 1, maximum: READ_MAX_LIMIT },
         diff: { type: 'boolean' },

@@ -113,7 +113,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
     // said where a call gets them wrong (parse's errors).
     description:
       'Run a subagent; only its report returns; calls in one message run in parallel. ' +
-      'It sees none of this conversation: the prompt says all it needs (goal, scope, what you know, what to report), ' +
+      'It sees none of this conversation: the prompt says all it needs (goal, what you know, what to report), ' +
       'unless fork: true runs a copy of you with it.\n' +
       `${HARNESS_LINES}\n` +
       `subagent_type (${defaultOffered ? `default ${DEFAULT_AGENT}` : 'required'}):\n${agentLines(agents)}`,
@@ -125,7 +125,7 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
         subagent_type: { type: 'string' },
         run_in_background: { type: 'boolean' },
         fork: { type: 'boolean' },
-        isolation: { enum: [...ISOLATION_MODES] },
+        isolation: { type: 'string', enum: [...ISOLATION_MODES] },
         model: { type: 'string' },
         effort: { type: 'string' },
         output_schema: { type: 'object' },

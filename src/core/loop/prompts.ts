@@ -3,10 +3,8 @@ import type { AgentDefinition } from '../agent-files/agent-definition';
 
 export function parentSystemPrompt(workdir: string, canDelegate: boolean, instructions?: string): string {
   // Billed on every request (issue 30): what the tools' own descriptions say is not repeated here.
-  const lines = [`You are a coding agent in the folder ${workdir}.`];
-  if (canDelegate) lines.push('Hand self-contained sub-jobs to subagents with the task tool.');
-  lines.push('When done, answer the user concisely.');
-  return withInstructions(lines.join('\n'), instructions);
+  const delegate = canDelegate ? ' Hand self-contained sub-jobs to subagents (task).' : '';
+  return withInstructions(`You are a coding agent in the folder ${workdir}.${delegate} When done, answer the user concisely.`, instructions);
 }
 
 /** `def`: an agent definition whose body comes first (its own role); the harness's note follows it. */
