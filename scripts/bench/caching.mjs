@@ -86,6 +86,21 @@ function withPiPrefix(requests) {
   return total;
 }
 
+/** A request billed on a fresh cache (breakpoints where the floor puts them): what an agent pays with nothing cached. */
+function aloneBilled(body) {
+  const b = floorBody(body);
+  const v = new PromptCache().evaluate(b, estimateTokens(JSON.stringify(strip(b)).length));
+  if (!v.ok) throw new Error(`alone replay: ${v.message}`);
+  return billed(v.usage);
+}
+
+/** The schema's properties by size, largest first: where a tool's schema tokens go. */
+function schemaParts(schema) {
+  const props = Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, tokensOfJson({ [k]: v })]);
+  if (props.length < 2) return '';
+  return ` (${props.sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')})`;
+}
+
 export async function benchCaching(report, server, scratch) {
   report.note(
     [
@@ -119,6 +134,10 @@ export async function benchCaching(report, server, scratch) {
   const paid = firsts.filter((r) => r.cache.cache_read_input_tokens < 0.95 * tokensOfJson(r.body.tools));
   report.check('no child pays full price for the tool definitions', paid.length === 0,
     firsts.map((r) => `${r.route} read ${r.cache.cache_read_input_tokens} of ${tokensOfJson(r.body.tools)} tool tokens`).join(', '));
+  // What the parent's cache is worth to a child (why the shared tools stay above the model's minimum): its first
+  // request as billed, and the same body on a cache of its own (everything written).
+  report.row('a child\'s first request: billed (reads the parent\'s tools)', sum(firsts, (r) => billed(r.cache)) / firsts.length, { unit: 'tokens', digits: 0 });
+  report.row('  the same on a cache of its own', sum(firsts, (r) => aloneBilled(r.body)) / firsts.length, { unit: 'tokens', digits: 0 });
 
   // The issue's 20-turn read loop (peers measured the same way: Claude Code 0.16, pi 0.18, Delegate before 1.00).
   const reads = await runCli(server, scratch, inlineGrowthPlan(), { bodies: true });
@@ -135,7 +154,10 @@ export async function benchCaching(report, server, scratch) {
   const parent = fanout.requests.find((r) => r.route === 'parent').body;
   const child = firsts[0].body;
   report.note('The fixed prefix, in tokens (the parent\'s tools; the child has the same less task/task_output):');
-  for (const t of parent.tools) report.row(`  tool ${t.name}`, tokensOfJson(t), { unit: 'tokens', digits: 0 });
+  for (const t of parent.tools) {
+    report.row(`  tool ${t.name}`, tokensOfJson(t), { unit: 'tokens', digits: 0 });
+    report.note(`      description ${tokensOfJson(t.description)}, schema ${tokensOfJson(t.input_schema)}${schemaParts(t.input_schema)}`);
+  }
   report.row('  system prompt, parent', tokensOfJson(parent.system), { unit: 'tokens', digits: 0 });
   report.row('  system prompt, subagent', tokensOfJson(child.system), { unit: 'tokens', digits: 0 });
   report.row('  tools + system, parent (issue 30 before: 2,752; pi 1,332)', tokensOfJson(parent.tools) + tokensOfJson(parent.system), { unit: 'tokens', digits: 0, max: PI_PREFIX });

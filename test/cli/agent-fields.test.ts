@@ -57,7 +57,7 @@ describe('delegate CLI: agent-file fields (agents, Agent(name) rules, disable-mo
     // RUG's own task tool offers SWE and QA only, and needs a subagent_type (general-purpose is not in its list).
     const rug = cli.api.messageRequests().filter((r) => isChild(r) && firstUserText(r).includes('JOB-RUG'));
     const offered = taskDescription(rug[0]);
-    assert.match(offered, /subagent_type; required/);
+    assert.match(offered, /subagent_type \(required\)/);
     assert.deepEqual([...offered.matchAll(/^- (\S+):/gm)].map((m) => m[1]), ['QA', 'SWE']);
     assert.match(resultText(must(rug[1])), /subagent_type "Critical Thinking Assistant" cannot be started here: this agent may start only SWE, QA \(its definition's agents list\); the agent types are: QA, SWE/);
     assert.ok(!cli.api.messageRequests().some((r) => firstUserText(r).includes('JOB-CT')), 'the refused agent never ran');

@@ -59,7 +59,10 @@ describe('delegate CLI: forks', function () {
     const sent = must(produced.messages);
     assert.equal(contentJson(must(first.messages).slice(0, sent.length)), contentJson(sent));
     const share = sharedPrefixShare(produced, first);
-    assert.ok(share.share >= 0.9, `${(share.share * 100).toFixed(1)} % of the fork's first request is the parent's (${share.firstDifference})`);
+    // What the fork does not share is what it adds: the task call and its directive (a share would move with the size
+    // of the parent's prefix: 90 % before issue 30 cut it, 89.5 % after, for the same unshared characters).
+    const added = share.totalChars - share.sharedChars;
+    assert.ok(added <= 1_000, `${added} characters of the fork's first request are not the parent's (${(share.share * 100).toFixed(1)} %, from ${share.firstDifference})`);
     const last = JSON.stringify(must(parent()[2]).body.messages);
     assert.equal(last.includes('FORK-ONLY-CANARY'), false, "the fork's tool output stayed out of the parent");
     assert.equal(last.includes('You are a fork'), false);

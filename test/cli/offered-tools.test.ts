@@ -13,7 +13,8 @@ import { cliDirs } from '../kit/temp-dirs';
 import { isChild } from '../kit/is-child';
 
 const names = (r: RecordedRequest | undefined): string[] => (r?.body.tools ?? []).map((t) => t.name);
-const tokens = (v: unknown): number => Math.ceil(JSON.stringify(v).length / 4);
+/** The bench's estimate (characters / 4) of what the model reads: the cache_control markers left out. */
+const tokens = (v: unknown): number => Math.ceil(JSON.stringify(v, (k, x: unknown) => (k === 'cache_control' ? undefined : x)).length / 4);
 const LATER = ['task_output', 'send_message', 'read_subagent'];
 
 describe('delegate CLI: the tools each request offers', function () {
@@ -60,9 +61,13 @@ describe('delegate CLI: the tools each request offers', function () {
     const shared = names(first).indexOf('task');
     assert.deepEqual(third.body.tools?.slice(0, shared), first.body.tools?.slice(0, shared), 'the shared tools are the same bytes');
     assert.ok((third.cache?.cache_read_input_tokens ?? 0) >= tokens(first.body.tools?.slice(0, shared)) - 20, `the third request read ${third.cache?.cache_read_input_tokens} tokens`);
-    // The fixed prefix of a request before any subagent (chars / 4): 2,752 tokens before issue 30, 1,495 after it, pi's
-    // 1,332; task's isolation, model, effort and output_schema (issues 27, 28) and the rest merged beside it: 1,603.
+    // The fixed prefix of a request before any subagent (chars / 4): 2,752 tokens before issue 30, 1,603 once issues
+    // 26-30 merged, pi's 1,332; the task tool and the system prompt cut to what changes the model's calls: 1,316 (the
+    // read loop of bench section 9 meets pi's billed figure up to ~1,322).
     const prefix = tokens(first.body.tools) + tokens(first.body.system);
-    assert.ok(prefix <= 1_620, `tools + system prompt: ${prefix} tokens`);
+    assert.ok(prefix <= 1_320, `tools + system prompt: ${prefix} tokens`);
+    // ...while the tools shared with subagents stay cacheable (the 1,024-token minimum of the default model): every
+    // child's first request reads them from its parent's cache (docs/benchmarks.md, issue 30: what a child costs).
+    assert.ok(tokens(first.body.tools?.slice(0, shared)) >= 1_024, `shared tools: ${tokens(first.body.tools?.slice(0, shared))} tokens`);
   });
 });

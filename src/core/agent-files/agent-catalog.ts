@@ -19,14 +19,14 @@ export const DEFAULT_AGENT = 'general-purpose';
 export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
   {
     name: DEFAULT_AGENT,
-    description: 'Research, code search and multi-step tasks; every tool.',
+    description: 'Any task; every tool.',
     prompt: '',
     source: 'built-in',
     scope: 'built-in',
   },
   {
     name: 'Explore',
-    description: 'Read-only: finds, searches, reads and explains code; runs no commands.',
+    description: 'Read-only code search and reading; no commands.',
     prompt: 'You explore the codebase read-only: find the relevant files, search and read them, and report precisely (paths and line numbers).',
     tools: ['read_file', 'glob', 'grep'],
     source: 'built-in',

@@ -67,13 +67,13 @@ export class BackgroundChildren {
       name: 'task_output',
       kind: 'read',
       description:
-        'Check on a subagent started with task{run_in_background: true}: its report when it has finished, or that it is still running. ' +
-        'wait: true waits until it finishes. Reports also reach you by themselves at the start of a later turn.',
+        'Check on a background subagent: its report once it has finished, else that it is still running (wait: true waits). ' +
+        'Reports also reach you by themselves at the start of a later turn.',
       inputSchema: {
         type: 'object',
         properties: {
-          id: { type: 'string', description: 'The id the task call returned.' },
-          wait: { type: 'boolean', description: 'Wait for it to finish (default false).' },
+          id: { type: 'string' },
+          wait: { type: 'boolean' },
         },
         required: ['id'],
       },

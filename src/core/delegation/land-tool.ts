@@ -69,15 +69,16 @@ export function createLandTool(o: LandToolOptions): Tool<LandInput> {
   return {
     name: 'land',
     kind: 'write',
+    // In every request of an isolating session (issue 30): what changes the model's calls, no more.
     description:
-      "Land your isolated subagents' changes (those that ran with isolation: worktree and kept changes on a branch) into the user's folder: each by a 3-way merge, in the order they finished (or of `agents`), after the session's land check on all of them combined. " +
-      'A subagent whose changes conflict lands none of its files and is listed; with resolve: true each conflict is handed to a resolver subagent working on a copy of the folder with the conflicts marked, and its result lands like any subagent\'s. discard: true drops their changes instead. Writes the user\'s files: use it when the user wants the changes.',
+      "Land your isolated subagents' kept changes (isolation: worktree) in the user's folder: each by a 3-way merge, in the order they finished (or of `agents`), after the session's land check on them all. " +
+      "A subagent whose changes conflict lands none of its files and is listed; resolve: true hands each conflict to a resolver subagent whose result lands like any subagent's. discard: true drops the changes instead. Writes the user's files: use it when the user wants the changes.",
     inputSchema: {
       type: 'object',
       properties: {
-        agents: { type: 'array', items: { type: 'string' }, description: 'These subagents (ids), in this order; default: every one with kept changes not landed yet.' },
-        discard: { type: 'boolean', description: 'Drop their kept changes instead of landing them.' },
-        resolve: { type: 'boolean', description: 'Hand each conflict to a resolver subagent and land its result.' },
+        agents: { type: 'array', items: { type: 'string' }, description: 'ids; default: all not landed yet' },
+        discard: { type: 'boolean' },
+        resolve: { type: 'boolean' },
       },
     },
     parse(raw) {

@@ -49,18 +49,19 @@ export function createSendMessageTool(o: SendMessageOptions): Tool<SendMessageIn
   return {
     name: 'send_message',
     kind: 'read',
+    // Offered from the first subagent on, then read on every request: what changes the model's calls, no more (issue 30).
     description:
-      'Send a message to one of your subagents (by the id a task call returned, or the name you gave it). ' +
-      'A running subagent reads it at the start of its next turn (use it to steer). A finished one resumes with its whole history plus your message and returns its new report (ask a follow-up question, or give it more work: it keeps what it learnt). ' +
-      'A subagent the user stopped stays stopped: resume it only if the user asked you to, with resume_stopped: true. ' +
-      'A message from you is never the user\'s approval of anything. run_in_background: true returns at once, as with task.',
+      'Message one of your subagents (id or name). A running one reads it at the start of its next turn (to steer); ' +
+      'a finished one resumes with its whole history plus your message and returns a new report (a follow-up, more work). ' +
+      'One the user stopped stays stopped unless the user asked you to resume it (resume_stopped: true). ' +
+      'Your message is never the user\'s approval of anything. run_in_background as with task.',
     inputSchema: {
       type: 'object',
       properties: {
-        to: { type: 'string', description: 'The subagent\'s id or name.' },
-        message: { type: 'string', description: 'What to tell or ask it.' },
-        run_in_background: { type: 'boolean', description: 'Return at once; its report reaches you later (task_output checks on it).' },
-        resume_stopped: { type: 'boolean', description: 'Resume a subagent the user stopped (only when the user asked you to).' },
+        to: { type: 'string' },
+        message: { type: 'string' },
+        run_in_background: { type: 'boolean' },
+        resume_stopped: { type: 'boolean' },
       },
       required: ['to', 'message'],
     },

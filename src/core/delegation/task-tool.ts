@@ -44,13 +44,12 @@ export interface TaskInput {
 
 /**
  * How the parent tells the harness's lines from the subagent's text (task results, send_message's and task_output's
- * reports): the report comes first, the harness's lines after it (a [harness] note may come first), and only the
- * harness starts a line with these tags — report-guard.ts prefixes a report line that imitates one, and
- * shown-text.ts quotes the names and commands inside them.
+ * reports): the report comes first, the harness's lines after it. Only the harness starts a line with these tags:
+ * report-guard.ts prefixes a report line that imitates one with "[quoted] " and then puts a [harness] note first
+ * saying so, and shown-text.ts quotes the names and commands inside them. That note comes with the one report it
+ * concerns, so the rule is not repeated in every request (issue 30).
  */
-const HARNESS_LINES =
-  'After the report come the harness\'s lines ([changes], [unverified]: claims its record does not back, [deliverables], [subagent …]; a [harness] note may come first). ' +
-  'Only the harness starts a line with these tags: a report line that imitates one arrives as "[quoted] …", and file names and commands inside them are quoted (an odd name as a JSON string), so none can be forged.';
+const HARNESS_LINES = 'The harness\'s own lines ([changes], [unverified], [deliverables], [subagent …]) follow the report.';
 
 /** Each agent in the tool's description costs tokens on every request: one trimmed line each. */
 const DESCRIPTION_CHARS = 160;
@@ -110,25 +109,27 @@ export function createTaskTool(opts: TaskToolOptions): Tool<TaskInput> {
   return {
     name: 'task',
     kind: 'delegate',
+    // Read on every request: each word earns its place (issue 30). The rare options are bare types; what they do is
+    // said where a call gets them wrong (parse's errors).
     description:
-      'Run a subagent in this workspace; only its report comes back; calls in one message run in parallel. ' +
-      'It sees nothing of this conversation, so the prompt says all it needs (goal, scope, what you know, what to report), ' +
-      'unless fork: true starts a copy of you with this conversation, for a job that needs what you have read here (it shares your prompt cache; cannot delegate).\n' +
+      'Run a subagent; only its report returns; calls in one message run in parallel. ' +
+      'It sees none of this conversation: the prompt says all it needs (goal, what you know, what to report), ' +
+      'unless fork: true runs a copy of you with it.\n' +
       `${HARNESS_LINES}\n` +
-      `Agent types (subagent_type; ${defaultOffered ? `default ${DEFAULT_AGENT}` : 'required'}):\n${agentLines(agents)}`,
+      `subagent_type (${defaultOffered ? `default ${DEFAULT_AGENT}` : 'required'}):\n${agentLines(agents)}`,
     inputSchema: {
       type: 'object',
       properties: {
         prompt: { type: 'string' },
-        description: { type: 'string', description: '3-6 word label shown to the user.' },
+        description: { type: 'string', description: '3-6 words' },
         subagent_type: { type: 'string' },
-        run_in_background: { type: 'boolean', description: 'Return at once; the report arrives in a later turn.' },
-        fork: { type: 'boolean', description: 'Not with subagent_type.' },
-        isolation: { type: 'string', enum: ['worktree', 'shared'], description: 'worktree: its own checkout; its changes wait to be landed.' },
-        model: { type: 'string', description: 'sonnet, opus, haiku or an id' },
-        effort: { type: 'string', enum: [...EFFORTS] },
-        output_schema: { type: 'object', description: 'JSON Schema for a typed result' },
-        ...(opts.directory ? { name: { type: 'string', description: 'Unique; send_message and read_subagent take it or the id.' } } : {}),
+        run_in_background: { type: 'boolean' },
+        fork: { type: 'boolean' },
+        isolation: { type: 'string', enum: [...ISOLATION_MODES] },
+        model: { type: 'string' },
+        effort: { type: 'string' },
+        output_schema: { type: 'object' },
+        ...(opts.directory ? { name: { type: 'string' } } : {}),
       },
       required: ['prompt'],
     },

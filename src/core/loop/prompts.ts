@@ -2,15 +2,9 @@
 import type { AgentDefinition } from '../agent-files/agent-definition';
 
 export function parentSystemPrompt(workdir: string, canDelegate: boolean, instructions?: string): string {
-  const lines = [
-    `You are a coding agent working in the folder ${workdir}. Use the tools to inspect and change files there and to run commands.`,
-  ];
-  if (canDelegate) {
-    // What a subagent sees and returns is the task tool's own description: not repeated here.
-    lines.push('Hand self-contained sub-jobs (exploring code, a focused investigation, a well-specified change) to subagents with the task tool.');
-  }
-  lines.push('When you are done, answer the user concisely.');
-  return withInstructions(lines.join('\n'), instructions);
+  // Billed on every request (issue 30): what the tools' own descriptions say is not repeated here.
+  const delegate = canDelegate ? ' Hand self-contained sub-jobs to subagents (task).' : '';
+  return withInstructions(`You are a coding agent in the folder ${workdir}.${delegate} When done, answer the user concisely.`, instructions);
 }
 
 /** `def`: an agent definition whose body comes first (its own role); the harness's note follows it. */
