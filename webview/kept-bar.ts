@@ -95,7 +95,12 @@ export class KeptBar {
     setText(this.counts, `${open.length} subagent${open.length === 1 ? '' : 's'} · ${files} file${files === 1 ? '' : 's'}`);
     this.applyAll.title = `Apply the changes of ${open.length === 1 ? 'this subagent' : `these ${open.length} subagents`} to the workspace, in the order they finished (the land check, if set, runs on all of them combined first)`;
     this.showCheck(view);
+    // Drawn again: a button that had the focus (a keyboard user's Resolve going busy) keeps it.
+    const active = document.activeElement instanceof HTMLElement && this.list.contains(document.activeElement) ? document.activeElement : undefined;
+    const agent = active?.closest<HTMLElement>('.kept-bar-child')?.dataset.agent;
+    const action = active?.dataset.action;
     this.list.replaceChildren(...view.children.map((c) => this.childRows(c, view)));
+    if (agent && action) this.list.querySelector<HTMLElement>(`.kept-bar-child[data-agent="${CSS.escape(agent)}"] [data-action="${CSS.escape(action)}"]`)?.focus();
   }
 
   /** The host's word on a Resolve (the view's events bring the resolver and its kept changes). */
@@ -143,9 +148,11 @@ export class KeptBar {
     const n = child.kept.files.length;
     const word = child.kept.outcome ? OUTCOME_WORD[child.kept.outcome] : undefined;
     const resolves = child.kept.resolves && child.kept.outcome === undefined ? ` · for ${nameOf(child.kept.resolves, view)}` : '';
-    const standIn = child.resolvedBy && child.kept.outcome === 'conflict' ? `conflicts handed to ${nameOf(child.resolvedBy, view)}` : undefined;
+    // Short (a 250 px panel): the resolver's own row, below, says whose it is.
+    const standIn = child.resolvedBy && child.kept.outcome === 'conflict' ? 'handed to a resolver' : undefined;
     const state = el('span', `kept-bar-state ${standIn ? 'tone-muted' : (word?.tone ?? 'tone-muted')}`, standIn ?? (word ? word.text : `${n} file${n === 1 ? '' : 's'}${resolves}`));
     if (child.kept.reason) state.title = child.kept.reason;
+    if (standIn && child.resolvedBy) state.title = `Its conflicts were handed to ${nameOf(child.resolvedBy, view)}: apply or discard that one (discarding it makes this one's conflict yours again)`;
     if (child.kept.outcome) group.dataset.outcome = child.kept.outcome;
     head.append(name, state);
     if (open) {
@@ -224,7 +231,7 @@ function button(label: string, action: string, title: string, run: () => void, p
   return b;
 }
 
-const CSS = String.raw`
+const STYLES = String.raw`
 .kept-bar {
   flex: 0 0 auto; padding: 6px 10px; font-size: 12px; max-height: 40vh; overflow-y: auto;
   border-top: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
@@ -256,6 +263,6 @@ const CSS = String.raw`
 
 export function installKeptBarStyles(): void {
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(CSS);
+  sheet.replaceSync(STYLES);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
