@@ -140,9 +140,13 @@ export class LandActions implements vscode.TextDocumentContentProvider, vscode.D
       if (child.resolvedBy) void vscode.window.showInformationMessage(`Delegate: the conflicts of "${child.description}" are resolved on a branch: open and apply them in the Kept in worktrees bar.`);
       return this.told({ agentId, state: 'done' });
     }
-    // Why not, in one line: the resolver's own report, else what landing said of the child.
-    const line = done.lines.find((l) => l.startsWith('Resolver ') && l.includes(` for ${agentId}: `))?.split(` for ${agentId}: `)[1] ?? done.lines.find((l) => l.includes(agentId)) ?? done.lines[0] ?? 'no resolver ran';
-    return failed(oneLine(line));
+    // Why not, in one line: the resolver's report (land-tool.ts: "Resolver R for C: <its result>"), else landing's line.
+    const report = done.lines.find((l) => l.startsWith('Resolver ') && l.includes(` for ${agentId}: `))?.split(` for ${agentId}: `).slice(1).join(` for ${agentId}: `);
+    // Its result dropped (land-tool.ts keep): failed, or a conflict marker left.
+    const dropped = done.lines.find((l) => l.startsWith('Not kept: '));
+    if (dropped) return failed(oneLine(`${dropped.slice('Not kept: '.length)}${report ? ` (it said: ${oneLine(report)})` : ''}`));
+    if (report?.includes('it changed no file there')) return failed(oneLine(`the resolver changed no file (it said: ${oneLine(report)})`));
+    return failed(oneLine(report ?? done.lines.find((l) => l.includes(agentId)) ?? done.lines[0] ?? 'no resolver ran'));
   }
 
   private told(s: ResolveState): ResolveState {

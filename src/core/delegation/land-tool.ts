@@ -142,9 +142,17 @@ export async function landAndResolve(o: LandToolOptions, input: LandInput & { ch
     };
     const result = await o.spawner.run(call, resolverId, ctx.signal);
     lines.push(`Resolver ${ran ?? resolverId} for ${conflict.agentId}: ${result.content}`);
-    if (!ran || result.isError) continue;
-    // The editor's user reviews the resolution first: its kept changes stand in for the child's until Apply.
-    if (input.keep) continue;
+    if (!ran) continue;
+    // The editor's user reviews the resolution first: its kept changes stand in for the child's until Apply — when
+    // they are one: a failed resolver's, or any with a marker left, are dropped (the conflict is the user's again).
+    if (input.keep) {
+      const left = result.isError ? [] : await o.steward.markersLeft(ran);
+      if (!result.isError && left.length === 0) continue;
+      await o.steward.land({ action: 'discard', agents: [ran] }); // an error: it kept nothing, nothing to drop
+      lines.push(`Not kept: ${result.isError ? 'the resolver failed' : `the resolver left a conflict marker in ${left.join(', ')}`}; ${conflict.agentId}'s conflict stands.`);
+      continue;
+    }
+    if (result.isError) continue;
     const landed = await o.steward.land({ action: 'land', agents: [ran], ...(input.check !== undefined ? { check: input.check } : {}) });
     if ('error' in landed) lines.push(`Its result did not land: ${landed.error}`);
     else {
