@@ -43,9 +43,8 @@ export class LandActions implements vscode.TextDocumentContentProvider, vscode.D
   private readonly resolveEmitter = new vscode.EventEmitter<ResolveState>();
   /** A Resolve started, ended or failed (the panel's bar shows it). */
   readonly onResolve = this.resolveEmitter.event;
-  /** The Resolve going on (a reloaded panel is told again), and the last one's state. */
+  /** The Resolve going on (a reloaded panel is told again). */
   resolving: string | undefined;
-  lastResolve: ResolveState | undefined;
 
   constructor(
     private readonly controller: SessionController,
@@ -150,7 +149,6 @@ export class LandActions implements vscode.TextDocumentContentProvider, vscode.D
   }
 
   private told(s: ResolveState): ResolveState {
-    if (s.state !== 'running') this.lastResolve = s;
     this.resolveEmitter.fire(s);
     return s;
   }
