@@ -174,8 +174,9 @@ describe('Delegate in the extension host: isolated subagents\' kept work, applie
       assert.equal(keptWork(api.controller.snapshot().state).children.find((c) => c.agentId === five)?.resolvedBy, undefined, 'its marked copy is not kept to stand in');
       assert.deepEqual(keptWork(api.controller.snapshot().state).open, [five], 'the conflict is the user\'s again');
 
-      const second = await api.changes.land.resolve(five);
-      assert.deepEqual(second, { agentId: five, state: 'done' });
+      // Again, as the panel's Resolve sends it (the view provider hands it to the land actions).
+      await api.view.onMessage({ type: 'resolve_agent', agentId: five });
+      assert.deepEqual(told.at(-1), { agentId: five, state: 'done' });
       assert.deepEqual(told.map((t) => t.state), ['running', 'failed', 'running', 'done']);
     } finally {
       sub.dispose();
