@@ -124,6 +124,9 @@ export class LandActions implements vscode.TextDocumentContentProvider, vscode.D
     if (!this.controller.openSessionId) return failed('no session is open');
     if (this.controller.isRunning) return failed('a run is going on: resolve once it has ended');
     if (this.busy || this.resolving) return failed('still applying or resolving the last choice: try again once it is done');
+    const standIn = (): string | undefined => keptWork(this.controller.snapshot().state).children.find((c) => c.agentId === agentId)?.resolvedBy;
+    // A resolver already standing in (the bar offers no Resolve then; a stale message might): not this one's success.
+    const before = standIn();
     this.resolving = agentId;
     this.told({ agentId, state: 'running' });
     let done: Awaited<ReturnType<SessionController['resolveConflicts']>>;
@@ -135,8 +138,9 @@ export class LandActions implements vscode.TextDocumentContentProvider, vscode.D
     if ('refused' in done) return failed(oneLine(done.refused));
     // The events are in the view (the bus's listeners ran before land resolved): did a resolver keep changes for it?
     const child = keptWork(this.controller.snapshot().state).children.find((c) => c.agentId === agentId);
-    if (child?.resolvedBy || child?.kept.outcome === 'landed') {
-      if (child.resolvedBy) void vscode.window.showInformationMessage(`Delegate: the conflicts of "${child.description}" are resolved on a branch: open and apply them in the Kept in worktrees bar.`);
+    const fresh = child?.resolvedBy !== undefined && child.resolvedBy !== before;
+    if (child && (fresh || child.kept.outcome === 'landed')) {
+      if (fresh) void vscode.window.showInformationMessage(`Delegate: the conflicts of "${child.description}" are resolved on a branch: open and apply them in the Kept in worktrees bar.`);
       return this.told({ agentId, state: 'done' });
     }
     // Why not, in one line: the resolver's report (land-tool.ts: "Resolver R for C: <its result>"), else landing's line.
