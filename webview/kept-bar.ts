@@ -160,7 +160,8 @@ export class KeptBar {
       const land = (action: 'land' | 'discard') => () => {
         if (!this.running) this.actions.land([child.agentId], action);
       };
-      if (child.kept.outcome === 'conflict') buttons.append(this.resolveButton(child));
+      // Not on a resolver whose result conflicts (a marker it left): Discard it, and the child is resolvable again.
+      if (child.kept.outcome === 'conflict' && !child.kept.resolves) buttons.append(this.resolveButton(child));
       buttons.append(
         button('Apply', 'apply', `Apply the changes of "${child.description}" to the workspace (a 3-way merge: a conflict applies nothing)`, land('land')),
         button('Discard', 'discard', `Discard the changes of "${child.description}" (its branch ${child.kept.branch} is deleted)`, land('discard')),

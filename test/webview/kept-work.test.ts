@@ -255,6 +255,15 @@ describe('panel: isolated subagents\' kept work', function () {
       assert.ok(overflowAfter <= 0, `the bar fits a narrow panel (overflow ${overflowAfter}px)`);
       const clipped = await page.locator(`${BAR} .kept-bar-state`).evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
       assert.equal(clipped, 0, 'no state word is cut off');
+
+      // The resolver's own result refused (a marker left): no Resolve of a resolver; its Discard gives the child back.
+      s.emit(ROOT, null, { type: 'changes_landed', action: 'land', outcomes: [{ agentId: 'agent-r', outcome: 'conflict', files: ['config.json'], conflicts: [{ path: 'config.json', hunks: [{ line: 2, lines: 1 }], with: ['a conflict marker the resolver left'] }] }] });
+      await send(page, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(`${child('agent-r')} [data-action="resolve"]`).count(), 0);
+      assert.equal(await page.locator(`${child('agent-r')} [data-action="discard"]`).count(), 1);
+      s.emit(ROOT, null, { type: 'changes_landed', action: 'discard', outcomes: [{ agentId: 'agent-r', outcome: 'discarded', files: [] }] });
+      await send(page, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(`${child('agent-b')} [data-action="resolve"]`).count(), 1, 'the child\'s conflict is the user\'s again');
     });
   });
 });
