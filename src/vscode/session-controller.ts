@@ -169,17 +169,14 @@ export class SessionController implements vscode.Disposable {
   }
 
   /**
-   * The kept bar's Resolve: these subagents' conflicts handed to resolver subagents (session.land with resolve and
-   * keep, as `delegate land --resolve` does, the main agent their parent): a run of its own (Stop stops it, the
-   * resolvers show in the task tree), their results kept for the user to apply. `refused`: why it did not run.
+   * The kept bar's Resolve: session.land with resolve and keep (`delegate land --resolve`'s, the results kept for
+   * Apply), a run of its own (Stop stops it; the resolvers show in the task tree). `refused`: why it did not run.
    */
   async resolveConflicts(agentIds: string[]): Promise<Awaited<ReturnType<Session['land']>> | { refused: string }> {
     if (this.running) return { refused: 'a run is going on: resolve once it has ended' };
-    const session = await this.sessionFor();
-    // sessionFor said why (no model: the setup card; a session another Delegate writes: a message).
+    const session = await this.sessionFor(); // without one it said why (no model: the setup card; a busy session)
     if (!session) return { refused: 'no session could be opened to run the resolver in' };
-    const own = new AbortController();
-    this.running = own;
+    const own = (this.running = new AbortController());
     this.setContext();
     try {
       return await session.land({ agents: agentIds, resolve: true, keep: true }, own.signal);
