@@ -100,6 +100,9 @@ export type HostToWebview =
   | { type: 'node_detail'; node: ToolCallNode }
   | { type: 'events'; events: DelegateEvent[] }
   | { type: 'status'; running: boolean }
+  /** The kept bar's Resolve: the resolver started, is over (the events hold its kept changes), or failed and why. */
+  | { type: 'kept_resolve'; agentId: string; state: 'running' | 'done' }
+  | { type: 'kept_resolve'; agentId: string; state: 'failed'; reason: string }
   /** Absolute paths of the workspace folders: markdown links may open files inside them only. */
   | { type: 'workspace'; folders: string[] }
   /** Shows the history list (newest first); `currentId` is the session open in the panel. */
@@ -156,6 +159,8 @@ export type WebviewToHost =
   | { type: 'land_agents'; agentIds: string[]; action: 'land' | 'discard' }
   /** The bar's file: the subagent's kept version of it beside the workspace's file, in the diff editor. */
   | { type: 'open_kept_diff'; agentId: string; path: string }
+  /** The bar's Resolve (a child whose landing conflicted): its conflicts handed to a resolver subagent, its result kept. */
+  | { type: 'resolve_agent'; agentId: string }
   /** Retry (or, `edit`, re-run with a prompt the user edits first) a task that failed, was stopped or hit a limit. */
   | { type: 'retry_task'; agentId: string; edit: boolean }
   /** History: name a session (an empty title goes back to its first prompt). */

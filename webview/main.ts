@@ -154,6 +154,7 @@ const changesBar = new ChangesBar({
 const keptBar = new KeptBar({
   land: (agentIds, action) => post({ type: 'land_agents', agentIds, action }),
   openDiff: (agentId, path) => post({ type: 'open_kept_diff', agentId, path }),
+  resolve: (agentId) => post({ type: 'resolve_agent', agentId }),
 });
 
 // Subagents' questions waiting for the user, above the conversation.
@@ -206,7 +207,8 @@ function flush(): void {
   else if (snapshot) barAfterPaint(state);
   else if (changed || running !== barRunning) changesBar.update(runChanges(state, expansion.keptFiles()));
   // Isolated subagents' kept work: read from the agents' task nodes only (a few), once the run has ended.
-  if (changed || running !== barRunning) keptBar.update(running ? null : keptWork(state));
+  // A resolve the bar started is a run too: the bar stays, showing it busy.
+  if (changed || running !== barRunning) keptBar.update(running && !keptBar.resolving ? null : keptWork(state), running);
   barRunning = running;
   const t = state.totals;
   composer.setTotals(state.items.length === 0 ? { full: '', compact: '' } : totalsLine(t), cacheTooltip(t.tokens));
@@ -283,6 +285,10 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       break;
     case 'workspace':
       setWorkspaceFolders(msg.folders);
+      return;
+    case 'kept_resolve':
+      keptBar.resolveState(msg);
+      keptBar.update(keptWork(state), hostRunning || state.running);
       return;
     case 'reveal':
       revealAgent = msg.agentId;

@@ -5,8 +5,8 @@
  *   worktree_kept (a branch)  ─▶ task.kept = { branch, files }            (a resumed child's later keep replaces it)
  *   changes_landed            ─▶ task.kept.outcome / conflicts / reason,
  *                                and the landing's check on every task it took part in
- *   keptWork(state)           ─▶ the children with kept work in finishing order, which are still open to land,
- *                                and the last check's outcome
+ *   keptWork(state)           ─▶ the children with kept work in finishing order, which are still open to land
+ *                                (a child a kept resolver stands in for is not: the resolver is), the last check
  *
  * The words are the core's (events.ts LandOutcome, LandCheck): the bar says them, it guesses nothing.
  */
@@ -17,7 +17,7 @@ import type { KeptWork, SessionViewState } from './types';
 export function onWorktreeKept(state: SessionViewState, e: EventOf<'worktree_kept'>, touched: Touched): void {
   const task = taskOfAgent(state, e.agentId);
   if (!task || !e.branch) return;
-  task.kept = { branch: e.branch, files: e.files.map((f) => ({ ...f })), seq: e.seq, ...(e.landCheck ? { landCheck: e.landCheck } : {}) };
+  task.kept = { branch: e.branch, files: e.files.map((f) => ({ ...f })), seq: e.seq, ...(e.landCheck ? { landCheck: e.landCheck } : {}), ...(e.resolves ? { resolves: e.resolves } : {}) };
   touched.add(task.id);
 }
 
@@ -25,8 +25,8 @@ export function onChangesLanded(state: SessionViewState, e: EventOf<'changes_lan
   for (const o of e.outcomes) {
     const task = taskOfAgent(state, o.agentId);
     if (!task?.kept) continue;
-    const { branch, files, seq, landCheck } = task.kept;
-    task.kept = { branch, files, seq, ...(landCheck ? { landCheck } : {}), outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
+    const { branch, files, seq, landCheck, resolves } = task.kept;
+    task.kept = { branch, files, seq, ...(landCheck ? { landCheck } : {}), ...(resolves ? { resolves } : {}), outcome: o.outcome, ...(o.conflicts ? { conflicts: o.conflicts } : {}), ...(o.reason ? { reason: o.reason } : {}), ...(e.check ? { check: { ...e.check, seq: e.seq } } : {}) };
     touched.add(task.id);
   }
   // A line in the conversation too: the bar goes once all is decided, and a reopened session shows what was done.
@@ -63,6 +63,8 @@ export interface KeptChild {
   agentId: string;
   description: string;
   kept: KeptWork;
+  /** A resolver whose kept changes (not discarded) stand in for this child's: it is landed or discarded instead. */
+  resolvedBy?: string;
 }
 
 export interface KeptWorkView {
@@ -84,8 +86,13 @@ export function keptWork(state: SessionViewState): KeptWorkView {
     if (task?.kept && task.agentId === agentId) children.push({ agentId, description: task.description, kept: task.kept });
   }
   children.sort((a, b) => a.kept.seq - b.kept.seq);
+  // As the steward has it (land-isolated.ts): a kept, not discarded resolver stands in for the child it resolves.
+  for (const r of children) {
+    const target = r.kept.resolves && r.kept.outcome !== 'discarded' ? children.find((c) => c.agentId === r.kept.resolves) : undefined;
+    if (target) target.resolvedBy = r.agentId;
+  }
   const check = children.map((c) => c.kept.check).filter((c) => c !== undefined).sort((a, b) => b.seq - a.seq)[0];
-  const view: KeptWorkView = { children, open: children.filter((c) => isOpenKept(c.kept)).map((c) => c.agentId) };
+  const view: KeptWorkView = { children, open: children.filter((c) => isOpenKept(c.kept) && !c.resolvedBy).map((c) => c.agentId) };
   const landCheck = children.map((c) => c.kept.landCheck).filter((c) => c !== undefined).at(-1);
   if (landCheck) view.landCheck = landCheck;
   if (check) {

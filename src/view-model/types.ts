@@ -181,6 +181,8 @@ export interface KeptWork {
   seq: number;
   /** The session's land check (`delegate.landCheck`), run on the combination before anything lands. */
   landCheck?: string;
+  /** A resolver's: the subagent whose conflicts it settled (its changes stand in for that one's). */
+  resolves?: string;
   /** The last landing, discard or revert that took it: its word for this child. */
   outcome?: LandOutcome['outcome'];
   conflicts?: LandConflict[];

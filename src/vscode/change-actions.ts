@@ -39,7 +39,7 @@ const modalConfirm: ConfirmRevert = async (message, detail) =>
 /** The Changes row's actions, and the read-only documents of kept contents their diffs open. */
 export function registerChangeActions(context: vscode.ExtensionContext, controller: SessionController): ChangeActions {
   const changes = new ChangeActions(controller, () => transcriptRootOf(context));
-  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes), vscode.workspace.registerTextDocumentContentProvider(KEPT_SCHEME, changes.land));
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHANGE_SCHEME, changes), vscode.workspace.registerTextDocumentContentProvider(KEPT_SCHEME, changes.land), changes.land);
   return changes;
 }
 

@@ -168,6 +168,26 @@ export class SessionController implements vscode.Disposable {
     }
   }
 
+  /**
+   * The kept bar's Resolve: session.land with resolve and keep (`delegate land --resolve`'s, the results kept for
+   * Apply), a run of its own (Stop stops it; the resolvers show in the task tree). `refused`: why it did not run.
+   */
+  async resolveConflicts(agentIds: string[]): Promise<Awaited<ReturnType<Session['land']>> | { refused: string }> {
+    if (this.running) return { refused: 'a run is going on: resolve once it has ended' };
+    const session = await this.sessionFor(); // without one it said why (no model: the setup card; a busy session)
+    if (!session) return { refused: 'no session could be opened to run the resolver in' };
+    const own = (this.running = new AbortController());
+    this.setContext();
+    try {
+      return await session.land({ agents: agentIds, resolve: true, keep: true }, own.signal);
+    } catch (err) {
+      return { refused: err instanceof Error ? err.message : String(err) };
+    } finally {
+      this.running = undefined;
+      this.setContext();
+    }
+  }
+
   /** Starts over with an empty conversation (the transcripts stay on disk, in the history list). */
   newSession(): void {
     this.stop();

@@ -64,6 +64,11 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     this.disposables.push(
       this.records.register(),
       controller.onEvents((events) => this.enqueue(events)),
+      // After the events queued so far: the bar's word on a Resolve follows what its resolver did.
+      changes.land.onResolve((s) => {
+        this.flush();
+        this.post({ type: 'kept_resolve', ...s });
+      }),
       controller.onStatus((status) => this.post({ type: 'status', running: status.running })),
       controller.onReset(() => this.sendSnapshot()),
       controller.onCannotRun((r) => this.showCannotRun(r)),
@@ -103,6 +108,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.queue = [];
         this.sendWorkspace();
         this.sendSnapshot();
+        // A panel reloaded while a resolver runs: its Resolve shows busy again.
+        if (this.changes.land.resolving) this.post({ type: 'kept_resolve', agentId: this.changes.land.resolving, state: 'running' });
         this.ready = true;
         this.sendInbox();
         this.sendReveal();
@@ -179,6 +186,9 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         break;
       case 'open_kept_diff':
         await this.changes.land.openDiff(message.agentId, message.path);
+        break;
+      case 'resolve_agent':
+        await this.changes.land.resolve(message.agentId);
         break;
       case 'rename_session':
         await this.historyActions.rename(message.id, message.title);

@@ -1,8 +1,9 @@
 /**
  * End to end in a real VS Code (issue 27): a subagent in its own worktree (the task's `isolation: "worktree"`) edits
  * config.json; the workspace is untouched until the user applies it from the panel's kept-in-worktrees bar: its file
- * opens the diff (the workspace's ↔ the branch's version), Apply lands it and the workspace file changes.
- * Screenshots: test-artifacts/e2e/kept-*.png.
+ * opens the diff (the workspace's ↔ the branch's version), Apply lands it and the workspace file changes. Two that
+ * conflict: Apply all lands one, the other's Resolve (by keyboard) runs a resolver subagent in the task tree, whose
+ * merge then waits in the bar; its Apply lands it. Screenshots: test-artifacts/e2e/kept-*.png.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -78,5 +79,50 @@ describe('Delegate in a real VS Code: an isolated subagent\'s kept changes, appl
     await panel.frame.locator('.notice', { hasText: 'Applied the kept changes of "tune retries".' }).waitFor({ timeout: STEP_TIMEOUT });
     assert.deepEqual(await panel.taskSummaries(), [{ description: 'tune retries', status: 'completed' }], 'one task: the worktree event before its start made no other');
     await screenshot(page, 'kept-applied');
+  });
+
+  it('a conflict\'s Resolve: a resolver subagent runs in the tree, its merge waits in the bar, Apply lands it', async () => {
+    const edit = (from: string, to: string) => reply.toolUse({ name: 'edit_file', input: { path: 'config.json', old_text: from, new_text: to } });
+    server.route([
+      childRoute('could not land in the user', [
+        reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }),
+        reply.toolUse({ name: 'write_file', input: { path: 'config.json', content: '{\n  "retries": 16\n}\n' } }),
+        reply.text('Kept both: 7 + 9 = 16.'),
+      ]),
+      childRoute('SEVEN', [reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }), edit('"retries": 5', '"retries": 7'), reply.text('7.')]),
+      childRoute('NINE', [reply.toolUse({ name: 'read_file', input: { path: 'config.json' } }), edit('"retries": 5', '"retries": 9'), reply.text('9.')]),
+      parentRoute([
+        reply.toolUse([
+          { name: 'task', input: { description: 'retries seven', prompt: 'SEVEN: set retries to 7 in config.json.', isolation: 'worktree' } },
+          { name: 'task', input: { description: 'retries nine', prompt: 'NINE: set retries to 9 in config.json.', isolation: 'worktree' } },
+        ]),
+        reply.text('Both kept.'),
+      ]),
+    ]);
+    await askFromPalette(page, 'Set the retries two ways');
+    await panel.waitForStatus(panel.task('retries nine'), 'completed');
+    await panel.waitUntilIdle();
+    const bar = panel.frame.locator('.kept-bar');
+    await bar.locator('[data-action="apply-all"]').click();
+    await waitUntil(() => readFileSync(join(workspace.dir, 'config.json'), 'utf8').includes('"retries": 7'), 'the first lands');
+    const nine = bar.locator('.kept-bar-child').filter({ has: panel.frame.locator('.kept-bar-name', { hasText: /^"retries nine"$/ }) });
+    const resolve = nine.getByRole('button', { name: 'Resolve conflicts of "retries nine" with a subagent' });
+    await resolve.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await screenshot(page, 'kept-conflict');
+
+    await resolve.focus();
+    await page.keyboard.press('Enter');
+    const resolver = panel.frame.locator('.kept-bar-child', { hasText: 'conflicts' }).filter({ hasText: 'for "retries nine"' });
+    await resolver.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    const tasks = await panel.taskSummaries();
+    assert.deepEqual(tasks.filter((t) => t.description.endsWith('\'s conflicts')).map((t) => [t.description.startsWith('resolve '), t.status]), [[true, 'completed']], `the resolver is a task of the tree: ${JSON.stringify(tasks)}`);
+    assert.equal((await nine.locator('.kept-bar-state').textContent())?.trim(), 'handed to a resolver');
+    assert.equal(readFileSync(join(workspace.dir, 'config.json'), 'utf8'), '{\n  "retries": 7\n}\n', 'kept, not applied');
+    await screenshot(page, 'kept-resolved');
+
+    await resolver.locator('[data-action="apply"]').click();
+    await waitUntil(() => readFileSync(join(workspace.dir, 'config.json'), 'utf8').includes('"retries": 16'), 'the merge lands');
+    await bar.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+    server.assertAllConsumed();
   });
 });

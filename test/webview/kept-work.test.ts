@@ -2,7 +2,9 @@
  * Isolated subagents' kept work in the panel (issue 27): the kept-in-worktrees bar lists each child's kept files
  * (a file opens the diff of its kept version), Apply and Discard per child and Apply all post to the host, all by
  * keyboard; a landing's conflicts (file, lines, with whom) and a failed check (who broke it) are said in the bar;
- * everything applied or discarded puts the bar away. Screenshots: test-artifacts/webview/kept-*.png (250 px, dark).
+ * everything applied or discarded puts the bar away. Resolve, only on a child whose landing conflicted, posts to the
+ * host, is busy while its resolver runs (the bar stays), says a failure in one line, and the resolver's kept changes
+ * then stand in for the child's with their own Apply. Screenshots: test-artifacts/webview/kept-*.png (250 px, dark).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -58,6 +60,16 @@ const failedCheck: EventBody = {
   check: { command: 'npm test', ok: false, output: '1 failing: delay must be < 15', brokenBy: 'agent-b' },
 };
 
+/** A resolver of agent-b's conflicts, started by the panel's Resolve (session.land: no task call of its own), kept. */
+function resolverRuns(s: Script): void {
+  s.emit('agent-r', ROOT, { type: 'worktree_created', workdir: '/s/worktrees/agent-r', base: BASE });
+  s.emit('agent-r', ROOT, { type: 'agent_started', prompt: "Subagent agent-b's changes could not land in the user's folder.", description: "resolve agent-b's conflicts", depth: 1, model: 'claude-sonnet', toolUseId: 'land:1' });
+}
+function resolverKept(s: Script): void {
+  s.childFinish('agent-r', ROOT, 'completed', 2, 2, [700, 70], 'Kept both: retries 5, delay 20.');
+  s.emit('agent-r', ROOT, { ...kept('agent-r', [{ path: 'config.json', status: 'M' }]), resolves: 'agent-b' } as EventBody);
+}
+
 const BAR = '.kept-bar';
 const child = (agentId: string): string => `${BAR} .kept-bar-child[data-agent="${agentId}"]`;
 type PageDoc = { document: { documentElement: { className: string }; activeElement: { dataset?: Record<string, string | undefined> } | null } };
@@ -83,6 +95,22 @@ describe('panel: isolated subagents\' kept work', function () {
     assert.deepEqual(after.children.map((c) => c.kept.outcome), ['landed', 'conflict']);
     assert.deepEqual(after.children[1]?.kept.conflicts, [{ path: 'config.json', hunks: [{ line: 3, lines: 3 }], with: ['agent-a'] }]);
     assert.equal(after.check?.ok, true);
+  });
+
+  it('a resolver\'s kept changes stand in for the child it resolves; discarded, the child is open again', () => {
+    const s = keptSession();
+    s.emit(ROOT, null, conflictLanding);
+    resolverRuns(s);
+    resolverKept(s);
+    const state = createSessionView();
+    applyEvents(state, s.take());
+    const view = keptWork(decodeSnapshot(encodeSnapshot(state)));
+    assert.deepEqual(view.open, ['agent-r'], 'the resolver lands instead of the child');
+    assert.equal(view.children.find((c) => c.agentId === 'agent-b')?.resolvedBy, 'agent-r');
+    assert.equal(view.children.find((c) => c.agentId === 'agent-r')?.kept.resolves, 'agent-b');
+    s.emit(ROOT, null, { type: 'changes_landed', action: 'discard', outcomes: [{ agentId: 'agent-r', outcome: 'discarded', files: [] }] });
+    applyEvents(state, s.take());
+    assert.deepEqual(keptWork(state).open, ['agent-b'], 'the conflict is the user\'s again');
   });
 
   describe('in the panel', () => {
@@ -159,6 +187,83 @@ describe('panel: isolated subagents\' kept work', function () {
       s.emit(ROOT, null, { type: 'changes_landed', action: 'discard', outcomes: [{ agentId: 'agent-b', outcome: 'discarded', files: [] }] });
       await send(page, { type: 'events', events: s.take() });
       assert.equal(await page.locator(BAR).isVisible(), false, 'nothing left to decide');
+    });
+
+    it('Resolve: only on a conflict, named for what it does; busy while its resolver runs; a failure in one line; the resolver\'s changes then wait with Apply', async () => {
+      const s = keptSession();
+      await send(page, { type: 'snapshot', state: createSessionView(), running: false }, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(`${BAR} [data-action="resolve"]`).count(), 0, 'no Resolve before a landing conflicted');
+      s.emit(ROOT, null, conflictLanding);
+      await send(page, { type: 'events', events: s.take() });
+      const resolve = page.locator(`${child('agent-b')} [data-action="resolve"]`);
+      assert.equal(await page.locator(`${BAR} [data-action="resolve"]`).count(), 1, 'only the conflicting child has it');
+      assert.equal(await resolve.getAttribute('aria-label'), 'Resolve conflicts of "raise delay" with a subagent');
+      await page.screenshot({ path: join(ARTIFACTS, 'kept-resolve-250-dark.png') });
+      const overflow = await page.locator(BAR).evaluate((e) => e.scrollWidth - e.clientWidth);
+      assert.ok(overflow <= 0, `the bar fits a narrow panel (overflow ${overflow}px)`);
+
+      // Keyboard: Tab reaches it from the child's name row's neighbours; Enter presses it.
+      await page.locator(`${BAR} [data-action="apply-all"]`).focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await activeAction(page), 'resolve');
+      await page.keyboard.press('Enter');
+      const resolves = async (): Promise<unknown[]> => (await posted(page)).filter((m) => m.type === 'resolve_agent');
+      assert.deepEqual(await resolves(), [{ type: 'resolve_agent', agentId: 'agent-b' }]);
+
+      // Busy at once: the host's run starts, the bar stays (Apply and Discard disabled), a second press sends nothing.
+      await send(page, { type: 'kept_resolve', agentId: 'agent-b', state: 'running' }, { type: 'status', running: true });
+      resolverRuns(s);
+      await send(page, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(BAR).isVisible(), true, 'a resolve keeps the bar');
+      assert.equal((await resolve.textContent())?.trim(), 'Resolving…');
+      assert.equal(await resolve.getAttribute('aria-busy'), 'true');
+      assert.equal(await resolve.getAttribute('aria-disabled'), 'true');
+      assert.equal(await activeAction(page), 'resolve', 'the focus stays on it');
+      assert.equal(await page.locator(`${child('agent-b')} [data-action="apply"]`).getAttribute('aria-disabled'), 'true');
+      await page.keyboard.press('Space');
+      // aria-disabled (focusable): a click still reaches it and must do nothing.
+      await resolve.click({ force: true });
+      await page.locator(`${child('agent-b')} [data-action="apply"]`).click({ force: true });
+      assert.equal((await resolves()).length, 1, 'busy: pressed again, nothing is sent');
+      assert.equal((await posted(page)).filter((m) => m.type === 'land_agents').length, 0, 'Apply waits for the run\'s end');
+      assert.equal(await page.getByText("resolve agent-b's conflicts", { exact: true }).count(), 1, 'the resolver shows in the task tree');
+      await page.screenshot({ path: join(ARTIFACTS, 'kept-resolving-250-dark.png') });
+
+      // It failed: one line says why; Resolve is offered again.
+      s.childFinish('agent-r', ROOT, 'error', 1, 0, [10, 1], '', 'the model refused');
+      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false }, { type: 'kept_resolve', agentId: 'agent-b', state: 'failed', reason: 'the resolver failed: the model refused' });
+      assert.equal((await page.locator(`${child('agent-b')} .kept-bar-resolve-failed`).textContent())?.trim(), 'Resolve failed: the resolver failed: the model refused');
+      assert.equal((await resolve.textContent())?.trim(), 'Resolve');
+      assert.equal(await resolve.getAttribute('aria-disabled'), null);
+      await page.screenshot({ path: join(ARTIFACTS, 'kept-resolve-failed-250-dark.png') });
+
+      // Again, by Space; this time the resolver keeps its changes: they stand in for the child's, with Apply.
+      await resolve.focus();
+      await page.keyboard.press('Space');
+      assert.equal((await resolves()).length, 2);
+      assert.equal(await page.locator(`${child('agent-b')} .kept-bar-resolve-failed`).count(), 0, 'the old reason goes with the new try');
+      await send(page, { type: 'status', running: true });
+      resolverKept(s);
+      await send(page, { type: 'events', events: s.take() }, { type: 'status', running: false }, { type: 'kept_resolve', agentId: 'agent-b', state: 'done' });
+      assert.equal((await page.locator(`${child('agent-b')} .kept-bar-state`).textContent())?.trim(), 'handed to a resolver');
+      assert.equal(await page.locator(`${child('agent-b')} [data-action]`).count(), 0, 'the child waits on its resolver');
+      assert.equal((await page.locator(`${child('agent-r')} .kept-bar-state`).textContent())?.trim(), '1 file · for "raise delay"');
+      await page.locator(`${child('agent-r')} [data-action="apply"]`).click();
+      assert.deepEqual((await posted(page)).filter((m) => m.type === 'land_agents').at(-1), { type: 'land_agents', agentIds: ['agent-r'], action: 'land' });
+      await page.screenshot({ path: join(ARTIFACTS, 'kept-resolved-250-dark.png') });
+      const overflowAfter = await page.locator(BAR).evaluate((e) => e.scrollWidth - e.clientWidth);
+      assert.ok(overflowAfter <= 0, `the bar fits a narrow panel (overflow ${overflowAfter}px)`);
+      const clipped = await page.locator(`${BAR} .kept-bar-state`).evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
+      assert.equal(clipped, 0, 'no state word is cut off');
+
+      // The resolver's own result refused (a marker left): no Resolve of a resolver; its Discard gives the child back.
+      s.emit(ROOT, null, { type: 'changes_landed', action: 'land', outcomes: [{ agentId: 'agent-r', outcome: 'conflict', files: ['config.json'], conflicts: [{ path: 'config.json', hunks: [{ line: 2, lines: 1 }], with: ['a conflict marker the resolver left'] }] }] });
+      await send(page, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(`${child('agent-r')} [data-action="resolve"]`).count(), 0);
+      assert.equal(await page.locator(`${child('agent-r')} [data-action="discard"]`).count(), 1);
+      s.emit(ROOT, null, { type: 'changes_landed', action: 'discard', outcomes: [{ agentId: 'agent-r', outcome: 'discarded', files: [] }] });
+      await send(page, { type: 'events', events: s.take() });
+      assert.equal(await page.locator(`${child('agent-b')} [data-action="resolve"]`).count(), 1, 'the child\'s conflict is the user\'s again');
     });
   });
 });

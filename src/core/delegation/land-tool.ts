@@ -113,9 +113,10 @@ export interface Landed {
 
 /**
  * The steward's landing, then (with `resolve`) a resolver child per conflicting subagent, each landed as it ends: the
- * land tool's work, and the user's (`delegate land --resolve`, the session's `land`).
+ * land tool's work, and the user's (`delegate land --resolve`, the session's `land`). `keep` (the editor's *Resolve*):
+ * a resolver's changes stay kept, standing in for the child's, for the user to open and apply.
  */
-export async function landAndResolve(o: LandToolOptions, input: LandInput & { check?: string }, ctx: { signal: AbortSignal; toolUseId: string }): Promise<Landed> {
+export async function landAndResolve(o: LandToolOptions, input: LandInput & { check?: string; keep?: boolean }, ctx: { signal: AbortSignal; toolUseId: string }): Promise<Landed> {
   const action = input.discard ? 'discard' : 'land';
   const report = await o.steward.land({ action, agents: input.agents ?? [], ...(input.check !== undefined ? { check: input.check } : {}) });
   if ('error' in report) return { lines: [`Nothing ${input.discard ? 'discarded' : 'landed'}: ${report.error}`], outcomes: [], error: true, unsettled: true };
@@ -142,7 +143,17 @@ export async function landAndResolve(o: LandToolOptions, input: LandInput & { ch
     };
     const result = await o.spawner.run(call, resolverId, ctx.signal);
     lines.push(`Resolver ${ran ?? resolverId} for ${conflict.agentId}: ${result.content}`);
-    if (!ran || result.isError) continue;
+    if (!ran) continue;
+    // The editor's user reviews the resolution first: its kept changes stand in for the child's until Apply — when
+    // they are one: a failed resolver's, or any with a marker left, are dropped (the conflict is the user's again).
+    if (input.keep) {
+      const left = result.isError ? [] : await o.steward.markersLeft(ran);
+      if (!result.isError && left.length === 0) continue;
+      await o.steward.land({ action: 'discard', agents: [ran] }); // an error: it kept nothing, nothing to drop
+      lines.push(`Not kept: ${result.isError ? 'the resolver failed' : `the resolver left a conflict marker in ${left.join(', ')}`}; ${conflict.agentId}'s conflict stands.`);
+      continue;
+    }
+    if (result.isError) continue;
     const landed = await o.steward.land({ action: 'land', agents: [ran], ...(input.check !== undefined ? { check: input.check } : {}) });
     if ('error' in landed) lines.push(`Its result did not land: ${landed.error}`);
     else {

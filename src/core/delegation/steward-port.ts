@@ -19,4 +19,6 @@ export type StewardReport = { outcomes: LandOutcome[]; check?: LandCheck; workdi
 export interface Steward {
   /** `check`: undefined, the session's land check; '' none. */
   land(request: { action: 'land' | 'discard'; agents: string[]; check?: string }): Promise<StewardReport>;
+  /** The files of a subagent's kept changes that still hold a conflict marker (a resolver that did not resolve). */
+  markersLeft(agentId: string): Promise<string[]>;
 }

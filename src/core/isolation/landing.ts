@@ -96,8 +96,8 @@ function conflictHunks(text: string): LandConflict['hunks'] {
   return hunks;
 }
 
-/** The 1-based line of the first merge-file conflict marker in `text`, if any. */
-function markerLine(text: Content): number | undefined {
+/** The 1-based line of the first merge-file conflict marker in `text`, if any (a resolver's that is left: not landed). */
+export function markerLine(text: Content): number | undefined {
   if (!text || text.includes(0)) return undefined;
   const i = text.toString('utf8').split('\n').findIndex((l) => /^(<<<<<<< parent|>>>>>>> subagent|\|\|\|\|\|\|\| base)$/.test(l));
   return i < 0 ? undefined : i + 1;

@@ -34,7 +34,7 @@ import { ToolRules } from '../policy/tool-rules';
 import type { SessionConfig } from './session-config';
 import { acquireSessionLock, isSessionHeld } from '../store/session-lock';
 import { createIsolationRooms, pruneDeadWorktrees } from './isolation-rooms';
-import { landIsolated } from './land-isolated';
+import { landIsolated, markersLeft } from './land-isolated';
 import { landAndResolve } from '../delegation/land-tool';
 import type { Steward } from '../delegation/steward-port';
 import { toToolResult } from '../delegation/task-tool';
@@ -198,6 +198,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
   const stewardOf = (byModel: boolean): Steward => ({
     land: (request) =>
       landIsolated(persistence.transcriptRoot, id, { ...request, env, ...(byModel ? { refuse: (path: string) => protectedLanding(workdir, path, permissions.mode) } : {}) }, { bus }),
+    markersLeft: (agentId) => markersLeft(persistence.transcriptRoot, id, agentId),
   });
   const steward = stewardOf(false);
   let landings = 0;

@@ -19,7 +19,7 @@ import { EventBus, type DelegateEvent, type LandOutcome } from '../events';
 import { acquireSessionLock } from '../store/session-lock';
 import { readTranscript } from '../store/transcript-reader';
 import { createTranscriptStore } from '../store/transcript-store';
-import { landChildren, type LandReport } from '../isolation/landing';
+import { landChildren, markerLine, type LandReport } from '../isolation/landing';
 import { discardKept } from '../isolation/worktree';
 import type { ToolEnv } from '../secrets/tool-env';
 import { ROOT_AGENT_ID } from './session-face';
@@ -146,6 +146,22 @@ export async function keptVersion(transcriptRoot: string, sessionId: string, age
   } catch (err) {
     return { error: `cannot read the kept branch: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/**
+ * The files of subagent `agentId`'s latest kept changes that still hold a conflict marker (`<<<<<<< parent`…): a
+ * resolver's that landing would refuse. The editor's Resolve keeps a resolver's result only when there are none.
+ */
+export async function markersLeft(transcriptRoot: string, sessionId: string, agentId: string): Promise<string[]> {
+  const events = await readTranscript(transcriptRoot, sessionId);
+  const kept = events?.filter((e): e is Extract<DelegateEvent, { type: 'worktree_kept' }> => e.type === 'worktree_kept' && e.agentId === agentId && e.commit !== undefined).at(-1);
+  if (!kept) return [];
+  const left: string[] = [];
+  for (const f of kept.files.filter((x) => x.status !== 'D')) {
+    const version = await keptVersion(transcriptRoot, sessionId, agentId, f.path);
+    if (!('error' in version) && markerLine(version.content) !== undefined) left.push(f.path);
+  }
+  return left;
 }
 
 async function record(root: string, sessionId: string, events: readonly DelegateEvent[], body: LandedBody): Promise<DelegateEvent> {

@@ -81,9 +81,10 @@ export interface Session {
   messageSubagent(ref: string, message: string, signal: AbortSignal): Promise<AgentResult | 'queued'>;
   /**
    * The user lands isolated subagents' kept changes now (between prompts), as the main agent's `land` tool does: with
-   * `resolve`, each conflict goes to a resolver subagent whose result lands like any child's (`delegate land --resolve`).
+   * `resolve`, each conflict goes to a resolver subagent whose result lands like any child's (`delegate land --resolve`);
+   * `keep` too: the resolvers' results stay kept (standing in for the children) until the user applies them.
    */
-  land(request: LandInput & { check?: string }, signal: AbortSignal): Promise<Landed>;
+  land(request: LandInput & { check?: string; keep?: boolean }, signal: AbortSignal): Promise<Landed>;
   /** Stops one running agent and its descendants; its parent goes on. False when it is not running. */
   cancel(agentId: string): boolean;
   /** Tells the user something about the session's setup (a `notice` event: the panel and the CLI show it). */
