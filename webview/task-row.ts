@@ -11,10 +11,11 @@ import { taskNow } from '../src/view-model/task-now';
 import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
+import { HandoffBar, type HandoffActions } from './handoff-bar';
 import { TaskOutcome } from './task-outcome';
 import { treeRow } from './tree-rows';
 
-export interface TaskRowHost {
+export interface TaskRowHost extends HandoffActions {
   /** Stops this task's subagent (the row's Stop action). */
   stopAgent(agentId: string): void;
   /** Accept, Edit result or Re-run, on a result held for review. */
@@ -57,6 +58,7 @@ export class TaskRow {
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
   private readonly outcomeView: TaskOutcome;
+  private readonly handoffBar: HandoffBar;
   private readonly nowLine: HTMLDivElement;
   private expanded = false;
   private state: SessionViewState | null = null;
@@ -87,8 +89,9 @@ export class TaskRow {
     this.budgetBar.append(this.budgetFill);
     this.reviewBar = this.reviewButtons();
     this.outcomeView = new TaskOutcome(host);
+    this.handoffBar = new HandoffBar(host);
     this.nowLine = el('div', 'task-now');
-    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
+    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar, this.handoffBar.element);
     this.stop = this.stopAction();
     this.openButton = this.openAction();
     this.messageButton = this.messageAction();
@@ -139,6 +142,7 @@ export class TaskRow {
     setHidden(this.messageButton, node.agentId === null || node.status === 'running' || node.fork === true);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
+    this.handoffBar.update(node);
     this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     this.updateNow();

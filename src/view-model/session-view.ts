@@ -290,6 +290,9 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   task.durationMs = (base?.durationMs ?? 0) + e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
+  // A resumed segment that ends early offers no handoff: the buttons follow its last answer only.
+  if (e.handoffs?.length) task.handoffs = e.handoffs;
+  else delete task.handoffs;
   delete task.warning;
   touched.add(task.id);
 }
