@@ -20,7 +20,7 @@ export interface HandoffActions {
 }
 
 /** What the button's tooltip and accessible name say it does. */
-export function handoffTitle(h: TaskHandoff): string {
+function handoffTitle(h: TaskHandoff): string {
   const prompt = h.prompt?.trim() ? `“${h.prompt.trim()}”` : 'your prompt';
   const model = h.model ? ` on ${h.model}` : '';
   return h.send && h.prompt?.trim() ? `${h.label}: sends ${prompt} to the ${h.agent} agent${model}` : `${h.label}: puts ${prompt} in the prompt box for the ${h.agent} agent${model}`;
