@@ -12,6 +12,7 @@ import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
 import { HandoffBar, type HandoffActions } from './handoff-bar';
+import { MemoryMark } from './memory-mark';
 import { TaskOutcome } from './task-outcome';
 import { treeRow } from './tree-rows';
 
@@ -28,6 +29,8 @@ export interface TaskRowHost extends HandoffActions {
   openRecord(agentId: string, description: string): void;
   /** *Send a message…* to a finished subagent: it resumes on this node with its whole history (the host asks the text). */
   messageAgent(agentId: string): void;
+  /** A memory agent's marker: its MEMORY.md (an absolute path). */
+  openFile(path: string): void;
 }
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
@@ -59,6 +62,7 @@ export class TaskRow {
   private readonly budgetFill: HTMLDivElement;
   private readonly outcomeView: TaskOutcome;
   private readonly handoffBar: HandoffBar;
+  private readonly memoryMark: MemoryMark;
   private readonly nowLine: HTMLDivElement;
   private expanded = false;
   private state: SessionViewState | null = null;
@@ -82,7 +86,8 @@ export class TaskRow {
     this.forkBadge.append(codicon('repo-forked'), el('span', '', 'fork'));
     this.shape = el('span', 'task-shape');
     line1.append(this.icon, this.title, this.forkBadge, this.agent, this.shape, this.warning);
-    line2.append(this.statusWord, this.meta);
+    this.memoryMark = new MemoryMark((path) => host.openFile(path));
+    line2.append(this.statusWord, this.meta, this.memoryMark.element);
     // Spend against budget, while it runs: the largest share of tokens, dollars or time (budgetShare).
     this.budgetBar = el('div', 'task-budget');
     this.budgetFill = el('div', 'task-budget-fill');
@@ -143,6 +148,7 @@ export class TaskRow {
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
     this.handoffBar.update(node);
+    this.memoryMark.update(node);
     this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     this.updateNow();

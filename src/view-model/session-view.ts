@@ -241,6 +241,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;
   if (e.forkedFrom) task.fork = true;
+  if (e.memory) task.memory = e.memory;
   task.status = 'running';
   task.startedAt = e.time;
   touched.add(task.id);
