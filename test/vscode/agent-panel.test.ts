@@ -1,11 +1,12 @@
 /**
- * Copilot's handoffs through the real editor (issue 28): a project agent file's `handoffs`; its subagent completes,
- * its task node holds them; the panel's button with `send: true` asks the main agent to start the named agent with
- * the handoff's prompt (the reviewer runs with it), one without fills the panel's prompt box (`fill_prompt`), and the
- * panel's Send of that box (`prompt` naming the agent) does the same.
+ * Agent files' fields the panel shows, through the real editor (issue 28). Copilot's `handoffs`: its subagent
+ * completes, its task node holds them; the panel's button with `send: true` asks the main agent to start the named
+ * agent with the handoff's prompt (the reviewer runs with it), one without fills the panel's prompt box
+ * (`fill_prompt`), and the panel's Send of that box (`prompt` naming the agent) does the same. Claude Code's
+ * `memory`: the task node names the folder, and the marker's press opens its MEMORY.md in an editor.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
@@ -37,7 +38,7 @@ description: Reviews plans and code.
 REVIEWER-BODY: you review.
 `;
 
-describe('Delegate in the extension host: handoff buttons', () => {
+describe('Delegate in the extension host: agent files in the panel (handoffs, memory)', () => {
   let api: DelegateApi;
   let server: MessagesApiServer;
   let workdir: string;
@@ -123,5 +124,26 @@ describe('Delegate in the extension host: handoff buttons', () => {
     const sent = requests().find((r) => !isChild(r));
     assert.ok(sent && JSON.stringify(sent.body.messages?.at(-1)).includes('subagent_type \\"reviewer\\"'), 'the Send named the agent');
     assert.ok(requests().some((r) => isChild(r) && firstUserText(r).includes('Check the implementation against the plan')));
+  });
+
+  it('memory: project — the task node names the folder; the marker\'s press opens its MEMORY.md', async () => {
+    api.controller.newSession();
+    writeFileSync(join(workdir, '.claude', 'agents', 'scribe.md'), '---\nname: scribe\ndescription: Keeps notes.\nmemory: project\n---\nSCRIBE-BODY\n');
+    const dir = join(workdir, '.claude', 'agent-memory', 'scribe');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'MEMORY.md'), '- SCRIBE-NOTE: the build is make all\n');
+    server.route([
+      { name: 'scribe', match: (req) => isChild(req) && systemText(req).includes('SCRIBE-BODY'), replies: [reply.text('noted')] },
+      { name: 'parent', match: () => true, replies: [reply.toolUse({ name: 'task', input: { description: 'take notes', prompt: 'Note the build.', subagent_type: 'scribe' } }), reply.text('Done.')] },
+    ]);
+    await vscode.commands.executeCommand('delegate.ask', 'Take notes.');
+    server.assertAllConsumed();
+    const scribe = allTasks(api.controller.snapshot().state).find((t) => t.agentType === 'scribe');
+    assert.deepEqual(scribe?.memory, { scope: 'project', dir });
+    await api.view.onMessage({ type: 'open_file', path: join(dir, 'MEMORY.md') });
+    const opened = vscode.window.activeTextEditor?.document;
+    assert.equal(opened && realpathSync(opened.uri.fsPath), realpathSync(join(dir, 'MEMORY.md')));
+    assert.match(opened?.getText() ?? '', /SCRIBE-NOTE/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
