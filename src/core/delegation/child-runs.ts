@@ -73,6 +73,8 @@ export interface ChildRunPorts {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Agent files' `skills:` (skills/skill-preload.ts): the instructions in the child's prompt, its allowed-tools applied. */
   skills?: ChildSkills;
+  /** A fork: the skills active in its parent (their allowed-tools) are active in it, as their bodies are in its copied conversation. */
+  inheritSkills?(parentId: string, forkId: string): void;
   /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
   refuses?(def: AgentDefinition): string | undefined;
   /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
@@ -338,6 +340,7 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room: ChildRoo
       const { call, agentId, prompt } = origin;
       // A fork runs as its parent does (same mode).
       const identity = childIdentity(agentId, call.parent, call.description, call.parent.mode, FORK_AGENT_TYPE);
+      ports.inheritSkills?.(call.parent.agentId, agentId);
       const built = forkSpec(origin.base, { identity, prompt: origin.typed ? `${prompt}${origin.typed.promptNote}` : prompt, toolUseId: call.toolUseId, limits: ports.config.limits });
       // Its parent's spec is spread into it: a typed parent's check is not the fork's.
       delete built.output;
