@@ -20,6 +20,8 @@ export interface ComposerCallbacks {
   send(text: string, handoff?: PromptHandoff): void;
   stop(): void;
   draftChanged(text: string): void;
+  /** The agent the draft goes to changed (a handoff filled the box, × or Send cleared it): kept across reloads. */
+  handoffChanged(handoff: PromptHandoff | undefined): void;
   /** A button of the line under the box (Set API Key, Use an editor model…). */
   setupAction(action: SetupAction): void;
 }
@@ -38,7 +40,7 @@ export class Composer {
   /** The draft a Send kept: cleared after all if the host started the run (it had a key the panel did not know of). */
   private kept: string | undefined;
 
-  constructor(draft: string, private readonly callbacks: ComposerCallbacks) {
+  constructor(draft: string, private readonly callbacks: ComposerCallbacks, handoff?: PromptHandoff) {
     this.element = el('footer', 'composer');
     this.input = document.createElement('vscode-textarea');
     this.input.className = 'prompt-input';
@@ -47,7 +49,11 @@ export class Composer {
     this.input.placeholder = 'Ask Delegate…  (Enter to send, Shift+Enter for a new line)';
     this.input.value = draft;
     this.input.addEventListener('keydown', (ev) => this.onKeyDown(ev));
-    this.input.addEventListener('input', () => this.changed());
+    this.input.addEventListener('input', () => {
+      // A box the user emptied holds a new prompt: it no longer goes to the handoff's agent.
+      if (this.input.value.trim() === '') this.setHandoff(undefined);
+      this.changed();
+    });
 
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.className = 'send-button';
@@ -77,7 +83,11 @@ export class Composer {
       dismissed: () => this.input.focus(),
     });
 
-    this.chip = new HandoffChip(() => this.input.focus());
+    this.chip = new HandoffChip(() => {
+      this.callbacks.handoffChanged(undefined);
+      this.input.focus();
+    });
+    this.chip.set(handoff);
 
     this.totals = el('span', 'totals');
     const bar = el('div', 'composer-bar');
@@ -122,7 +132,7 @@ export class Composer {
   /** A handoff button: its prompt in the box (over the draft) and its agent named above it; focus in the box. */
   fillHandoff(text: string, handoff: PromptHandoff): void {
     this.setDraft(text);
-    this.chip.set(handoff);
+    this.setHandoff(handoff);
     this.input.focus();
   }
 
@@ -151,7 +161,7 @@ export class Composer {
       this.kept = text;
       return;
     }
-    this.chip.set(undefined);
+    this.setHandoff(undefined);
     this.setDraft('');
   }
 
@@ -160,9 +170,13 @@ export class Composer {
     this.changed();
   }
 
+  private setHandoff(handoff: PromptHandoff | undefined): void {
+    if (this.chip.handoff === handoff) return;
+    this.chip.set(handoff);
+    this.callbacks.handoffChanged(handoff);
+  }
+
   private changed(): void {
-    // An emptied box is a new prompt: it no longer goes to the handoff's agent.
-    if (this.input.value.trim() === '') this.chip.set(undefined);
     this.callbacks.draftChanged(this.input.value);
     this.notice.draftChanged(this.input.value.trim() !== '');
   }

@@ -5,7 +5,8 @@
  *   [→ reviewer · Review the plan                 ×]
  *   [ Review the plan above for gaps.               ]   ← the prompt box, filled
  *
- * Send takes the agent along (`prompt.handoff`) and clears the line; so does the box emptied by the user.
+ * Send takes the agent along (`prompt.handoff`) and clears the line; so does the box emptied by the user. The line is
+ * saved with the draft (vscode-api.ts): a reloaded panel still names the agent.
  */
 import type { PromptHandoff } from '../src/protocol';
 import { codicon, el, setHidden, setText } from './dom';

@@ -117,8 +117,11 @@ const composer = new Composer(expansion.draft, {
   draftChanged: (text) => {
     expansion.draft = text;
   },
+  handoffChanged: (handoff) => {
+    expansion.draftHandoff = handoff;
+  },
   setupAction: (action) => post({ type: 'setup_action', action }),
-});
+}, expansion.draftHandoff);
 
 const history = new HistoryView({
   open: (id) => {

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import type { WebviewToHost } from '../../src/protocol';
 import { applyEvents, createSessionView, type SessionViewState, type TaskNode } from '../../src/view-model/session-view';
 import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
-import { ARTIFACTS, frames, panelSuite, posted, send } from './browser';
+import { ARTIFACTS, frames, openPanel, panelSuite, posted, savedState, send } from './browser';
 import { ROOT, Script, usage } from './fixtures';
 import { item } from './tree-dom';
 
@@ -132,5 +132,24 @@ describe('panel: handoff buttons after a subagent\'s answer (headless Chromium)'
     s.emit('planner-1', ROOT, { type: 'agent_finished', status: 'max_turns', result: '', turns: 30, toolCalls: 0, usage: usage(100, 10), durationMs: 900 });
     await send(page, { type: 'snapshot', state: stateOf(s), running: false });
     assert.equal(await row.locator('.handoff-button').count(), 0, 'an answer that did not complete offers none');
+  });
+
+  it('a handoff without a prompt names the agent over an empty box; a reloaded panel keeps the line and its draft', async () => {
+    const { page } = panel;
+    await send(page, { type: 'snapshot', state: stateOf(session(true)), running: false });
+    await send(page, { type: 'fill_prompt', text: '', handoff: { agent: 'reviewer', label: 'Review', model: 'haiku' } });
+    assert.equal(await page.locator('.handoff-chip').isVisible(), true, 'an empty box still goes to the agent');
+    await page.keyboard.type('Look at the cookie handling.');
+    await page.waitForTimeout(400); // the draft is saved 300 ms after the last key
+    const reloaded = await openPanel(panel.browser, await savedState(page), { width: 250, height: 640 });
+    try {
+      await send(reloaded, { type: 'snapshot', state: stateOf(session(true)), running: false });
+      assert.equal((await reloaded.locator('.handoff-chip').innerText()).trim(), 'reviewer · Review');
+      await reloaded.locator('vscode-textarea.prompt-input textarea').focus();
+      await reloaded.keyboard.press('Enter');
+      assert.deepEqual((await posted(reloaded)).filter((m) => m.type === 'prompt'), [{ type: 'prompt', text: 'Look at the cookie handling.', handoff: { agent: 'reviewer', label: 'Review', model: 'haiku' } }]);
+    } finally {
+      await reloaded.close();
+    }
   });
 });
