@@ -118,11 +118,22 @@ export type HostToWebview =
   /** A prompt did not start (or the API refused the key): the line under the composer says why; `prompt` goes back as the draft. */
   | { type: 'cannot_run'; problem: SetupProblem; prompt?: string }
   /** Delegate: Set API Key stored a key: the panel confirms and offers to send the draft. */
-  | { type: 'key_saved' };
+  | { type: 'key_saved' }
+  /** A handoff button (a task's `handoffs`): the prompt box gets its prompt and the agent it goes to, the user sends it. */
+  | { type: 'fill_prompt'; text: string; handoff: PromptHandoff };
+
+/** The agent a prompt is handed to (a handoff's): the main agent is asked to start it with the prompt (src/vscode/task-handoff.ts). */
+export interface PromptHandoff {
+  agent: string;
+  /** The button's label: the prompt box's line names it. */
+  label: string;
+  model?: string;
+}
 
 export type WebviewToHost =
   | { type: 'ready' }
-  | { type: 'prompt'; text: string }
+  /** `handoff`: the text goes to that agent (the prompt box was filled by a handoff button and still names it). */
+  | { type: 'prompt'; text: string; handoff?: PromptHandoff }
   | { type: 'stop' }
   /** *Open in editor* on a task row: the subagent's whole record in an editor tab. */
   | { type: 'open_record'; agentId: string; description: string }
@@ -176,4 +187,6 @@ export type WebviewToHost =
   /** The panel's document got or lost focus: the host keeps the `delegate.panelFocus` context for its keybindings. */
   | { type: 'focus'; focused: boolean }
   /** A button of the setup card or of the line under the composer (Set API Key, Use an editor model…). */
-  | { type: 'setup_action'; action: SetupAction };
+  | { type: 'setup_action'; action: SetupAction }
+  /** A completed task's handoff button: the `index`th of its node's `handoffs` (the host reads it from its own state). */
+  | { type: 'handoff'; agentId: string; index: number };

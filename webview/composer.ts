@@ -8,15 +8,20 @@
  */
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import type { VscodeTextarea } from '@vscode-elements/elements/dist/vscode-textarea/vscode-textarea.js';
+import type { PromptHandoff } from '../src/protocol';
 import type { SetupAction, SetupProblem } from '../src/view-model/setup-problem';
 import { ComposerNotice } from './composer-notice';
+import { HandoffChip } from './handoff-chip';
 import { el } from './dom';
 import { TotalsFit, type TotalsLine } from './totals-line';
 
 export interface ComposerCallbacks {
-  send(text: string): void;
+  /** `handoff`: a handoff button filled the box and its line still names the agent. */
+  send(text: string, handoff?: PromptHandoff): void;
   stop(): void;
   draftChanged(text: string): void;
+  /** The agent the draft goes to changed (a handoff filled the box, × or Send cleared it): kept across reloads. */
+  handoffChanged(handoff: PromptHandoff | undefined): void;
   /** A button of the line under the box (Set API Key, Use an editor model…). */
   setupAction(action: SetupAction): void;
 }
@@ -29,12 +34,13 @@ export class Composer {
   private readonly totals: HTMLElement;
   private readonly fit: TotalsFit;
   private readonly notice: ComposerNotice;
+  private readonly chip: HandoffChip;
   /** No prompt can run now (the host's `setup`): Send keeps the draft. */
   private setupNeeded = false;
   /** The draft a Send kept: cleared after all if the host started the run (it had a key the panel did not know of). */
   private kept: string | undefined;
 
-  constructor(draft: string, private readonly callbacks: ComposerCallbacks) {
+  constructor(draft: string, private readonly callbacks: ComposerCallbacks, handoff?: PromptHandoff) {
     this.element = el('footer', 'composer');
     this.input = document.createElement('vscode-textarea');
     this.input.className = 'prompt-input';
@@ -43,7 +49,11 @@ export class Composer {
     this.input.placeholder = 'Ask Delegate…  (Enter to send, Shift+Enter for a new line)';
     this.input.value = draft;
     this.input.addEventListener('keydown', (ev) => this.onKeyDown(ev));
-    this.input.addEventListener('input', () => this.changed());
+    this.input.addEventListener('input', () => {
+      // A box the user emptied holds a new prompt: it no longer goes to the handoff's agent.
+      if (this.input.value.trim() === '') this.setHandoff(undefined);
+      this.changed();
+    });
 
     this.sendButton = document.createElement('vscode-button');
     this.sendButton.className = 'send-button';
@@ -73,12 +83,18 @@ export class Composer {
       dismissed: () => this.input.focus(),
     });
 
+    this.chip = new HandoffChip(() => {
+      this.callbacks.handoffChanged(undefined);
+      this.input.focus();
+    });
+    this.chip.set(handoff);
+
     this.totals = el('span', 'totals');
     const bar = el('div', 'composer-bar');
     const buttons = el('div', 'composer-buttons');
     buttons.append(this.sendButton, this.stopButton);
     bar.append(this.totals, buttons);
-    this.element.append(this.input, this.notice.element, bar);
+    this.element.append(this.chip.element, this.input, this.notice.element, bar);
     this.fit = new TotalsFit(this.totals, bar);
   }
 
@@ -113,6 +129,13 @@ export class Composer {
     this.notice.showProblem(problem);
   }
 
+  /** A handoff button: its prompt in the box (over the draft) and its agent named above it; focus in the box. */
+  fillHandoff(text: string, handoff: PromptHandoff): void {
+    this.setDraft(text);
+    this.setHandoff(handoff);
+    this.input.focus();
+  }
+
   /** A key was stored: confirm, and offer to send the draft. */
   keySaved(): void {
     this.notice.showSaved(this.input.value.trim() !== '');
@@ -132,18 +155,25 @@ export class Composer {
   private submit(): void {
     const text = this.input.value;
     if (text.trim() === '') return;
-    this.callbacks.send(text);
+    this.callbacks.send(text, this.chip.handoff);
     // Nothing to run on yet: the host says why under the box, and the draft stays for after the key is set.
     if (this.setupNeeded) {
       this.kept = text;
       return;
     }
+    this.setHandoff(undefined);
     this.setDraft('');
   }
 
   private setDraft(text: string): void {
     this.input.value = text;
     this.changed();
+  }
+
+  private setHandoff(handoff: PromptHandoff | undefined): void {
+    if (this.chip.handoff === handoff) return;
+    this.chip.set(handoff);
+    this.callbacks.handoffChanged(handoff);
   }
 
   private changed(): void {

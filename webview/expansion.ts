@@ -6,6 +6,7 @@
  * so the choices of sessions not shown are kept too, the newest OTHER_CHOICES of them). It also keeps the files
  * the user kept in the changes bar.
  */
+import type { PromptHandoff } from '../src/protocol';
 import { loadState, saveState, type PersistedState } from './vscode-api';
 
 /** Choices kept for nodes the open session does not have (other sessions'). */
@@ -72,6 +73,17 @@ export class Expansion {
     this.state.draft = text;
     if (this.saveTimer !== undefined) clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => this.save(), 300);
+  }
+
+  get draftHandoff(): PromptHandoff | undefined {
+    return this.state.draftHandoff;
+  }
+
+  /** Saved at once: it changes on a press or a Send, not on every key. */
+  set draftHandoff(handoff: PromptHandoff | undefined) {
+    if (handoff) this.state.draftHandoff = handoff;
+    else delete this.state.draftHandoff;
+    this.save();
   }
 
   private save(): void {

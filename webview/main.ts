@@ -14,6 +14,9 @@ import { ChangesBar, installChangesBarStyles } from './changes-bar';
 import { installKeptBarStyles, KeptBar } from './kept-bar';
 import { keptWork } from '../src/view-model/kept-work';
 import { installTaskOutcomeStyles } from './task-outcome';
+import { installHandoffStyles } from './handoff-bar';
+import { installHandoffChipStyles } from './handoff-chip';
+import { installMemoryMarkStyles } from './memory-mark';
 import { totalsLine } from './totals-line';
 import { Composer } from './composer';
 import { installDiffStyles } from './diff-view';
@@ -42,6 +45,9 @@ installDiffStyles();
 installChangesBarStyles();
 installKeptBarStyles();
 installTaskOutcomeStyles();
+installHandoffStyles();
+installHandoffChipStyles();
+installMemoryMarkStyles();
 installMarkdownStyles();
 installInboxStyles();
 installSetupStyles();
@@ -86,6 +92,7 @@ const actions = {
   needDetail: (id: string) => post({ type: 'node_detail', id }),
   openRecord: (agentId: string, description: string) => post({ type: 'open_record', agentId, description }),
   messageAgent: (agentId: string) => post({ type: 'message_agent', agentId }),
+  handoff: (agentId: string, index: number) => post({ type: 'handoff', agentId, index }),
 };
 const renderer = new ConversationRenderer(log, conversation, expansion, actions);
 const sticky = new StickyHeader(renderer, actions);
@@ -101,17 +108,20 @@ let needsReset = true;
 let barRunning = false;
 
 const composer = new Composer(expansion.draft, {
-  send: (text) => {
+  send: (text, handoff) => {
     // The user's own prompt: back to the end (also when they had scrolled up), where its row will come.
     renderer.jumpToLatest();
-    post({ type: 'prompt', text });
+    post(handoff ? { type: 'prompt', text, handoff } : { type: 'prompt', text });
   },
   stop: () => post({ type: 'stop' }),
   draftChanged: (text) => {
     expansion.draft = text;
   },
+  handoffChanged: (handoff) => {
+    expansion.draftHandoff = handoff;
+  },
   setupAction: (action) => post({ type: 'setup_action', action }),
-});
+}, expansion.draftHandoff);
 
 const history = new HistoryView({
   open: (id) => {
@@ -314,6 +324,10 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
       return;
     case 'key_saved':
       composer.keySaved();
+      return;
+    case 'fill_prompt':
+      showConversation();
+      composer.fillHandoff(msg.text, msg.handoff);
       return;
     case 'history':
       logWrap.hidden = true;

@@ -11,10 +11,12 @@ import { taskNow } from '../src/view-model/task-now';
 import { UnverifiedMark } from './unverified-mark';
 import { codicon, el, setAttr, setClassName, setCodicon, setHidden, setIconLabel, setText } from './dom';
 import { TASK_STATUS_ICON } from './icons';
+import { HandoffBar, type HandoffActions } from './handoff-bar';
+import { MemoryMark } from './memory-mark';
 import { TaskOutcome } from './task-outcome';
 import { treeRow } from './tree-rows';
 
-export interface TaskRowHost {
+export interface TaskRowHost extends HandoffActions {
   /** Stops this task's subagent (the row's Stop action). */
   stopAgent(agentId: string): void;
   /** Accept, Edit result or Re-run, on a result held for review. */
@@ -27,6 +29,8 @@ export interface TaskRowHost {
   openRecord(agentId: string, description: string): void;
   /** *Send a message…* to a finished subagent: it resumes on this node with its whole history (the host asks the text). */
   messageAgent(agentId: string): void;
+  /** A memory agent's marker: its MEMORY.md (an absolute path). */
+  openFile(path: string): void;
 }
 
 const STATUS_TONE: Record<TaskNode['status'], string> = {
@@ -57,6 +61,8 @@ export class TaskRow {
   private readonly reviewBar: HTMLDivElement;
   private readonly budgetFill: HTMLDivElement;
   private readonly outcomeView: TaskOutcome;
+  private readonly handoffBar: HandoffBar;
+  private readonly memoryMark: MemoryMark;
   private readonly nowLine: HTMLDivElement;
   private expanded = false;
   private state: SessionViewState | null = null;
@@ -80,15 +86,17 @@ export class TaskRow {
     this.forkBadge.append(codicon('repo-forked'), el('span', '', 'fork'));
     this.shape = el('span', 'task-shape');
     line1.append(this.icon, this.title, this.forkBadge, this.agent, this.shape, this.warning);
-    line2.append(this.statusWord, this.meta);
+    this.memoryMark = new MemoryMark((path) => host.openFile(path));
+    line2.append(this.statusWord, this.meta, this.memoryMark.element);
     // Spend against budget, while it runs: the largest share of tokens, dollars or time (budgetShare).
     this.budgetBar = el('div', 'task-budget');
     this.budgetFill = el('div', 'task-budget-fill');
     this.budgetBar.append(this.budgetFill);
     this.reviewBar = this.reviewButtons();
     this.outcomeView = new TaskOutcome(host);
+    this.handoffBar = new HandoffBar(host);
     this.nowLine = el('div', 'task-now');
-    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar);
+    text.append(line1, line2, this.nowLine, this.outcomeView.reason, this.unverifiedMark.el, this.budgetBar, this.reviewBar, this.outcomeView.bar, this.handoffBar.element);
     this.stop = this.stopAction();
     this.openButton = this.openAction();
     this.messageButton = this.messageAction();
@@ -139,6 +147,8 @@ export class TaskRow {
     setHidden(this.messageButton, node.agentId === null || node.status === 'running' || node.fork === true);
     setHidden(this.reviewBar, node.review !== 'pending');
     this.outcomeView.update(node);
+    this.handoffBar.update(node);
+    this.memoryMark.update(node);
     this.unverifiedMark.update(node);
     this.warning.title = node.warning ? `Retrying: ${node.warning}` : '';
     this.updateNow();

@@ -28,6 +28,8 @@ export interface RowActions {
   retryTask(agentId: string, edit: boolean): void;
   /** Scrolls to a node's row and focuses it (a retried task's "Retried ↓"). */
   showNode(nodeId: string): void;
+  /** A completed task's handoff button (handoff-bar.ts): the host fills the prompt box for that agent, or sends it. */
+  handoff(agentId: string, index: number): void;
 }
 
 /**

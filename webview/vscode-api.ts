@@ -3,13 +3,15 @@
  * `WebviewToHost` messages) and the small state VS Code keeps across panel reloads —
  * the user's expand/collapse choices and the unsent prompt draft.
  */
-import type { WebviewToHost } from '../src/protocol';
+import type { PromptHandoff, WebviewToHost } from '../src/protocol';
 
 export interface PersistedState {
   v: 1;
   /** Node id → open, only for nodes the user toggled. */
   expanded: Record<string, boolean>;
   draft: string;
+  /** The agent a handoff button named for the draft (the line above the prompt box). */
+  draftHandoff?: PromptHandoff;
   /** Files the user kept in the changes bar (run-changes.ts keptKey), newest last. */
   kept?: string[];
 }
@@ -46,7 +48,9 @@ export function loadState(): PersistedState {
     for (const [id, open] of Object.entries(r.expanded)) if (typeof open === 'boolean') expanded[id] = open;
   }
   const kept = Array.isArray(r.kept) ? r.kept.filter((k): k is string => typeof k === 'string') : [];
-  return { v: 1, expanded, draft: typeof r.draft === 'string' ? r.draft : '', ...(kept.length ? { kept } : {}) };
+  const h = r.draftHandoff;
+  const handoff = typeof h === 'object' && h !== null && typeof h.agent === 'string' && typeof h.label === 'string' ? { agent: h.agent, label: h.label, ...(typeof h.model === 'string' ? { model: h.model } : {}) } : undefined;
+  return { v: 1, expanded, draft: typeof r.draft === 'string' ? r.draft : '', ...(handoff ? { draftHandoff: handoff } : {}), ...(kept.length ? { kept } : {}) };
 }
 
 export function saveState(state: PersistedState): void {

@@ -76,6 +76,8 @@ export type EventBody =
       retryOf?: RetryOf;
       /** What the parent's task call chose for this child: its own model (as written) and effort. */
       asked?: { model?: string; effort?: Effort };
+      /** Its agent file's `memory` (agent-memory.ts): the scope and the folder; `refused` when the folder leads out of the workspace. */
+      memory?: AgentMemoryNote;
     }
   | {
       type: 'agent_finished';
@@ -230,6 +232,13 @@ export interface EventEnvelope {
 }
 
 export type DelegateEvent = EventEnvelope & EventBody;
+
+/** A memory agent's folder as its agent_started records it (the panel's marker, stream-json). */
+export interface AgentMemoryNote {
+  scope: 'user' | 'project' | 'local';
+  dir: string;
+  refused?: true;
+}
 
 export type EventOf<T extends DelegateEvent['type']> = Extract<DelegateEvent, { type: T }>;
 

@@ -241,6 +241,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.agentType) task.agentType = e.agentType;
   if (e.color) task.color = e.color;
   if (e.forkedFrom) task.fork = true;
+  if (e.memory) task.memory = e.memory;
   task.status = 'running';
   task.startedAt = e.time;
   touched.add(task.id);
@@ -290,6 +291,9 @@ function onAgentFinished(state: SessionViewState, e: EventOf<'agent_finished'>, 
   task.durationMs = (base?.durationMs ?? 0) + e.durationMs;
   if (e.result) task.result = preview(e.result).text;
   if (e.error !== undefined) task.error = e.error;
+  // A resumed segment that ends early offers no handoff: the buttons follow its last answer only.
+  if (e.handoffs?.length) task.handoffs = e.handoffs;
+  else delete task.handoffs;
   delete task.warning;
   touched.add(task.id);
 }

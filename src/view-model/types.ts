@@ -14,7 +14,7 @@
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
 import type { ToolKind } from '../core/tools/types';
 import type { AgentStatus, RetryOf } from '../core/vocabulary';
-import type { KeptFile, LandCheck, LandConflict, LandOutcome } from '../core/events';
+import type { AgentMemoryNote, EventOf, KeptFile, LandCheck, LandConflict, LandOutcome } from '../core/events';
 
 export const VIEW_STATE_VERSION = 2;
 
@@ -171,7 +171,14 @@ export interface TaskNode {
   defanged?: string[];
   /** Isolated (its own worktree): the work it kept on a branch, and what landing did to it (kept-work.ts). */
   kept?: KeptWork;
+  /** Its agent file's `memory`: the scope and the folder it keeps across sessions (the row's marker). */
+  memory?: AgentMemoryNote;
+  /** Its agent file's handoffs (Copilot), after its last completed answer: buttons that fill the prompt box for the next agent. */
+  handoffs?: TaskHandoff[];
 }
+
+/** One of Copilot's handoffs: `label` on the button; `agent` gets `prompt` (sent at once with `send`), on `model` if set. */
+export type TaskHandoff = NonNullable<EventOf<'agent_finished'>['handoffs']>[number];
 
 /** What an isolated subagent kept, and what landing it did so far. */
 export interface KeptWork {

@@ -16,6 +16,7 @@ import type { PanelInbox } from './panel-inbox';
 import type { CannotRun } from './model-setup';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
+import { handoffPrompt, TaskHandoffs } from './task-handoff';
 import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
@@ -42,6 +43,8 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
   private readonly disposables: vscode.Disposable[] = [];
   /** Retry on a task that ended early (tests replace its askText). */
   readonly retry: TaskRetry;
+  /** A completed task's handoff buttons (tests press them as the panel does). */
+  readonly handoffs: TaskHandoffs;
   private readonly records: AgentRecordView;
   /** Every message posted, for the extension tests (bounded). */
   readonly posted: HostToWebview['type'][] = [];
@@ -59,6 +62,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
     private readonly inbox?: PanelInbox,
   ) {
     this.retry = new TaskRetry(controller);
+    this.handoffs = new TaskHandoffs(controller, (text, handoff) => this.post({ type: 'fill_prompt', text, handoff }));
     this.records = new AgentRecordView(controller);
     if (inbox) this.disposables.push(inbox.onChange(() => this.sendInbox()));
     this.disposables.push(
@@ -131,7 +135,10 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.inbox?.runFanout(message.id, message.choice, message.dontAsk);
         break;
       case 'prompt':
-        await this.controller.ask(message.text);
+        await this.controller.ask(message.handoff ? handoffPrompt(message.handoff, message.text) : message.text);
+        break;
+      case 'handoff':
+        await this.handoffs.press(message.agentId, message.index);
         break;
       case 'stop':
         this.controller.stop();

@@ -106,4 +106,39 @@ describe("delegate CLI: an agent file's memory", function () {
     assert.ok(!toolNames(child[0]).some((n) => n.startsWith('memory_')), toolNames(child[0]).join(', '));
     assert.ok(!existsSync(join(outside, 'authorized_keys')));
   });
+
+  it('stream-json: a memory agent\'s agent_started names its scope and folder (refused: a folder that leads out); other agents none', async () => {
+    const outside = join(cli.dirs.dataHome, 'outside-2');
+    mkdirSync(outside, { recursive: true });
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agent-memory-local'), { recursive: true });
+    symlinkSync(outside, join(cli.dirs.workdir, '.claude', 'agent-memory-local', 'hoarder'));
+    mkdirSync(join(cli.dirs.workdir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'agents', 'scribe.md'), '---\nname: scribe\ndescription: Writes notes.\nmemory: project\n---\nSCRIBE-BODY\n');
+    writeFileSync(join(cli.dirs.workdir, '.claude', 'agents', 'hoarder.md'), '---\nname: hoarder\ndescription: Hoards notes.\nmemory: local\n---\nHOARDER-BODY\n');
+    cli.api.route([
+      { name: 'scribe', match: (r) => isChild(r) && firstUserText(r).includes('JOB-S'), replies: [reply.text('noted')] },
+      { name: 'hoarder', match: (r) => isChild(r) && firstUserText(r).includes('JOB-H'), replies: [reply.text('no memory')] },
+      { name: 'plain', match: (r) => isChild(r) && firstUserText(r).includes('JOB-P'), replies: [reply.text('plain')] },
+      {
+        name: 'parent',
+        match: () => true,
+        replies: [
+          reply.toolUse([
+            { name: 'task', input: { prompt: 'JOB-S: note', subagent_type: 'scribe' } },
+            { name: 'task', input: { prompt: 'JOB-H: hoard', subagent_type: 'hoarder' } },
+            { name: 'task', input: { prompt: 'JOB-P: plain' } },
+          ]),
+          reply.text('done'),
+        ],
+      },
+    ]);
+    const run = await runDelegate(['-p', 'go', '--cwd', cli.dirs.workdir, '--output-format', 'stream-json'], { env: cli.env() });
+    assert.equal(run.code, 0, run.stderr);
+    cli.api.assertAllConsumed();
+    const started = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.type === 'agent_started' && e.parentId !== null);
+    const of = (type: string): Record<string, unknown> => must(started.find((e) => e.agentType === type));
+    assert.deepEqual(of('scribe').memory, { scope: 'project', dir: join(cli.dirs.workdir, '.claude', 'agent-memory', 'scribe') });
+    assert.deepEqual(of('hoarder').memory, { scope: 'local', dir: join(cli.dirs.workdir, '.claude', 'agent-memory-local', 'hoarder'), refused: true });
+    assert.equal(of('general-purpose').memory, undefined);
+  });
 });

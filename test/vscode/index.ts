@@ -23,6 +23,7 @@ export function run(): Promise<void> {
     untrusted: () => require('./untrusted.test'),
     'tool-env': () => require('./tool-env.test'),
     land: () => require('./land.test'),
+    'agent-panel': () => require('./agent-panel.test'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   const apart = new Set(['untrusted']);

@@ -14,6 +14,7 @@
 import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { AgentDefinition } from '../agent-files/agent-definition';
+import type { AgentMemoryNote } from '../events';
 import { createEditFileTool } from '../tools/edit-file';
 import { createNodeFileOps } from '../tools/node-file-ops';
 import { PathLocks } from '../tools/path-locks';
@@ -29,6 +30,8 @@ export const MEMORY_TOOLS = ['memory_read', 'memory_write', 'memory_edit'] as co
 
 export interface AgentMemory {
   dir: string;
+  /** What its agent_started says of it (the panel's marker): scope, folder, refused. */
+  note: AgentMemoryNote;
   /** What its system prompt gets: where the folder is, how to keep it, MEMORY.md's head. */
   prompt: string;
   tools: AnyTool[];
@@ -57,12 +60,13 @@ function asMemoryTool(tool: AnyTool, name: string, what: string): AnyTool {
 export async function loadAgentMemory(def: AgentDefinition, workdir: string, home: string): Promise<AgentMemory | undefined> {
   if (!def.memory) return undefined;
   const dir = memoryDir(def.memory, def.name, workdir, home);
+  const note: AgentMemoryNote = { scope: def.memory, dir };
   await mkdir(dir, { recursive: true });
   // A repository's folder may be a link out of it (to ~/.ssh): its memory tools would write there unasked.
   if (def.memory !== 'user') {
     const [real, root] = await Promise.all([realpath(dir), realpath(workdir)]);
     if (!real.startsWith(`${root}${sep}`)) {
-      return { dir, prompt: `# Your memory\nYour memory folder ${dir} is not usable: it leads out of the workspace (to ${real}), so you have no memory in this run. Say so in your report.`, tools: [] };
+      return { dir, note: { ...note, refused: true }, prompt: `# Your memory\nYour memory folder ${dir} is not usable: it leads out of the workspace (to ${real}), so you have no memory in this run. Say so in your report.`, tools: [] };
     }
   }
   const ops = createNodeFileOps();
@@ -80,5 +84,5 @@ export async function loadAgentMemory(def: AgentDefinition, workdir: string, hom
     `MEMORY.md is its index: its first ${HEAD_LINES} lines are put here at every start, so keep it short and put details in other files of the folder, linked from it.`,
     head ? `## MEMORY.md\n${head}` : 'MEMORY.md is empty: nothing is recorded yet.',
   ].join('\n');
-  return { dir, prompt, tools };
+  return { dir, note, prompt, tools };
 }

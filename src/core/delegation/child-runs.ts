@@ -24,7 +24,7 @@ import { DEFAULT_PRICES, type ModelPrice } from '../loop/budget';
 import { modelCapRefusal } from './model-cap';
 import type { AgentDefinition } from '../agent-files/agent-definition';
 import { childSpec } from './child-spec';
-import { loadAgentMemory } from './agent-memory';
+import { loadAgentMemory, type AgentMemory } from './agent-memory';
 import type { ChangeTracker } from '../changes/change-tracker';
 import type { HookRegistry } from '../policy/hooks';
 import { withManifestFooter } from '../changes/change-manifest';
@@ -73,6 +73,8 @@ export interface ChildRunPorts {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Agent files' `skills:` (skills/skill-preload.ts): the instructions in the child's prompt, its allowed-tools applied. */
   skills?: ChildSkills;
+  /** A fork: the skills active in its parent (their allowed-tools) are active in it, as their bodies are in its copied conversation. */
+  inheritSkills?(parentId: string, forkId: string): void;
   /** Why no agent may start this agent type (a session rule `Agent(name)` denies it), if so. */
   refuses?(def: AgentDefinition): string | undefined;
   /** Installs the agent file's own hooks (`hooks`) for one run, for that agent alone: how to remove them after it. */
@@ -215,7 +217,7 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
     // Its `memory` folder (the session's folder's, not a worktree's): its head in the prompt, and the three tools
     // that reach it (agent-memory.ts).
     const memory = origin.kind !== 'fork' && origin.def.memory && ports.home !== undefined ? await loadAgentMemory(origin.def, ports.config.workdir, ports.home) : undefined;
-    return await runChildWith(origin, ports, signal, { room, own }, [...(servers?.tools ?? []), ...(memory?.tools ?? [])], memory?.prompt);
+    return await runChildWith(origin, ports, signal, { room, own }, [...(servers?.tools ?? []), ...(memory?.tools ?? [])], memory);
   } finally {
     await servers?.close();
   }
@@ -223,10 +225,10 @@ export async function runChild(origin: ChildOrigin, ports: ChildRunPorts, signal
 
 type Rooms = { room?: ChildRoom; own?: ChildRoom };
 
-async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, rooms: Rooms, ownTools: readonly AnyTool[], memoryPrompt: string | undefined): Promise<ChildOutcome> {
+async function runChildWith(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortSignal, rooms: Rooms, ownTools: readonly AnyTool[], memory: AgentMemory | undefined): Promise<ChildOutcome> {
   const base = specOf(origin, ports, rooms.room, ownTools);
   const built = origin.kind === 'task' && origin.def.fallbackModels?.length ? await withListedModel(base, origin, ports) : base;
-  const spec = memoryPrompt ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memoryPrompt}` } : built;
+  const spec = memory ? { ...built, systemPrompt: `${built.systemPrompt}\n\n${memory.prompt}`, memory: memory.note } : built;
   // Its file's own hooks: this agent's events only, from its SubagentStart to its SubagentStop.
   const removeHooks = origin.kind !== 'fork' && origin.def.hooks && ports.agentHooks ? await ports.agentHooks(origin.def, spec.identity) : undefined;
   try {
@@ -338,6 +340,7 @@ function specOf(origin: ChildOrigin, sessionPorts: ChildRunPorts, room: ChildRoo
       const { call, agentId, prompt } = origin;
       // A fork runs as its parent does (same mode).
       const identity = childIdentity(agentId, call.parent, call.description, call.parent.mode, FORK_AGENT_TYPE);
+      ports.inheritSkills?.(call.parent.agentId, agentId);
       const built = forkSpec(origin.base, { identity, prompt: origin.typed ? `${prompt}${origin.typed.promptNote}` : prompt, toolUseId: call.toolUseId, limits: ports.config.limits });
       // Its parent's spec is spread into it: a typed parent's check is not the fork's.
       delete built.output;

@@ -101,6 +101,7 @@ async function start(run: RunState): Promise<void> {
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
     ...(spec.asked ? { asked: spec.asked } : {}),
+    ...(spec.memory ? { memory: spec.memory } : {}),
   });
   await run.emit({ type: 'message', message: run.messages[run.messages.length - 1] as MessageParam });
 }

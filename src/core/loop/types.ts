@@ -4,7 +4,7 @@
  * built once by the session and never assigned into; each agent gets its own spec: identity, system prompt,
  * tool registry, turn cap and AbortController.
  */
-import type { EventBus } from '../events';
+import type { AgentMemoryNote, EventBus } from '../events';
 import type { MessageParam, ModelPort } from '../llm/types';
 import type { ToolGate } from './tool-gate';
 import type { ToolRegistry, ToolResult } from '../tools/types';
@@ -167,6 +167,8 @@ export interface AgentSpec {
   retryOf?: RetryOf;
   /** What its task call chose (its own model and effort): recorded on agent_started for the views. */
   asked?: { model?: string; effort?: Effort };
+  /** Its memory folder (an agent file's `memory`): recorded on agent_started for the views. */
+  memory?: AgentMemoryNote;
   /** A typed return (report/typed-output.ts): its final message must give a value this accepts; asked again once. */
   output?: OutputCheck;
 }

@@ -57,7 +57,7 @@ export interface SessionChildrenOptions {
   isolation: ChildIsolation;
   ports: Pick<SessionPorts, 'review' | 'fanout'>;
   /** Agent files' `skills:` are preloaded from the session's skills (their allowed-tools applied to the child). */
-  skills: Pick<SessionSkills, 'activate'>;
+  skills: Pick<SessionSkills, 'activate' | 'inherit'>;
   /** Starts an agent file's own MCP servers for one run (agent-mcp.ts). */
   agentServers?: ChildRunPorts['agentServers'];
   /** Installs an agent file's own hooks for one run (agent-hooks.ts). */
@@ -110,6 +110,7 @@ export async function createSessionChildren(o: SessionChildrenOptions): Promise<
           },
         }
       : {}),
+    inheritSkills: (parentId, forkId) => o.skills.inherit(parentId, forkId),
     ...(o.agentServers ? { agentServers: o.agentServers } : {}),
     ...(o.agentHooks ? { agentHooks: o.agentHooks } : {}),
     home: agentFiles?.home ?? homedir(),

@@ -4,9 +4,10 @@
  *
  *   skill{name} by agent A ─┐
  *   A starts with skills: ──┤
- *   a resumed main agent ───┴─▶ permissions.allowForAgent(A, its allowed-tools)   A's calls of those tools skip the
- *   whose conversation      (a project skill: only once the folder is trusted)  question, for the rest of A's life
- *   loaded it
+ *   a resumed main agent ───┤─▶ permissions.allowForAgent(A, its allowed-tools)   A's calls of those tools skip the
+ *   whose conversation      │  (a project skill: only once the folder is trusted)  question, for the rest of A's life
+ *   loaded it               │
+ *   A is a fork of P ───────┘  (P's active skills: their bodies are in the conversation it copied)
  *
  * Only the question is skipped, as with `--allowed-tools`: a refusal stays (plan mode, the bash deny list, paths
  * outside the workspace, an untrusted editor workspace), a protected path is still asked, the sandbox still confines
@@ -29,6 +30,8 @@ export interface SessionSkills {
   problems: AgentFileProblem[];
   /** Makes `skills`' allowed-tools apply to `agentId` (preloaded into a subagent). */
   activate(agentId: string, skills: readonly Skill[]): void;
+  /** A fork (`task{fork: true}`) of `parentId`: the skills active in its parent are active in it too. */
+  inherit(parentId: string, forkId: string): void;
   /** The skills a conversation loaded (its `skill{name}` calls): a resumed main agent's are active again. */
   loadedIn(history: readonly MessageParam[]): Skill[];
 }
@@ -54,12 +57,18 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
     if (usable.length) rules.set(skill.name, new ToolRules({ allowed: usable }));
   }
   const admitted = (skill: Skill) => (skill.scope === 'project' ? o.folderTrusted : async () => true);
+  /** The skills with allowed-tools active in each agent: a fork starts with its parent's. */
+  const active = new Map<string, Set<Skill>>();
   const activate = (agentId: string, list: readonly Skill[]): void => {
     for (const skill of list) {
       const r = rules.get(skill.name);
-      if (r) o.permissions.allowForAgent(agentId, r, admitted(skill));
+      if (!r || active.get(agentId)?.has(skill)) continue;
+      o.permissions.allowForAgent(agentId, r, admitted(skill));
+      active.set(agentId, (active.get(agentId) ?? new Set()).add(skill));
     }
   };
+  // Its copied conversation already holds the bodies its parent loaded (or its system prompt the preloaded ones).
+  const inherit = (parentId: string, forkId: string): void => activate(forkId, [...(active.get(parentId) ?? [])]);
   const loadedIn = (history: readonly MessageParam[]): Skill[] => {
     const names = new Set<string>();
     for (const m of history) {
@@ -71,7 +80,7 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
     }
     return [...names].flatMap((n) => skills.get(n) ?? []);
   };
-  if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate, loadedIn };
+  if (skills.size === 0 || !o.permissions.offers('skill')) return { problems, activate, inherit, loadedIn };
   const { namesOnly } = skillLines(skills.values());
   if (namesOnly > 0) {
     problems.push({ file: [...skills.values()].at(-namesOnly)?.file ?? '', reason: `${skills.size} skills: their descriptions would cost every request too much, so the last ${namesOnly} (by name) are listed without one`, severity: 'warning' });
@@ -88,7 +97,7 @@ export function createSessionSkills(o: SessionSkillsOptions): SessionSkills {
       return `While this skill is active (the rest of your run) your calls of ${names} run without asking for permission; what is refused stays refused.`;
     },
   });
-  return { tool, problems, activate, loadedIn };
+  return { tool, problems, activate, inherit, loadedIn };
 }
 
 /** A skill's rules: the ones Delegate honours (a tool's name, ours or Claude Code's, or mcp__…), and the rest by why not. */
