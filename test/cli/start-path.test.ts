@@ -1,9 +1,11 @@
 /**
  * What the CLI's start does and does not load (its speed is measured in `npm run bench`, not here): no undici
- * on the way to a request, and the chunks' V8 code cache written once, then used, and rebuilt when refused.
+ * on the way to a request, no git before it, and the chunks' V8 code cache written once, then used, and rebuilt
+ * when refused.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reply } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../kit/run-cli';
@@ -44,6 +46,37 @@ describe('the CLI start path', function () {
     assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
     assert.doesNotMatch(loaded, /NativeModule (internal\/)?dns\/promises/, 'node:dns/promises builds its resolver (reads /etc/resolv.conf) when loaded');
     assert.doesNotMatch(readFileSync(chunks, 'utf8'), /child-report|report-guard/);
+  });
+
+  /** A `git` first on PATH that logs each call (ms since the epoch, its arguments) and runs the real one. */
+  function loggingGit(): { path: string; calls: () => { at: number; args: string }[] } {
+    const dir = tempDir('delegate-git-');
+    const log = join(dir, 'calls.log');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'git'), `#!/bin/sh\necho "$(date +%s%3N) $*" >> '${log}'\nexec '${real}' "$@"\n`);
+    chmodSync(join(dir, 'bin', 'git'), 0o755);
+    const calls = () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8').trim().split('\n').map((line) => ({ at: Number(line.slice(0, line.indexOf(' '))), args: line.slice(line.indexOf(' ') + 1) }))
+        : [];
+    return { path: `${join(dir, 'bin')}:${process.env.PATH}`, calls };
+  }
+
+  it('runs no git in a folder outside any repository: the prune of dead worktrees knows there is none (issue 30)', async () => {
+    const git = loggingGit();
+    await run({ PATH: git.path });
+    assert.deepEqual(git.calls(), []);
+  });
+
+  it('in a repository, the prune of dead worktrees runs git only after the first request went out (issue 30)', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: cli.dirs.workdir });
+    const git = loggingGit();
+    await run({ PATH: git.path });
+    const first = cli.api.requests[0]?.receivedAt ?? 0;
+    const calls = git.calls();
+    assert.ok(calls.some((c) => /worktree|rev-parse/.test(c.args)), `the prune ran: ${JSON.stringify(calls)}`);
+    for (const c of calls) assert.ok(c.at >= first, `git ${c.args} ran ${first - c.at} ms before the first request`);
   });
 
   it('writes a code cache per chunk on the first run, uses it on the next, and replaces one V8 refuses', async () => {
