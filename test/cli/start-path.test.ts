@@ -11,6 +11,7 @@ import { reply } from '../fixtures/messages-api-server';
 import { lastJsonLine, runDelegate } from '../kit/run-cli';
 import { cliSuite } from '../kit/cli-suite';
 import { tempDir } from '../kit/temp-dirs';
+import { startHttpServer } from '../kit/mcp-servers';
 
 describe('the CLI start path', function () {
   this.timeout(30_000);
@@ -46,6 +47,38 @@ describe('the CLI start path', function () {
     assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
     assert.doesNotMatch(loaded, /NativeModule (internal\/)?dns\/promises/, 'node:dns/promises builds its resolver (reads /etc/resolv.conf) when loaded');
     assert.doesNotMatch(readFileSync(chunks, 'utf8'), /child-report|report-guard/);
+  });
+
+  /** Runs with a preload that writes process.moduleLoadList at exit; the list. */
+  async function loadedBy(more: Record<string, string> = {}, args: string[] = []): Promise<string> {
+    const scratch = tempDir('delegate-start-');
+    const report = join(scratch, 'modules.txt');
+    const preload = join(scratch, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join('\\n')));`);
+    cli.api.script(reply.text('done'));
+    const r = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--output-format', 'json', ...args], { env: cli.env({ NODE_OPTIONS: `--require ${preload}`, ...more }) });
+    assert.equal(r.code, 0, r.stderr);
+    return readFileSync(report, 'utf8');
+  }
+
+  it('sets no V8 flag in a run that fetches nothing: node:v8 is never loaded (a flag set at run time voids the code cache Node embeds for its own modules; issue 30)', async () => {
+    const loaded = await loadedBy();
+    assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
+    assert.doesNotMatch(loaded, /NativeModule v8\b/);
+  });
+
+  it('a fetch() (an MCP server over HTTP) turns WebAssembly tier-up off first, and that run writes no code cache other runs would refuse', async () => {
+    const server = await startHttpServer('streamableHttp');
+    try {
+      const cacheHome = tempDir('delegate-cache-');
+      const config = JSON.stringify({ mcpServers: { web: { type: 'http', url: server.url } } });
+      const loaded = await loadedBy({ XDG_CACHE_HOME: cacheHome }, ['--mcp-config', config]);
+      assert.match(loaded, /NativeModule v8\b/, 'node:v8 set the flags');
+      assert.ok(cli.api.requests.some((r) => JSON.stringify(r.body).includes('mcp__web__')), "the server's tools were offered: its fetches worked");
+      assert.deepEqual(readdirSync(cacheHome), []);
+    } finally {
+      await server.stop();
+    }
   });
 
   /** A `git` first on PATH that logs each call (ms since the epoch, its arguments) and runs the real one. */
