@@ -67,6 +67,18 @@ describe('the CLI start path', function () {
     assert.doesNotMatch(loaded, /NativeModule v8\b/);
   });
 
+  it('a run that hashes nothing loads no node:crypto: its session id, a version 4 UUID, comes from /dev/urandom (issue 30)', async () => {
+    const scratch = tempDir('delegate-start-');
+    const report = join(scratch, 'modules.txt');
+    const preload = join(scratch, 'preload.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join('\\n')));`);
+    const r = await run({ NODE_OPTIONS: `--require ${preload}` });
+    assert.match(String(lastJsonLine(r.stdout).session_id), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const loaded = readFileSync(report, 'utf8');
+    assert.match(loaded, /NativeModule http\b/, 'the report lists what was loaded');
+    assert.doesNotMatch(loaded, /NativeModule crypto\b/);
+  });
+
   it('a fetch() (an MCP server over HTTP) turns WebAssembly tier-up off first, and that run writes no code cache other runs would refuse', async () => {
     const server = await startHttpServer('streamableHttp');
     try {

@@ -249,7 +249,7 @@ let ascii: Patterns | undefined;
  * the text lies outside ASCII, and no letter of a pattern folds to an ASCII one outside `u` mode).
  */
 export function patternsFor(clause: string): Patterns {
-  if (!/^[\x00-\x7f]*$/.test(clause)) return UNICODE;
+  if (/\P{ASCII}/u.test(clause)) return UNICODE;
   const twin = asciiTwin;
   ascii ??= {
     ...UNICODE,

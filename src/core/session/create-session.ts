@@ -17,7 +17,7 @@
  * (session-children.ts), the main agent's conversation (root-agent.ts). This file makes the shared pieces (bus,
  * store, permissions, changes, sandbox), hands them to those, and puts the RunPorts and the Session together.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from '../crypto-when-used';
 import { homedir } from 'node:os';
 import { EventBus } from '../events';
 import { AgentRegistry } from '../loop/agent-registry';
