@@ -79,6 +79,20 @@ describe('the CLI start path', function () {
     assert.doesNotMatch(loaded, /NativeModule crypto\b/);
   });
 
+  it("reads a streamed reply without releasing a web stream's lock: Node 20 makes a second V8 context for the first release (issue 30)", async () => {
+    const scratch = tempDir('delegate-start-');
+    const log = join(scratch, 'contexts.txt');
+    const preload = join(scratch, 'preload.cjs');
+    // Node's cross-realm regular expression (internal/util getInternalGlobal) makes its context with vm.runInNewContext.
+    writeFileSync(preload, `const vm = require('vm'); const made = vm.runInNewContext; vm.runInNewContext = function (...a) { require('fs').appendFileSync(${JSON.stringify(log)}, new Error().stack + '\\n'); return made.apply(this, a); };`);
+    cli.api.script(reply.toolUse({ name: 'read_file', input: { path: 'a.txt' } }), reply.text('done'));
+    writeFileSync(join(cli.dirs.workdir, 'a.txt'), 'a\n');
+    const r = await runDelegate(['-p', 'hi', '--cwd', cli.dirs.workdir, '--output-format', 'json'], { env: cli.env({ NODE_OPTIONS: `--require ${preload}` }) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(lastJsonLine(r.stdout).result, 'done');
+    assert.equal(existsSync(log) ? readFileSync(log, 'utf8') : '', '');
+  });
+
   it('a fetch() (an MCP server over HTTP) turns WebAssembly tier-up off first, and that run writes no code cache other runs would refuse', async () => {
     const server = await startHttpServer('streamableHttp');
     try {
