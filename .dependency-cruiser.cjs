@@ -16,7 +16,7 @@
  *     │
  *   mechanisms         tools/ llm/ policy/ changes/ sandbox/ mcp/ store/ hooks/ instructions/ agent-files/ secrets/
  *     │                report/ isolation/: each imports the foundation and only the ports it declares or implements (PORTS below)
- *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts
+ *   foundation         core/vocabulary.ts (imports nothing of core), core/events.ts, core/errors.ts, core/shown-text.ts, core/crypto-when-used.ts
  *
  * Type-only imports count everywhere (tsPreCompilationDeps: true): the circles issue 14 names are type-level
  * (events.ts ↔ llm/types.ts ↔ tools/types.ts), and a type import decides what a module can be compiled and
@@ -34,7 +34,7 @@
 const MECHANISMS = ['tools', 'llm', 'policy', 'changes', 'sandbox', 'mcp', 'store', 'hooks', 'instructions', 'agent-files', 'secrets', 'report', 'isolation', 'skills'];
 
 /** Everyone in core may import these: the run-wide words, the event union and bus, the error helpers, how harness lines show names. */
-const FOUNDATION = '^src/core/(vocabulary|events|tool-call-record|errors|shown-text)\\.ts$';
+const FOUNDATION = '^src/core/(vocabulary|events|tool-call-record|errors|shown-text|crypto-when-used)\\.ts$';
 
 /**
  * Contract files of mechanisms that the loop (core/loop/) and the delegation tools may read: types and classes they

@@ -43,12 +43,14 @@ export class ExitGuard {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => this.onSignal(signal));
     process.on('uncaughtException', (err) => void this.force(`crashed: ${err.message}`, 1, undefined, err));
     process.on('unhandledRejection', (err) => void this.force(`crashed: ${err instanceof Error ? err.message : String(err)}`, 1, undefined, err));
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE' && err.code !== 'EIO') return void this.force(`stdout failed: ${err.message}`, 1);
-      this.stdoutClosed = true;
-      this.opts.controller.abort();
-    });
-    process.stderr.on('error', () => undefined); // a closed terminal must not turn into an uncaught error
+    whenMade('stdout', (stdout) =>
+      stdout.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE' && err.code !== 'EIO') return void this.force(`stdout failed: ${err.message}`, 1);
+        this.stdoutClosed = true;
+        this.opts.controller.abort();
+      }),
+    );
+    whenMade('stderr', (stderr) => stderr.on('error', () => undefined)); // a closed terminal must not turn into an uncaught error
     process.on('exit', () => this.session?.shutdownNow('the process exited'));
   }
 
@@ -91,4 +93,27 @@ export class ExitGuard {
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
   }
+}
+
+/**
+ * Runs `onMade` on process.stdout or process.stderr the moment it is made, before anyone can write to it. Node makes
+ * the stream on the first read of the property (for a pipe a net.Socket: ~1 ms of the start's CPU, though a run
+ * writes nothing there before its answer); reading it here would make it at once.
+ */
+function whenMade(name: 'stdout' | 'stderr', onMade: (stream: NodeJS.WriteStream) => void): void {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  const make = own?.get;
+  if (!make || !own.configurable) return onMade(process[name]);
+  let made: NodeJS.WriteStream | undefined;
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable ?? true,
+    get: () => {
+      if (!made) {
+        made = make.call(process) as NodeJS.WriteStream;
+        onMade(made);
+      }
+      return made;
+    },
+  });
 }

@@ -9,7 +9,7 @@ import { ExitGuard } from './exit-guard';
 import { probeBubblewrap } from '../core/session/sandbox-probe';
 import { sealProcessEnvironment } from '../core/session/process-environment';
 
-// V8's flags (no WebAssembly tier-up) are set in start.ts, which loads this module: before anything compiles.
+// V8's flags (no WebAssembly tier-up) are set in start.ts, which loads this module, on the first fetch().
 
 declare const DELEGATE_VERSION: string;
 

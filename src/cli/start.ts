@@ -6,7 +6,7 @@
  *               │ cached data from <cache>/delegate/code-cache/<node>-<arch>/<build>/<chunk>.v8
  *               ▼
  *   process 'exit' ──▶ for each chunk that had no cache (or V8 refused it): write one, with the functions
- *                      this run compiled in it
+ *                      this run compiled in it (unless a fetch() changed V8's flags: see below)
  *
  * Why: compiling the chunks was ~35 ms of the CPU before the first request; with the cache V8 skips it
  * (Node 20 has no compile cache of its own, and ESM modules cannot be given cached data). V8 refuses data
@@ -21,13 +21,26 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { setFlagsFromString } from 'node:v8';
 
-// Node's fetch parses HTTP with a WebAssembly module that V8 recompiles in the background: ~300 ms of CPU and
-// ~25 MiB of peak RSS for a short run, and exit waits for it. The baseline tier is enough. Set before any chunk
-// is compiled: V8 only accepts a code cache made under the same flags.
-setFlagsFromString('--no-wasm-tier-up');
-setFlagsFromString('--no-wasm-dynamic-tiering');
+/**
+ * Node's fetch (undici) parses HTTP with a WebAssembly module that V8 recompiles in the background: ~300 ms of CPU
+ * and ~25 MiB of peak RSS for a short run, and exit waits for it. The baseline tier is enough, so V8's tier-up is
+ * turned off on the first fetch(): the CLI's own requests go over node:http (core/llm/http-fetch.ts); an MCP server
+ * over HTTP fetches. Not at the start: a V8 flag set at run time invalidates the code cache Node embeds for its own
+ * modules, and http, net, child_process, fs/promises and crypto were then compiled from source before the first
+ * request (~15 ms of its CPU; docs/benchmarks.md, issue 30).
+ */
+let flagsChanged = false;
+const platformFetch = globalThis.fetch;
+globalThis.fetch = function fetch(input, init) {
+  if (!flagsChanged) {
+    flagsChanged = true;
+    const { setFlagsFromString } = createRequire(__filename)('node:v8') as typeof import('node:v8');
+    setFlagsFromString('--no-wasm-tier-up');
+    setFlagsFromString('--no-wasm-dynamic-tiering');
+  }
+  return platformFetch(input, init);
+};
 
 type ModuleFunction = (exports: unknown, require: (id: string) => unknown, module: { exports: unknown }, filename: string, dirname: string) => void;
 
@@ -81,7 +94,8 @@ function requireFrom(file: string): (id: string) => unknown {
 
 /** At exit, after the run compiled what it used: the caches that were missing, then old builds' folders removed. */
 function writeCaches(): void {
-  if (!folder || toWrite.length === 0) return;
+  // Data made under changed flags (a fetch ran) would be refused by every run that fetches nothing: not written.
+  if (!folder || toWrite.length === 0 || flagsChanged) return;
   try {
     mkdirSync(folder, { recursive: true });
     for (const { script, file } of toWrite) {

@@ -3,10 +3,11 @@
  * The folder's trust (trust-prompt.ts) and the fan-out card (fanout-prompt.ts) ask through it; both only when stdin
  * and stderr are a terminal.
  */
-import { createInterface } from 'node:readline';
 
 /** The line typed; undefined when the input ended or the run was interrupted (`signal.aborted` says which). */
-export function askLine(question: string, signal: AbortSignal): Promise<string | undefined> {
+export async function askLine(question: string, signal: AbortSignal): Promise<string | undefined> {
+  // Loaded when a question is asked: most runs ask none (node:readline ~0.5 ms before the first request).
+  const { createInterface } = await import('node:readline');
   process.stderr.write(question);
   const rl = createInterface({ input: process.stdin, terminal: false });
   return new Promise((resolve) => {

@@ -6,7 +6,7 @@
  *
  * Written atomically (temp file, then rename) and never rewritten: a name is its content.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from '../crypto-when-used';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentHash } from './types';

@@ -19,7 +19,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { ToolEnv } from '../secrets/tool-env';
-import { createHash } from 'node:crypto';
+import { createHash } from '../crypto-when-used';
 
 export interface GitWorkspace {
   /** What the workspace is inside the repository ("" at its root, else "sub/dir/"). */

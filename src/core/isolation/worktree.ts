@@ -15,7 +15,7 @@
  * Every git runs hardened (changes/git-workspace.ts): fsmonitor off, no hooks (core.hooksPath to an empty path), the
  * repository's own filter drivers off, no credential in its environment, a fixed author for the commits.
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../crypto-when-used';
 import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile, chmod, readdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { hardenedGit, repositoryFilterOff } from '../changes/git-workspace';

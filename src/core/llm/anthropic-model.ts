@@ -32,6 +32,7 @@ import { abortableDelay } from '../errors';
 import { withCacheBreakpoints } from './cache-breakpoints';
 import { proxyFailureIn } from './env-proxy';
 import { httpFetch, withBody, type HttpFetch } from './http-fetch';
+import { observedBody } from './lite-response';
 import { MessageAccumulator } from './message-accumulator';
 import { retryReason, retryWaitOf, retryWaitRefusal, DEFAULT_MAX_RETRY_WAIT_MS, type RetryWaitCap } from './retry-wait';
 import { thinkingFields } from './thinking';
@@ -216,16 +217,9 @@ async function attemptOnce(client: MessagesClient, request: ModelRequest, signal
     }
     if (!res.body) return res;
     touch();
-    const body = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
-          touch();
-          out.enqueue(chunk);
-        },
-      }),
-    );
+    // Every chunk the SDK reads resets the watchdog (observedBody: not a TransformStream, see there).
     // Not `new Response(...)`: that class loads undici (see http-fetch.ts).
-    return withBody(res, body) as unknown as Response; // the same shape the SDK's fetch returns
+    return withBody(res, observedBody(res.body, touch)) as unknown as Response; // the same shape the SDK's fetch returns
   };
 
   try {

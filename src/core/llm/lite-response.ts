@@ -93,3 +93,34 @@ export class LiteResponse {
 export function withBody(res: { status: number; statusText: string; headers: HeadersLike; url: string }, body: ReadableStream<Uint8Array> | null): LiteResponse {
   return new LiteResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url });
 }
+
+/**
+ * `body` with an async iterator of its own that calls `onChunk` for every chunk and never releases the reader's lock
+ * (the body is read to its end or cancelled, and nothing reads it after that). What the SDK iterates a streamed
+ * response by. Not a `pipeThrough(new TransformStream())`, nor Node's own iterator: on Node 20 the first release of a
+ * web stream's reader or writer (a pipe's end does both, the SDK's iterator the reader's) builds Node's cross-realm
+ * regular expression, which creates a new V8 context: 2.6–12 ms once per process, before the second request went out
+ * (docs/benchmarks.md, issue 30 target 2). The body is still a ReadableStream for every other reader.
+ */
+export function observedBody(body: ReadableStream<Uint8Array>, onChunk: () => void): ReadableStream<Uint8Array> {
+  Object.defineProperty(body, Symbol.asyncIterator, {
+    configurable: true,
+    value: (): AsyncIterableIterator<Uint8Array> => {
+      const reader = body.getReader();
+      const iterator: AsyncIterableIterator<Uint8Array> = {
+        async next() {
+          const read = await reader.read();
+          if (!read.done) onChunk();
+          return read.done ? { done: true, value: undefined } : { done: false, value: read.value };
+        },
+        async return() {
+          await reader.cancel();
+          return { done: true, value: undefined };
+        },
+        [Symbol.asyncIterator]: () => iterator,
+      };
+      return iterator;
+    },
+  });
+  return body;
+}

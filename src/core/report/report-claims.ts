@@ -159,18 +159,19 @@ interface Span {
 }
 
 function claimsOf(clause: string): ReportClaim[] {
+  const P = patternsFor(clause);
   // A parenthesis says something beside the claim ("Deleted `x.ts` (nothing imported it)"); blanked, not cut, so
   // positions stay the clause's.
-  const blank = (text: string): string => text.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length)).replace(WITHOUT_ERRORS, (m) => ' '.repeat(m.length));
-  if (/[?？]\s*$/.test(clause) || NOT_A_CLAIM.test(blank(clause)) || IMPERATIVE.test(clause)) return [];
+  const blank = (text: string): string => text.replace(/\([^()]*\)/g, (m) => ' '.repeat(m.length)).replace(P.WITHOUT_ERRORS, (m) => ' '.repeat(m.length));
+  if (/[?？]\s*$/.test(clause) || P.NOT_A_CLAIM.test(blank(clause)) || P.IMPERATIVE.test(clause)) return [];
   const text = clause.length > MAX_CLAIM_CHARS ? `${clause.slice(0, MAX_CLAIM_CHARS - 1)}…` : clause;
   const { paths, commands, plain } = spansOf(clause);
   // Negations are read outside code spans (`--no-index` negates nothing).
-  const negated = negatedParts(() => blank(plain));
+  const negated = negatedParts(P, () => blank(plain));
   const claims: ReportClaim[] = [];
 
   // Files: each path takes the file verb nearest to it (before or after: "updated `a.ts`", "`a.ts` geändert").
-  const verbs = FILE_VERBS.flatMap(([verb, pattern]) => [...plain.matchAll(pattern)].map((m) => ({ verb, start: m.index, end: m.index + m[0].length })));
+  const verbs = P.FILE_VERBS.flatMap(([verb, pattern]) => [...plain.matchAll(pattern)].map((m) => ({ verb, start: m.index, end: m.index + m[0].length })));
   for (const path of paths) {
     let best: { verb: FileVerb; start: number; end: number } | undefined;
     let bestGap = Infinity;
@@ -182,26 +183,26 @@ function claimsOf(clause: string): ReportClaim[] {
     let verb = best.verb;
     // "removed X from `a.ts`", "added X to `a.ts`": a change to the file.
     const between = plain.slice(Math.min(best.end, path.start), Math.max(best.start, path.end));
-    if ((verb === 'deleted' || verb === 'created') && best.end <= path.start && FROM_OR_TO.test(between.slice(-20))) verb = 'changed';
+    if ((verb === 'deleted' || verb === 'created') && best.end <= path.start && P.FROM_OR_TO.test(between.slice(-20))) verb = 'changed';
     claims.push({ kind: 'file', verb, path: path.value, text });
   }
 
   // Commands and checks: an outcome word, with a backticked command anywhere in the clause, or next to a subject
   // ("all tests pass", "der Build ist erfolgreich"; "the test for X was failing because …" is about code, not a run).
   const outcomes = (['failed', 'passed', 'ran'] as const)
-    .flatMap((o) => [...plain.matchAll(OUTCOMES[o])].map((m) => ({ o, start: m.index, end: m.index + m[0].length })))
+    .flatMap((o) => [...plain.matchAll(P.OUTCOMES[o])].map((m) => ({ o, start: m.index, end: m.index + m[0].length })))
     // "0 failing", "no failures": a pass.
-    .filter((m) => m.o !== 'failed' || !ZERO_BEFORE.test(plain.slice(Math.max(0, m.start - 8), m.start)))
+    .filter((m) => m.o !== 'failed' || !P.ZERO_BEFORE.test(plain.slice(Math.max(0, m.start - 8), m.start)))
     .filter((m) => !negated(m.start));
   if (outcomes.length) {
     if (commands.length) {
       const o = (['failed', 'passed', 'ran'] as const).find((x) => outcomes.some((m) => m.o === x)) as CommandOutcome;
-      const subject = SUBJECTS.find(([, pattern]) => matches(pattern, plain))?.[0];
+      const subject = P.SUBJECTS.find(([, pattern]) => matches(pattern, plain))?.[0];
       for (const c of commands) if (!negated(c.start)) claims.push({ kind: 'command', outcome: o, command: c.value, ...(subject ? { subject } : {}), text });
     } else {
       // A pass that admits failures ("mostly pass (2 flaky failures)") claims no clean run.
       const admitsFailure = outcomes.some((m) => m.o === 'failed');
-      for (const near of subjectsNearOutcomes(plain, outcomes, negated)) {
+      for (const near of subjectsNearOutcomes(P, plain, outcomes, negated)) {
         const outcome = near.outcome === 'passed' && admitsFailure ? 'failed' : near.outcome;
         if (outcome !== 'ran' || !paths.length) claims.push({ kind: 'command', outcome, subject: near.subject, text });
       }
@@ -210,22 +211,22 @@ function claimsOf(clause: string): ReportClaim[] {
 
   // Done: "fixed", "implemented" (or a first-person change) with no file named, outside a negated part.
   const said = (pattern: RegExp): boolean => [...plain.matchAll(pattern)].some((m) => !negated(m.index));
-  if (!paths.length && !claims.some((c) => c.kind === 'file') && (said(DONE) || (FIRST_PERSON.test(clause) && said(re(CHANGED))))) claims.push({ kind: 'done', text });
+  if (!paths.length && !claims.some((c) => c.kind === 'file') && (said(P.DONE) || (P.FIRST_PERSON.test(clause) && said(P.CHANGED)))) claims.push({ kind: 'done', text });
   return claims;
 }
 
 /** Whether a position of the clause is in a part (PART_BREAK) that holds a negation (the parts read when first asked). */
-function negatedParts(textOf: () => string): (index: number) => boolean {
+function negatedParts(P: Patterns, textOf: () => string): (index: number) => boolean {
   let parts: { start: number; negated: boolean }[] | undefined;
   const read = (): { start: number; negated: boolean }[] => {
     const text = textOf();
     const out: { start: number; negated: boolean }[] = [];
     let start = 0;
-    for (const m of text.matchAll(PART_BREAK)) {
-      out.push({ start, negated: NEGATION.test(text.slice(start, m.index)) });
+    for (const m of text.matchAll(P.PART_BREAK)) {
+      out.push({ start, negated: P.NEGATION.test(text.slice(start, m.index)) });
       start = m.index + m[0].length;
     }
-    out.push({ start, negated: NEGATION.test(text.slice(start)) });
+    out.push({ start, negated: P.NEGATION.test(text.slice(start)) });
     return out;
   };
   return (index) => (parts ??= read()).findLast((p) => p.start <= index)?.negated ?? false;
@@ -235,10 +236,42 @@ const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: r
 const NEAR = 24;
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$/iu;
 
+/** Every pattern that reads a clause's words, as written (any text) and for a clause of ASCII characters only. */
+const UNICODE = { NEGATION, PART_BREAK, NOT_A_CLAIM, WITHOUT_ERRORS, IMPERATIVE, FROM_OR_TO, FILE_VERBS, OUTCOMES, SUBJECTS, DONE, FIRST_PERSON, ZERO_BEFORE, CHANGED: re(CHANGED) };
+type Patterns = typeof UNICODE;
+let ascii: Patterns | undefined;
+
+/**
+ * The patterns for this clause. V8 builds a `\p{L}` class, case-closed under the `iu` flags, anew for every place a
+ * pattern holds one when the pattern first runs: ~0.4 ms each, ~20 ms for a process's first report (it delayed the
+ * parent's next request by that much; docs/benchmarks.md, issue 30). Most clauses are ASCII, and on ASCII text a
+ * twin with `[A-Za-z]` for `\p{L}`, `[0-9]` for `\p{N}` and no `u` flag matches exactly the same (no character of
+ * the text lies outside ASCII, and no letter of a pattern folds to an ASCII one outside `u` mode).
+ */
+export function patternsFor(clause: string): Patterns {
+  if (/\P{ASCII}/u.test(clause)) return UNICODE;
+  const twin = asciiTwin;
+  ascii ??= {
+    ...UNICODE,
+    ...Object.fromEntries((['NEGATION', 'PART_BREAK', 'NOT_A_CLAIM', 'WITHOUT_ERRORS', 'IMPERATIVE', 'FROM_OR_TO', 'DONE', 'FIRST_PERSON', 'ZERO_BEFORE', 'CHANGED'] as const).map((k) => [k, twin(UNICODE[k])])),
+    FILE_VERBS: UNICODE.FILE_VERBS.map(([verb, rx]) => [verb, twin(rx)]),
+    OUTCOMES: { failed: twin(OUTCOMES.failed), passed: twin(OUTCOMES.passed), ran: twin(OUTCOMES.ran) },
+    SUBJECTS: UNICODE.SUBJECTS.map(([subject, rx]) => [subject, twin(rx)]),
+  } as Patterns;
+  return ascii;
+}
+
+/** `rx` for ASCII text: `\p{L}` as A-Z and a-z, `\p{N}` as 0-9, the `u` flag off (its other flags kept). */
+function asciiTwin(rx: RegExp): RegExp {
+  const source = rx.source.replaceAll('\\p{L}\\p{N}', 'A-Za-z0-9').replaceAll('[\\p{L}]', '[A-Za-z]').replaceAll('\\p{L}', '[A-Za-z]');
+  if (source.includes('\\p{') || source.includes('\\u{')) throw new Error(`report-claims: no ASCII twin for /${rx.source}/`);
+  return new RegExp(source, rx.flags.replace('u', ''));
+}
+
 /** Each subject with the outcome word nearest to it (at most NEAR characters away; a pass or a failure before a "ran"). */
-function subjectsNearOutcomes(plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[], negated: (index: number) => boolean): { subject: CheckSubject; outcome: CommandOutcome }[] {
+function subjectsNearOutcomes(P: Patterns, plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[], negated: (index: number) => boolean): { subject: CheckSubject; outcome: CommandOutcome }[] {
   const found: { subject: CheckSubject; outcome: CommandOutcome }[] = [];
-  for (const [subject, pattern] of SUBJECTS) {
+  for (const [subject, pattern] of P.SUBJECTS) {
     let best: { outcome: CommandOutcome; gap: number } | undefined;
     for (const m of plain.matchAll(pattern)) {
       if (negated(m.index)) continue;

@@ -17,7 +17,7 @@
  * (session-children.ts), the main agent's conversation (root-agent.ts). This file makes the shared pieces (bus,
  * store, permissions, changes, sandbox), hands them to those, and puts the RunPorts and the Session together.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from '../crypto-when-used';
 import { homedir } from 'node:os';
 import { EventBus } from '../events';
 import { AgentRegistry } from '../loop/agent-registry';
@@ -120,8 +120,15 @@ export async function createSession(config: SessionConfig): Promise<Session> {
     blobs: changes.blobs,
     toolsFor: (dir, tracker) => createSessionTools({ ...toolOptions, workdir: dir, changes: tracker }).current().with(...mcpToolsOf(catalog.current())),
   });
-  // What a kill -9 left: the worktrees of this folder's sessions no process holds (in the background: nothing waits on it).
-  const pruned = pruneDeadWorktrees(workdir, persistence.transcriptRoot, (other) => other === id || isSessionHeld(persistence.transcriptRoot, other));
+  // What a kill -9 left: the worktrees of this folder's sessions no process holds (in the background: only shutdown
+  // waits on it). Started once the first reply is in, not here: its git spawn was ~4 ms of the CPU before the first
+  // request (docs/benchmarks.md, issue 30); a session that never gets a reply prunes at its shutdown.
+  let pruned: Promise<unknown> | undefined;
+  const prune = (): Promise<unknown> => (pruned ??= pruneDeadWorktrees(workdir, persistence.transcriptRoot, (other) => other === id || isSessionHeld(persistence.transcriptRoot, other)));
+  // Not unsubscribed from inside: the bus's loop over its listeners would skip the next one for this event.
+  bus.subscribe((e) => {
+    if (e.type === 'usage' && !pruned) void prune();
+  });
   const notify = async (level: 'info' | 'warning' | 'error', text: string, source?: string): Promise<void> => {
     await bus.emit(ROOT_AGENT_ID, null, { type: 'notice', level, text, ...(source ? { source } : {}) });
   };
@@ -235,7 +242,7 @@ export async function createSession(config: SessionConfig): Promise<Session> {
       request,
       { signal, toolUseId: `land:${++landings}` },
     );
-  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock, pruned, land });
+  return sessionFace({ id, bus, store, hooks, permissions, agents, processes, sandbox, changes, rules, mcp: commands.mcp, agentServers, ports, main, notify, current, lock, prune, land });
 }
 
 /** Why the main agent's land tool may not write `path` (the repository's) in `mode`: a protected path, unless bypassPermissions. */

@@ -11,7 +11,8 @@
  * The permission policy reads `workdirOf` (an isolated agent's paths stay inside its worktree); the rest of the core
  * sees a WORKDIR only.
  */
-import { join } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
@@ -103,6 +104,22 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
 }
 
 /** At a session's start: the worktrees dead sessions of `root` left in `workdir`'s repository (a kill -9). Never throws. */
-export function pruneDeadWorktrees(workdir: string, root: string, isLive: (sessionId: string) => boolean): Promise<PruneReport> {
-  return pruneWorktrees(workdir, root, isLive, keptBranch).catch(() => ({ removed: [], salvaged: [] }));
+export async function pruneDeadWorktrees(workdir: string, root: string, isLive: (sessionId: string) => boolean): Promise<PruneReport> {
+  const none = { removed: [], salvaged: [] };
+  // Outside any repository there is nothing to prune, and asking git costs two spawns (openRepo's second says why).
+  if (!(await mayBeInRepository(workdir))) return none;
+  return pruneWorktrees(workdir, root, isLive, keptBranch).catch(() => none);
+}
+
+/**
+ * Whether git could find a repository from `dir`, without running it: a `.git` (folder or file) in `dir` or above,
+ * or GIT_DIR naming one. Git's own search finds nothing else but a bare repository, which has no work tree to
+ * have worktrees pruned from (openRepo's `--show-toplevel` fails there).
+ */
+async function mayBeInRepository(dir: string): Promise<boolean> {
+  if (process.env.GIT_DIR) return true;
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (await lstat(join(at, '.git')).then(() => true, () => false)) return true;
+    if (dirname(at) === at) return false;
+  }
 }

@@ -128,8 +128,9 @@ export interface SessionParts {
   lock: { release(): void };
   /** The user's landing (land-tool.ts landAndResolve over the session's steward, the main agent as the resolvers' parent). */
   land: Session['land'];
-  /** The start's prune of dead sessions' worktrees (isolation-rooms.ts), run in the background: shutdown waits for it. */
-  pruned?: Promise<unknown>;
+  /** The prune of dead sessions' worktrees (isolation-rooms.ts), started after the first reply: shutdown starts it if
+   * nothing did, and waits for it. */
+  prune?: () => Promise<unknown>;
 }
 
 /** The Session a host holds, over the parts createSession built. */
@@ -176,7 +177,7 @@ export function sessionFace(p: SessionParts): Session {
     // The sandbox's private /tmp goes with the session, whichever way it ends.
     // MCP servers end with the session whichever way it ends (close too: a later run starts them again).
     shutdown: async (reason, graceMs) => {
-      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close(), p.pruned]);
+      await Promise.all([exit.shutdown(reason, graceMs), mcp?.manager?.close(), p.prune?.()]);
       sandbox.removeTempFolder();
     },
     shutdownNow: (reason) => {

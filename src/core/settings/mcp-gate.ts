@@ -7,7 +7,7 @@
  *     ─▶ each server at its start ─▶ gate.approve(what it runs, a hash of its config) ─▶ gate.input(each ${input:id})
  *                                     (a changed command, argument, env or URL has another hash: asked again)
  */
-import { createHash } from 'node:crypto';
+import { createHash } from '../crypto-when-used';
 import { join } from 'node:path';
 import { describeServer, serverFingerprint, withInputs, type McpConfigFile, type McpInputSpec, type McpServerConfig } from '../mcp/config';
 

@@ -7,7 +7,6 @@
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { DelegateEvent } from '../events';
 import { sessionName } from './session-admin';
 import type { AgentStatus, Usage } from '../vocabulary';
@@ -91,6 +90,8 @@ async function scan(file: string, id: string): Promise<SessionSummary | undefine
   // A child's agent type is on its start; its figures on its finish.
   const childTypes = new Map<string, string>();
   const runs: SubagentRun[] = [];
+  // Loaded on first use: the start of a run reads no transcript (node:readline ~0.5 ms before the first request).
+  const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
     let e: DelegateEvent;

@@ -4,7 +4,7 @@
  * Reads open with O_NONBLOCK and check the open file is regular: a FIFO swapped in after the caller's
  * stat still cannot block a thread of Node's pool (which would also block the process's exit).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../crypto-when-used';
 import { constants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { NotRegularFileError } from './file-access';
