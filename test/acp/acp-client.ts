@@ -3,13 +3,12 @@
  * over its stdin/stdout (newline-delimited JSON-RPC). It records every session/update, and answers permission
  * requests and fs/* with the test's handlers.
  *
- *   const c = await startAcpClient({ env: cli.env(), capabilities: { subagents: {} } });
+ *   const start = acpClients(() => cli.env());            in a describe: each client closed after its test
+ *   const c = await start({ capabilities: { subagents: {} } });
  *   const { sessionId } = await c.agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
  *   await c.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
  *   c.updates   // every SessionNotification, in arrival order
  *   await c.close();
- *
- * In a suite, `const start = acpClients(() => cli.env())` starts clients that are closed after each test.
  */
 import { spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
@@ -40,7 +39,7 @@ export interface AcpClient {
   close(): Promise<number | null>;
 }
 
-export async function startAcpClient(options: AcpClientOptions): Promise<AcpClient> {
+async function startAcpClient(options: AcpClientOptions): Promise<AcpClient> {
   // A fresh HOME: the developer's own ~/.claude must not reach the agent under test.
   const home = tempDir('delegate-acp-home-');
   const env = { PATH: process.env.PATH ?? '', HOME: home, ...(process.env.DELEGATE_CHUNK_LOG ? { DELEGATE_CHUNK_LOG: process.env.DELEGATE_CHUNK_LOG } : {}), ...options.env };
