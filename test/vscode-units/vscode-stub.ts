@@ -23,6 +23,21 @@ interface StubUri {
 
 const uri = (scheme: string, path: string, query = ''): StubUri => ({ scheme, path, query, fsPath: path, toString: () => `${scheme}:${path}${query ? `?${query}` : ''}` });
 
+/** vscode.EventEmitter as the units use it: `event(listener)` gives a disposable, `fire` calls the listeners. */
+class StubEventEmitter<T> {
+  private listeners: ((value: T) => void)[] = [];
+  readonly event = (listener: (value: T) => void): { dispose(): void } => {
+    this.listeners.push(listener);
+    return { dispose: () => void (this.listeners = this.listeners.filter((l) => l !== listener)) };
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
 export function installVscodeStub(): VscodeStub {
   const state: VscodeStub = { messages: [], commands: [], warningAnswer: undefined, workspaceFolder: undefined };
   const api = {
@@ -42,6 +57,7 @@ export function installVscodeStub(): VscodeStub {
         return state.workspaceFolder ? [{ uri: uri('file', state.workspaceFolder) }] : undefined;
       },
     },
+    EventEmitter: StubEventEmitter,
     Uri: {
       from: (parts: { scheme: string; path: string; query?: string }) => uri(parts.scheme, parts.path, parts.query),
       joinPath: (base: StubUri, ...segments: string[]) => uri(base.scheme, [base.path, ...segments].join('/')),
