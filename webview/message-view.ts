@@ -22,7 +22,7 @@ export function userBlock(node: UserPromptNode): HTMLElement {
     block.title = `You handed this to the ${h.agent} agent (handoff “${h.label}”). The main agent was asked:\n\n${node.text}`;
     if (h.text.trim()) block.append(el('div', 'msg-text', h.text));
     const mark = el('div', 'msg-handoff');
-    mark.append(codicon('arrow-right'), el('span', 'msg-handoff-agent', h.agent), el('span', 'msg-handoff-label', `(handoff: ${h.label})`));
+    mark.append(codicon('arrow-right'), el('span', 'msg-handoff-agent', h.agent), ' ', el('span', 'msg-handoff-label', `(handoff: ${h.label})`));
     block.append(mark);
     return block;
   }
