@@ -20,7 +20,7 @@ import type { PromptHandoff } from '../protocol';
 import type { SessionController } from './session-controller';
 
 /** What the main agent gets for a prompt handed to `handoff.agent`. */
-export function handoffPrompt(handoff: Pick<PromptHandoff, 'agent' | 'model'>, prompt: string): string {
+function handoffPrompt(handoff: Pick<PromptHandoff, 'agent' | 'model'>, prompt: string): string {
   const model = handoff.model ? `, model "${handoff.model}"` : '';
   return [
     `Hand this over to the "${handoff.agent}" agent: start it with the task tool (subagent_type "${handoff.agent}"${model}) with the request below as its prompt, adding what it needs from our conversation (it sees none of it, so spell out what "above" or "the plan" refers to). Then tell me what it reported.`,
