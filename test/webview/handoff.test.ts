@@ -61,6 +61,16 @@ describe('handoffs on the view model and the packed snapshot', () => {
     assert.deepEqual(planTask(decodeSnapshot(encodeSnapshot(state))).handoffs, HANDOFFS, 'a reloaded panel gets them');
   });
 
+  it('a sent handoff is a user node with the user\'s words; a transcript\'s broken handoff shows the written prompt', () => {
+    const s = session(true);
+    handedOver(s);
+    const rows = (state: SessionViewState) => state.items.flatMap((id) => (state.nodes[id]?.kind === 'user' ? [state.nodes[id]] : []));
+    assert.deepEqual(rows(decodeSnapshot(encodeSnapshot(stateOf(s)))).map((n) => n?.kind === 'user' && [n.text, n.handoff]), [['Plan the login page.', undefined], [WRITTEN, SENT]]);
+    const broken = new Script();
+    broken.emit(ROOT, null, { type: 'agent_started', prompt: WRITTEN, depth: 0, model: 'claude-sonnet', handoff: { agent: 'reviewer', label: 7 } as unknown as typeof SENT });
+    assert.deepEqual(rows(stateOf(broken)).map((n) => n?.kind === 'user' && [n.text, n.handoff]), [[WRITTEN, undefined]]);
+  });
+
   it('a resumed segment that ends early takes the buttons away', () => {
     const s = session(true);
     s.emit('planner-1', ROOT, { type: 'agent_started', prompt: 'Add a logout.', depth: 1, model: 'claude-sonnet', toolUseId: 'tu-plan', segment: 2, resumedBy: 'user' });
