@@ -15,7 +15,18 @@ export function userBlock(node: UserPromptNode): HTMLElement {
   block.dataset.id = node.id;
   const who = el('div', 'msg-who');
   who.append(codicon('account'), el('span', '', 'You'));
-  block.append(who, el('div', 'msg-text', node.text));
+  block.append(who);
+  if (node.handoff) {
+    // A handoff: the user's own words and where they went; what the main agent was asked is on hover.
+    const h = node.handoff;
+    block.title = `You handed this to the ${h.agent} agent (handoff “${h.label}”). The main agent was asked:\n\n${node.text}`;
+    if (h.text.trim()) block.append(el('div', 'msg-text', h.text));
+    const mark = el('div', 'msg-handoff');
+    mark.append(codicon('arrow-right'), el('span', 'msg-handoff-agent', h.agent), ' ', el('span', 'msg-handoff-label', `(handoff: ${h.label})`));
+    block.append(mark);
+    return block;
+  }
+  block.append(el('div', 'msg-text', node.text));
   return block;
 }
 

@@ -39,6 +39,9 @@ body {
 .msg-retry .codicon { font-size: 12px; flex: 0 0 auto; color: var(--vscode-descriptionForeground); }
 .msg-retry-who { font-weight: 600; color: var(--vscode-descriptionForeground); margin-right: 4px; }
 .msg-retry-text { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.msg-handoff { margin-top: 2px; font-size: 11px; line-height: 16px; color: var(--vscode-descriptionForeground); }
+.msg-handoff .codicon { font-size: 11px; vertical-align: -1px; margin-right: 3px; }
+.msg-handoff-agent { font-weight: 600; }
 .msg-who { display: flex; align-items: center; gap: 4px; font-size: 11px; font-weight: 600; color: var(--vscode-descriptionForeground); margin-bottom: 2px; }
 .msg-who .codicon { font-size: 12px; }
 .msg-text { white-space: pre-wrap; user-select: text; }

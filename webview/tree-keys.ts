@@ -46,7 +46,7 @@ function rowLabel(state: SessionViewState, row: FlatRow): string {
     case 'change-command':
       return node?.kind === 'task' ? node.changes?.commands[row.index ?? 0]?.command ?? '' : '';
     case 'user':
-      return node?.kind === 'user' ? node.text : '';
+      return node?.kind === 'user' ? (node.handoff?.text ?? node.text) : '';
     case 'text':
       return node?.kind === 'text' ? node.text : '';
     case 'notice':

@@ -15,7 +15,7 @@ import type { ToolCallPatch } from './tool-call-record';
 export { describesCall, endsCall, opensCall, patchToolCall } from './tool-call-record';
 export type { ToolCallDescription, ToolCallEnd, ToolCallPatch, ToolCallRecord } from './tool-call-record';
 
-import type { AgentStatus, Effort, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
+import type { AgentStatus, Effort, HandoffOf, PermissionDecision, PermissionMode, RetryOf, Usage } from './vocabulary';
 
 import type { KeptFile, LandCheck, LandOutcome, WorktreeBase } from './isolation/types';
 
@@ -34,6 +34,8 @@ export type EventBody =
       text: string;
       /** The prompt is a Retry the host wrote for the user (`text` is what the model gets). */
       retryOf?: RetryOf;
+      /** The prompt is a handoff the host wrote for the user (`text` is what the model gets, `handoff.text` what the user sent). */
+      handoff?: HandoffOf;
     }
   | {
       type: 'agent_started';
@@ -74,6 +76,8 @@ export type EventBody =
       resumedBy?: 'parent' | 'user';
       /** The root's prompt is a Retry the host wrote for the user (the `prompt` event's; the transcript keeps this one). */
       retryOf?: RetryOf;
+      /** The root's prompt is a handoff the host wrote for the user (the `prompt` event's; the transcript keeps this one). */
+      handoff?: HandoffOf;
       /** What the parent's task call chose for this child: its own model (as written) and effort. */
       asked?: { model?: string; effort?: Effort };
       /** Its agent file's `memory` (agent-memory.ts): the scope and the folder; `refused` when the folder leads out of the workspace. */

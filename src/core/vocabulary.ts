@@ -113,6 +113,20 @@ export interface RetryOf {
   edited?: boolean;
 }
 
+/**
+ * A root prompt the host wrote for a handoff (a subagent's `handoffs` button, Copilot's agent-file field): the model
+ * gets the written prompt, which asks the main agent to start `agent` with the task tool; the hosts show `text`, what
+ * the user sent, marked "→ agent (handoff: label)".
+ */
+export interface HandoffOf {
+  /** The agent it is handed to (the handoff's `agent`, as subagent_type takes it). */
+  agent: string;
+  /** The handoff's button label. */
+  label: string;
+  /** What the user sent: the handoff's prompt, as pressed or as edited in the prompt box (may be empty). */
+  text: string;
+}
+
 /** The image types the Messages API reads (a prompt's attachments; anything else it refuses). */
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];

@@ -25,7 +25,7 @@ import {
   type TextNode,
   type TokenCount,
 } from './types';
-import type { RetryOf, Usage } from '../core/vocabulary';
+import type { HandoffOf, RetryOf, Usage } from '../core/vocabulary';
 
 export * from './types';
 export type { Touched } from './store';
@@ -60,7 +60,7 @@ export function applyEvent(state: SessionViewState, event: DelegateEvent, touche
   switch (event.type) {
     case 'prompt':
       if (event.parentId === null) {
-        addPrompt(state, event.text, event.time, touched, event.retryOf);
+        addPrompt(state, event.text, event.time, touched, event);
         state.promptShown = true;
       }
       break;
@@ -213,7 +213,7 @@ function onAgentStarted(state: SessionViewState, e: EventOf<'agent_started'>, to
   if (e.parentId === null) {
     state.agents[e.agentId] = { parentId: null, depth: e.depth, taskId: null, turn: 0, running: true };
     // The `prompt` event showed it; a transcript written before that event existed has only this.
-    if (!state.promptShown) addPrompt(state, e.prompt, e.time, touched, e.retryOf);
+    if (!state.promptShown) addPrompt(state, e.prompt, e.time, touched, e);
     delete state.promptShown;
     setRunning(state, true, touched);
     return;
@@ -366,17 +366,28 @@ function textNode(state: SessionViewState, agentId: string, turn: number, touche
   return node;
 }
 
-/** A root prompt: its row in the conversation; a Retry's marks the retried task (it offers Retry no more). */
-function addPrompt(state: SessionViewState, text: string, time: number, touched: Touched, retryOf?: RetryOf): void {
+/**
+ * A root prompt: its row in the conversation; a Retry's marks the retried task (it offers Retry no more). `shown`:
+ * what the host wrote it for (the prompt event's or agent_started's fields), which the row shows instead of `text`.
+ */
+function addPrompt(state: SessionViewState, text: string, time: number, touched: Touched, shown: { retryOf?: RetryOf; handoff?: HandoffOf }): void {
   delete state.retrying;
   if (text.trim() === '') return;
   const id = nextLocalId(state, 'user');
-  placeNode(state, { kind: 'user', id, text, time, ...(retryOf ? { retryOf } : {}) }, null, touched);
+  const { retryOf } = shown;
+  const handoff = handoffOf(shown.handoff);
+  placeNode(state, { kind: 'user', id, text, time, ...(retryOf ? { retryOf } : {}), ...(handoff ? { handoff } : {}) }, null, touched);
   const old = retryOf ? getTask(state, state.agents[retryOf.agentId]?.taskId) : undefined;
   if (!old) return;
   old.retriedBy = { promptId: id };
   state.retrying = { taskId: old.id, description: old.description };
   touched.add(old.id);
+}
+
+/** A handoff as a transcript gives it: only a whole one (a hand-edited file's broken one shows the written prompt). */
+function handoffOf(h: HandoffOf | undefined): HandoffOf | undefined {
+  if (typeof h?.agent !== 'string' || typeof h.label !== 'string' || typeof h.text !== 'string') return undefined;
+  return { agent: h.agent, label: h.label, text: h.text };
 }
 
 function addNotice(state: SessionViewState, level: 'error' | 'warning' | 'info', text: string, time: number, touched: Touched): void {

@@ -13,7 +13,7 @@
  */
 import type { ChangedFile, CommandRun, RevertOutcome } from '../core/changes/types';
 import type { ToolKind } from '../core/tools/types';
-import type { AgentStatus, RetryOf } from '../core/vocabulary';
+import type { AgentStatus, HandoffOf, RetryOf } from '../core/vocabulary';
 import type { AgentMemoryNote, EventOf, KeptFile, LandCheck, LandConflict, LandOutcome } from '../core/events';
 
 export const VIEW_STATE_VERSION = 2;
@@ -54,6 +54,8 @@ export interface UserPromptNode {
   time: number;
   /** A Retry of a task the user asked for: shown as what they did, not as the written prompt. */
   retryOf?: RetryOf;
+  /** A handoff the user sent: shown as their own words (`handoff.text`) marked with the agent, not as the written prompt. */
+  handoff?: HandoffOf;
 }
 
 /** The root agent's text for one turn: text_delta accumulates, the `message` event finalises. */

@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import type { DelegateEvent } from '../core/events';
-import type { RetryOf } from '../core/vocabulary';
+import type { HandoffOf, RetryOf } from '../core/vocabulary';
 import type { SessionListItem } from '../protocol';
 import { applyEvent, createSessionView, type SessionViewState } from '../view-model/session-view';
 import type { EditorApprover } from './approver';
@@ -105,7 +105,7 @@ export class SessionController implements vscode.Disposable {
    * Runs one prompt; resolves when the run ends, with its result (undefined when it did not start).
    * Problems are shown to the user, never thrown. `model`: the Chat view's pick, over the settings.
    */
-  async ask(prompt: string, options: { model?: vscode.LanguageModelChat; retryOf?: RetryOf } = {}): Promise<AgentResult | undefined> {
+  async ask(prompt: string, options: { model?: vscode.LanguageModelChat; retryOf?: RetryOf; handoff?: HandoffOf } = {}): Promise<AgentResult | undefined> {
     const text = prompt.trim();
     if (!text) return undefined;
     if (this.running) {
@@ -119,7 +119,7 @@ export class SessionController implements vscode.Disposable {
     this.notices.newPrompt();
     this.setContext();
     try {
-      const result = await session.run(text, this.running.signal, options.retryOf ? { retryOf: options.retryOf } : {});
+      const result = await session.run(text, this.running.signal, { ...(options.retryOf ? { retryOf: options.retryOf } : {}), ...(options.handoff ? { handoff: options.handoff } : {}) });
       if (result.status === 'error') this.runFailed(result.error ?? 'the run failed');
       return result;
     } catch (err) {

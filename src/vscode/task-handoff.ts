@@ -12,14 +12,15 @@
  * Delegate's main agent is not an agent file (Copilot switches the chat to the target agent); the prompt asks the
  * main agent to start the named agent with the task tool. A subagent sees nothing of the conversation, where
  * Copilot's target agent sees all of it ("Implement the plan above"), so the main agent is told to pass on what the
- * prompt refers to.
+ * prompt refers to. The panel shows what the user sent, not that wording: the run carries `handoff` (core HandoffOf),
+ * whose `text` is the user's own words.
  */
 import { allTasks } from '../view-model/session-view';
 import type { PromptHandoff } from '../protocol';
 import type { SessionController } from './session-controller';
 
 /** What the main agent gets for a prompt handed to `handoff.agent`. */
-export function handoffPrompt(handoff: Pick<PromptHandoff, 'agent' | 'model'>, prompt: string): string {
+function handoffPrompt(handoff: Pick<PromptHandoff, 'agent' | 'model'>, prompt: string): string {
   const model = handoff.model ? `, model "${handoff.model}"` : '';
   return [
     `Hand this over to the "${handoff.agent}" agent: start it with the task tool (subagent_type "${handoff.agent}"${model}) with the request below as its prompt, adding what it needs from our conversation (it sees none of it, so spell out what "above" or "the plan" refers to). Then tell me what it reported.`,
@@ -43,10 +44,15 @@ export class TaskHandoffs {
     const handoff: PromptHandoff = { agent: h.agent, label: h.label, ...(h.model ? { model: h.model } : {}) };
     const prompt = h.prompt?.trim() ?? '';
     if (h.send && prompt) {
-      await this.controller.ask(handoffPrompt(handoff, prompt));
+      await this.send(prompt, handoff);
       return 'sent';
     }
     this.fill(prompt, handoff);
     return 'filled';
+  }
+
+  /** The user's `text` handed to `handoff.agent`: the main agent gets the written prompt, the panel shows `text`. */
+  async send(text: string, handoff: PromptHandoff): Promise<void> {
+    await this.controller.ask(handoffPrompt(handoff, text), { handoff: { agent: handoff.agent, label: handoff.label, text: text.trim() } });
   }
 }

@@ -16,7 +16,7 @@ import type { PanelInbox } from './panel-inbox';
 import type { CannotRun } from './model-setup';
 import type { SessionController } from './session-controller';
 import { TaskRetry } from './task-retry';
-import { handoffPrompt, TaskHandoffs } from './task-handoff';
+import { TaskHandoffs } from './task-handoff';
 import { AgentRecordView } from './agent-record-view';
 
 export const VIEW_ID = 'delegate.panel';
@@ -135,7 +135,7 @@ export class DelegateViewProvider implements vscode.WebviewViewProvider, vscode.
         this.inbox?.runFanout(message.id, message.choice, message.dontAsk);
         break;
       case 'prompt':
-        await this.controller.ask(message.handoff ? handoffPrompt(message.handoff, message.text) : message.text);
+        await (message.handoff ? this.handoffs.send(message.text, message.handoff) : this.controller.ask(message.text));
         break;
       case 'handoff':
         await this.handoffs.press(message.agentId, message.index);

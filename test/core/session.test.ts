@@ -12,6 +12,7 @@ import { listSessions } from '../../src/core/store/session-index';
 import { replaySession } from '../../src/core/session/replay';
 import { readTranscript } from '../../src/core/store/transcript-reader';
 import { isChild } from '../kit/is-child';
+import { applyEvents, createSessionView } from '../../src/view-model/session-view';
 import { sessionDirs } from '../kit/temp-dirs';
 import { testSession } from '../kit/test-session';
 
@@ -128,6 +129,27 @@ describe('session: follow-ups, history and resume', () => {
     await session.run('plain', new AbortController().signal);
     const plain = events.filter((e) => e.type === 'agent_started' && e.parentId === null).at(-1);
     assert.equal(plain?.type === 'agent_started' && plain.retryOf, undefined);
+  });
+
+  it('a handoff the host wrote: the model gets the written prompt; the events, the transcript and a view rebuilt from it show the user\'s words and the agent', async () => {
+    const dirs = sessionDirs();
+    const model = new ScriptedModel().script('default', { text: 'handed over' });
+    const { session, events } = await open(model, dirs);
+    const written = 'Hand this over to the "reviewer" agent: start it with the task tool (subagent_type "reviewer").\n\nReview the plan above.';
+    const handoff = { agent: 'reviewer', label: 'Review the plan', text: 'Review the plan above.' };
+    await session.run(written, new AbortController().signal, { handoff });
+    assert.equal(firstUserText(must(model.requests[0]).request), written);
+    const live = events.find((e) => e.type === 'prompt');
+    assert.deepEqual(live?.type === 'prompt' && [live.text, live.handoff], [written, handoff]);
+    const saved = must(await readTranscript(dirs.transcriptRoot, session.id));
+    const started = saved.find((e) => e.type === 'agent_started' && e.parentId === null);
+    assert.deepEqual(started?.type === 'agent_started' && started.handoff, handoff, 'the transcript keeps it');
+    for (const [from, list] of [['the live events', events], ['the transcript', saved]] as const) {
+      const view = createSessionView();
+      applyEvents(view, list);
+      const rows = view.items.map((id) => view.nodes[id]).filter((n) => n?.kind === 'user');
+      assert.deepEqual(rows.map((n) => n?.kind === 'user' && [n.text, n.handoff]), [[written, handoff]], from);
+    }
   });
 
   it('lists an interrupted session as interrupted and never reuses an agent id on resume', async () => {

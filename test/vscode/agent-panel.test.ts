@@ -2,7 +2,9 @@
  * Agent files' fields the panel shows, through the real editor (issue 28). Copilot's `handoffs`: its subagent
  * completes, its task node holds them; the panel's button with `send: true` asks the main agent to start the named
  * agent with the handoff's prompt (the reviewer runs with it), one without fills the panel's prompt box
- * (`fill_prompt`), and the panel's Send of that box (`prompt` naming the agent) does the same. Claude Code's
+ * (`fill_prompt`), and the panel's Send of that box (`prompt` naming the agent) does the same; the prompt rows the
+ * panel gets show the user's words and the agent, never the prompt written for the main agent, live and reopened
+ * from history. Claude Code's
  * `memory`: the task node names the folder, and the marker's press opens its MEMORY.md in an editor.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { allTasks } from '../../src/view-model/session-view';
+import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
 import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
 import { isChild } from '../kit/is-child';
 import { waitUntil } from '../kit/wait';
@@ -68,6 +71,15 @@ describe('Delegate in the extension host: agent files in the panel (handoffs, me
     await server.close();
   });
 
+  /** The panel's prompt rows, from the snapshot as it is posted: what each shows, and the handoff mark's agent and label. */
+  const promptRows = (): string[][] => {
+    const state = decodeSnapshot(encodeSnapshot(api.controller.snapshot().state));
+    return state.items.flatMap((id) => {
+      const n = state.nodes[id];
+      return n?.kind !== 'user' ? [] : [n.handoff ? [n.handoff.text, `→ ${n.handoff.agent} (handoff: ${n.handoff.label})`] : [n.text]];
+    });
+  };
+
   const reviewer = (said: string): Parameters<MessagesApiServer['route']>[0][number] => ({
     name: `reviewer ${said}`,
     match: (req) => isChild(req) && systemText(req).includes('REVIEWER-BODY'),
@@ -124,6 +136,21 @@ describe('Delegate in the extension host: agent files in the panel (handoffs, me
     const sent = requests().find((r) => !isChild(r));
     assert.ok(sent && JSON.stringify(sent.body.messages?.at(-1)).includes('subagent_type \\"reviewer\\"'), 'the Send named the agent');
     assert.ok(requests().some((r) => isChild(r) && firstUserText(r).includes('Check the implementation against the plan')));
+
+    // The prompt rows show what the user sent, with the agent it went to; the model got the written prompts above.
+    const rows = [
+      ['Plan the login page.'],
+      ['Review the login plan for gaps.', '→ reviewer (handoff: Review the plan)'],
+      ['Check the implementation against the plan.', '→ reviewer (handoff: Implement it)'],
+    ];
+    assert.deepEqual(promptRows(), rows);
+    // Reopened from history (its transcript): the same rows.
+    const id = api.controller.openSessionId;
+    assert.ok(id);
+    api.controller.newSession();
+    assert.deepEqual(promptRows(), []);
+    assert.ok(await api.controller.openSession(id));
+    assert.deepEqual(promptRows(), rows, 'a reopened session shows the user\'s words too');
   });
 
   it('memory: project — the task node names the folder; the marker\'s press opens its MEMORY.md', async () => {

@@ -3,7 +3,9 @@
  * node from `agent_finished`, the packed snapshot carries them (a reloaded panel still shows the buttons), and the
  * panel shows one button per handoff after the answer; pressed (keyboard alone), it asks the host, whose
  * `fill_prompt` fills the prompt box and names the agent above it, and Send takes the agent along.
- * Screenshots: test-artifacts/webview/handoff-250-dark.png, handoff-filled-250-dark.png.
+ * A handoff the user sent shows as their own words with a "→ agent (handoff: label)" mark, never as the prompt the
+ * host wrote for the main agent (that one is on hover), live and in a session rebuilt from its transcript.
+ * Screenshots: test-artifacts/webview/handoff-250-dark.png, handoff-filled-250-dark.png, handoff-sent-250-dark.png.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -33,6 +35,17 @@ function session(endRoot: boolean): Script {
   return s;
 }
 
+const WRITTEN = 'Hand this over to the "reviewer" agent: start it with the task tool (subagent_type "reviewer", model "haiku") with the request below as its prompt.\n\nReview the plan above. Mind the cookie.';
+const SENT = { agent: 'reviewer', label: 'Review the plan for gaps and risks before anything is built', text: 'Review the plan above. Mind the cookie.' };
+
+/** The session above, then the handoff the user sent, as the core emits a root run the host wrote for one. */
+function handedOver(s: Script): void {
+  s.emit(ROOT, null, { type: 'prompt', text: WRITTEN, handoff: SENT });
+  s.emit(ROOT, null, { type: 'agent_started', prompt: WRITTEN, depth: 0, model: 'claude-sonnet', handoff: SENT });
+  s.emit(ROOT, null, { type: 'message', message: { role: 'user', content: WRITTEN } });
+  s.turn(ROOT, null, 2);
+}
+
 function stateOf(s: Script): SessionViewState {
   const state = createSessionView();
   applyEvents(state, s.events);
@@ -46,6 +59,16 @@ describe('handoffs on the view model and the packed snapshot', () => {
     const state = stateOf(session(true));
     assert.deepEqual(planTask(state).handoffs, HANDOFFS);
     assert.deepEqual(planTask(decodeSnapshot(encodeSnapshot(state))).handoffs, HANDOFFS, 'a reloaded panel gets them');
+  });
+
+  it('a sent handoff is a user node with the user\'s words; a transcript\'s broken handoff shows the written prompt', () => {
+    const s = session(true);
+    handedOver(s);
+    const rows = (state: SessionViewState) => state.items.flatMap((id) => (state.nodes[id]?.kind === 'user' ? [state.nodes[id]] : []));
+    assert.deepEqual(rows(decodeSnapshot(encodeSnapshot(stateOf(s)))).map((n) => n?.kind === 'user' && [n.text, n.handoff]), [['Plan the login page.', undefined], [WRITTEN, SENT]]);
+    const broken = new Script();
+    broken.emit(ROOT, null, { type: 'agent_started', prompt: WRITTEN, depth: 0, model: 'claude-sonnet', handoff: { agent: 'reviewer', label: 7 } as unknown as typeof SENT });
+    assert.deepEqual(rows(stateOf(broken)).map((n) => n?.kind === 'user' && [n.text, n.handoff]), [[WRITTEN, undefined]]);
   });
 
   it('a resumed segment that ends early takes the buttons away', () => {
@@ -117,6 +140,35 @@ describe('panel: handoff buttons after a subagent\'s answer (headless Chromium)'
     assert.equal(await chip.isHidden(), true);
     await page.keyboard.press('Enter'); // the focus went back to the box
     assert.deepEqual((await posted(page)).filter((m) => m.type === 'prompt').at(-1), { type: 'prompt', text: 'Review it.' });
+  });
+
+  it('a sent handoff\'s row: the user\'s words and "→ reviewer (handoff: …)", not the written prompt; the same from a transcript', async () => {
+    const { page } = panel;
+    const s = session(true);
+    await send(page, { type: 'snapshot', packed: encodeSnapshot(stateOf(s)), running: false });
+    s.take();
+    handedOver(s);
+    await send(page, { type: 'events', events: s.take() }, { type: 'status', running: true });
+    const check = async (p: Page, from: string): Promise<void> => {
+      const row = p.locator('.msg-user').last();
+      await row.waitFor();
+      assert.equal((await row.locator('.msg-text').innerText()).trim(), SENT.text, `${from}: the user's words`);
+      assert.equal((await row.locator('.msg-handoff').innerText()).replace(/\s+/g, ' ').trim(), `reviewer (handoff: ${SENT.label})`, `${from}: the mark`);
+      assert.equal(await p.getByText('Hand this over', { exact: false }).count(), 0, `${from}: the written prompt is not shown`);
+      assert.match((await row.getAttribute('title')) ?? '', /The main agent was asked:\n\nHand this over to the "reviewer" agent/, `${from}: it is on hover`);
+      const box = await row.locator('.msg-handoff').boundingBox();
+      assert.ok(box && box.x + box.width <= 250, `${from}: the mark fits the 250 px panel (${JSON.stringify(box)})`);
+    };
+    await check(page, 'live');
+    await dark(page);
+    await page.waitForTimeout(200); // codicon font
+    await page.screenshot({ path: join(ARTIFACTS, 'handoff-sent-250-dark.png') });
+
+    // A session reopened from its transcript (no prompt events there), packed as the host posts it.
+    const reopened = createSessionView();
+    applyEvents(reopened, s.events.filter((e) => e.type !== 'prompt'));
+    await send(page, { type: 'snapshot', packed: encodeSnapshot(reopened), running: false });
+    await check(page, 'from the transcript');
   });
 
   it('no buttons while the run goes on, nor on a task that did not complete', async () => {

@@ -100,6 +100,7 @@ async function start(run: RunState): Promise<void> {
     ...(identity.parentId !== null ? { tools: ranWith(spec) } : {}),
     ...(spec.segment ? { segment: spec.segment.n, resumedBy: spec.segment.by } : {}),
     ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
+    ...(spec.handoff ? { handoff: spec.handoff } : {}),
     ...(spec.asked ? { asked: spec.asked } : {}),
     ...(spec.memory ? { memory: spec.memory } : {}),
   });

@@ -17,7 +17,7 @@ import type { UnverifiedClaim } from '../report/report-check';
 import type { SubagentDirectory } from '../delegation/child-port';
 import type { FanoutGate } from '../delegation/fanout-gate';
 import type { ResolveTarget, Steward } from '../delegation/steward-port';
-import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, IsolationMode, Effort, PromptImage } from '../vocabulary';
+import type { AgentStatus, Usage, ThinkingSetting, AgentIdentity, RetryOf, HandoffOf, IsolationMode, Effort, PromptImage } from '../vocabulary';
 
 export interface RunLimits {
   maxTurns: number;
@@ -165,6 +165,8 @@ export interface AgentSpec {
   segment?: { n: number; by: 'parent' | 'user' };
   /** The root's prompt is a Retry the host wrote for the user: recorded on agent_started. */
   retryOf?: RetryOf;
+  /** The root's prompt is a handoff the host wrote for the user: recorded on agent_started. */
+  handoff?: HandoffOf;
   /** What its task call chose (its own model and effort): recorded on agent_started for the views. */
   asked?: { model?: string; effort?: Effort };
   /** Its memory folder (an agent file's `memory`): recorded on agent_started for the views. */

@@ -15,7 +15,7 @@ import { runAgent } from '../loop/loop';
 import { parentSystemPrompt } from '../loop/prompts';
 import type { AgentResult, RunPorts } from '../loop/types';
 import type { MessageParam } from '../llm/types';
-import { emptyUsage, type AgentIdentity, type RetryOf, type PromptImage } from '../vocabulary';
+import { emptyUsage, type AgentIdentity, type HandoffOf, type RetryOf, type PromptImage } from '../vocabulary';
 import type { SessionMcp } from './mcp';
 import { checkPrompt } from './prompt-check';
 import type { PromptGate } from './prompt-gate';
@@ -44,6 +44,8 @@ export interface RootAgent {
 export interface RunOptions {
   /** It is a Retry the host wrote for the user (its events say so). */
   retryOf?: RetryOf;
+  /** It is a handoff the host wrote for the user: its events carry what the user sent, the model gets `prompt`. */
+  handoff?: HandoffOf;
   /** A typed run (`--output-schema`): the answer must end with a ```json block this JSON Schema accepts (report/typed-output.ts). */
   outputSchema?: Record<string, unknown>;
   /** Images attached to the prompt (an ACP client's), after its text. */
@@ -73,9 +75,10 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
     // An empty prompt (images alone are not empty), or one the window cannot hold, is refused before anything is said or kept (prompt-check.ts).
     const refused = checkPrompt(prompt, ports.config.context, fixedTokens(), options.images?.length ?? 0);
     if (refused) throw refused;
-    const retryOf = options.retryOf ? { retryOf: options.retryOf } : {};
+    // What the hosts show instead of the written prompt; the transcript keeps it on agent_started.
+    const shown = { ...(options.retryOf ? { retryOf: options.retryOf } : {}), ...(options.handoff ? { handoff: options.handoff } : {}) };
     // First, before anything is awaited: the hosts' echo of what was typed.
-    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...retryOf });
+    await bus.emit(root.agentId, root.parentId, { type: 'prompt', text: prompt, ...shown });
     await reportAgentProblems();
     const typed = options.outputSchema ? await typedOutput(options.outputSchema, 'the output schema') : undefined;
     if (typed && 'error' in typed) {
@@ -98,7 +101,7 @@ export function createRootAgent(o: RootAgentOptions): RootAgent {
         turnBase: rootTurns,
         ...(gated.context.length ? { context: gated.context } : {}),
         ...(options.images?.length ? { images: options.images } : {}),
-        ...retryOf,
+        ...shown,
       },
       ports,
       signal,

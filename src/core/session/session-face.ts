@@ -66,7 +66,8 @@ export interface Session {
   /** The editor's workspace trust changed (granted mid-session): the policy follows; hooks and agent files from the next session. */
   setTrusted(trusted: boolean): void;
   /**
-   * Runs a root prompt; `options.retryOf`: it is a Retry the host wrote for the user (its events say so);
+   * Runs a root prompt; `options.retryOf` / `options.handoff`: it is a Retry / a handoff the host wrote for the user
+   * (its events say so, and say what the user did);
    * `options.images`: attached to it (an ACP client's), after its text; `options.outputSchema`: a typed
    * run (report/typed-output.ts): its result ends with a value the schema accepts. An empty
    * prompt, or one too big for the model's window, throws PromptRefused (prompt-check.ts) before any event: the
