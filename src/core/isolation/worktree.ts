@@ -167,7 +167,12 @@ export interface WorktreePlan {
 
 /** Plans `name`'s worktree under `under` for `workdir`'s repository; throws IsolationError saying why there can be none. */
 export async function planWorktree(workdir: string, under: string, name: string): Promise<WorktreePlan> {
+  // The filter drivers asked beside rev-parse (the same repository's config): each git spawn is 3–10 ms more before
+  // the child's first request goes out.
+  const filters = filtersOf.get(workdir) ?? repositoryFilterOff(workdir);
+  filtersOf.set(workdir, filters);
   const { repo, prefix, head } = await openRepo(workdir);
+  if (!filtersOf.has(repo)) filtersOf.set(repo, filters);
   await gitOf(repo); // a filter driver that cannot be turned off refuses here
   // A worktree does not check submodules out: the child would see empty folders where its code is.
   if (await lstat(join(repo, '.gitmodules')).catch(() => undefined)) throw new IsolationError("the repository has submodules (.gitmodules), which a child's worktree does not check out");
@@ -328,6 +333,11 @@ export async function pruneWorktrees(workdir: string, root: string, isLive: (ses
   } catch {
     return report;
   }
+  // The filter drivers asked now (in the background at the session's start): a child's planWorktree is then one git
+  // spawn, not two.
+  const filters = filtersOf.get(repo) ?? repositoryFilterOff(repo);
+  filtersOf.set(repo, filters);
+  if (!filtersOf.has(workdir)) filtersOf.set(workdir, filters);
   const listed = z(await hardenedGit(repo, ['worktree', 'list', '--porcelain', '-z']).catch(() => Buffer.alloc(0)))
     .filter((l) => l.startsWith('worktree '))
     .map((l) => l.slice('worktree '.length));

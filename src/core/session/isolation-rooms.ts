@@ -13,7 +13,7 @@
  * The permission policy reads `workdirOf` (an isolated agent's paths stay inside its worktree); the rest of the core
  * sees a WORKDIR only.
  */
-import { mkdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
@@ -67,9 +67,10 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
       // A resolver (or a resumed one) stands in for that child's changes.
       const standsFor = resolves?.agentId ?? before?.resolves;
       let plan: WorktreePlan;
+      let realSession: string;
       try {
-        plan = await planWorktree(from, under, agentId);
-        await mkdir(under, { recursive: true });
+        // The session's folder (its transcript is there): its real path asked beside the plan.
+        [plan, realSession] = await Promise.all([planWorktree(from, under, agentId), realpath(o.sessionDir).catch(() => o.sessionDir)]);
       } catch (err) {
         throw refused(err);
       }
@@ -93,7 +94,7 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
         },
       );
       // Its tracker's root is the worktree's real path (the session's folder may sit behind a symlink), before it exists.
-      const changes = new ChangeTracker({ workdir: join(await realpath(under), relative(under, plan.workdir)), ...(o.blobs ? { blobs: o.blobs } : {}), bus: o.bus, journal: false });
+      const changes = new ChangeTracker({ workdir: join(realSession, relative(o.sessionDir, plan.workdir)), ...(o.blobs ? { blobs: o.blobs } : {}), bus: o.bus, journal: false });
       let tools: ToolRegistry | undefined;
       const leave = (): void => {
         for (const [id, r] of rooms) if (r === room) rooms.delete(id);
