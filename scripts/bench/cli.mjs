@@ -36,7 +36,7 @@ function sample(pid) {
 export const sampleAt = (samples, at) => samples.filter((s) => s.at <= at).at(-1) ?? { cpuMs: NaN, waitMs: NaN };
 
 /** Runs `node ...args` to its exit: { code, stdout, stderr, spawnedAt (Date.now()), wallMs, peakMiB, samples }. */
-export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.HOME }) {
+export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs = TIMEOUT_MS) {
   return new Promise((resolve, reject) => {
     const spawnedAt = Date.now();
     const t0 = performance.now();
@@ -50,7 +50,7 @@ export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.
       const s = sample(child.pid);
       if (s) samples.push(s);
     }, POLL_MS);
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     let wallMs = 0;
     child.once('error', reject);
     child.once('exit', () => {
@@ -70,7 +70,7 @@ export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.
  * One CLI run answering `plan`. Fails unless it exits 0 with status completed and the server used up
  * the plan exactly. `events` are the stream-json lines (with format stream-json), `requests` the server's.
  */
-export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [], env: moreEnv = {}, cwd = scratch.workdir, bin = BIN, allowLeftover } = {}) {
+export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [], env: moreEnv = {}, cwd = scratch.workdir, bin = BIN, allowLeftover, timeoutMs } = {}) {
   await server.plan(plan);
   const env = {
     PATH: process.env.PATH,
@@ -83,7 +83,7 @@ export async function runCli(server, scratch, plan, { format = 'json', bodies = 
     XDG_CACHE_HOME: scratch.cacheDir,
     ...moreEnv,
   };
-  const run = await runNode([...nodeArgs, bin, '-p', PROMPT, '--cwd', cwd, '--output-format', format, ...extraArgs], env);
+  const run = await runNode([...nodeArgs, bin, '-p', PROMPT, '--cwd', cwd, '--output-format', format, ...extraArgs], env, timeoutMs);
   const st = await server.stats({ bodies });
   if (run.code !== 0) throw new Error(`delegate exited ${run.code}: ${run.stderr.trim().slice(0, 500)}`);
   const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line));

@@ -5,6 +5,9 @@
  *
  *   runChild: the call's isolation ?? its agent file's ?? the session's
  *     worktree ─▶ open(agentId, parent's folder) ─▶ room          (refused: the child does not start; IsolationRefused)
+ *                  cheap checks awaited, the WORKDIR's path known ─▶ the child's first request goes out
+ *                  room.ready: the checkout, verified ─────────────▶ its tools and hooks run (rejected: the request
+ *                                                                     in flight aborted, nothing ran, IsolationRefused)
  *     a subagent of an isolated one ─▶ join(its room)              (it works in its ancestor's worktree, whatever it asks)
  *     a resolver (land{resolve}) ─▶ open(…, resolves) ─▶ a room of the live tree with the conflicting child's changes
  *                                   merged in, conflicts as markers (isolation/landing.ts seedConflicts)
@@ -18,8 +21,14 @@ import type { WorktreeBase } from '../events';
 import type { ResolveTarget } from './steward-port';
 
 export interface ChildRoom {
-  /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. */
+  /** The child's WORKDIR: its tools, hooks, commands and sandbox work here. Known before it exists (see `ready`). */
   workdir: string;
+  /**
+   * Resolves once the WORKDIR is made and verified: the checkout runs while the child's first request is sent (its
+   * prompt reads nothing from the folder), and nothing acts in the folder before this. Rejects with IsolationRefused,
+   * what was half made removed.
+   */
+  ready: Promise<void>;
   /** The session's tools made over `workdir` (MCP tools as they are). */
   tools(): ToolRegistry;
   /** What the room's agents changed and ran (the child's manifest). */
@@ -46,7 +55,8 @@ export interface ChildIsolation {
   kept(agentId: string): boolean;
   /**
    * A room of its own for `agentId`, made from the live tree at `from` (or from its kept changes; or, for a resolver,
-   * with `resolves`'s changes merged in); rejects with IsolationRefused.
+   * with `resolves`'s changes merged in). Resolves once the cheap refusals are passed (no git, not a repository, no
+   * commit, submodules…: rejects with IsolationRefused), before the checkout: that one settles `ready`.
    */
   open(agentId: string, parentId: string | null, from: string, kept?: KeptWork, resolves?: ResolveTarget): Promise<ChildRoom>;
   /** `agentId` works in `room` too (a subagent of an isolated subagent). */

@@ -247,17 +247,32 @@ async function runSpec(origin: ChildOrigin, ports: ChildRunPorts, signal: AbortS
     const { call, def } = origin;
     await ports.bus.emit(call.parent.agentId, call.parent.parentId, { type: 'notice', level: 'info', text: `subagent ${identity.agentId} (${def.name}) starts with its skills loaded: ${skills.join(', ')}`, source: def.source });
   }
-  const hookFailures = await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
+  // Its own room is checked out while its first request goes out (its prompt reads nothing from the folder): its
+  // SubagentStart hooks (they run in its WORKDIR) and its tools wait for the room; the first request does not.
+  const starting = own ? own.ready.then(() => ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt })) : undefined;
+  const hookFailures = starting ? [] : await ports.hooks.runSubagentStart({ agent: identity, prompt: spec.prompt });
   // The child's controller is made by the agent registry, linked to `signal`: the call's step, or the
   // asker's own signal for a background child (which outlives the call).
   const watch = watchChildRecord(ports.bus, identity.agentId);
   let child: AgentResult;
   try {
-    child = await ports.run(spec, signal).finally(() => watch.stop());
+    const workdirReady = starting?.then(() => undefined);
+    workdirReady?.catch(() => undefined); // read after the run (own.ready) whether or not the run got to it
+    child = await ports.run(workdirReady ? { ...spec, workdirReady } : spec, signal).finally(() => watch.stop());
   } catch (err) {
     // Nothing left behind: its room is closed (what it changed kept) however the run ended.
     await own?.close(identity.description ?? identity.agentId).catch(() => undefined);
     throw err;
+  }
+  if (own) {
+    // A room that could not be made: the child ran nothing (its request in flight was aborted) and ends refused, as
+    // one refused before it started; what was half made is gone.
+    const refused = await own.ready.then(() => undefined, (err: unknown) => err);
+    if (refused !== undefined) {
+      await own.close(identity.description ?? identity.agentId).catch(() => undefined);
+      throw refused;
+    }
+    hookFailures.push(...(await (starting as Promise<string[]>)));
   }
   // The harness, not the child's prose, says what changed: a footer on the result, an event for the hosts
   // (a resumed child's manifest is its whole one, every segment).

@@ -58,6 +58,12 @@ export interface KeptChanges {
 const AUTHOR = { GIT_AUTHOR_NAME: 'Delegate', GIT_AUTHOR_EMAIL: 'delegate@localhost', GIT_COMMITTER_NAME: 'Delegate', GIT_COMMITTER_EMAIL: 'delegate@localhost' };
 /** No hook of the repository runs (post-checkout on `worktree add`, pre-commit…), nor signing, nor a GC. */
 const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'commit.gpgSign=false', '-c', 'gc.auto=0', '-c', 'core.autocrlf=false'];
+/**
+ * `worktree add` writes the files with two workers (git ≥ 2.32; older ones ignore it; below 100 files git writes them
+ * itself): a 100k-file checkout took 3–7 s against 25–55 s in one process on this bench's busy disk; no
+ * difference on this repository's 700 files (docs/benchmarks.md section 14).
+ */
+const CHECKOUT = ['-c', 'checkout.workers=2'];
 
 interface Change {
   path: string;
@@ -143,27 +149,75 @@ async function readBack(dir: string, changes: readonly Change[]): Promise<Change
   return back;
 }
 
-/** Makes `name`'s worktree under `under` from `workdir`'s live tree, verified and snapshotted. Throws IsolationError. */
-export async function createWorktree(workdir: string, under: string, name: string): Promise<ChildWorktree> {
+/**
+ * What is known before any checkout: the cheap refusals passed (git missing, not a repository, no commit, submodules,
+ * a filter that cannot be turned off, the session's folder inside the repository) and where the worktree will be, so
+ * the child's WORKDIR is known while its checkout (makeWorktree) still runs.
+ */
+export interface WorktreePlan {
+  repo: string;
+  /** The workdir's folder in the repository ("" at its top, else "sub/dir"). */
+  prefix: string;
+  /** The parent's HEAD when planned: the worktree's base. */
+  head: string;
+  /** The worktree's top folder (under the session's folder), and the child's WORKDIR in it. */
+  dir: string;
+  workdir: string;
+}
+
+/** Plans `name`'s worktree under `under` for `workdir`'s repository; throws IsolationError saying why there can be none. */
+export async function planWorktree(workdir: string, under: string, name: string): Promise<WorktreePlan> {
+  // The filter drivers asked beside rev-parse (the same repository's config): each git spawn is 3–10 ms more before
+  // the child's first request goes out.
+  const filters = filtersOf.get(workdir) ?? repositoryFilterOff(workdir);
+  filtersOf.set(workdir, filters);
   const { repo, prefix, head } = await openRepo(workdir);
-  const git = await gitOf(repo);
+  if (!filtersOf.has(repo)) filtersOf.set(repo, filters);
+  await gitOf(repo); // a filter driver that cannot be turned off refuses here
   // A worktree does not check submodules out: the child would see empty folders where its code is.
   if (await lstat(join(repo, '.gitmodules')).catch(() => undefined)) throw new IsolationError("the repository has submodules (.gitmodules), which a child's worktree does not check out");
-  const changes = await liveChanges(repo, git);
-  const base: BaseStamp = { commit: head, changes: stampOf(changes), files: changes.length };
   const dir = join(under, name);
   if (isInside(repo, dir)) throw new IsolationError(`the session's folder ${under} is inside the repository: a worktree there would be part of the workspace`);
-  await mkdir(under, { recursive: true });
+  return { repo, prefix, head, dir, workdir: prefix ? join(dir, prefix) : dir };
+}
+
+/** Each step of makeWorktree and its milliseconds, for the bench (docs/benchmarks.md section 14). */
+export type PhaseTimer = (phase: string, ms: number) => void;
+
+/** Makes `name`'s worktree under `under` from `workdir`'s live tree, verified and snapshotted. Throws IsolationError. */
+export async function createWorktree(workdir: string, under: string, name: string, phases?: PhaseTimer): Promise<ChildWorktree> {
+  const t0 = performance.now();
+  const plan = await planWorktree(workdir, under, name);
+  phases?.('plan (rev-parse, filters, .gitmodules)', performance.now() - t0);
+  return makeWorktree(plan, phases);
+}
+
+/** The planned worktree made: the live changes read and stamped, checked out, copied, verified, snapshotted. */
+export async function makeWorktree(plan: WorktreePlan, phases?: PhaseTimer): Promise<ChildWorktree> {
+  const { repo, head, dir } = plan;
+  const git = await gitOf(repo);
+  let t = performance.now();
+  const lap = (phase: string): void => {
+    const now = performance.now();
+    phases?.(phase, now - t);
+    t = now;
+  };
+  const changes = await liveChanges(repo, git);
+  const base: BaseStamp = { commit: head, changes: stampOf(changes), files: changes.length };
+  lap(`status and read the live changes (${changes.length} files)`);
+  await mkdir(dirname(dir), { recursive: true });
   try {
-    await git(['worktree', 'add', '--detach', '--quiet', dir, head]);
+    await git([...CHECKOUT, 'worktree', 'add', '--detach', '--quiet', dir, head]);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw new IsolationError(`git worktree add failed: ${(err as Error).message}`);
   }
+  lap('git worktree add (the checkout)');
   try {
     for (const c of changes) await writeChange(dir, c);
-    const wt: ChildWorktree = { dir, workdir: prefix ? join(dir, prefix) : dir, repo, base, snapshot: '' };
-    return { ...wt, snapshot: await verifyAndSnapshot(wt, changes) };
+    lap('write the live changes');
+    const wt: ChildWorktree = { dir, workdir: plan.workdir, repo, base, snapshot: '' };
+    return { ...wt, snapshot: await verifyAndSnapshot(wt, changes, lap) };
   } catch (err) {
     await removeWorktree(repo, dir);
     throw err instanceof IsolationError ? err : new IsolationError(`the worktree could not be made: ${(err as Error).message}`);
@@ -174,20 +228,19 @@ export async function createWorktree(workdir: string, under: string, name: strin
  * A resumed child's worktree again, at the commit its changes were kept in: it goes on from its own work, and what it
  * keeps next is measured from the same snapshot (its whole work, the earlier run's included).
  */
-export async function reopenWorktree(workdir: string, under: string, name: string, kept: Pick<ChildWorktree, 'base' | 'snapshot'> & { commit: string }): Promise<ChildWorktree> {
-  const { repo, prefix } = await openRepo(workdir);
+export async function reopenWorktree(plan: WorktreePlan, kept: Pick<ChildWorktree, 'base' | 'snapshot'> & { commit: string }): Promise<ChildWorktree> {
+  const { repo, dir } = plan;
   const git = await gitOf(repo);
-  const dir = join(under, name);
-  await mkdir(under, { recursive: true });
+  await mkdir(dirname(dir), { recursive: true });
   try {
-    await git(['worktree', 'add', '--detach', '--quiet', dir, kept.commit]);
+    await git([...CHECKOUT, 'worktree', 'add', '--detach', '--quiet', dir, kept.commit]);
     const head = (await (await gitOf(dir))(['rev-parse', 'HEAD'])).toString('utf8').trim();
     if (head !== kept.commit) throw new IsolationError(`the worktree is on ${head.slice(0, 12)}, not the kept ${kept.commit.slice(0, 12)}`);
   } catch (err) {
     await removeWorktree(repo, dir);
     throw err instanceof IsolationError ? err : new IsolationError(`its kept worktree could not be made again: ${(err as Error).message}`);
   }
-  return { dir, workdir: prefix ? join(dir, prefix) : dir, repo, base: kept.base, snapshot: kept.snapshot };
+  return { dir, workdir: plan.workdir, repo, base: kept.base, snapshot: kept.snapshot };
 }
 
 async function writeChange(dir: string, c: Change): Promise<void> {
@@ -201,17 +254,20 @@ async function writeChange(dir: string, c: Change): Promise<void> {
 }
 
 /** The worktree is on the base commit and holds exactly the stamped changes; then they are committed as the snapshot. */
-async function verifyAndSnapshot(wt: ChildWorktree, changes: readonly Change[]): Promise<string> {
+async function verifyAndSnapshot(wt: ChildWorktree, changes: readonly Change[], lap: (phase: string) => void): Promise<string> {
   const git = await gitOf(wt.dir);
   const head = (await git(['rev-parse', 'HEAD'])).toString('utf8').trim();
   if (head !== wt.base.commit) throw new IsolationError(`the worktree is on ${head.slice(0, 12)}, not the parent's ${wt.base.commit.slice(0, 12)}`);
   const again = stampOf(await readBack(wt.dir, changes));
   if (again !== wt.base.changes) throw new IsolationError("the worktree's copy of the uncommitted changes does not match the parent's (a file changed while it was copied?)");
+  lap('verify (HEAD, the stamp read back)');
   // A clean parent: the base commit is the snapshot (three git spawns fewer).
   if (changes.length === 0) return head;
   await git(['add', '-A', '--', ...changes.map((c) => c.path)]);
   await git(['commit', '--no-verify', '--allow-empty', '-q', '-m', `delegate: the parent's tree (${wt.base.files} uncommitted files on ${wt.base.commit.slice(0, 12)})`]);
-  return (await git(['rev-parse', 'HEAD'])).toString('utf8').trim();
+  const snapshot = (await git(['rev-parse', 'HEAD'])).toString('utf8').trim();
+  lap('snapshot commit (add, commit, rev-parse)');
+  return snapshot;
 }
 
 /**
@@ -277,6 +333,11 @@ export async function pruneWorktrees(workdir: string, root: string, isLive: (ses
   } catch {
     return report;
   }
+  // The filter drivers asked now (in the background at the session's start): a child's planWorktree is then one git
+  // spawn, not two.
+  const filters = filtersOf.get(repo) ?? repositoryFilterOff(repo);
+  filtersOf.set(repo, filters);
+  if (!filtersOf.has(workdir)) filtersOf.set(workdir, filters);
   const listed = z(await hardenedGit(repo, ['worktree', 'list', '--porcelain', '-z']).catch(() => Buffer.alloc(0)))
     .filter((l) => l.startsWith('worktree '))
     .map((l) => l.slice('worktree '.length));

@@ -6,7 +6,8 @@
  *   each turn:
  *     turn > maxTurns or over budget? ─▶ forced final: tool_choice none + "answer now" (or budget) note
  *     request  compaction, then stream the assistant message (text deltas → events); an endpoint that refuses
- *              prompt caching or web search, or a prompt too long, is answered once and the request sent again
+ *              prompt caching or web search, or a prompt too long, is answered once and the request sent again;
+ *              a WORKDIR still being made (spec.workdirReady) is waited for before anything acts on the reply
  *     record   usage and cost, the assistant message, server-side searches as tool rows
  *     no tool_use? ─▶ answer: a cut answer is continued, Stop hooks may send it on, background children
  *                     are waited for; else the final text is the result
@@ -62,6 +63,11 @@ async function loop(spec: AgentSpec, ports: RunPorts, live: RunningAgent): Promi
       if (end) return end;
     }
   } catch (err) {
+    if (run.workdirFailed !== undefined) {
+      const message = `its folder could not be made: ${run.workdirFailed}`;
+      await run.emit({ type: 'error', message, retrying: false });
+      return run.finish('error', '', message);
+    }
     if (run.signal.aborted || (err instanceof ModelError && err.kind === 'aborted')) return run.finish('cancelled', partialText(run.messages));
     const message = errorText(err);
     await run.emit({ type: 'error', message, retrying: false });
@@ -130,13 +136,19 @@ async function turn(run: RunState): Promise<TurnEnd> {
 
   let response: ModelResponse;
   try {
+    // Its WORKDIR failed before this request went out: it is not sent (one in flight is aborted: run-state.ts).
+    if (run.workdirFailed !== undefined) throw new Error(run.workdirFailed);
     response = await request(run, forcedFinal, turnNo, step);
   } catch (err) {
     // The time budget ran out during this request: the next turn is the last one, tools off.
-    if (!signal.aborted && run.budgetHit !== undefined && !forcedFinal) return undefined;
+    if (!signal.aborted && run.workdirFailed === undefined && run.budgetHit !== undefined && !forcedFinal) return undefined;
     throw err;
   }
-  await record(run, response, turnNo, forcedFinal);
+  await account(run, response, turnNo);
+  // An isolated child's worktree is checked out while its first request is in flight: nothing acts on the reply before
+  // it is verified (failing, the run ends and the reply is dropped; its usage is counted above all the same).
+  await run.workdirVerified();
+  await record(run, response, forcedFinal);
   // A long server-side tool run paused the turn: send the message back as it is and the API goes on.
   if (response.stopReason === 'pause_turn' && !forcedFinal) return undefined;
   const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -177,14 +189,18 @@ async function request(run: RunState, forcedFinal: boolean, turn: number, stepSi
   return response;
 }
 
-/** The reply's usage and cost, the assistant message, and the searches the API ran itself. */
-async function record(run: RunState, response: ModelResponse, turn: number, forcedFinal: boolean): Promise<void> {
+/** The reply's usage and cost. */
+async function account(run: RunState, response: ModelResponse, turn: number): Promise<void> {
   const { spend } = run.ports;
   addUsage(run.usage, response.usage);
   const cost = costOf(response.usage, run.modelId, spend.prices);
   run.addCost(cost);
   spend.runSpend?.add(cost);
   await run.emit({ type: 'usage', turn, usage: response.usage, ...(cost !== undefined ? { costUsd: cost } : {}) });
+}
+
+/** The assistant message, and the searches the API ran itself. */
+async function record(run: RunState, response: ModelResponse, forcedFinal: boolean): Promise<void> {
   // On the forced final turn a tool_use would never get its result: keep the conversation valid for a follow-up.
   // A blank text block (models send them before a tool_use) is not kept: the API refuses one sent back, and every
   // later request of the conversation with it.

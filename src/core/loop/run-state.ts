@@ -13,6 +13,7 @@
  * finish (the one way a run ends: agent_finished and the AgentResult).
  */
 import { agentEmitter, type AgentEmit } from '../events';
+import { errorText } from '../errors';
 import type { MessageParam } from '../llm/types';
 import type { ToolRegistry } from '../tools/types';
 import type { RunningAgent } from './agent-registry';
@@ -56,6 +57,8 @@ export class RunState {
   outputRetries = 0;
   /** The parts of an answer cut by the output limit so far (joined when it ends). */
   cutAnswer = '';
+  /** Why its WORKDIR could not be made (spec.workdirReady rejected): the run ends with it. */
+  workdirFailed: string | undefined;
   private readonly clock: ReturnType<typeof setTimeout> | undefined;
   private readonly fixedTokens: number;
   private readonly meter: ContextMeter;
@@ -114,6 +117,11 @@ export class RunState {
           this.steps.abortCurrent();
         }, Math.max(0, (spec.budget.seconds ?? 0) * 1000 - (Date.now() - this.started)))
       : undefined;
+    // A WORKDIR that fails while the first request is in flight: that request is aborted, nothing acts on it.
+    spec.workdirReady?.catch((err: unknown) => {
+      this.workdirFailed = errorText(err);
+      this.steps.abortCurrent();
+    });
     this.messages = [...spec.history, spec.opening ?? promptMessage(spec.prompt, spec.context, spec.images)];
     this.fixedTokens = estimateTextTokens(spec.systemPrompt) + estimateTextTokens(JSON.stringify(this.tools.schemas()));
     this.meter = new ContextMeter(this.fixedTokens);
@@ -137,6 +145,19 @@ export class RunState {
 
   private forkBase(): ForkBase {
     return { spec: this.spec, tools: this.tools, messages: [...this.messages], modelId: this.modelId };
+  }
+
+  /** Resolves once its WORKDIR is verified (at once when it was ready); throws its failure, or when the run is stopped meanwhile. */
+  async workdirVerified(): Promise<void> {
+    const ready = this.spec.workdirReady;
+    if (!ready) return;
+    const signal = this.signal;
+    await new Promise<void>((resolve, reject) => {
+      const stopped = (): void => reject(new Error('stopped while its folder was being made'));
+      if (signal.aborted) return stopped();
+      signal.addEventListener('abort', stopped, { once: true });
+      ready.then(resolve, reject).finally(() => signal.removeEventListener('abort', stopped));
+    });
   }
 
   /** Appends a message to the conversation and says so (a `message` event). */

@@ -173,6 +173,12 @@ export interface AgentSpec {
   memory?: AgentMemoryNote;
   /** A typed return (report/typed-output.ts): its final message must give a value this accepts; asked again once. */
   output?: OutputCheck;
+  /**
+   * Its WORKDIR is still being made (an isolated subagent's worktree): its first request goes out meanwhile, but
+   * nothing acts on a reply (tools, hooks) before this resolves. Rejecting, the request in flight is aborted and the
+   * run ends as an `error` with its reason.
+   */
+  workdirReady?: Promise<void>;
 }
 
 /** What a typed agent's final message came to: the value and the report made of it, or the errors and the note that asks again. */

@@ -2,7 +2,9 @@
  * The session's ChildIsolation (delegation/child-isolation.ts): a subagent's own worktree (isolation/worktree.ts)
  * with the session's tools made over it, and a change record of its own.
  *
- *   open(agent)  ─▶ createWorktree(<session>/worktrees/<agent>) ─▶ `worktree_created` (the base stamp)
+ *   open(agent)  ─▶ planWorktree: the cheap refusals, the WORKDIR's path ─▶ the room (the child's first request goes out)
+ *                   └▶ in the background, one at a time: makeWorktree(<session>/worktrees/<agent>) ─▶ `worktree_created`
+ *                      (the base stamp) ─▶ room.ready resolves (rejected: IsolationRefused, nothing left)
  *                ─▶ tools over the worktree (bash's sandbox binds it), a ChangeTracker without a journal
  *   open(resolver) ─▶ the same, then seedConflicts: the conflicting child's changes merged in, conflicts as markers
  *   close        ─▶ finishWorktree ─▶ `worktree_kept` (branch, patch, files; or none and no worktree left)
@@ -11,13 +13,13 @@
  * The permission policy reads `workdirOf` (an isolated agent's paths stay inside its worktree); the rest of the core
  * sees a WORKDIR only.
  */
-import { lstat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { EventBus } from '../events';
 import type { BlobStore } from '../changes/blob-store';
 import { ChangeTracker } from '../changes/change-tracker';
 import { IsolationRefused, type ChildIsolation, type ChildRoom, type KeptWork } from '../delegation/child-isolation';
-import { createWorktree, finishWorktree, IsolationError, pruneWorktrees, removeWorktree, reopenWorktree, type ChildWorktree, type PruneReport } from '../isolation/worktree';
+import { finishWorktree, IsolationError, makeWorktree, planWorktree, pruneWorktrees, removeWorktree, reopenWorktree, type PruneReport, type WorktreePlan } from '../isolation/worktree';
 import { seedConflicts } from '../isolation/landing';
 import type { ToolRegistry } from '../tools/types';
 import type { IsolationMode } from '../vocabulary';
@@ -61,33 +63,55 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
     join: (agentId, room) => void rooms.set(agentId, room),
     kept: (agentId) => keptBy.has(agentId),
     async open(agentId, parentId, from, recorded, resolves) {
-      let wt: ChildWorktree;
       const before = keptBy.get(agentId) ?? recorded;
       // A resolver (or a resumed one) stands in for that child's changes.
       const standsFor = resolves?.agentId ?? before?.resolves;
+      let plan: WorktreePlan;
+      let realSession: string;
       try {
-        wt = await inTurn(() => (before ? reopenWorktree(from, under, agentId, before) : createWorktree(from, under, agentId)));
+        // The session's folder (its transcript is there): its real path asked beside the plan.
+        [plan, realSession] = await Promise.all([planWorktree(from, under, agentId), realpath(o.sessionDir).catch(() => o.sessionDir)]);
+      } catch (err) {
+        throw refused(err);
+      }
+      // The checkout runs while the child's first request goes out; `worktree_created` once it is verified.
+      const made = inTurn(async () => {
+        const wt = before ? await reopenWorktree(plan, before) : await makeWorktree(plan);
         if (resolves) {
-          const made = wt;
-          await seedConflicts(made.dir, made.repo, resolves).catch(async (err: unknown) => {
-            await removeWorktree(made.repo, made.dir);
+          await seedConflicts(wt.dir, wt.repo, resolves).catch(async (err: unknown) => {
+            await removeWorktree(wt.repo, wt.dir);
             throw new IsolationError(`${resolves.agentId}'s changes could not be merged into it (${err instanceof Error ? err.message : String(err)})`);
           });
         }
-      } catch (err) {
-        throw new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
-      }
-      await o.bus.emit(agentId, parentId, { type: 'worktree_created', workdir: wt.workdir, base: wt.base });
-      const changes = new ChangeTracker({ workdir: wt.workdir, ...(o.blobs ? { blobs: o.blobs } : {}), bus: o.bus, journal: false });
+        return wt;
+      }).then(
+        async (wt) => {
+          await o.bus.emit(agentId, parentId, { type: 'worktree_created', workdir: wt.workdir, base: wt.base });
+          return wt;
+        },
+        (err: unknown) => {
+          throw refused(err);
+        },
+      );
+      // Its tracker's root is the worktree's real path (the session's folder may sit behind a symlink), before it exists.
+      const changes = new ChangeTracker({ workdir: join(realSession, relative(o.sessionDir, plan.workdir)), ...(o.blobs ? { blobs: o.blobs } : {}), bus: o.bus, journal: false });
       let tools: ToolRegistry | undefined;
+      const leave = (): void => {
+        for (const [id, r] of rooms) if (r === room) rooms.delete(id);
+      };
       const room: ChildRoom = {
-        workdir: wt.workdir,
-        tools: () => (tools ??= o.toolsFor(wt.workdir, changes)),
+        workdir: plan.workdir,
+        ready: made.then(() => undefined),
+        tools: () => (tools ??= o.toolsFor(plan.workdir, changes)),
         changes,
         async close(description) {
-          const kept = await inTurn(() => finishWorktree(wt, { branch: keptBranch(o.sessionId, agentId), patch: join(under, `${agentId}.patch`), message: `delegate: ${description} (${agentId})` })).finally(() => {
-            for (const [id, r] of rooms) if (r === room) rooms.delete(id);
-          });
+          // Refused: what was half made is gone already; the child ran nothing there.
+          const wt = await made.catch(() => undefined);
+          if (!wt) {
+            leave();
+            return '';
+          }
+          const kept = await inTurn(() => finishWorktree(wt, { branch: keptBranch(o.sessionId, agentId), patch: join(under, `${agentId}.patch`), message: `delegate: ${description} (${agentId})` })).finally(leave);
           const body = kept
             ? { type: 'worktree_kept' as const, base: wt.base, snapshot: kept.snapshot, files: kept.files, branch: kept.branch, commit: kept.commit, patch: kept.patch, ...(o.landCheck ? { landCheck: o.landCheck } : {}), ...(standsFor ? { resolves: standsFor } : {}) }
             : { type: 'worktree_kept' as const, base: wt.base, snapshot: wt.snapshot, files: [] };
@@ -97,10 +121,18 @@ export function createIsolationRooms(o: IsolationRoomsOptions): IsolationRooms {
           return `[Isolated in its own worktree: its changes to ${kept.files.length} file${kept.files.length === 1 ? '' : 's'} (${kept.files.map((f) => f.path).join(', ')}) are kept on branch ${kept.branch}, NOT in your folder. ${standsFor ? `They stand in for ${standsFor}'s conflicting changes and land like any subagent's.` : `The main agent's land tool (where offered) lands them, or the user with \`delegate land --session ${o.sessionId} --agent ${agentId}\`.`}]`;
         },
       };
+      // Nobody may be left holding an unhandled rejection: the child's run reads `ready`, and close() reads `made`.
+      room.ready.catch(() => undefined);
       rooms.set(agentId, room);
       return room;
     },
   };
+}
+
+/** Any failure to make a room, as the refusal its parent reads. */
+function refused(err: unknown): IsolationRefused {
+  if (err instanceof IsolationRefused) return err;
+  return new IsolationRefused(err instanceof IsolationError ? err.message : `its worktree could not be made (${err instanceof Error ? err.message : String(err)})`);
 }
 
 /** At a session's start: the worktrees dead sessions of `root` left in `workdir`'s repository (a kill -9). Never throws. */
