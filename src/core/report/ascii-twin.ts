@@ -32,11 +32,26 @@ function asciiTwin(p: PatternSpec): RegExp {
 const asWritten = (p: PatternSpec): RegExp => new RegExp(p.source, p.flags);
 
 /**
+ * A subject V8 compiles a pattern's machine code for at once: on a first run over a subject of 1,000 characters or
+ * more it skips the bytecode it otherwise compiles first (and then compiles again to machine code on the second run):
+ * ~1.9 ms instead of ~4.4 for ten of the checker's twins. NULs: no pattern can match among them, and none holds a
+ * run of a class NUL is in (`\s+`, `[A-Za-z]+`) that it would backtrack over: each start position fails at once.
+ */
+const TIER_UP_SUBJECT = '\0'.repeat(1000);
+
+/** `rx` compiled to machine code now (one run over TIER_UP_SUBJECT), its lastIndex as it was. */
+function primed(rx: RegExp): RegExp {
+  rx.test(TIER_UP_SUBJECT);
+  rx.lastIndex = 0;
+  return rx;
+}
+
+/**
  * The set for a text: `build` makes it from a compiler (asWritten or asciiTwin), once per kind; the ASCII set for
- * ASCII text, the set as written for any other.
+ * ASCII text, the set as written for any other; each pattern compiled to machine code as it is built (primed).
  */
 export function twinnedPatterns<T>(build: (compile: (p: PatternSpec) => RegExp) => T): (text: string) => T {
   let ascii: T | undefined;
   let unicode: T | undefined;
-  return (text) => (isAscii(text) ? (ascii ??= build(asciiTwin)) : (unicode ??= build(asWritten)));
+  return (text) => (isAscii(text) ? (ascii ??= build((p) => primed(asciiTwin(p)))) : (unicode ??= build((p) => primed(asWritten(p)))));
 }
