@@ -163,7 +163,7 @@ export async function benchCli(report, server, scratch) {
   report.row('    main-thread CPU by then', pairs.map((p) => p.cold.firstRequestCpu.cpuMs), { digits: 0 });
 }
 
-/** This build and the baseline's, alternating: the first request, the CPU by then, `--version`. */
+/** This build and the baseline's, alternating: the first request, the CPU by then, `--version`, a delegation's gaps. */
 async function sideBySide(report, server, scratch, plan) {
   const versionOf = (bin) => runNode([bin, '--version'], { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: scratch.cacheDir });
   await runCli(server, scratch, plan, { bin: BASELINE });
@@ -183,6 +183,13 @@ async function sideBySide(report, server, scratch, plan) {
   report.row('  --version: this build', pairs.map((p) => p.nowVersion.wallMs), { digits: 0, max: 50 });
   report.row('  wall time, one subagent: baseline', pairs.map((p) => p.base.wallMs), { digits: 0 });
   report.row('  wall time, one subagent: this build', pairs.map((p) => p.now.wallMs), { digits: 0 });
+  // Where a delegation's time goes after the first request: the gaps between the server's arrivals that hold the
+  // harness's work (the child's set-up; its report checked and handed to the parent).
+  const gap = (run, from, to) => (run.requests.at(to)?.receivedAt ?? NaN) - (run.requests.at(from)?.receivedAt ?? NaN);
+  report.row("  parent's first request → the child's first: baseline", pairs.map((p) => gap(p.base, 0, 1)), { digits: 0 });
+  report.row("  parent's first request → the child's first: this build", pairs.map((p) => gap(p.now, 0, 1)), { digits: 0 });
+  report.row("  child's last request → the parent's next: baseline", pairs.map((p) => gap(p.base, -2, -1)), { digits: 0 });
+  report.row("  child's last request → the parent's next: this build", pairs.map((p) => gap(p.now, -2, -1)), { digits: 0 });
 }
 
 /**

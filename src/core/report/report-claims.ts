@@ -13,6 +13,8 @@
  * German, French, Spanish, Chinese and Japanese phrasings are recognised; anything else makes no claim.
  */
 
+import { spec, twinnedPatterns, type PatternSpec } from './ascii-twin';
+
 type FileVerb = 'read' | 'created' | 'changed' | 'deleted';
 type CommandOutcome = 'ran' | 'passed' | 'failed';
 export type CheckSubject = 'tests' | 'build' | 'lint' | 'typecheck';
@@ -26,14 +28,14 @@ export type ReportClaim =
 const B = '(?<![\\p{L}\\p{N}_])';
 const E = '(?![\\p{L}\\p{N}_])';
 const words = (list: string): string => `${B}(?:${list})${E}`;
-const re = (source: string): RegExp => new RegExp(source, 'giu');
+const re = (source: string): PatternSpec => spec(source, 'giu');
 
 /**
  * A negation reaches the part of the clause it stands in, not the whole clause: "fixed X so it no longer throws, and
  * all tests pass" claims both the fix and the pass; "I did not update `a.ts`, `b.ts` or `c.ts`" claims nothing (each
  * path's verb is in the negated part). Parts end at a comma, a colon, a dash, "and", "so", "then", "which".
  */
-const NEGATION = new RegExp(
+const NEGATION = spec(
   [
     words("not|never|cannot|can't|nothing|none|neither|nor|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|isn't|aren't|won't|couldn't|unable|failed to|no(?!\\s+(?:lint |type |test |new )?(?:errors?|failures?|warnings?|issues?|problems?|regressions?))"),
     words('nicht|kein|keine|keinen|keiner|nie|niemals'),
@@ -44,10 +46,10 @@ const NEGATION = new RegExp(
   ].join('|'),
   'iu',
 );
-const PART_BREAK = /,\s+|:\s+|\s+[-–—]\s+|\s+(?:and|so|then|which|und|et|y)\s+|[，、：]/giu;
+const PART_BREAK = spec(String.raw`,\s+|:\s+|\s+[-–—]\s+|\s+(?:and|so|then|which|und|et|y)\s+|[，、：]`, 'giu');
 
 /** A clause with any of these claims nothing: hedges, advice, conditions, the future, reported asks. */
-const NOT_A_CLAIM = new RegExp(
+const NOT_A_CLAIM = spec(
   [
     words('should|could|would|might|may|must|will|shall|please|recommend(?:ed|s)?|suggest(?:ed|s)?|consider|need(?:s|ed)? to|try|want(?:s|ed)? to|going to|plan(?:s|ned)? to|if|unless|whether|once|until|already (?:been )?(?:\\p{L}+ed|done|in place)|asked (?:me|us|for|to)|you asked|requested (?:me|us|that|to)|wants? (?:me|us) to|expected|supposed|todo|next step|to verify|make sure|ensure|to (?:re-?)?run|says|said|tells|told|documents|describes|mentions|refused|rejected|blocked|denied'),
     // German, French, Spanish
@@ -62,10 +64,10 @@ const NOT_A_CLAIM = new RegExp(
 );
 
 /** "without errors", "sin errores": a pass said with a negation word. */
-const WITHOUT_ERRORS = /(?<![\p{L}])(?:without (?:any )?(?:errors?|failures?|warnings?|issues?)|sin (?:errores|fallos)|sans (?:erreurs?|échecs?)|ohne (?:Fehler|Warnungen))(?![\p{L}])/giu;
+const WITHOUT_ERRORS = spec(String.raw`(?<![\p{L}])(?:without (?:any )?(?:errors?|failures?|warnings?|issues?)|sin (?:errores|fallos)|sans (?:erreurs?|échecs?)|ohne (?:Fehler|Warnungen))(?![\p{L}])`, 'giu');
 
 /** An instruction to the reader, not a report: "Run `npm test`", "Update `a.ts` before merging". */
-const IMPERATIVE = /^(?:[-*•]\s+|\d+[.)]\s+)?(?:run|rerun|try|add|update|check|create|delete|remove|change|edit|open|see|use|look|consider|fix|implement|install|execute|verify|führe|führen|lance[zr]?|exécute[zr]?|ejecuta|ejecute|corre)(?![\p{L}])/iu;
+const IMPERATIVE = spec(String.raw`^(?:[-*•]\s+|\d+[.)]\s+)?(?:run|rerun|try|add|update|check|create|delete|remove|change|edit|open|see|use|look|consider|fix|implement|install|execute|verify|führe|führen|lance[zr]?|exécute[zr]?|ejecuta|ejecute|corre)(?![\p{L}])`, 'iu');
 
 const READ = words(
   'read|re-read|reread|looked (?:at|through|into)|reviewed|inspected|examined|opened|went through|scanned|studied|checked|viewed|' +
@@ -82,9 +84,9 @@ const CHANGED = words(
 ) + '|修改了?|更新了?|编辑了?|改了|修复了?|调整了?|重写了?|添加了?|新增了?|修正し|変更し|更新し|編集し|書き換え|追加し';
 const DELETED = words('deleted|removed|erased|gelöscht|entfernt|supprimé|supprimée|effacé|eliminé|eliminado|borré|borrado|quité') + '|删除了?|移除了?|削除し';
 /** "removed the import from a.ts", "added a test to b.ts": the file was changed, not deleted or created. */
-const FROM_OR_TO = new RegExp(`${words('from|to|in|into|aus|von|de|du|dans|à|en|a')}\\s*(?:the\\s+file\\s+)?$`, 'iu');
+const FROM_OR_TO = spec(`${words('from|to|in|into|aus|von|de|du|dans|à|en|a')}\\s*(?:the\\s+file\\s+)?$`, 'iu');
 
-const FILE_VERBS: [FileVerb, RegExp][] = [
+const FILE_VERBS: [FileVerb, PatternSpec][] = [
   ['read', re(READ)],
   ['created', re(CREATED)],
   ['deleted', re(DELETED)],
@@ -99,7 +101,7 @@ const PASSED = words(
   'pass|passes|passed|passing|succeed|succeeds|succeeded|green|clean|works|compiles|ok|bestehen|bestanden|erfolgreich|grün|durch|passent|réussissent|réussi|verts|pasan|pasaron|exitosas|correctamente',
 ) + '|通过|成功|通りました|パスしました|成功しました|通過しました|グリーン';
 const FAILED = words('fail|fails|failed|failing|failures?|errors out|fehlgeschlagen|schlagen fehl|échouent|échoué|échoue|fallan|fallaron|falla') + '|失败|失敗しました|失敗した|落ちました';
-const SUBJECTS: [CheckSubject, RegExp][] = [
+const SUBJECTS: [CheckSubject, PatternSpec][] = [
   ['tests', re(words('tests?|test suite|specs?|unit tests|Tests|Testsuite|pruebas|tests unitaires|\\d+ (?:passing|failing|passed|failed)') + '|测试|テスト')],
   ['typecheck', re(words('typecheck(?:s|ing)?|type-?checks?|type check|types|tsc|mypy|pyright'))],
   ['lint', re(words('lint(?:s|ing|er)?|eslint|ruff|flake8|clippy'))],
@@ -116,7 +118,7 @@ const DONE = re(
  * claimed without a path is "fixed", "implemented", "resolved", "made the changes" or a first-person change verb.
  */
 /** A first-person change with no path ("I updated the config", "J'ai changé la config"): a done claim too. */
-const FIRST_PERSON = /^(?:[-*•]\s+)?(?:i(?: have|'ve)?\s|we(?: have|'ve)?\s|ich habe|wir haben|j'ai|nous avons|he\s|hemos|我|私は|(?:updated|modified|changed|edited|refactored|rewrote|added|implemented|fixed)\s)/iu;
+const FIRST_PERSON = spec(String.raw`^(?:[-*•]\s+)?(?:i(?: have|'ve)?\s|we(?: have|'ve)?\s|ich habe|wir haben|j'ai|nous avons|he\s|hemos|我|私は|(?:updated|modified|changed|edited|refactored|rewrote|added|implemented|fixed)\s)`, 'iu');
 
 const FILE_EXT = 'ts|tsx|js|jsx|mjs|cjs|mts|cts|json|jsonc|md|mdx|py|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|rb|php|yml|yaml|toml|txt|css|scss|html|sh|lock|cfg|ini|xml|sql|vue|svelte|env|gradle|proto|graphql|csv';
 const BARE_PATH = new RegExp(`(?<![\\w/.@:-])((?:\\.{0,2}/)?(?:[\\w@.-]+/)*[\\w.-]+\\.(?:${FILE_EXT}))(?![\\w/-])`, 'g');
@@ -232,41 +234,36 @@ function negatedParts(P: Patterns, textOf: () => string): (index: number) => boo
   return (index) => (parts ??= read()).findLast((p) => p.start <= index)?.negated ?? false;
 }
 
-const OUTCOMES: Record<CommandOutcome, RegExp> = { failed: re(FAILED), passed: re(PASSED), ran: re(RAN) };
+const OUTCOMES: Record<CommandOutcome, PatternSpec> = { failed: re(FAILED), passed: re(PASSED), ran: re(RAN) };
 const NEAR = 24;
-const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$/iu;
+const ZERO_BEFORE = spec(String.raw`(?:^|[^\w.])(?:0|no|zero|keine?|aucun|ningún|ninguna)\s*(?:tests?\s+)?$`, 'iu');
 
-/** Every pattern that reads a clause's words, as written (any text) and for a clause of ASCII characters only. */
-const UNICODE = { NEGATION, PART_BREAK, NOT_A_CLAIM, WITHOUT_ERRORS, IMPERATIVE, FROM_OR_TO, FILE_VERBS, OUTCOMES, SUBJECTS, DONE, FIRST_PERSON, ZERO_BEFORE, CHANGED: re(CHANGED) };
-type Patterns = typeof UNICODE;
-let ascii: Patterns | undefined;
+/** Every pattern that reads a clause's words, compiled as written (any text) or as ASCII twins (ascii-twin.ts). */
+function compiled(c: (p: PatternSpec) => RegExp) {
+  const each = <K extends string>(list: [K, PatternSpec][]): [K, RegExp][] => list.map(([k, p]) => [k, c(p)]);
+  return {
+    NEGATION: c(NEGATION),
+    PART_BREAK: c(PART_BREAK),
+    NOT_A_CLAIM: c(NOT_A_CLAIM),
+    WITHOUT_ERRORS: c(WITHOUT_ERRORS),
+    IMPERATIVE: c(IMPERATIVE),
+    FROM_OR_TO: c(FROM_OR_TO),
+    FILE_VERBS: each(FILE_VERBS),
+    OUTCOMES: { failed: c(OUTCOMES.failed), passed: c(OUTCOMES.passed), ran: c(OUTCOMES.ran) },
+    SUBJECTS: each(SUBJECTS),
+    DONE: c(DONE),
+    FIRST_PERSON: c(FIRST_PERSON),
+    ZERO_BEFORE: c(ZERO_BEFORE),
+    CHANGED: c(re(CHANGED)),
+  };
+}
+type Patterns = ReturnType<typeof compiled>;
 
 /**
- * The patterns for this clause. V8 builds a `\p{L}` class, case-closed under the `iu` flags, anew for every place a
- * pattern holds one when the pattern first runs: ~0.4 ms each, ~20 ms for a process's first report (it delayed the
- * parent's next request by that much; docs/benchmarks.md, issue 30). Most clauses are ASCII, and on ASCII text a
- * twin with `[A-Za-z]` for `\p{L}`, `[0-9]` for `\p{N}` and no `u` flag matches exactly the same (no character of
- * the text lies outside ASCII, and no letter of a pattern folds to an ASCII one outside `u` mode).
+ * The patterns for this clause: ASCII twins for an ASCII clause (most are), the patterns as written for any other;
+ * each set compiled on first use, not at load (ascii-twin.ts: what a `\p{L}` under `iu` costs V8).
  */
-export function patternsFor(clause: string): Patterns {
-  if (/\P{ASCII}/u.test(clause)) return UNICODE;
-  const twin = asciiTwin;
-  ascii ??= {
-    ...UNICODE,
-    ...Object.fromEntries((['NEGATION', 'PART_BREAK', 'NOT_A_CLAIM', 'WITHOUT_ERRORS', 'IMPERATIVE', 'FROM_OR_TO', 'DONE', 'FIRST_PERSON', 'ZERO_BEFORE', 'CHANGED'] as const).map((k) => [k, twin(UNICODE[k])])),
-    FILE_VERBS: UNICODE.FILE_VERBS.map(([verb, rx]) => [verb, twin(rx)]),
-    OUTCOMES: { failed: twin(OUTCOMES.failed), passed: twin(OUTCOMES.passed), ran: twin(OUTCOMES.ran) },
-    SUBJECTS: UNICODE.SUBJECTS.map(([subject, rx]) => [subject, twin(rx)]),
-  } as Patterns;
-  return ascii;
-}
-
-/** `rx` for ASCII text: `\p{L}` as A-Z and a-z, `\p{N}` as 0-9, the `u` flag off (its other flags kept). */
-function asciiTwin(rx: RegExp): RegExp {
-  const source = rx.source.replaceAll('\\p{L}\\p{N}', 'A-Za-z0-9').replaceAll('[\\p{L}]', '[A-Za-z]').replaceAll('\\p{L}', '[A-Za-z]');
-  if (source.includes('\\p{') || source.includes('\\u{')) throw new Error(`report-claims: no ASCII twin for /${rx.source}/`);
-  return new RegExp(source, rx.flags.replace('u', ''));
-}
+export const patternsFor: (clause: string) => Patterns = twinnedPatterns(compiled);
 
 /** Each subject with the outcome word nearest to it (at most NEAR characters away; a pass or a failure before a "ran"). */
 function subjectsNearOutcomes(P: Patterns, plain: string, outcomes: { o: CommandOutcome; start: number; end: number }[], negated: (index: number) => boolean): { subject: CheckSubject; outcome: CommandOutcome }[] {

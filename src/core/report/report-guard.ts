@@ -20,6 +20,7 @@
  * or a harness line any more. The notice names what was found in words, never by repeating the raw markup.
  */
 import type { ToolResult } from '../tools/types';
+import { spec, twinnedPatterns } from './ascii-twin';
 import { shadowOf } from './text-shadow';
 
 export interface GuardedReport {
@@ -33,22 +34,22 @@ const TAG_NAMES =
   'system-reminder|system_reminder|system|system_prompt|system-prompt|system_message|function_results|function_calls|function_result|function_call|function_response|' +
   'tool_result|tool_results|tool_use|tool_call|tool_calls|tool_response|tool_output|invoke|parameter|antml:[\\w-]+|instructions|' +
   'human|assistant|user|user_message|assistant_message|developer|start_of_turn|end_of_turn';
-const TAG = new RegExp(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>\\\\])(?:[\\s/\\\\][^<>\\n]*)?>`, 'giu');
+const TAG = spec(`<\\s*(/?)\\s*(${TAG_NAMES})(?=[\\s/>\\\\])(?:[\\s/\\\\][^<>\\n]*)?>`, 'giu');
 /** ChatML and other chat templates' special tokens: `<|im_start|>`, `<|eot_id|>`, DeepSeek's `<｜begin▁of▁sentence｜>`, Llama's `[INST]` and `<<SYS>>`. */
-const TOKEN = /<\|\s*\/?\s*([\w.\u2581-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]/giu;
+const TOKEN = spec(String.raw`<\|\s*\/?\s*([\w.\u2581-]{1,40})\s*\|>|<<\s*\/?\s*(SYS)\s*>>|\[\s*\/?\s*(INST)\s*\]`, 'giu');
 /** Tokens the notice names (any other is "a chat-template token": the notice never repeats words a child chose). */
 const KNOWN_TOKENS = /^(?:im_start|im_end|im_sep|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|system|user|assistant|end|INST|SYS)$/i;
 
 const TURN_WORDS = 'human|assistant|system|user|developer';
 /** A turn marker at a line's start, after list bullets, quote marks, a heading, emphasis or a link: `- Human:`, `**System**:`, `[System](x):`. */
-const TURN = new RegExp(
+const TURN = spec(
   `^([ \\t]*(?:[-*+•][ \\t]+|>[ \\t]*|\\d{1,3}[.)][ \\t]+)*)((?:(?:\\*\\*|__|\\*|_)?\\[|\\*\\*|__|\\*|_|#{1,6}[ \\t]+)?)(${TURN_WORDS})` +
     // …and what closes it: emphasis, a bracket, a markdown link's target (`[System](https://x):`), or both.
     '((?:[ \\t]+(?:message|prompt|note|notice|instructions?|reminder|turn|override))?)(?:\\](?:\\([^)\\n]*\\))?(?:\\*\\*|__|\\*|_)?|\\*\\*|__|\\*|_)?[ \\t]*:',
   'gimu',
 );
 
-const OVERRIDE = new RegExp(
+const OVERRIDE = spec(
   [
     '(?:ignore|disregard|forget|override|skip)\\s+(?:all\\s+|any\\s+|the\\s+|your\\s+|of\\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing)\\s+(?:instructions?|prompts?|messages?|rules|directions|context|guidelines)',
     '(?:ignore|disregard|forget)\\s+(?:everything|all)\\s+(?:you\\s+were\\s+told|above|before)',
@@ -65,7 +66,10 @@ const OVERRIDE = new RegExp(
 
 /** The starts of the harness's own lines (task-tool.ts, child-report.ts, change-manifest.ts, background.ts). */
 const HARNESS_WORDS = 'changes|unverified|deliverables|harness|subagent|background subagent|the subagent|the user stopped|this result was edited';
-const HARNESS_LINE = new RegExp(`^([ \\t>*_-]*)\\[[ \\t]*(${HARNESS_WORDS})(?![\\p{L}\\p{N}_])`, 'gimu');
+const HARNESS_LINE = spec(`^([ \\t>*_-]*)\\[[ \\t]*(${HARNESS_WORDS})(?![\\p{L}\\p{N}_])`, 'gimu');
+
+/** The patterns for the folded text: ASCII twins when it is all ASCII, as written otherwise (compiled on first use: ascii-twin.ts). */
+export const guardPatterns = twinnedPatterns((c) => ({ TAG: c(TAG), TOKEN: c(TOKEN), TURN: c(TURN), OVERRIDE: c(OVERRIDE), HARNESS_LINE: c(HARNESS_LINE) }));
 
 /** Line breaks other than `\n` (a lone `\r`, U+2028/2029, NEL, vertical tab, form feed) become `\n`: one kind of line. */
 const LINE_BREAKS = /\r\n?|[\u2028\u2029\u0085\v\f]/g;
@@ -81,6 +85,7 @@ export function guardReport(report: string): GuardedReport {
   const original = report.replace(LINE_BREAKS, '\n');
   const shadow = shadowOf(original);
   const s = shadow.text;
+  const P = guardPatterns(s);
   /** Each phrase with where it was first found: the notice lists them in the report's order. */
   const found = new Map<string, number>();
   const note = (phrase: string, at: number): void => {
@@ -99,21 +104,21 @@ export function guardReport(report: string): GuardedReport {
     return original.slice(r.start, r.end).toLowerCase() === s.slice(from, to).toLowerCase() ? '' : ' (disguised)';
   };
 
-  for (const m of s.matchAll(TAG)) {
+  for (const m of s.matchAll(P.TAG)) {
     const end = m.index + m[0].length;
     // The notice names only words of ours: an `antml:` tag's own suffix is the child's choice.
     const name = (m[2] as string).toLowerCase().replace(/^antml:.*/, 'antml');
     note(`${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} tag${disguise(m.index, end)}`, m.index);
     edits.push({ ...at(m.index, end), text: m[0].replace(/</g, '‹').replace(/>/g, '›') });
   }
-  for (const m of s.matchAll(TOKEN)) {
+  for (const m of s.matchAll(P.TOKEN)) {
     const end = m.index + m[0].length;
     const token = m[1] ?? m[2] ?? m[3] ?? '';
     note(`a chat-template token${KNOWN_TOKENS.test(token) ? ` (${token})` : ''}${disguise(m.index, end)}`, m.index);
     edits.push({ ...at(m.index, end), text: m[0].replace(/[<[]/g, '‹').replace(/[>\]]/g, '›') });
   }
   const code = fencedLines(s);
-  for (const m of s.matchAll(TURN)) {
+  for (const m of s.matchAll(P.TURN)) {
     const who = m[3] as string;
     if (code(m.index) && who === who.toLowerCase()) continue;
     const from = m.index + (m[1] as string).length;
@@ -121,12 +126,12 @@ export function guardReport(report: string): GuardedReport {
     note(`a "${word}:" turn marker${disguise(from, m.index + m[0].length)}`, from);
     edits.push(insertion(from));
   }
-  for (const m of s.matchAll(OVERRIDE)) {
+  for (const m of s.matchAll(P.OVERRIDE)) {
     note(`an instruction-override phrase${disguise(m.index, m.index + m[0].length)}`, m.index);
     const r = at(m.index, m.index + m[0].length);
     edits.push({ ...r, text: `[quoted: ${original.slice(r.start, r.end)}]` });
   }
-  for (const m of s.matchAll(HARNESS_LINE)) {
+  for (const m of s.matchAll(P.HARNESS_LINE)) {
     const from = m.index + (m[1] as string).length;
     note(`a line imitating the harness's "${(m[2] as string).toLowerCase().replace(/\s+/g, ' ')}" line${disguise(from, m.index + m[0].length)}`, from);
     edits.push(insertion(from));
