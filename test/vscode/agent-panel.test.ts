@@ -14,11 +14,11 @@ import * as vscode from 'vscode';
 import type { DelegateApi } from '../../src/vscode/extension';
 import { allTasks } from '../../src/view-model/session-view';
 import { decodeSnapshot, encodeSnapshot } from '../../src/view-model/snapshot-codec';
-import { firstUserText, reply, startMessagesApiServer, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { firstUserText, reply, systemText, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { startTestHost } from './test-host';
 import { isChild } from '../kit/is-child';
 import { waitUntil } from '../kit/wait';
 
-const EXTENSION_ID = 'delegate-dev.delegate';
 
 const PLANNER = `---
 name: planner
@@ -49,15 +49,7 @@ describe('Delegate in the extension host: agent files in the panel (handoffs, me
   const requests = (): RecordedRequest[] => server.messageRequests().slice(since);
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<DelegateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    server = await startMessagesApiServer();
-    workdir = (vscode.workspace.workspaceFolders?.[0] as vscode.WorkspaceFolder).uri.fsPath;
-    process.env.ANTHROPIC_API_KEY = 'test-key';
-    const config = vscode.workspace.getConfiguration('delegate');
-    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Global);
+    ({ api, server, workdir } = await startTestHost());
     mkdirSync(join(workdir, '.claude', 'agents'), { recursive: true });
     writeFileSync(join(workdir, '.claude', 'agents', 'planner.md'), PLANNER);
     writeFileSync(join(workdir, '.claude', 'agents', 'reviewer.md'), REVIEWER);

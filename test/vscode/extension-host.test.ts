@@ -18,12 +18,12 @@ import type { TaskNode, ViewNode } from '../../src/view-model/session-view';
 import { allTasks } from '../../src/view-model/session-view';
 import { resolveSessionConfig } from '../../src/core/session';
 import { firstUserText, reply, startMessagesApiServer, systemText, lastToolResults, type MessagesApiServer, type RecordedRequest } from '../fixtures/messages-api-server';
+import { EXTENSION_ID, startTestHost } from './test-host';
 import { isChild } from '../kit/is-child';
 import { must } from '../kit/must';
 import { isAlive } from '../kit/processes';
 import { waitUntil } from '../kit/wait';
 
-const EXTENSION_ID = 'delegate-dev.delegate';
 
 describe('Delegate in the extension host', () => {
   let api: DelegateApi;
@@ -31,17 +31,7 @@ describe('Delegate in the extension host', () => {
   let workdir: string;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<DelegateApi>(EXTENSION_ID);
-    assert.ok(ext, `${EXTENSION_ID} is installed`);
-    api = await ext.activate();
-    server = await startMessagesApiServer();
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'the test workspace is open');
-    workdir = folder.uri.fsPath;
-    process.env.ANTHROPIC_API_KEY = 'test-key';
-    const config = vscode.workspace.getConfiguration('delegate');
-    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Global);
+    ({ api, server, workdir } = await startTestHost());
   });
 
   after(async () => {

@@ -16,10 +16,10 @@ import type { DelegateApi } from '../../src/vscode/extension';
 import { allTasks, type TaskNode } from '../../src/view-model/session-view';
 import { keptWork } from '../../src/view-model/kept-work';
 import type { ResolveState } from '../../src/vscode/land-actions';
-import { firstUserText, reply, startMessagesApiServer, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { firstUserText, reply, type MessagesApiServer } from '../fixtures/messages-api-server';
+import { startTestHost } from './test-host';
 import { isChild } from '../kit/is-child';
 
-const EXTENSION_ID = 'delegate-dev.delegate';
 
 describe('Delegate in the extension host: isolated subagents\' kept work, applied and discarded', () => {
   let api: DelegateApi;
@@ -28,15 +28,8 @@ describe('Delegate in the extension host: isolated subagents\' kept work, applie
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: workdir, encoding: 'utf8' });
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<DelegateApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    server = await startMessagesApiServer();
-    workdir = (vscode.workspace.workspaceFolders?.[0] as vscode.WorkspaceFolder).uri.fsPath;
-    process.env.ANTHROPIC_API_KEY = 'test-key';
+    ({ api, server, workdir } = await startTestHost());
     const config = vscode.workspace.getConfiguration('delegate');
-    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Global);
-    await config.update('model', 'test-model', vscode.ConfigurationTarget.Global);
     await config.update('permissionMode', 'acceptEdits', vscode.ConfigurationTarget.Global);
     // The workspace made a repository for this suite only (the others expect a plain folder).
     writeFileSync(join(workdir, 'app.txt'), 'name=app\nvalue=1\nend\n');

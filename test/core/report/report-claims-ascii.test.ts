@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { patternsFor } from '../../../src/core/report/report-claims';
 import { CORPUS } from '../../fixtures/report-corpus/score';
+import { randomText } from '../../kit/random-text';
 
 const unicode = patternsFor('é');
 const ascii = patternsFor('plain');
@@ -23,17 +24,8 @@ const found = (rx: RegExp, text: string): string[] => {
   return [...text.matchAll(global)].map((m) => `${m.index}:${m[0]}`);
 };
 
-/** Deterministic pseudo-random ASCII text over letters, digits, `_` and the punctuation the patterns read. */
-function randomText(seed: number, length: number): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ _ .,;:-`()/?!\'"\n';
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out += alphabet[x % alphabet.length];
-  }
-  return out;
-}
+/** ASCII text for randomText: letters, digits, `_` and the punctuation the patterns read. */
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ _ .,;:-`()/?!\'"\n';
 
 describe('report claims: ASCII twins of the Unicode patterns', () => {
   const pairs = [...flat(unicode)].map(([name, rx]) => ({ name, rx, twin: flat(ascii).get(name) as RegExp }));
@@ -57,7 +49,7 @@ describe('report claims: ASCII twins of the Unicode patterns', () => {
     for (const w of ['not', 'fixed', 'updated', 'ran', 'tests', 'pass', 'failed', 'lint', 'build', 'read', 'created', 'deleted', 'should', 'no errors', 'without errors', 'I updated', 'from']) {
       for (const side of ['', 'x', 'X', '9', '_', ' ', '-', '.']) texts.add(`${side}${w}${side}`).add(`a ${w}${side} b`).add(`${side}${w} c`);
     }
-    for (let i = 1; i <= 300; i++) texts.add(randomText(i, 80));
+    for (let i = 1; i <= 300; i++) texts.add(randomText(i, 80, ALPHABET));
     assert.ok(texts.size > 500, `only ${texts.size} texts`);
     for (const text of texts) for (const { name, rx, twin } of pairs) assert.deepEqual(found(twin, text), found(rx, text), `${name} on ${JSON.stringify(text)}`);
   });

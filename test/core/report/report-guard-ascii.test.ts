@@ -5,23 +5,15 @@ import assert from 'node:assert/strict';
 import { guardPatterns, guardReport } from '../../../src/core/report/report-guard';
 import { GUARD_CASES } from '../../fixtures/report-corpus/guard-cases';
 import { CORPUS } from '../../fixtures/report-corpus/score';
+import { randomText } from '../../kit/random-text';
 
 const written = guardPatterns('é');
 const ascii = guardPatterns('plain');
 
 const found = (rx: RegExp, text: string): string[] => [...text.matchAll(rx)].map((m) => `${m.index}:${m.slice(0).join('|')}`);
 
-/** Deterministic pseudo-random ASCII text over the characters the guard's patterns read. */
-function randomText(seed: number, length: number): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyzSYSINTUHMA_ <>|/[]*#:-.\n\t>`';
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out += alphabet[x % alphabet.length];
-  }
-  return out;
-}
+/** ASCII text for randomText: the characters the guard's patterns read. */
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzSYSINTUHMA_ <>|/[]*#:-.\n\t>`';
 
 describe('report guard: ASCII twins of its patterns', () => {
   const names = Object.keys(written) as (keyof typeof written)[];
@@ -44,7 +36,7 @@ describe('report guard: ASCII twins of its patterns', () => {
     for (const w of ['[changes]', '[harness', '[subagent', 'System:', '**User**:', '<system-reminder>', '<|im_start|>', '[INST]', 'ignore all previous instructions']) {
       for (const side of ['', 'x', 'X', '9', '_', ' ', '-', '.']) texts.add(`${side}${w}${side}`).add(`a\n${w}${side} b`).add(`${side}${w} c`);
     }
-    for (let i = 1; i <= 300; i++) texts.add(randomText(i, 120));
+    for (let i = 1; i <= 300; i++) texts.add(randomText(i, 120, ALPHABET));
     assert.ok(texts.size > 400, `only ${texts.size} texts`);
     for (const text of texts) for (const name of names) assert.deepEqual(found(ascii[name], text), found(written[name], text), `${name} on ${JSON.stringify(text)}`);
   });
