@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delegatePlan, readJobs } from './plans.mjs';
 import { repeat } from './util.mjs';
+import { warmAgainstBareClient } from './warm-delegation.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/delegate.js', import.meta.url));
 /**
@@ -157,6 +158,7 @@ export async function benchCli(report, server, scratch) {
   report.row('peak RSS, one subagent', pairs.map((p) => p.one.peakMiB), { unit: 'MiB', max: 80 });
   report.row('peak RSS, three parallel subagents', pairs.map((p) => p.three.peakMiB), { unit: 'MiB', max: 80 });
   await againstBareClient(report, server, scratch, one);
+  await warmAgainstBareClient(report, server, scratch, one, PROMPT);
   if (BASELINE) await sideBySide(report, server, scratch, one);
   report.note('what-if, DELEGATE_CODE_CACHE=0 (no V8 code cache: every chunk compiled from source, as on a first run):');
   report.row('  first request after spawn, no code cache', pairs.map((p) => p.cold.firstRequestMs), { digits: 0 });
