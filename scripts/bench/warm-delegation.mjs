@@ -21,8 +21,8 @@ const BIN = fileURLToPath(new URL('../../bin/delegate.js', import.meta.url));
 const WARM_UPS = 2;
 const PAIRS = 11;
 
-/** `delegate acp` started with the CLI runs' environment, initialized; { agent, updates(), close() }. */
-async function startAcp(server, scratch) {
+/** `delegate acp ...args` started with the CLI runs' environment, initialized; { agent, updates(), close() }. */
+async function startAcp(server, scratch, args = []) {
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -31,7 +31,7 @@ async function startAcp(server, scratch) {
     XDG_DATA_HOME: scratch.dataDir(),
     XDG_CACHE_HOME: scratch.cacheDir,
   };
-  const child = spawn(process.execPath, [BIN, 'acp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'acp', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -91,32 +91,41 @@ async function bare(agent, server, plan, requests) {
 }
 
 /** `prompt`: the one-shot runs' prompt (cli.mjs), so the requests are theirs. */
+/** `prompt`: the one-shot runs' prompt (cli.mjs), so the requests are theirs. */
 export async function warmAgainstBareClient(report, server, scratch, plan, prompt) {
   const host = await startAcp(server, scratch);
+  // What-if: the same host with the fan-out review off. On every task call (one child included, where `auto` cannot
+  // ask: the ACP host sets no dollar threshold) it reads a summary of every session in the transcript folder for the
+  // agents' forecast (store/agent-forecast.ts), so its cost grows with the sessions kept.
+  const noReview = await startAcp(server, scratch, ['--confirm-fanout', 'never']);
   const agent = new Agent({ keepAlive: true });
   try {
     const once = async () => {
       const deleg = await delegation(host, server, scratch, plan, prompt);
-      return { deleg, bare: await bare(agent, server, plan, deleg.requests) };
+      const noFanout = await delegation(noReview, server, scratch, plan, prompt);
+      return { deleg, noFanout, bare: await bare(agent, server, plan, deleg.requests) };
     };
     await repeat(WARM_UPS, once);
     const updatesBefore = host.updates();
-    const pairs = await repeat(PAIRS, once);
+    const triples = await repeat(PAIRS, once);
     report.note(
       [
-        `warm: the same delegation (${pairs[0].deleg.requests.length} requests) ${WARM_UPS + PAIRS} times in ONE \`delegate acp\` process (ACP SDK`,
-        'client over stdio; per run a new session, timed from session/prompt sent to its answer; session/new and',
-        "session/close untimed), each run followed by this process's node:http keep-alive client sending the bodies that",
-        `run sent; ${WARM_UPS} warm-up pairs discarded:`,
+        `warm: the same delegation (${triples[0].deleg.requests.length} requests) ${WARM_UPS + PAIRS} times in ONE \`delegate acp\` process (ACP SDK`,
+        'client over stdio, no client capabilities; a new session per run, timed from session/prompt sent to its answer;',
+        "session/new and session/close untimed), each run followed by this process's node:http keep-alive client sending",
+        `the bodies that run sent; alternating, ${WARM_UPS} warm-up rounds discarded:`,
       ].join('\n'),
     );
-    report.row('  warm: session/new (untimed above)', pairs.map((p) => p.deleg.newMs), { digits: 1 });
-    report.row('  warm: wall time, bare node:http client', pairs.map((p) => p.bare), { digits: 1 });
-    report.row('  warm: wall time, delegate acp session/prompt', pairs.map((p) => p.deleg.ms), { digits: 1 });
-    report.row('  warm: delegate acp / bare client (pairs)', pairs.map((p) => p.deleg.ms / p.bare), { unit: '×', digits: 2, max: 1.5 });
+    report.row('  warm: session/new (not in the wall time)', triples.map((p) => p.deleg.newMs), { digits: 1 });
+    report.row('  warm: wall time, bare node:http client', triples.map((p) => p.bare), { digits: 1 });
+    report.row('  warm: wall time, delegate acp session/prompt', triples.map((p) => p.deleg.ms), { digits: 1 });
+    report.row('  warm: delegate acp − bare client (pairs)', triples.map((p) => p.deleg.ms - p.bare), { digits: 1 });
+    report.row('  warm: delegate acp / bare client (pairs)', triples.map((p) => p.deleg.ms / p.bare), { unit: '×', digits: 2, max: 1.5 });
     report.note(`  (${((host.updates() - updatesBefore) / PAIRS).toFixed(0)} session/update notifications per run)`);
+    report.row('  what-if --confirm-fanout never: wall time', triples.map((p) => p.noFanout.ms), { digits: 1 });
+    report.row('    / bare client (pairs)', triples.map((p) => p.noFanout.ms / p.bare), { unit: '×', digits: 2 });
   } finally {
     agent.destroy();
-    await host.close();
+    await Promise.all([host.close(), noReview.close()]);
   }
 }
