@@ -64,19 +64,24 @@ async function startAcp(server, scratch, args = []) {
   };
 }
 
-/** One delegation in the live ACP process: { ms (session/prompt to its answer), newMs (session/new), requests }. */
+/**
+ * One delegation in the live ACP process: { ms (session/prompt to its answer), newMs (session/new), requests,
+ * sentAt and answeredAt (Date.now(), the server's clock for the requests' arrivals) }.
+ */
 async function delegation(host, server, scratch, plan, prompt) {
   await server.plan(plan);
   const t0 = performance.now();
   const { sessionId } = await host.agent.request(acp.methods.agent.session.new, { cwd: scratch.workdir, mcpServers: [] });
   const t1 = performance.now();
+  const sentAt = Date.now();
   const answer = await host.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: prompt }] });
   const t2 = performance.now();
+  const answeredAt = Date.now();
   await host.agent.request(acp.methods.agent.session.close, { sessionId });
   const st = await server.stats({ bodies: true });
   if (answer.stopReason !== 'end_turn') throw new Error(`delegate acp: the prompt ended "${answer.stopReason}"; stderr: ${host.stderr().slice(-500)}`);
   if (st.problems.length) throw new Error(`server: ${st.problems.join('; ')}; stderr: ${host.stderr().slice(-500)}`);
-  return { ms: t2 - t1, newMs: t1 - t0, requests: st.requests };
+  return { ms: t2 - t1, newMs: t1 - t0, requests: st.requests, sentAt, answeredAt };
 }
 
 /** The bare client in this process, warm: the same agent every run; ms from the first request out to the last answer read. */
@@ -121,6 +126,14 @@ export async function warmAgainstBareClient(report, server, scratch, plan, promp
     report.row('  warm: wall time, delegate acp session/prompt', triples.map((p) => p.deleg.ms), { digits: 1 });
     report.row('  warm: delegate acp − bare client (pairs)', triples.map((p) => p.deleg.ms - p.bare), { digits: 1 });
     report.row('  warm: delegate acp / bare client (pairs)', triples.map((p) => p.deleg.ms / p.bare), { unit: '×', digits: 2, max: 1.5 });
+    // Where the time goes: the gaps between the server's arrivals (Date.now() in both processes, ±1 ms).
+    const arrivals = (d) => d.requests.map((r) => r.receivedAt);
+    const gapRow = (label, of) => report.row(`    ${label}`, triples.map((p) => of(p.deleg, arrivals(p.deleg))), { digits: 0 });
+    gapRow('session/prompt → the first request', (d, a) => a[0] - d.sentAt);
+    gapRow("the parent's first request → the child's first", (d, a) => a[1] - a[0]);
+    gapRow("the child's 2nd–4th requests, each (median)", (d, a) => [a[2] - a[1], a[3] - a[2], a[4] - a[3]].sort((x, y) => x - y)[1]);
+    gapRow("the child's last request → the parent's next", (d, a) => a.at(-1) - a.at(-2));
+    gapRow('the last request → the answer', (d, a) => d.answeredAt - a.at(-1));
     report.note(`  (${((host.updates() - updatesBefore) / PAIRS).toFixed(0)} session/update notifications per run)`);
     report.row('  what-if --confirm-fanout never: wall time', triples.map((p) => p.noFanout.ms), { digits: 1 });
     report.row('    / bare client (pairs)', triples.map((p) => p.noFanout.ms / p.bare), { unit: '×', digits: 2 });
