@@ -106,6 +106,10 @@ export function createFanoutReview(o: FanoutReviewOptions): FanoutGate {
     async review(parent, calls, signal) {
       const rule = o.rule();
       if (!o.prompt || rule === 'never' || calls.length === 0) return new Map();
+      const above = o.confirmAboveUsd();
+      // Under `auto`, fewer than three children with no dollar limit can't ask, whatever their forecast: don't read it
+      // (the forecast reads this workspace's saved sessions, which grow with history: a long-lived host's every task).
+      if (rule === 'auto' && calls.length < AUTO_COUNT && above === undefined) return new Map();
       const children = calls.map((c) => describe(c, o));
       const forecasts = await o.forecast([...new Set(children.map((c) => c.agentType))]).catch(() => new Map<string, AgentForecast | undefined>());
       for (const child of children) {
@@ -114,7 +118,6 @@ export function createFanoutReview(o: FanoutReviewOptions): FanoutGate {
       }
       const priced = children.map((c) => c.forecast?.costUsd?.p90).filter((v): v is number => v !== undefined);
       const p90Usd = priced.length ? priced.reduce((a, b) => a + b, 0) : undefined;
-      const above = o.confirmAboveUsd();
       const reason: FanoutCard['reason'] | undefined =
         rule === 'always' ? 'always' : children.length >= AUTO_COUNT ? 'count' : above !== undefined && p90Usd !== undefined && p90Usd > above ? 'cost' : undefined;
       if (!reason) return new Map();

@@ -14,6 +14,7 @@ function setup(choice: FanoutChoice, rule: FanoutRule = 'auto', above?: number) 
   const cards: FanoutCard[] = [];
   const events: { agentId: string; body: EventBody }[] = [];
   const caps = new FanoutCaps();
+  const forecastReads: string[][] = [];
   const gate = createFanoutReview({
     prompt: {
       confirm: async (card) => {
@@ -27,11 +28,14 @@ function setup(choice: FanoutChoice, rule: FanoutRule = 'auto', above?: number) 
     defaultType: 'general-purpose',
     modelId: () => 'claude-sonnet-5-5',
     mode: () => 'acceptEdits',
-    forecast: async (ts) => new Map(ts.map((t) => [t, t === 'Explore' ? explore : undefined])),
+    forecast: async (ts) => {
+      forecastReads.push([...ts]);
+      return new Map(ts.map((t) => [t, t === 'Explore' ? explore : undefined]));
+    },
     caps,
     emit: async (parent, body) => void events.push({ agentId: parent.agentId, body }),
   });
-  return { gate, cards, caps, events, signal: new AbortController().signal };
+  return { gate, cards, caps, events, forecastReads, signal: new AbortController().signal };
 }
 
 describe('the fan-out review', () => {
@@ -52,6 +56,15 @@ describe('the fan-out review', () => {
       ],
     );
     assert.equal(card.p90Usd, 0.3);
+  });
+
+  it('auto without a dollar limit: fewer than three children read no forecast (it reads the saved sessions, and could not make it ask)', async () => {
+    const { gate, cards, forecastReads, signal } = setup('run');
+    assert.equal((await gate.review(root, [call('a', { subagent_type: 'Explore' }), call('b', {})], signal)).size, 0);
+    assert.deepEqual(forecastReads, [], 'no forecast read');
+    await gate.review(root, [call('a', {}), call('b', {}), call('c', { subagent_type: 'Explore' })], signal);
+    assert.equal(cards.length, 1);
+    assert.deepEqual(forecastReads, [['general-purpose', 'Explore']], 'the card it shows has the forecast');
   });
 
   it('a call’s own model (an alias, through the table) and effort are on its child', async () => {
