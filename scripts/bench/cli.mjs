@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delegatePlan, readJobs } from './plans.mjs';
-import { repeat } from './util.mjs';
+import { cliEnv, repeat } from './util.mjs';
 import { warmAgainstBareClient } from './warm-delegation.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/delegate.js', import.meta.url));
@@ -73,17 +73,7 @@ export function runNode(args, env = { PATH: process.env.PATH, HOME: process.env.
  */
 export async function runCli(server, scratch, plan, { format = 'json', bodies = false, nodeArgs = [], extraArgs = [], env: moreEnv = {}, cwd = scratch.workdir, bin = BIN, allowLeftover, timeoutMs } = {}) {
   await server.plan(plan);
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    ANTHROPIC_API_KEY: 'bench-key',
-    ANTHROPIC_BASE_URL: server.baseURL,
-    XDG_DATA_HOME: scratch.dataDir(),
-    // The CLI's V8 code cache (src/cli/start.ts) lives in the scratch folder, not in the user's ~/.cache: the
-    // warm-up run writes it, the measured runs use it.
-    XDG_CACHE_HOME: scratch.cacheDir,
-    ...moreEnv,
-  };
+  const env = { ...cliEnv(server, scratch), ...moreEnv };
   const run = await runNode([...nodeArgs, bin, '-p', PROMPT, '--cwd', cwd, '--output-format', format, ...extraArgs], env, timeoutMs);
   const st = await server.stats({ bodies });
   if (run.code !== 0) throw new Error(`delegate exited ${run.code}: ${run.stderr.trim().slice(0, 500)}`);

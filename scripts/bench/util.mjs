@@ -150,3 +150,17 @@ export function makeScratch() {
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** The environment a bench CLI process runs with: the local server, a fresh data folder, the scratch's code cache. */
+export function cliEnv(server, scratch) {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ANTHROPIC_API_KEY: 'bench-key',
+    ANTHROPIC_BASE_URL: server.baseURL,
+    XDG_DATA_HOME: scratch.dataDir(),
+    // The CLI's V8 code cache (src/cli/start.ts) lives in the scratch folder, not in the user's ~/.cache: the
+    // warm-up run writes it, the measured runs use it.
+    XDG_CACHE_HOME: scratch.cacheDir,
+  };
+}

@@ -15,7 +15,7 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { sendRecorded } from './bare-send.mjs';
-import { repeat } from './util.mjs';
+import { cliEnv, repeat } from './util.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/delegate.js', import.meta.url));
 const WARM_UPS = 2;
@@ -23,14 +23,7 @@ const PAIRS = 11;
 
 /** `delegate acp ...args` started with the CLI runs' environment, initialized; { agent, updates(), close() }. */
 async function startAcp(server, scratch, args = []) {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    ANTHROPIC_API_KEY: 'bench-key',
-    ANTHROPIC_BASE_URL: server.baseURL,
-    XDG_DATA_HOME: scratch.dataDir(),
-    XDG_CACHE_HOME: scratch.cacheDir,
-  };
+  const env = cliEnv(server, scratch);
   const child = spawn(process.execPath, [BIN, 'acp', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -95,7 +88,6 @@ async function bare(agent, server, plan, requests) {
   return ms;
 }
 
-/** `prompt`: the one-shot runs' prompt (cli.mjs), so the requests are theirs. */
 /** `prompt`: the one-shot runs' prompt (cli.mjs), so the requests are theirs. */
 export async function warmAgainstBareClient(report, server, scratch, plan, prompt) {
   const host = await startAcp(server, scratch);
